@@ -1,0 +1,32 @@
+/** Parameters that place a sample in a report grid (language, length level, depth …). */
+export type SampleParams = Record<string, string | number | boolean | null>;
+
+/** One built, model-independent evaluation item, as stored in a dataset file. */
+export interface Sample {
+  id: string;
+  suite: string;
+  task: string;
+  params: SampleParams;
+  /** The full user prompt; identical for every model (maximum identical context). */
+  prompt: string;
+  promptChars: number;
+  /** Token count of `prompt` per tokenizer name. */
+  promptTokens: Record<string, number>;
+  /** Task-specific gold data (accepted answers, counts, …). */
+  gold: unknown;
+  /** Extra data a scorer or viewer may need (needle text, insert offsets …). */
+  meta?: Record<string, unknown>;
+}
+
+/** A result's status, as the spec defines it. */
+export type SampleStatus = 'ok' | 'bad_format' | 'too_long' | 'error';
+
+/** Scores of one sample: metric name → value (0/1 for correctness, or a number). */
+export type SampleScores = Record<string, number>;
+
+export interface ScoredOutput {
+  status: 'ok' | 'bad_format';
+  /** The parsed answer (JSON value), or the empty value when the format was wrong. */
+  parsed: unknown;
+  scores: SampleScores;
+}

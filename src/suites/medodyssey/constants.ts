@@ -1,0 +1,18 @@
+export const LANGUAGES = ['en', 'zh'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** The paper's seven context lengths, in tokens. */
+export const LEVELS = [4000, 8000, 16000, 32000, 64000, 128000, 200000] as const;
+/** NIAH needle depths, in percent. */
+export const DEPTHS = [0, 25, 50, 75, 100] as const;
+/** Published token-to-character ratios γ (tokens per character). */
+export const DEFAULT_GAMMA: Record<Language, number> = { en: 0.36, zh: 1.41 };
+/** Characters the ratio-mode budget keeps free for the answer. */
+export const ANSWER_RESERVE_CHARS = 200;
+
+export const COUNTING_TYPES = ['repeat', 'increase', 'shuffle', 'correction'] as const;
+export type CountingType = (typeof COUNTING_TYPES)[number];
+
+export function levelName(level: number): string {
+  return level % 1000 === 0 ? `${level / 1000}k` : String(level);
+}
