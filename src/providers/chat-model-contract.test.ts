@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import type { ChatModel } from '../core/chat-model.js';
+import { MedbenchError } from '../core/errors.js';
+import { AnthropicChatModel } from './anthropic-chat-model.js';
+import { OpenAICompatibleChatModel } from './openai-compatible-chat-model.js';
+
+let server: LlmTestServer;
+beforeAll(async () => {
+  server = await startLlmTestServer();
+});
+afterAll(() => server.close());
+
+const parameters = { temperature: 0, maxOutputTokens: 64 };
+
+async function failure(model: ChatModel, signal?: AbortSignal): Promise<MedbenchError> {
+  try {
+    await model.generate({
+      messages: [{ role: 'user', content: 'x' }],
+      parameters,
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    expect(MedbenchError.is(error)).toBe(true);
+    return error as MedbenchError;
+  }
+  throw new Error('expected a failure');
+}
+
+/** The contract every chat provider passes against a server speaking its protocol. */
+function chatModelContract(name: string, create: () => ChatModel) {
+  describe(`${name} chat model contract`, () => {
+    it('returns the text and usage of a completion', async () => {
+      server.script.push({ kind: 'answer', text: '{"answer": "Shuweng"}' });
+      const response = await create().generate({ messages: [{ role: 'user', content: 'Who?' }], parameters });
+      expect(response.text).toBe('{"answer": "Shuweng"}');
+      expect(response.usage?.outputTokens).toBeGreaterThan(0);
+    });
+
+    it('maps 401 to a non-retryable auth error with a hint', async () => {
+      server.script.push({ kind: 'status', status: 401 });
+      const error = await failure(create());
+      expect(error.code).toBe('ENDPOINT_AUTH');
+      expect(error.retryable).toBe(false);
+      expect(error.hint).toMatch(/TEST_KEY/);
+    });
+
+    it('maps 429 to a retryable error carrying Retry-After', async () => {
+      server.script.push({ kind: 'status', status: 429, retryAfter: '2' });
+      const error = await failure(create());
+      expect([error.code, error.retryable, error.retryAfterMs]).toEqual(['ENDPOINT_HTTP', true, 2000]);
+    });
+
+    it('maps 500 to retryable and 400 to not retryable', async () => {
+      server.script.push({ kind: 'status', status: 500 });
+      expect((await failure(create())).retryable).toBe(true);
+      server.script.push({ kind: 'status', status: 400 });
+      expect((await failure(create())).retryable).toBe(false);
+    });
+
+    it('maps a malformed body to a retryable bad-response error', async () => {
+      server.script.push({ kind: 'malformed' });
+      const error = await failure(create());
+      expect([error.code, error.retryable]).toEqual(['ENDPOINT_BAD_RESPONSE', true]);
+    });
+
+    it('maps a timeout to a retryable timeout error', async () => {
+      server.script.push({ kind: 'hang' });
+      const error = await failure(create(), AbortSignal.timeout(100));
+      expect([error.code, error.retryable]).toEqual(['ENDPOINT_TIMEOUT', true]);
+    });
+  });
+}
+
+chatModelContract(
+  'OpenAI-compatible',
+  () =>
+    new OpenAICompatibleChatModel({
+      baseURL: `${server.url}/v1`,
+      modelId: 'test-model',
+      apiKey: 'sk-secret',
+      apiKeyEnv: 'TEST_KEY',
+    }),
+);
+chatModelContract(
+  'Anthropic',
+  () =>
+    new AnthropicChatModel({
+      baseURL: server.url,
+      modelId: 'claude-test',
+      apiKey: 'sk-ant-secret',
+      apiKeyEnv: 'TEST_KEY',
+    }),
+);
+
+describe('what the servers receive', () => {
+  it('OpenAI-compatible: model, messages, temperature, max_tokens and a bearer key', async () => {
+    const model = new OpenAICompatibleChatModel({
+      baseURL: `${server.url}/v1/`,
+      modelId: 'm',
+      apiKey: 'sk-secret',
+    });
+    await model.generate({ messages: [{ role: 'user', content: 'hello' }], parameters });
+    const request = server.requests.at(-1)!;
+    expect(request.path).toBe('/v1/chat/completions');
+    expect(request.headers.authorization).toBe('Bearer sk-secret');
+    expect(request.body).toEqual({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hello' }],
+      temperature: 0,
+      max_tokens: 64,
+      stream: false,
+    });
+  });
+
+  it('Anthropic: x-api-key, version header, system split out of messages', async () => {
+    const model = new AnthropicChatModel({ baseURL: server.url, modelId: 'claude-test', apiKey: 'sk-ant' });
+    await model.generate({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hello' },
+      ],
+      parameters,
+    });
+    const request = server.requests.at(-1)!;
+    expect(request.path).toBe('/v1/messages');
+    expect(request.headers['x-api-key']).toBe('sk-ant');
+    expect(request.headers['anthropic-version']).toBe('2023-06-01');
+    expect(request.body).toEqual({
+      model: 'claude-test',
+      max_tokens: 64,
+      temperature: 0,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+  });
+
+  it('an unreachable endpoint is a clear, named error', async () => {
+    const model = new OpenAICompatibleChatModel({ baseURL: 'http://127.0.0.1:9/v1', modelId: 'm' });
+    const error = await failure(model);
+    expect(error.code).toBe('ENDPOINT_UNREACHABLE');
+    expect(error.message).toContain('http://127.0.0.1:9/v1/chat/completions');
+  });
+});

@@ -1,0 +1,80 @@
+import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import { bm25Scores, lexicalTerms } from './bm25.js';
+
+const TEMPLATE = /\{\s*"([^"]+)"\s*:\s*(\[|")/;
+const QUESTION_LINE = /^(?:Question|问题)\s*[:：]\s*(.*)$/;
+
+/** The last "Question:"/"问题：" line, else the last line holding a question mark. */
+function findQuestion(lines: readonly string[]): { question: string; index: number } | undefined {
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const match = QUESTION_LINE.exec(lines[index]!.trim());
+    if (match) return { question: match[1]!, index };
+  }
+  for (let index = lines.length - 1; index >= 0; index--) {
+    if (/[?？]/.test(lines[index]!)) return { question: lines[index]!, index };
+  }
+  return undefined;
+}
+
+/** The context sentence most similar to the question under BM25. */
+function bestSentence(prompt: string): string {
+  const lines = prompt.split('\n');
+  const found = findQuestion(lines);
+  if (!found) return '';
+  // Skip the instruction (first line), the question and everything after it.
+  const body = lines.slice(1, found.index).join('\n');
+  const sentences = body
+    .split(/(?<=[.。!?！？])\s*|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length > 0);
+  if (sentences.length === 0) return '';
+  const scores = bm25Scores({ query: lexicalTerms(found.question), documents: sentences.map(lexicalTerms) });
+  let best = 0;
+  scores.forEach((score, index) => {
+    if (score > scores[best]!) best = index;
+  });
+  return sentences[best]!;
+}
+
+/**
+ * Lines that open with the same text before their first number (at least 8 characters of
+ * it) three or more times, in order; the first number of each.
+ */
+function templatedNumbers(prompt: string): number[] {
+  const lines = prompt.split('\n').filter((line) => /\d/.test(line));
+  const openings = lines.map((line) => line.slice(0, line.search(/\d/)).trim());
+  const counts = new Map<string, number>();
+  for (const opening of openings) counts.set(opening, (counts.get(opening) ?? 0) + 1);
+  return lines.flatMap((line, index) => {
+    const opening = openings[index]!;
+    return opening.length >= 8 && (counts.get(opening) ?? 0) >= 3 ? [Number(/\d+/.exec(line)![0])] : [];
+  });
+}
+
+/**
+ * `baseline:extractive` — a non-LLM baseline that reads only the prompt. It finds the
+ * JSON answer template the instruction asks for (the first `{"key": "…"}` or
+ * `{"key": […]}`):
+ * - string answers: the context sentence with the highest BM25 score against the question
+ *   line, returned whole (so exact match rarely holds, while subset match often does);
+ * - list answers: the first number of every line whose opening (the text before its first
+ *   number) recurs three or more times (on MedOdyssey Counting this reads the counting sentences, and on the correction
+ *   type it reports the wrong count each sentence states first).
+ * It never sees gold data and makes no network calls.
+ */
+export class ExtractiveBaselineChatModel implements ChatModel {
+  readonly provider = 'baseline';
+  readonly modelId = 'extractive';
+  readonly endpoint = 'local';
+
+  async generate(request: ChatRequest): Promise<ChatResponse> {
+    const prompt = request.messages
+      .filter((message) => message.role === 'user')
+      .map((message) => message.content)
+      .join('\n');
+    const template = TEMPLATE.exec(prompt);
+    const key = template?.[1] ?? 'answer';
+    const answer = template?.[2] === '[' ? templatedNumbers(prompt) : bestSentence(prompt);
+    return { text: JSON.stringify({ [key]: answer }), usage: undefined, finishReason: 'stop' };
+  }
+}

@@ -1,0 +1,34 @@
+import type { ChatModel, GenerationParameters } from '../core/chat-model.js';
+import type { Tokenizer } from '../core/tokenizer.js';
+
+export interface Prices {
+  /** Currency units per million input tokens. */
+  inputPerMillion: number;
+  outputPerMillion: number;
+}
+
+/** A model as the runner uses it: one or more endpoints, its window, tokenizer and prices. */
+export interface ModelBinding {
+  /** Display name in reports. */
+  label: string;
+  provider: string;
+  modelId: string;
+  endpoints: ReadonlyArray<{ model: ChatModel; concurrency: number }>;
+  contextWindow: number | undefined;
+  tokenizer: Tokenizer | undefined;
+  prices: Prices | undefined;
+  parameters: GenerationParameters;
+}
+
+/** The model's description stored with a run: everything that identifies it, no secrets. */
+export function describeModel(binding: ModelBinding): Record<string, unknown> {
+  return {
+    provider: binding.provider,
+    modelId: binding.modelId,
+    endpoints: binding.endpoints.map((endpoint) => endpoint.model.endpoint),
+    contextWindow: binding.contextWindow ?? null,
+    tokenizer: binding.tokenizer?.name ?? null,
+    tokenizerExact: binding.tokenizer?.exact ?? null,
+    prices: binding.prices ?? null,
+  };
+}

@@ -1,0 +1,205 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import type { MedbenchError } from '../core/errors.js';
+import type { Sample } from '../core/sample.js';
+import { OpenAICompatibleChatModel } from '../providers/openai-compatible-chat-model.js';
+import { type RunRecord, Store } from '../store/store.js';
+import { niahTask } from '../suites/medodyssey/niah-task.js';
+import { getTokenizer } from '../tokenizers/registry.js';
+import type { ModelBinding } from './model-binding.js';
+import { runSamples } from './run-samples.js';
+
+let server: LlmTestServer;
+let store: Store;
+beforeEach(async () => {
+  server = await startLlmTestServer((request) => {
+    const prompt = (request.body.messages as Array<{ content: string }>)[0]!.content;
+    return { kind: 'answer', text: prompt.includes('ANSWER-A') ? '{"answer": "A"}' : '{"answer": "wrong"}' };
+  });
+  store = new Store(':memory:');
+});
+afterEach(async () => {
+  store.close();
+  await server.close();
+});
+
+function samples(count: number, extra: Partial<Sample> = {}): Sample[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: `s${String(index).padStart(3, '0')}`,
+    suite: 'medodyssey',
+    task: 'niah',
+    params: { language: 'en', level: 4000, depth: 0 },
+    prompt: `Prompt ${index} ${index % 2 === 0 ? 'ANSWER-A' : ''}`,
+    promptChars: 20,
+    promptTokens: {},
+    gold: { answers: ['A'] },
+    ...extra,
+  }));
+}
+
+const run: RunRecord = {
+  id: 'run-1',
+  suite: 'medodyssey',
+  label: 'test-model',
+  datasetId: 'dataset',
+  datasetPath: null,
+  model: {},
+  parameters: {},
+  source: 'medbench',
+  scoringMode: 'standard',
+  createdAt: new Date().toISOString(),
+};
+
+async function binding(
+  options: { concurrency?: number; endpoints?: number; window?: number } = {},
+): Promise<ModelBinding> {
+  return {
+    label: 'test-model',
+    provider: 'openai-compatible',
+    modelId: 'test-model',
+    endpoints: Array.from({ length: options.endpoints ?? 1 }, (_, index) => ({
+      model: new OpenAICompatibleChatModel({ baseURL: `${server.url}/e${index}/v1`, modelId: 'test-model' }),
+      concurrency: options.concurrency ?? 4,
+    })),
+    contextWindow: options.window,
+    tokenizer: await getTokenizer('o200k_base'),
+    prices: { inputPerMillion: 2.5, outputPerMillion: 10 },
+    parameters: { temperature: 0, maxOutputTokens: 100 },
+  };
+}
+
+const fastRetry = { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 50 };
+
+async function go(
+  model: ModelBinding,
+  items: Sample[],
+  extra: Partial<Parameters<typeof runSamples>[0]> = {},
+) {
+  return runSamples({
+    store,
+    run,
+    samples: items,
+    tasks: { niah: niahTask },
+    model,
+    retry: fastRetry,
+    timeoutMs: 5000,
+    ...extra,
+  });
+}
+
+describe('runSamples', () => {
+  it('stores every result with its score, tokens and cost', async () => {
+    const summary = await go(await binding(), samples(6));
+    expect(summary.done).toBe(6);
+    const results = store.results('run-1');
+    expect(results.map((result) => result.scores.esm)).toEqual([1, 0, 1, 0, 1, 0]);
+    expect(results.every((result) => result.status === 'ok' && result.cost! > 0)).toBe(true);
+    expect(server.requests).toHaveLength(6);
+    expect(summary.cost).toBeCloseTo(
+      results.reduce((sum, result) => sum + result.cost!, 0),
+      10,
+    );
+  });
+
+  it('re-running costs nothing: finished samples are skipped', async () => {
+    await go(await binding(), samples(5));
+    const summary = await go(await binding(), samples(5));
+    expect([summary.alreadyDone, summary.done, server.requests.length]).toEqual([5, 0, 5]);
+  });
+
+  it('answers a new run of the same requests from the response cache', async () => {
+    await go(await binding(), samples(3));
+    const summary = await go(await binding(), samples(3), { run: { ...run, id: 'run-2' } });
+    expect([summary.cached, server.requests.length]).toEqual([3, 3]);
+    expect(store.results('run-2').every((result) => result.cacheHit && result.cost === 0)).toBe(true);
+  });
+
+  it('retries 429 after the Retry-After delay, and 500s with backoff', async () => {
+    server.script.push({ kind: 'status', status: 429, retryAfter: '0.3' }, { kind: 'status', status: 500 });
+    const started = Date.now();
+    const summary = await go(await binding({ concurrency: 1 }), samples(1));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(summary.errors).toBe(0);
+    expect(store.results('run-1')[0]).toMatchObject({ status: 'ok', attempts: 3 });
+  });
+
+  it('records an error after the retries run out, and retries it on the next run', async () => {
+    server.script.push(...Array.from({ length: 4 }, () => ({ kind: 'status' as const, status: 503 })));
+    const summary = await go(await binding({ concurrency: 1 }), samples(2));
+    expect(summary.errors).toBe(1);
+    expect(store.results('run-1').map((result) => result.status)).toEqual(['error', 'ok']);
+    await go(await binding({ concurrency: 1 }), samples(2));
+    expect(store.results('run-1').map((result) => result.status)).toEqual(['ok', 'ok']);
+  });
+
+  it('records too_long without sending when the prompt exceeds the window', async () => {
+    const items = samples(2);
+    items[0] = { ...items[0]!, prompt: 'word '.repeat(200) };
+    const summary = await go(await binding({ window: 100 }), items);
+    expect(summary.tooLong).toBe(1);
+    expect(server.requests).toHaveLength(1);
+    expect(store.results('run-1')[0]).toMatchObject({ status: 'too_long', scores: { esm: 0, ssm: 0 } });
+  });
+
+  it('uses the token count recorded in the dataset when there is one', async () => {
+    const items = samples(1, { promptTokens: { o200k_base: 999_999 } });
+    const summary = await go(await binding({ window: 128_000 }), items);
+    expect(summary.tooLong).toBe(1);
+  });
+
+  it('leaves the store unchanged when the endpoint refuses the credentials', async () => {
+    server.fallback = () => ({ kind: 'status', status: 401 });
+    const items = samples(3);
+    items.push({ ...items[0]!, id: 'long', prompt: 'word '.repeat(500) });
+    await expect(go(await binding({ window: 100 }), items)).rejects.toMatchObject({ code: 'ENDPOINT_AUTH' });
+    expect(store.getRun('run-1')).toBeUndefined();
+    expect(store.countResults('run-1')).toBe(0);
+    expect(store.countCachedResponses()).toBe(0);
+  });
+
+  it('stops on an unreachable endpoint with a named error and writes nothing', async () => {
+    const model = await binding();
+    const dead = {
+      ...model,
+      endpoints: [
+        {
+          model: new OpenAICompatibleChatModel({ baseURL: 'http://127.0.0.1:9/v1', modelId: 'm' }),
+          concurrency: 2,
+        },
+      ],
+    };
+    const error = (await go(dead, samples(2)).catch((caught) => caught)) as MedbenchError;
+    expect(error.code).toBe('ENDPOINT_UNREACHABLE');
+    expect(store.getRun('run-1')).toBeUndefined();
+  });
+
+  it('keeps at most `concurrency` requests in flight per endpoint and serves endpoints round-robin', async () => {
+    server.fallback = () => ({ kind: 'answer', text: '{"answer": "A"}', delayMs: 30 });
+    await go(await binding({ concurrency: 3, endpoints: 2 }), samples(24));
+    // Measured by the server: three at once on each endpoint, never more.
+    expect(Object.fromEntries(server.peakInFlight)).toEqual({
+      '/e0/v1/chat/completions': 3,
+      '/e1/v1/chat/completions': 3,
+    });
+    const byEndpoint = new Map<string, number>();
+    for (const request of server.requests)
+      byEndpoint.set(request.path, (byEndpoint.get(request.path) ?? 0) + 1);
+    expect([...byEndpoint.values()].every((count) => count >= 8)).toBe(true);
+  });
+
+  it('a graceful stop keeps finished work, and the next run completes only what is missing', async () => {
+    const stop = new AbortController();
+    server.fallback = () => ({ kind: 'answer', text: '{"answer": "A"}', delayMs: 5 });
+    const first = await go(await binding({ concurrency: 1 }), samples(10), {
+      stopSignal: stop.signal,
+      onProgress: (progress) => {
+        if (progress.done === 4) stop.abort();
+      },
+    });
+    expect([first.done, first.interrupted]).toEqual([4, true]);
+    const second = await go(await binding({ concurrency: 1 }), samples(10));
+    expect([second.alreadyDone, second.done]).toEqual([4, 6]);
+    expect(server.requests).toHaveLength(10);
+    expect(store.countResults('run-1')).toBe(10);
+  });
+});

@@ -1,0 +1,282 @@
+import type { ChatMessage, ChatModel } from '../core/chat-model.js';
+import { isFatalForRun, MedbenchError } from '../core/errors.js';
+import type { Sample } from '../core/sample.js';
+import type { Task } from '../core/task.js';
+import { type ResultRecord, type RunRecord, type Store, sha256 } from '../store/store.js';
+import { canonicalJson } from './canonical-json.js';
+import type { ModelBinding } from './model-binding.js';
+import { type RetryPolicy, withRetry } from './retry.js';
+
+export interface RunProgress {
+  total: number;
+  /** Finished in an earlier invocation of the same run. */
+  alreadyDone: number;
+  done: number;
+  cached: number;
+  tooLong: number;
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  startedAt: number;
+}
+
+export interface RunSummary extends RunProgress {
+  /** True when a stop request ended the run before every sample was done. */
+  interrupted: boolean;
+}
+
+export interface RunSamplesOptions {
+  store: Store;
+  run: RunRecord;
+  samples: readonly Sample[];
+  tasks: Readonly<Record<string, Task>>;
+  model: ModelBinding;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  /** Graceful stop: no new requests; in-flight ones finish and are kept. */
+  stopSignal?: AbortSignal;
+  /** Hard stop: in-flight requests are cancelled and not recorded. */
+  abortSignal?: AbortSignal;
+  onProgress?: (progress: RunProgress) => void;
+  onRetry?: (message: string) => void;
+}
+
+/** Cache key of one request: provider, model, generation parameters and messages; never a key or URL. */
+export function responseCacheKey(options: {
+  provider: string;
+  modelId: string;
+  parameters: unknown;
+  messages: readonly ChatMessage[];
+}): string {
+  return sha256(canonicalJson({ version: 1, ...options }));
+}
+
+/**
+ * Runs samples against a model and stores every result. Re-running the same run does only
+ * the samples it lacks (errors are retried); identical requests are answered from the
+ * response cache. Nothing is written before the first model response succeeds, so a run
+ * that fails at once on credentials or reachability leaves the store unchanged.
+ */
+export async function runSamples(options: RunSamplesOptions): Promise<RunSummary> {
+  const { store, run, model, tasks } = options;
+  const existing = store.getRun(run.id);
+  const finished = existing ? store.finishedSampleIds(run.id) : new Set<string>();
+  const pending = options.samples.filter((sample) => !finished.has(sample.id));
+  const progress: RunProgress = {
+    total: options.samples.length,
+    alreadyDone: options.samples.length - pending.length,
+    done: 0,
+    cached: 0,
+    tooLong: 0,
+    errors: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cost: 0,
+    startedAt: Date.now(),
+  };
+  for (const sample of pending) {
+    if (!tasks[sample.task]) {
+      throw new MedbenchError({
+        code: 'DATA_INVALID',
+        message: `Sample ${sample.id} has task "${sample.task}", which the ${run.suite} suite does not define.`,
+      });
+    }
+  }
+
+  // Writes wait until the first successful response (or the end of a run that needs none).
+  let committed = existing !== undefined;
+  const buffered: ResultRecord[] = [];
+  const write = (result: ResultRecord, cache?: () => void) => {
+    if (!committed) {
+      buffered.push(result);
+      if (!cache) return;
+      store.transaction(() => {
+        store.ensureRun(run);
+        for (const item of buffered) store.putResult(item);
+        cache();
+      });
+      buffered.length = 0;
+      committed = true;
+      return;
+    }
+    store.transaction(() => {
+      cache?.();
+      store.putResult(result);
+    });
+  };
+  const flush = () => {
+    if (committed || buffered.length === 0) return;
+    store.transaction(() => {
+      store.ensureRun(run);
+      for (const item of buffered) store.putResult(item);
+    });
+    buffered.length = 0;
+    committed = true;
+  };
+
+  const hardStop = new AbortController();
+  const onAbort = () => hardStop.abort();
+  options.abortSignal?.addEventListener('abort', onAbort, { once: true });
+  let fatal: MedbenchError | undefined;
+  let next = 0;
+  const stopped = () => options.stopSignal?.aborted === true || hardStop.signal.aborted;
+
+  const baseResult = (sample: Sample, promptTokens: number | null) => ({
+    runId: run.id,
+    sampleId: sample.id,
+    task: sample.task,
+    params: sample.params,
+    gold: sample.gold,
+    prompt: sample.prompt,
+    promptChars: sample.promptChars,
+    promptTokens,
+  });
+
+  const processSample = async (sample: Sample, endpoint: ChatModel) => {
+    const task = tasks[sample.task]!;
+    const tokenizerName = model.tokenizer?.name;
+    const promptTokens = tokenizerName
+      ? (sample.promptTokens[tokenizerName] ?? model.tokenizer!.count(sample.prompt))
+      : null;
+    if (model.contextWindow !== undefined && promptTokens !== null && promptTokens > model.contextWindow) {
+      write({
+        ...baseResult(sample, promptTokens),
+        status: 'too_long',
+        rawOutput: null,
+        parsed: null,
+        scores: task.failedScores,
+        inputTokens: null,
+        outputTokens: null,
+        cost: null,
+        latencyMs: null,
+        attempts: 0,
+        cacheHit: false,
+        error: `prompt has ${promptTokens} ${tokenizerName} tokens; the window is ${model.contextWindow}`,
+      });
+      progress.tooLong++;
+      return;
+    }
+    const messages: ChatMessage[] = [{ role: 'user', content: sample.prompt }];
+    const cacheKey = responseCacheKey({
+      provider: model.provider,
+      modelId: model.modelId,
+      parameters: model.parameters,
+      messages,
+    });
+    const cached = store.getCachedResponse(cacheKey);
+    const started = Date.now();
+    let text: string;
+    let inputTokens: number | null;
+    let outputTokens: number | null;
+    let attempts = 0;
+    let fresh: (() => void) | undefined;
+    if (cached) {
+      ({ text, inputTokens, outputTokens } = cached);
+      progress.cached++;
+    } else {
+      try {
+        const answer = await withRetry({
+          policy: options.retry,
+          signal: hardStop.signal,
+          attempt: () =>
+            endpoint.generate({
+              messages,
+              parameters: model.parameters,
+              signal: AbortSignal.any([hardStop.signal, AbortSignal.timeout(options.timeoutMs)]),
+            }),
+          onRetry: (error, delayMs) =>
+            options.onRetry?.(
+              `${sample.id}: ${error.message} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
+            ),
+        });
+        attempts = answer.attempts;
+        text = answer.value.text;
+        inputTokens = answer.value.usage?.inputTokens ?? promptTokens;
+        outputTokens = answer.value.usage?.outputTokens ?? model.tokenizer?.count(text) ?? null;
+        const response = { text, inputTokens, outputTokens, finishReason: answer.value.finishReason ?? null };
+        fresh = () =>
+          store.putCachedResponse({ cacheKey, provider: model.provider, modelId: model.modelId, response });
+      } catch (error) {
+        const known = error as MedbenchError;
+        if (known.code === 'ABORTED' || hardStop.signal.aborted) return;
+        if (isFatalForRun(known) || known.status === 404) {
+          fatal ??= known;
+          hardStop.abort();
+          return;
+        }
+        write({
+          ...baseResult(sample, promptTokens),
+          status: 'error',
+          rawOutput: null,
+          parsed: null,
+          scores: task.failedScores,
+          inputTokens: null,
+          outputTokens: null,
+          cost: null,
+          latencyMs: Date.now() - started,
+          attempts: options.retry.maxRetries + 1,
+          cacheHit: false,
+          error: known.message,
+        });
+        progress.errors++;
+        return;
+      }
+    }
+    const cost =
+      model.prices && !cached
+        ? ((inputTokens ?? 0) * model.prices.inputPerMillion +
+            (outputTokens ?? 0) * model.prices.outputPerMillion) /
+          1e6
+        : 0;
+    const scored = task.score({ sample, rawOutput: text, mode: run.scoringMode });
+    write(
+      {
+        ...baseResult(sample, promptTokens),
+        status: scored.status,
+        rawOutput: text,
+        parsed: scored.parsed,
+        scores: scored.scores,
+        inputTokens,
+        outputTokens,
+        cost: cached ? 0 : cost,
+        latencyMs: cached ? 0 : Date.now() - started,
+        attempts,
+        cacheHit: cached !== undefined,
+        error: null,
+      },
+      fresh,
+    );
+    if (!cached) {
+      progress.inputTokens += inputTokens ?? 0;
+      progress.outputTokens += outputTokens ?? 0;
+      progress.cost += cost;
+    }
+  };
+
+  const worker = async (endpoint: ChatModel) => {
+    while (!stopped() && next < pending.length) {
+      const sample = pending[next++]!;
+      await processSample(sample, endpoint);
+      if (!hardStop.signal.aborted) {
+        progress.done++;
+        options.onProgress?.({ ...progress });
+      }
+    }
+  };
+
+  // One worker per concurrency slot; slots interleaved across endpoints (round-robin).
+  const slots: ChatModel[] = [];
+  const largest = Math.max(0, ...model.endpoints.map((endpoint) => endpoint.concurrency));
+  for (let round = 0; round < largest; round++) {
+    for (const endpoint of model.endpoints) if (round < endpoint.concurrency) slots.push(endpoint.model);
+  }
+  try {
+    await Promise.all(slots.map(worker));
+  } finally {
+    options.abortSignal?.removeEventListener('abort', onAbort);
+  }
+  if (fatal) throw fatal;
+  flush();
+  return { ...progress, interrupted: progress.done < pending.length };
+}

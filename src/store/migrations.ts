@@ -1,0 +1,56 @@
+/** Schema migrations, applied in order; `PRAGMA user_version` records how many ran. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    suite TEXT NOT NULL,
+    label TEXT NOT NULL,
+    dataset_id TEXT NOT NULL,
+    dataset_path TEXT,
+    model_json TEXT NOT NULL,
+    parameters_json TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('medbench', 'imported')),
+    scoring_mode TEXT NOT NULL CHECK (scoring_mode IN ('standard', 'compat')),
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE prompts (
+    hash TEXT PRIMARY KEY,
+    chars INTEGER NOT NULL,
+    text_gzip BLOB NOT NULL
+  );
+  CREATE TABLE results (
+    run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    sample_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    params_json TEXT NOT NULL,
+    gold_json TEXT NOT NULL,
+    prompt_hash TEXT REFERENCES prompts(hash),
+    prompt_chars INTEGER,
+    prompt_tokens INTEGER,
+    status TEXT NOT NULL CHECK (status IN ('ok', 'bad_format', 'too_long', 'error')),
+    raw_output TEXT,
+    parsed_json TEXT,
+    scores_json TEXT NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    cost REAL,
+    latency_ms INTEGER,
+    attempts INTEGER,
+    cache_hit INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, sample_id)
+  );
+  CREATE INDEX results_by_task ON results(run_id, task);
+  CREATE TABLE responses (
+    cache_key TEXT PRIMARY KEY,
+    provider TEXT NOT NULL,
+    model_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    finish_reason TEXT,
+    created_at TEXT NOT NULL
+  );
+  `,
+];

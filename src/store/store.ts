@@ -1,0 +1,354 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { MedbenchError } from '../core/errors.js';
+import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
+import { MIGRATIONS } from './migrations.js';
+
+export interface RunRecord {
+  id: string;
+  suite: string;
+  /** Display name of the model in reports. */
+  label: string;
+  datasetId: string;
+  datasetPath: string | null;
+  /** Model description without secrets: provider, model id, window, tokenizer, prices. */
+  model: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+  source: 'medbench' | 'imported';
+  scoringMode: 'standard' | 'compat';
+  createdAt: string;
+}
+
+export interface ResultRecord {
+  runId: string;
+  sampleId: string;
+  task: string;
+  params: SampleParams;
+  gold: unknown;
+  prompt: string | null;
+  promptChars: number | null;
+  promptTokens: number | null;
+  status: SampleStatus;
+  rawOutput: string | null;
+  parsed: unknown;
+  scores: SampleScores;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cost: number | null;
+  latencyMs: number | null;
+  attempts: number | null;
+  cacheHit: boolean;
+  error: string | null;
+}
+
+export type StoredResult = Omit<ResultRecord, 'prompt'> & { promptHash: string | null; createdAt: string };
+
+export interface CachedResponse {
+  text: string;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  finishReason: string | null;
+}
+
+interface ResultRow {
+  run_id: string;
+  sample_id: string;
+  task: string;
+  params_json: string;
+  gold_json: string;
+  prompt_hash: string | null;
+  prompt_chars: number | null;
+  prompt_tokens: number | null;
+  status: SampleStatus;
+  raw_output: string | null;
+  parsed_json: string | null;
+  scores_json: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost: number | null;
+  latency_ms: number | null;
+  attempts: number | null;
+  cache_hit: number;
+  error: string | null;
+  created_at: string;
+}
+
+interface RunRow {
+  id: string;
+  suite: string;
+  label: string;
+  dataset_id: string;
+  dataset_path: string | null;
+  model_json: string;
+  parameters_json: string;
+  source: 'medbench' | 'imported';
+  scoring_mode: 'standard' | 'compat';
+  created_at: string;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function toRun(row: RunRow): RunRecord {
+  return {
+    id: row.id,
+    suite: row.suite,
+    label: row.label,
+    datasetId: row.dataset_id,
+    datasetPath: row.dataset_path,
+    model: JSON.parse(row.model_json),
+    parameters: JSON.parse(row.parameters_json),
+    source: row.source,
+    scoringMode: row.scoring_mode,
+    createdAt: row.created_at,
+  };
+}
+
+function toResult(row: ResultRow): StoredResult {
+  return {
+    runId: row.run_id,
+    sampleId: row.sample_id,
+    task: row.task,
+    params: JSON.parse(row.params_json),
+    gold: JSON.parse(row.gold_json),
+    promptHash: row.prompt_hash,
+    promptChars: row.prompt_chars,
+    promptTokens: row.prompt_tokens,
+    status: row.status,
+    rawOutput: row.raw_output,
+    parsed: row.parsed_json === null ? null : JSON.parse(row.parsed_json),
+    scores: JSON.parse(row.scores_json),
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    cost: row.cost,
+    latencyMs: row.latency_ms,
+    attempts: row.attempts,
+    cacheHit: row.cache_hit === 1,
+    error: row.error,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * The SQLite store: runs, per-sample results, deduplicated prompts and the response
+ * cache. Every write is its own transaction in WAL mode, so a killed process loses at
+ * most the sample in flight.
+ */
+export class Store {
+  readonly path: string;
+  private readonly database: Database.Database;
+
+  constructor(path: string) {
+    this.path = path;
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    try {
+      this.database = new Database(path);
+      this.database.pragma('journal_mode = WAL');
+      this.database.pragma('synchronous = NORMAL');
+      this.database.pragma('foreign_keys = ON');
+      this.database.pragma('busy_timeout = 5000');
+      this.migrate();
+    } catch (error) {
+      throw new MedbenchError({
+        code: 'STORE_ERROR',
+        message: `Cannot open the medbench store at ${path}: ${(error as Error).message}`,
+        hint: 'Check that the folder is writable, or choose another with --home / MEDBENCH_HOME.',
+        cause: error,
+      });
+    }
+  }
+
+  private migrate(): void {
+    const version = this.database.pragma('user_version', { simple: true }) as number;
+    if (version > MIGRATIONS.length) {
+      throw new Error(`the store was written by a newer medbench (schema ${version} > ${MIGRATIONS.length})`);
+    }
+    for (let index = version; index < MIGRATIONS.length; index++) {
+      this.database.transaction(() => {
+        this.database.exec(MIGRATIONS[index]!);
+        this.database.pragma(`user_version = ${index + 1}`);
+      })();
+    }
+  }
+
+  close(): void {
+    this.database.close();
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.database.transaction(work)();
+  }
+
+  getRun(id: string): RunRecord | undefined {
+    const row = this.database.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    return row ? toRun(row) : undefined;
+  }
+
+  listRuns(filter: { suite?: string } = {}): RunRecord[] {
+    const rows = (
+      filter.suite
+        ? this.database
+            .prepare('SELECT * FROM runs WHERE suite = ? ORDER BY created_at, id')
+            .all(filter.suite)
+        : this.database.prepare('SELECT * FROM runs ORDER BY created_at, id').all()
+    ) as RunRow[];
+    return rows.map(toRun);
+  }
+
+  /** Inserts the run unless it exists (re-running the same command resumes it). */
+  ensureRun(run: RunRecord): void {
+    this.database
+      .prepare(
+        `INSERT OR IGNORE INTO runs (id, suite, label, dataset_id, dataset_path, model_json, parameters_json, source, scoring_mode, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        run.id,
+        run.suite,
+        run.label,
+        run.datasetId,
+        run.datasetPath,
+        JSON.stringify(run.model),
+        JSON.stringify(run.parameters),
+        run.source,
+        run.scoringMode,
+        run.createdAt,
+      );
+  }
+
+  deleteRun(id: string): void {
+    this.transaction(() => {
+      this.database.prepare('DELETE FROM results WHERE run_id = ?').run(id);
+      this.database.prepare('DELETE FROM runs WHERE id = ?').run(id);
+    });
+  }
+
+  /** Sample ids of a run that need no more work (every status but `error`). */
+  finishedSampleIds(runId: string): Set<string> {
+    const rows = this.database
+      .prepare(`SELECT sample_id FROM results WHERE run_id = ? AND status != 'error'`)
+      .all(runId) as Array<{ sample_id: string }>;
+    return new Set(rows.map((row) => row.sample_id));
+  }
+
+  putPrompt(text: string): string {
+    const hash = sha256(text);
+    const exists = this.database.prepare('SELECT 1 FROM prompts WHERE hash = ?').get(hash);
+    if (!exists) {
+      this.database
+        .prepare('INSERT INTO prompts (hash, chars, text_gzip) VALUES (?, ?, ?)')
+        .run(hash, text.length, gzipSync(text, { level: 1 }));
+    }
+    return hash;
+  }
+
+  getPrompt(hash: string): string | undefined {
+    const row = this.database.prepare('SELECT text_gzip FROM prompts WHERE hash = ?').get(hash) as
+      | { text_gzip: Buffer }
+      | undefined;
+    return row ? gunzipSync(row.text_gzip).toString('utf8') : undefined;
+  }
+
+  putResult(result: ResultRecord): void {
+    this.transaction(() => {
+      const promptHash = result.prompt === null ? null : this.putPrompt(result.prompt);
+      this.database
+        .prepare(
+          `INSERT OR REPLACE INTO results (run_id, sample_id, task, params_json, gold_json, prompt_hash, prompt_chars, prompt_tokens,
+             status, raw_output, parsed_json, scores_json, input_tokens, output_tokens, cost, latency_ms, attempts, cache_hit, error, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          result.runId,
+          result.sampleId,
+          result.task,
+          JSON.stringify(result.params),
+          JSON.stringify(result.gold),
+          promptHash,
+          result.promptChars,
+          result.promptTokens,
+          result.status,
+          result.rawOutput,
+          result.parsed === undefined ? null : JSON.stringify(result.parsed),
+          JSON.stringify(result.scores),
+          result.inputTokens,
+          result.outputTokens,
+          result.cost,
+          result.latencyMs,
+          result.attempts,
+          result.cacheHit ? 1 : 0,
+          result.error,
+          new Date().toISOString(),
+        );
+    });
+  }
+
+  results(runId: string, filter: { task?: string } = {}): StoredResult[] {
+    const rows = (
+      filter.task
+        ? this.database
+            .prepare('SELECT * FROM results WHERE run_id = ? AND task = ? ORDER BY sample_id')
+            .all(runId, filter.task)
+        : this.database.prepare('SELECT * FROM results WHERE run_id = ? ORDER BY sample_id').all(runId)
+    ) as ResultRow[];
+    return rows.map(toResult);
+  }
+
+  countResults(runId: string): number {
+    return (
+      this.database.prepare('SELECT COUNT(*) AS n FROM results WHERE run_id = ?').get(runId) as { n: number }
+    ).n;
+  }
+
+  getCachedResponse(cacheKey: string): CachedResponse | undefined {
+    const row = this.database
+      .prepare('SELECT text, input_tokens, output_tokens, finish_reason FROM responses WHERE cache_key = ?')
+      .get(cacheKey) as
+      | {
+          text: string;
+          input_tokens: number | null;
+          output_tokens: number | null;
+          finish_reason: string | null;
+        }
+      | undefined;
+    return row
+      ? {
+          text: row.text,
+          inputTokens: row.input_tokens,
+          outputTokens: row.output_tokens,
+          finishReason: row.finish_reason,
+        }
+      : undefined;
+  }
+
+  putCachedResponse(entry: {
+    cacheKey: string;
+    provider: string;
+    modelId: string;
+    response: CachedResponse;
+  }): void {
+    this.database
+      .prepare(
+        `INSERT OR REPLACE INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        entry.cacheKey,
+        entry.provider,
+        entry.modelId,
+        entry.response.text,
+        entry.response.inputTokens,
+        entry.response.outputTokens,
+        entry.response.finishReason,
+        new Date().toISOString(),
+      );
+  }
+
+  countCachedResponses(): number {
+    return (this.database.prepare('SELECT COUNT(*) AS n FROM responses').get() as { n: number }).n;
+  }
+}

@@ -1,0 +1,30 @@
+import type { ScoredOutput } from '../../core/sample.js';
+import type { ScoreInput, Task } from '../../core/task.js';
+import { extractJsonAnswer } from '../../metrics/json-answer.js';
+import { listsEqual } from '../../metrics/list-match.js';
+import { COUNTING_ANSWER_KEYS } from './prompts.js';
+
+export interface CountingGold {
+  counts: number[];
+}
+
+export const countingTask: Task = {
+  suite: 'medodyssey',
+  name: 'counting',
+  metrics: ['esm', 'ssm'],
+  failedScores: { esm: 0, ssm: 0 },
+  score({ sample, rawOutput }: ScoreInput): ScoredOutput {
+    const gold = sample.gold as CountingGold;
+    const extracted = extractJsonAnswer(rawOutput, COUNTING_ANSWER_KEYS);
+    const parsed = extracted.wellFormed ? extracted.value : [];
+    const esm = extracted.wellFormed && listsEqual(parsed, gold.counts);
+    // SSM: the gold list written as JSON without spaces, inside the raw output without
+    // U+0020 spaces and newlines.
+    const ssm = esm || rawOutput.replace(/[ \n]/g, '').includes(JSON.stringify(gold.counts));
+    return {
+      status: extracted.wellFormed ? 'ok' : 'bad_format',
+      parsed,
+      scores: { esm: esm ? 1 : 0, ssm: ssm ? 1 : 0 },
+    };
+  },
+};

@@ -1,0 +1,43 @@
+import type { ScoredOutput } from '../../core/sample.js';
+import type { ScoreInput, Task } from '../../core/task.js';
+import { extractJsonAnswer } from '../../metrics/json-answer.js';
+import {
+  answerString,
+  containsAny,
+  lowerCase,
+  matchesAny,
+  pythonString,
+  removeAsciiSpaces,
+} from '../../metrics/string-match.js';
+import { NIAH_ANSWER_KEYS } from './prompts.js';
+
+export interface NiahGold {
+  answers: string[];
+}
+
+/** en compares lower-cased strings; zh compares strings without U+0020 spaces. */
+export function niahNormalizer(language: unknown): (text: string) => string {
+  return language === 'zh' ? removeAsciiSpaces : lowerCase;
+}
+
+export const niahTask: Task = {
+  suite: 'medodyssey',
+  name: 'niah',
+  metrics: ['esm', 'ssm'],
+  failedScores: { esm: 0, ssm: 0 },
+  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
+    const gold = sample.gold as NiahGold;
+    const normalize = niahNormalizer(sample.params.language);
+    const extracted = extractJsonAnswer(rawOutput, NIAH_ANSWER_KEYS);
+    const parsed = extracted.wellFormed ? extracted.value : '';
+    const parsedText = mode === 'compat' ? pythonString(parsed) : answerString(parsed);
+    return {
+      status: extracted.wellFormed ? 'ok' : 'bad_format',
+      parsed,
+      scores: {
+        esm: extracted.wellFormed && matchesAny(parsedText, gold.answers, normalize) ? 1 : 0,
+        ssm: containsAny(rawOutput, gold.answers, normalize) ? 1 : 0,
+      },
+    };
+  },
+};

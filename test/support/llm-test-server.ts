@@ -1,0 +1,120 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+}
+
+/** What the server does with one request. */
+export type Behaviour =
+  | { kind: 'answer'; text: string; delayMs?: number }
+  | { kind: 'status'; status: number; retryAfter?: string; body?: string }
+  | { kind: 'malformed' }
+  | { kind: 'hang' };
+
+export interface LlmTestServer {
+  url: string;
+  requests: RecordedRequest[];
+  /** Behaviours used in order for the next requests; then `fallback` answers. */
+  script: Behaviour[];
+  fallback: (request: RecordedRequest) => Behaviour;
+  /** Highest number of requests the server held at once, per path. */
+  peakInFlight: Map<string, number>;
+  close(): Promise<void>;
+}
+
+function promptOf(body: Record<string, unknown>): string {
+  const messages = (body.messages ?? []) as Array<{ content: string }>;
+  return messages.map((message) => message.content).join('\n');
+}
+
+function send(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(body);
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 speaking OpenAI's /v1/chat/completions and Anthropic's
+ * /v1/messages, standing in for paid APIs. It records every request it receives.
+ */
+export async function startLlmTestServer(
+  fallback: (request: RecordedRequest) => Behaviour = () => ({ kind: 'answer', text: '{"answer": "ok"}' }),
+): Promise<LlmTestServer> {
+  const state: LlmTestServer = {
+    url: '',
+    requests: [],
+    script: [],
+    fallback,
+    peakInFlight: new Map(),
+    close: async () => {},
+  };
+  const inFlight = new Map<string, number>();
+  const pendingTimers = new Set<NodeJS.Timeout>();
+  const server: Server = createServer((request, response) => {
+    let raw = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk) => {
+      raw += chunk;
+    });
+    request.on('end', () => {
+      const recorded: RecordedRequest = {
+        path: request.url ?? '',
+        headers: request.headers,
+        body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
+      };
+      state.requests.push(recorded);
+      const current = (inFlight.get(recorded.path) ?? 0) + 1;
+      inFlight.set(recorded.path, current);
+      state.peakInFlight.set(recorded.path, Math.max(current, state.peakInFlight.get(recorded.path) ?? 0));
+      response.on('close', () => inFlight.set(recorded.path, (inFlight.get(recorded.path) ?? 1) - 1));
+      const behaviour = state.script.shift() ?? state.fallback(recorded);
+      const anthropic = recorded.path.endsWith('/v1/messages');
+      if (behaviour.kind === 'hang') return;
+      if (behaviour.kind === 'status') {
+        send(response, behaviour.status, behaviour.body ?? '{"error": {"message": "scripted"}}', {
+          ...(behaviour.retryAfter ? { 'retry-after': behaviour.retryAfter } : {}),
+        });
+        return;
+      }
+      if (behaviour.kind === 'malformed') {
+        send(response, 200, '{"choices": [ this is not json');
+        return;
+      }
+      const inputTokens = Math.ceil(promptOf(recorded.body).length / 4);
+      const outputTokens = Math.ceil(behaviour.text.length / 4);
+      const body = anthropic
+        ? {
+            id: 'msg_test',
+            type: 'message',
+            role: 'assistant',
+            content: [{ type: 'text', text: behaviour.text }],
+            stop_reason: 'end_turn',
+            usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+          }
+        : {
+            id: 'chatcmpl-test',
+            object: 'chat.completion',
+            choices: [
+              { index: 0, message: { role: 'assistant', content: behaviour.text }, finish_reason: 'stop' },
+            ],
+            usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
+          };
+      const timer = setTimeout(() => {
+        pendingTimers.delete(timer);
+        send(response, 200, JSON.stringify(body));
+      }, behaviour.delayMs ?? 0);
+      pendingTimers.add(timer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      for (const timer of pendingTimers) clearTimeout(timer);
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
