@@ -28,9 +28,11 @@ export function findFlatJsonObjects(text: string): Record<string, unknown>[] {
  */
 export function extractJsonAnswer(rawOutput: string, keys: readonly string[]): JsonAnswer {
   const text = rawOutput.replaceAll('```json', '').replaceAll('```', '');
-  const candidates = findFlatJsonObjects(text).filter((object) => keys.some((key) => key in object));
+  const candidates = findFlatJsonObjects(text).filter((object) =>
+    keys.some((key) => Object.hasOwn(object, key)),
+  );
   if (candidates.length !== 1) return { wellFormed: false };
   const object = candidates[0]!;
-  const key = keys.find((name) => name in object)!;
+  const key = keys.find((name) => Object.hasOwn(object, name))!;
   return { wellFormed: true, value: object[key] };
 }

@@ -1,3 +1,4 @@
+import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import type { CodePointText } from '../../tokenizers/code-point-text.js';

@@ -13,6 +13,8 @@ export const ANSWER_RESERVE_CHARS = 200;
 export const COUNTING_TYPES = ['repeat', 'increase', 'shuffle', 'correction'] as const;
 export type CountingType = (typeof COUNTING_TYPES)[number];
 
+/** 4000 → "4k", 1500 → "1.5k", 200000 → "200k"; levels below 1000 stay as they are. */
 export function levelName(level: number): string {
-  return level % 1000 === 0 ? `${level / 1000}k` : String(level);
+  if (level < 1000 || level % 100 !== 0) return String(level);
+  return `${level / 1000}k`;
 }

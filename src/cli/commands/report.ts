@@ -1,0 +1,71 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { MedbenchError } from '../../core/errors.js';
+import {
+  buildMedOdysseyReport,
+  type MedOdysseyReport,
+  renderMedOdysseyHtml,
+  renderMedOdysseyText,
+} from '../../report/medodyssey-report.js';
+import { Store } from '../../store/store.js';
+import { resolveHome, storePathIn } from '../home.js';
+import { parseChoiceList } from '../parse-options.js';
+import type { CommandOutput } from './build-medodyssey.js';
+
+export interface ReportCommandOptions {
+  home?: string;
+  suite: string;
+  run?: string[];
+  model?: string[];
+  metric?: string;
+  json?: boolean;
+  html?: string;
+}
+
+/** The MedOdyssey report of the stored runs (all, or those chosen by id prefix or label). */
+export function medodysseyReportFor(
+  store: Store,
+  filter: { runIds?: string[]; labels?: string[] } = {},
+): MedOdysseyReport {
+  const runs = store
+    .listRuns({ suite: 'medodyssey' })
+    .filter((run) => !filter.runIds || filter.runIds.some((id) => run.id.startsWith(id)))
+    .filter((run) => !filter.labels || filter.labels.includes(run.label));
+  return buildMedOdysseyReport(runs.map((run) => ({ run, results: store.results(run.id) })));
+}
+
+/** `medbench report`: tables on stdout, or --json, or a self-contained --html file. */
+export function reportCommand(options: ReportCommandOptions, output: CommandOutput): void {
+  if (options.suite !== 'medodyssey') {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--suite ${options.suite}: only medodyssey has reports so far.`,
+    });
+  }
+  const metrics = options.metric
+    ? parseChoiceList('--metric', options.metric, ['esm', 'ssm'] as const)
+    : undefined;
+  const store = new Store(storePathIn(resolveHome(options.home)));
+  try {
+    const report = medodysseyReportFor(store, {
+      ...(options.run ? { runIds: options.run } : {}),
+      ...(options.model ? { labels: options.model } : {}),
+    });
+    if (report.runs.length === 0) {
+      throw new MedbenchError({
+        code: 'DATA_NOT_FOUND',
+        message: `No matching MedOdyssey runs in ${store.path}.`,
+        hint: 'Run `medbench demo`, `medbench run` or `medbench import medodyssey-outputs` first, or check --home.',
+      });
+    }
+    if (options.html) {
+      const path = resolve(options.html);
+      writeFileSync(path, renderMedOdysseyHtml(report));
+      output.stderr(`Wrote ${path}\n`);
+    }
+    if (options.json) output.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    else if (!options.html) output.stdout(`${renderMedOdysseyText(report, metrics)}\n`);
+  } finally {
+    store.close();
+  }
+}

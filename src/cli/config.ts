@@ -1,0 +1,92 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { MedbenchError } from '../core/errors.js';
+
+const endpointSchema = z
+  .object({
+    baseURL: z.url(),
+    /** Name of the environment variable holding the key; the key itself never goes in a config. */
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+      .optional(),
+    concurrency: z.number().int().positive().optional(),
+  })
+  .strict();
+
+const modelSchema = z
+  .object({
+    provider: z.enum(['openai-compatible', 'openai', 'anthropic', 'baseline']),
+    model: z.string().min(1),
+    label: z.string().optional(),
+    endpoints: z.array(endpointSchema).min(1).optional(),
+    contextWindow: z.number().int().positive().optional(),
+    tokenizer: z.string().optional(),
+    prices: z
+      .object({ inputPerMillion: z.number().nonnegative(), outputPerMillion: z.number().nonnegative() })
+      .strict()
+      .optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    models: z.record(z.string(), modelSchema).default({}),
+    defaults: z
+      .object({
+        concurrency: z.number().int().positive().optional(),
+        timeoutMs: z.number().int().positive().optional(),
+        maxRetries: z.number().int().nonnegative().optional(),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict();
+
+export type MedbenchConfig = z.infer<typeof configSchema>;
+export type ModelConfig = z.infer<typeof modelSchema>;
+
+const CONFIG_NAMES = ['medbench.config.json', 'medbench.config.mjs', 'medbench.config.js'];
+
+/**
+ * Loads `medbench.config.{json,mjs,js}` from the given path or the working directory;
+ * no file means an empty config. Every schema failure names the file and field.
+ */
+export async function loadConfig(
+  explicitPath?: string,
+): Promise<{ config: MedbenchConfig; path: string | undefined }> {
+  const path = explicitPath
+    ? resolve(explicitPath)
+    : CONFIG_NAMES.map((name) => join(process.cwd(), name)).find((candidate) => existsSync(candidate));
+  if (!path) return { config: configSchema.parse({}), path: undefined };
+  if (!existsSync(path)) {
+    throw new MedbenchError({ code: 'CONFIG_INVALID', message: `Config file not found: ${path}` });
+  }
+  let raw: unknown;
+  try {
+    raw = path.endsWith('.json')
+      ? JSON.parse(readFileSync(path, 'utf8'))
+      : ((await import(pathToFileURL(path).href)) as { default: unknown }).default;
+  } catch (error) {
+    throw new MedbenchError({
+      code: 'CONFIG_INVALID',
+      message: `Cannot read ${path}: ${(error as Error).message}`,
+      hint: 'A JSON config must be valid JSON; a .mjs/.js config must `export default` an object.',
+      cause: error,
+    });
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new MedbenchError({
+      code: 'CONFIG_INVALID',
+      message: `${path}: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      hint: 'See the configuration section of the README for every field.',
+    });
+  }
+  return { config: parsed.data, path };
+}

@@ -1,0 +1,20 @@
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** All state (store, caches, reports) lives under one folder: --home, MEDBENCH_HOME, or ~/.medbench. */
+export function resolveHome(
+  option: string | undefined,
+  environment: NodeJS.ProcessEnv = process.env,
+): string {
+  return resolve(option ?? environment.MEDBENCH_HOME ?? join(homedir(), '.medbench'));
+}
+
+export function storePathIn(home: string): string {
+  return join(home, 'medbench.sqlite');
+}
+
+/** The package root (holding samples/), from either src/cli or dist/cli. */
+export function packageRoot(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+}

@@ -1,0 +1,153 @@
+import { Command, Option } from 'commander';
+import { MedbenchError } from '../core/errors.js';
+import { listTokenizers } from '../tokenizers/registry.js';
+import { VERSION } from '../version.js';
+import { buildMedOdysseyCommand, type CommandOutput } from './commands/build-medodyssey.js';
+import { demoCommand } from './commands/demo.js';
+import { importMedOdysseyCommand } from './commands/import-medodyssey.js';
+import { reportCommand } from './commands/report.js';
+import { runCommand } from './commands/run.js';
+import { parsePositiveNumber } from './parse-options.js';
+
+const output: CommandOutput = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/** Prints one clear error: code, message, and how to fix it. */
+export function printError(error: unknown): number {
+  if (MedbenchError.is(error)) {
+    process.stderr.write(`medbench: error [${error.code}] ${error.message}\n`);
+    if (error.hint) process.stderr.write(`  hint: ${error.hint}\n`);
+    return error.code === 'USAGE' ? 2 : 1;
+  }
+  process.stderr.write(`medbench: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+  return 1;
+}
+
+function action<Arguments extends unknown[]>(handler: (...args: Arguments) => unknown) {
+  return async (...args: Arguments) => {
+    try {
+      await handler(...args);
+    } catch (error) {
+      process.exitCode = printError(error);
+    }
+  };
+}
+
+const number = (flag: string) => (value: string) => parsePositiveNumber(flag, value);
+
+export function createProgram(): Command {
+  const program = new Command('medbench')
+    .description(
+      'Evaluate LLMs on medical benchmarks (MedOdyssey NIAH and Counting so far), scored as the papers did.',
+    )
+    .version(VERSION)
+    .option(
+      '--home <dir>',
+      'folder for all state (store, caches, reports); default $MEDBENCH_HOME or ~/.medbench',
+    )
+    .showHelpAfterError();
+  const home = () => program.opts<{ home?: string }>().home;
+
+  program
+    .command('demo')
+    .description(
+      'build NIAH and Counting from the shipped sample data, run the extractive baseline, print and save the report',
+    )
+    .action(action(() => demoCommand({ ...(home() ? { home: home()! } : {}) }, output)));
+
+  const build = program
+    .command('build')
+    .description('build a benchmark dataset file from an official release');
+  build
+    .command('medodyssey')
+    .description('build the MedOdyssey NIAH and Counting grid into a JSONL dataset')
+    .requiredOption('--data <folder>', 'the official release: repository root or its dataset/ folder')
+    .requiredOption('--out <file>', 'dataset file to write (JSONL)')
+    .addOption(new Option('--task <task>', 'niah, counting or all').default('all'))
+    .addOption(new Option('--lang <languages>', 'en, zh, en,zh or all').default('all'))
+    .option('--levels <list>', "token levels, e.g. 4k,8k (default: the paper's seven, 4k to 200k)")
+    .option('--depths <list>', 'needle depths in percent (default 0,25,50,75,100)')
+    .option('--needles <ids>', 'only these needle ids')
+    .addOption(
+      new Option('--mic <mode>', 'maximum identical context: ratio (paper), exact or per-model').default(
+        'ratio',
+      ),
+    )
+    .option('--gamma-en <ratio>', 'ratio mode: tokens per character for en (default 0.36)')
+    .option('--gamma-zh <ratio>', 'ratio mode: tokens per character for zh (default 1.41)')
+    .addOption(
+      new Option(
+        '--tokenizers <names>',
+        'tokenizers or model names to count (and, for exact/per-model, fit) with',
+      ).default('o200k_base'),
+    )
+    .addOption(new Option('--haystack <kind>', 'medical (published) or generic haystack').default('medical'))
+    .option('--counting-types <types>', 'repeat,increase,shuffle,correction (default all four)')
+    .addOption(
+      new Option('--counting-sentences <range>', 'number k of counting sentences, N or MIN-MAX').default(
+        '6-20',
+      ),
+    )
+    .addOption(new Option('--seed <seed>', 'seed of every random choice').default('medbench'))
+    .action(action((options) => buildMedOdysseyCommand(options, output)));
+
+  program
+    .command('run')
+    .description('run a dataset against a model and store every response and score')
+    .requiredOption('--dataset <file>', 'dataset file written by `medbench build`')
+    .requiredOption(
+      '--model <spec>',
+      'config name, baseline:extractive, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>',
+    )
+    .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
+    .option('--label <name>', 'display name in reports')
+    .option('--task <task>', 'only this task of the dataset')
+    .option('--context-window <tokens>', "the model's context window", number('--context-window'))
+    .option('--tokenizer <name>', "tokenizer counting the model's prompts (too_long check)")
+    .option('--concurrency <n>', 'requests in flight per endpoint', number('--concurrency'))
+    .option('--api-key-env <name>', 'environment variable holding the API key')
+    .option('--temperature <t>', 'sampling temperature (default 0)', (value) => Number(value))
+    .option('--max-output-tokens <n>', 'output token limit (default 500)', number('--max-output-tokens'))
+    .option('--timeout-ms <ms>', 'per-request timeout (default 600000)', number('--timeout-ms'))
+    .option('--max-retries <n>', 'retries on 429/5xx/timeouts (default 6)', (value) => Number(value))
+    .action(
+      action(async (options) => runCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output)),
+    );
+
+  const importCommand = program.command('import').description('import published model outputs');
+  importCommand
+    .command('medodyssey-outputs <folder>')
+    .description("import the MedOdyssey authors' outputs (evaluation_result/) and re-score them")
+    .option('--needles <folder>', 'release folder holding dataset/task_data/needles, if not <folder>')
+    .action(
+      action((folder, options) =>
+        importMedOdysseyCommand({ folder, ...options, ...(home() ? { home: home()! } : {}) }, output),
+      ),
+    );
+
+  program
+    .command('report')
+    .description('print stored results as tables (or --json, --html)')
+    .addOption(new Option('--suite <suite>', 'suite').default('medodyssey'))
+    .option('--run <ids...>', 'only these runs (id prefixes)')
+    .option('--model <labels...>', 'only these model labels')
+    .option('--metric <metric>', 'esm or ssm (default both)')
+    .option('--json', 'one machine-readable JSON document')
+    .option('--html <file>', 'write a self-contained HTML report')
+    .action(action((options) => reportCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output)));
+
+  program
+    .command('tokenizers')
+    .description('list the tokenizers medbench can count with')
+    .action(() => {
+      for (const { name, description } of listTokenizers())
+        output.stdout(`${name.padEnd(14)} ${description}\n`);
+    });
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  await createProgram().parseAsync(argv);
+}

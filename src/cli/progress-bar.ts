@@ -1,0 +1,52 @@
+import type { RunProgress } from '../runner/run-samples.js';
+
+function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const rounded = Math.round(seconds);
+  if (rounded < 60) return `${rounded}s`;
+  if (rounded < 3600) return `${Math.floor(rounded / 60)}m${String(rounded % 60).padStart(2, '0')}s`;
+  return `${Math.floor(rounded / 3600)}h${String(Math.floor((rounded % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+function compact(count: number): string {
+  if (count >= 1e6) return `${(count / 1e6).toFixed(1)}M`;
+  if (count >= 1e3) return `${(count / 1e3).toFixed(1)}k`;
+  return String(count);
+}
+
+/** One progress line: bar, counts, ETA, tokens and cost so far. */
+export function formatProgress(progress: RunProgress, now = Date.now()): string {
+  const remaining = progress.total - progress.alreadyDone;
+  const share = remaining === 0 ? 1 : progress.done / remaining;
+  const width = 24;
+  const filled = Math.round(share * width);
+  const elapsed = (now - progress.startedAt) / 1000;
+  const eta = progress.done === 0 ? Number.NaN : (elapsed / progress.done) * (remaining - progress.done);
+  return [
+    `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${progress.alreadyDone + progress.done}/${progress.total}`,
+    `${(share * 100).toFixed(0)}%`,
+    `ETA ${duration(eta)}`,
+    `${compact(progress.inputTokens)} in / ${compact(progress.outputTokens)} out tokens`,
+    `cost ${progress.cost.toFixed(4)}`,
+    `${progress.cached} cached, ${progress.tooLong} too_long, ${progress.errors} errors`,
+  ].join(' · ');
+}
+
+/** Draws progress on stderr: redrawn in place on a terminal, a line every 10 s otherwise. */
+export function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
+  let lastLine = 0;
+  return {
+    update(progress: RunProgress) {
+      const now = Date.now();
+      if (stream.isTTY) {
+        stream.write(`\r\x1b[2K${formatProgress(progress, now)}`);
+      } else if (now - lastLine >= 10_000 || progress.done + progress.alreadyDone === progress.total) {
+        lastLine = now;
+        stream.write(`${formatProgress(progress, now)}\n`);
+      }
+    },
+    finish() {
+      if (stream.isTTY) stream.write('\n');
+    },
+  };
+}

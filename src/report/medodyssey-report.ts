@@ -1,0 +1,291 @@
+import type { RunRecord, StoredResult } from '../store/store.js';
+import {
+  type CountingTable,
+  countingTable,
+  type NiahTable,
+  niahTable,
+  type Tally,
+} from '../suites/medodyssey/aggregate.js';
+import { COUNTING_TYPES, LANGUAGES, levelName } from '../suites/medodyssey/constants.js';
+import { escapeHtml } from './escape-html.js';
+import { renderGroupedBarChart } from './svg-bar-chart.js';
+import { renderHeatmap } from './svg-heatmap.js';
+import { renderTextTable } from './text-table.js';
+
+export const MEDODYSSEY_METRICS = ['esm', 'ssm'] as const;
+const METRIC_NAMES: Record<string, string> = {
+  esm: 'ESM (exact string matching)',
+  ssm: 'SSM (subset string matching)',
+};
+const TYPE_NAMES: Record<string, string> = {
+  repeat: 'Rep.',
+  increase: 'Inc.',
+  shuffle: 'Shuf.',
+  correction: 'Cor.',
+};
+const LANGUAGE_NAMES: Record<string, string> = { en: 'En', zh: 'Zh' };
+
+export interface RunReport {
+  runId: string;
+  label: string;
+  source: RunRecord['source'];
+  scoringMode: RunRecord['scoringMode'];
+  contextWindow: number | null;
+  datasetId: string;
+  createdAt: string;
+  samples: number;
+  usage: { inputTokens: number; outputTokens: number; cost: number };
+  niah: Record<string, Record<string, NiahTable>>;
+  counting: Record<string, Record<string, CountingTable>>;
+}
+
+export interface MedOdysseyReport {
+  suite: 'medodyssey';
+  generatedAt: string;
+  runs: RunReport[];
+}
+
+/** Aggregates stored runs into the report document (`medbench report --json`). */
+export function buildMedOdysseyReport(
+  runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
+): MedOdysseyReport {
+  const labels = new Map<string, number>();
+  for (const { run } of runs) labels.set(run.label, (labels.get(run.label) ?? 0) + 1);
+  return {
+    suite: 'medodyssey',
+    generatedAt: new Date().toISOString(),
+    runs: runs.map(({ run, results }) => {
+      const contextWindow = (run.model.contextWindow as number | null | undefined) ?? null;
+      const niah: RunReport['niah'] = {};
+      const counting: RunReport['counting'] = {};
+      for (const language of LANGUAGES) {
+        for (const metric of MEDODYSSEY_METRICS) {
+          const niahResult = niahTable({ results, language, metric, contextWindow });
+          if (niahResult) (niah[language] ??= {})[metric] = niahResult;
+          const countingResult = countingTable({ results, language, metric });
+          if (countingResult) (counting[language] ??= {})[metric] = countingResult;
+        }
+      }
+      return {
+        runId: run.id,
+        label: (labels.get(run.label) ?? 0) > 1 ? `${run.label} #${run.id.slice(0, 6)}` : run.label,
+        source: run.source,
+        scoringMode: run.scoringMode,
+        contextWindow,
+        datasetId: run.datasetId,
+        createdAt: run.createdAt,
+        samples: results.length,
+        usage: {
+          inputTokens: results.reduce((sum, result) => sum + (result.inputTokens ?? 0), 0),
+          outputTokens: results.reduce((sum, result) => sum + (result.outputTokens ?? 0), 0),
+          cost: results.reduce((sum, result) => sum + (result.cost ?? 0), 0),
+        },
+        niah,
+        counting,
+      };
+    }),
+  };
+}
+
+const fraction = (tally: Tally | null | undefined) => (tally ? `${tally.correct}/${tally.counted}` : '—');
+const percent = (tally: Tally) =>
+  tally.counted === 0 ? '—' : `${((100 * tally.correct) / tally.counted).toFixed(1)}%`;
+
+function niahTextRows(report: MedOdysseyReport, language: string, metric: string) {
+  const tables = report.runs.flatMap((run) => {
+    const table = run.niah[language]?.[metric];
+    return table ? [{ run, table }] : [];
+  });
+  if (tables.length === 0) return undefined;
+  const levels = [...new Set(tables.flatMap(({ table }) => table.levels))].sort(
+    (left, right) => left - right,
+  );
+  const depths = [...new Set(tables.flatMap(({ table }) => table.depths))].sort(
+    (left, right) => left - right,
+  );
+  const rows: string[][] = [];
+  for (const { run, table } of tables) {
+    depths.forEach((depth, index) => {
+      const cells = levels.map((level) => {
+        const cell = table.cells[depth]?.[level];
+        return cell === null ? '—' : cell ? String(cell.correct) : '';
+      });
+      rows.push([index === 0 ? run.label : '', `${depth}%`, ...cells, fraction(table.byDepth[depth])]);
+    });
+    rows.push(['', 'ALL', ...levels.map((level) => fraction(table.byLevel[level])), fraction(table.all)]);
+  }
+  return { header: ['Model', 'Depth', ...levels.map(levelName), 'ALL'], rows, tables };
+}
+
+function statusNote(tables: ReadonlyArray<{ run: RunReport; table: NiahTable | CountingTable }>): string {
+  const notes = tables
+    .filter(({ table }) => table.statuses.too_long + table.statuses.bad_format + table.statuses.error > 0)
+    .map(
+      ({ run, table }) =>
+        `${run.label}: ${table.statuses.bad_format} bad_format, ${table.statuses.too_long} too_long, ${table.statuses.error} error`,
+    );
+  return notes.length > 0 ? `\n${notes.join('\n')}` : '';
+}
+
+/** Tables A2/A3 (NIAH) and Table 3 (Counting) as plain text. */
+export function renderMedOdysseyText(
+  report: MedOdysseyReport,
+  metrics: readonly string[] = MEDODYSSEY_METRICS,
+): string {
+  const sections: string[] = [];
+  for (const metric of metrics) {
+    for (const language of LANGUAGES) {
+      const niah = niahTextRows(report, language, metric);
+      if (!niah) continue;
+      sections.push(
+        `${LANGUAGE_NAMES[language]}.NIAH — ${METRIC_NAMES[metric]}: correct per length × depth; — = level beyond the model's context window\n${renderTextTable(niah.header, niah.rows)}${statusNote(niah.tables)}`,
+      );
+    }
+    const countingRuns = report.runs.filter((run) =>
+      LANGUAGES.some((language) => run.counting[language]?.[metric]),
+    );
+    if (countingRuns.length > 0) {
+      const header = ['Model'];
+      for (const language of LANGUAGES) {
+        header.push(
+          ...COUNTING_TYPES.map((type) => `${LANGUAGE_NAMES[language]} ${TYPE_NAMES[type]}`),
+          `${LANGUAGE_NAMES[language]} All`,
+        );
+      }
+      const rows = countingRuns.map((run) => {
+        const cells = [run.label];
+        for (const language of LANGUAGES) {
+          const table = run.counting[language]?.[metric];
+          cells.push(
+            ...COUNTING_TYPES.map((type) => (table ? String(table.byType[type]?.correct ?? 0) : '—')),
+            fraction(table?.all),
+          );
+        }
+        return cells;
+      });
+      const tables = countingRuns.flatMap((run) =>
+        LANGUAGES.flatMap((language) => {
+          const table = run.counting[language]?.[metric];
+          return table ? [{ run, table }] : [];
+        }),
+      );
+      sections.push(
+        `Counting — ${METRIC_NAMES[metric]}: correct per type\n${renderTextTable(header, rows)}${statusNote(tables)}`,
+      );
+    }
+  }
+  const imported = report.runs.filter((run) => run.scoringMode === 'compat').map((run) => run.label);
+  if (imported.length > 0) {
+    sections.push(
+      `Scored in compat mode (the published scorer's rules, see docs/scoring.md): ${imported.join(', ')}`,
+    );
+  }
+  return sections.join('\n\n');
+}
+
+function niahHeatmap(run: RunReport, table: NiahTable, metric: string): string {
+  return renderHeatmap({
+    title: `${run.label} — ${LANGUAGE_NAMES[table.language]}.NIAH ${metric.toUpperCase()}`,
+    rowLabels: table.depths.map((depth) => `${depth}%`),
+    columnLabels: table.levels.map(levelName),
+    rowAxis: 'needle depth',
+    columnAxis: 'context length (tokens)',
+    cells: table.depths.map((depth) =>
+      table.levels.map((level) => {
+        const cell = table.cells[depth]?.[level];
+        if (!cell) return { value: null, label: '—' };
+        return { value: cell.counted ? cell.correct / cell.counted : null, label: fraction(cell) };
+      }),
+    ),
+  });
+}
+
+function htmlTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  return `<table><thead><tr>${header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
+/** A self-contained HTML report: tables, NIAH heatmaps (ESM and SSM) and counting bar charts. */
+export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
+  const body: string[] = [
+    '<h1>MedOdyssey — NIAH and Counting</h1>',
+    `<p class="meta">Generated ${escapeHtml(report.generatedAt)} by medbench. Every colour has its value written beside it; the scale is viridis (0 → dark purple, 1 → yellow).</p>`,
+    htmlTable(
+      ['Model', 'Source', 'Scoring', 'Context window', 'Samples', 'Input tokens', 'Output tokens', 'Cost'],
+      report.runs.map((run) => [
+        run.label,
+        run.source,
+        run.scoringMode,
+        run.contextWindow === null ? 'unknown' : String(run.contextWindow),
+        String(run.samples),
+        String(run.usage.inputTokens),
+        String(run.usage.outputTokens),
+        run.usage.cost.toFixed(4),
+      ]),
+    ),
+  ];
+  for (const metric of MEDODYSSEY_METRICS) {
+    for (const language of LANGUAGES) {
+      const niah = niahTextRows(report, language, metric);
+      if (!niah) continue;
+      body.push(
+        `<h2>${LANGUAGE_NAMES[language]}.NIAH — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
+        `<div class="grid">${niah.tables.map(({ run, table }) => `<figure>${niahHeatmap(run, table, metric)}</figure>`).join('')}</div>`,
+        '<details><summary>Table (correct per cell)</summary>',
+        htmlTable(niah.header, niah.rows),
+        '</details>',
+      );
+    }
+    const countingRuns = report.runs.filter((run) =>
+      LANGUAGES.some((language) => run.counting[language]?.[metric]),
+    );
+    for (const language of LANGUAGES) {
+      const runs = countingRuns.filter((run) => run.counting[language]?.[metric]);
+      if (runs.length === 0) continue;
+      const maximum = Math.max(
+        1,
+        ...runs.flatMap((run) =>
+          COUNTING_TYPES.map((type) => run.counting[language]![metric]!.byType[type]?.counted ?? 0),
+        ),
+      );
+      body.push(
+        `<h2>${LANGUAGE_NAMES[language]}.Counting — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
+        renderGroupedBarChart({
+          title: `${LANGUAGE_NAMES[language]}.Counting: correct per type (${metric.toUpperCase()})`,
+          groups: COUNTING_TYPES.map((type) => TYPE_NAMES[type]!),
+          series: runs.map((run) => run.label),
+          values: COUNTING_TYPES.map((type) =>
+            runs.map((run) => run.counting[language]![metric]!.byType[type]?.correct ?? 0),
+          ),
+          maximum,
+          valueLabel: (value) => String(value),
+        }),
+        htmlTable(
+          ['Model', ...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All', 'Accuracy'],
+          runs.map((run) => {
+            const table = run.counting[language]![metric]!;
+            return [
+              run.label,
+              ...COUNTING_TYPES.map((type) => fraction(table.byType[type])),
+              fraction(table.all),
+              percent(table.all),
+            ];
+          }),
+        ),
+      );
+    }
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>medbench — MedOdyssey report</title>
+<style>
+body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans","WenQuanYi Micro Hei",sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1a1a1a}
+h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd;padding-bottom:.25rem}
+table{border-collapse:collapse;margin:.75rem 0;font-size:.85rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}
+th:first-child,td:first-child{text-align:left}.grid{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}.meta{color:#555}
+</style></head><body>
+${body.join('\n')}
+</body></html>
+`;
+}

@@ -1,0 +1,58 @@
+import { textOn, viridis } from './color-scale.js';
+import { escapeHtml } from './escape-html.js';
+
+export interface HeatmapCell {
+  /** In [0, 1]; null for a cell with no value (drawn grey with its label). */
+  value: number | null;
+  label: string;
+}
+
+/**
+ * An SVG heatmap with its value written in every cell, so no reading depends on colour.
+ * cells[row][column].
+ */
+export function renderHeatmap(options: {
+  title: string;
+  rowLabels: readonly string[];
+  columnLabels: readonly string[];
+  cells: ReadonlyArray<ReadonlyArray<HeatmapCell>>;
+  rowAxis: string;
+  columnAxis: string;
+}): string {
+  const cellWidth = 52;
+  const cellHeight = 28;
+  const left = 64;
+  const top = 44;
+  const width = left + cellWidth * options.columnLabels.length + 12;
+  const height = top + cellHeight * options.rowLabels.length + 34;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(options.title)}">`,
+    `<title>${escapeHtml(options.title)}</title>`,
+    `<text x="${left}" y="16" font-size="13" font-weight="600">${escapeHtml(options.title)}</text>`,
+  ];
+  options.columnLabels.forEach((label, column) => {
+    parts.push(
+      `<text x="${left + column * cellWidth + cellWidth / 2}" y="${top - 8}" font-size="11" text-anchor="middle">${escapeHtml(label)}</text>`,
+    );
+  });
+  options.rowLabels.forEach((label, row) => {
+    parts.push(
+      `<text x="${left - 8}" y="${top + row * cellHeight + cellHeight / 2 + 4}" font-size="11" text-anchor="end">${escapeHtml(label)}</text>`,
+    );
+    options.cells[row]!.forEach((cell, column) => {
+      const x = left + column * cellWidth;
+      const y = top + row * cellHeight;
+      const fill = cell.value === null ? '#d9d9d9' : viridis(cell.value);
+      const ink = cell.value === null ? '#333333' : textOn(cell.value);
+      parts.push(
+        `<rect x="${x}" y="${y}" width="${cellWidth - 2}" height="${cellHeight - 2}" fill="${fill}"><title>${escapeHtml(`${label} × ${options.columnLabels[column]}: ${cell.label}`)}</title></rect>`,
+        `<text x="${x + cellWidth / 2 - 1}" y="${y + cellHeight / 2 + 3}" font-size="10" text-anchor="middle" fill="${ink}">${escapeHtml(cell.label)}</text>`,
+      );
+    });
+  });
+  parts.push(
+    `<text x="${left}" y="${height - 10}" font-size="11">${escapeHtml(`rows: ${options.rowAxis} · columns: ${options.columnAxis}`)}</text>`,
+    '</svg>',
+  );
+  return parts.join('');
+}

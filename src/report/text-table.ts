@@ -1,0 +1,15 @@
+/** Renders rows as a plain-text table: first column left-aligned, the others right-aligned. */
+export function renderTextTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const widths = header.map((cell, column) =>
+    Math.max([...cell].length, ...rows.map((row) => [...(row[column] ?? '')].length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => {
+        const padding = ' '.repeat(widths[column]! - [...cell].length);
+        return column === 0 ? cell + padding : padding + cell;
+      })
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}

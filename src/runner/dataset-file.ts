@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import { MedbenchError } from '../core/errors.js';
+import type { Sample } from '../core/sample.js';
+
+export const DATASET_FORMAT_VERSION = 1;
+
+const headerSchema = z.object({
+  medbenchDataset: z.literal(DATASET_FORMAT_VERSION),
+  suite: z.string(),
+  createdAt: z.string(),
+  generator: z.string(),
+  build: z.record(z.string(), z.unknown()),
+  tokenizers: z.array(z.string()),
+});
+export type DatasetHeader = z.infer<typeof headerSchema>;
+
+const sampleSchema = z.object({
+  id: z.string().min(1),
+  suite: z.string(),
+  task: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  prompt: z.string(),
+  promptChars: z.number().int().nonnegative(),
+  promptTokens: z.record(z.string(), z.number().int().nonnegative()),
+  gold: z.unknown(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+export interface Dataset {
+  path: string;
+  /**
+   * sha256 of the sample lines: a rebuild with identical samples has the same id (the
+   * header's timestamp and paths do not count), so its runs resume.
+   */
+  id: string;
+  header: DatasetHeader;
+  samples: Sample[];
+}
+
+/**
+ * Writes a dataset file: a header line, then one sample per line. The file appears only
+ * when complete (written beside it, then renamed), so a failed build leaves nothing.
+ */
+export async function writeDataset(options: {
+  path: string;
+  header: Omit<DatasetHeader, 'medbenchDataset'>;
+  samples: Iterable<Sample>;
+}): Promise<{ count: number; id: string }> {
+  const partial = `${options.path}.partial`;
+  const stream = createWriteStream(partial, { encoding: 'utf8' });
+  const hash = createHash('sha256');
+  const put = async (line: string, hashed = true) => {
+    if (hashed) hash.update(line);
+    if (!stream.write(line)) await once(stream, 'drain');
+  };
+  let count = 0;
+  try {
+    await once(stream, 'open');
+    await put(`${JSON.stringify({ medbenchDataset: DATASET_FORMAT_VERSION, ...options.header })}\n`, false);
+    for (const sample of options.samples) {
+      await put(`${JSON.stringify(sample)}\n`);
+      count++;
+    }
+    stream.end();
+    await once(stream, 'finish');
+    renameSync(partial, options.path);
+  } catch (error) {
+    if (!stream.closed) {
+      // A destroyed stream may still report its pending write as an error: ignore it.
+      stream.on('error', () => {});
+      const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+      stream.destroy();
+      await closed;
+    }
+    rmSync(partial, { force: true });
+    throw error;
+  }
+  return { count, id: hash.digest('hex') };
+}
+
+function invalid(path: string, line: number, detail: string): MedbenchError {
+  return new MedbenchError({
+    code: 'DATA_INVALID',
+    message: `${path}:${line}: ${detail}`,
+    hint: 'Dataset files are written by `medbench build`; rebuild it rather than editing it by hand.',
+  });
+}
+
+/** Reads and validates a dataset file; errors name the file and line. */
+export async function readDataset(path: string): Promise<Dataset> {
+  if (!existsSync(path)) {
+    throw new MedbenchError({
+      code: 'DATA_NOT_FOUND',
+      message: `Dataset file not found: ${path}`,
+      hint: 'Build one with `medbench build medodyssey --data <release folder> --out <file>`.',
+    });
+  }
+  const hash = createHash('sha256');
+  const lines = createInterface({
+    input: createReadStream(path, { encoding: 'utf8' }),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let header: DatasetHeader | undefined;
+  const samples: Sample[] = [];
+  const seen = new Set<string>();
+  let number = 0;
+  for await (const line of lines) {
+    number++;
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw invalid(path, number, 'not valid JSON');
+    }
+    if (!header) {
+      const parsed = headerSchema.safeParse(value);
+      if (!parsed.success) {
+        throw invalid(
+          path,
+          number,
+          `not a medbench dataset header (${parsed.error.issues[0]!.path.join('.')} ${parsed.error.issues[0]!.message})`,
+        );
+      }
+      header = parsed.data;
+      continue;
+    }
+    const parsed = sampleSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw invalid(path, number, `sample field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    if (seen.has(parsed.data.id)) throw invalid(path, number, `duplicate sample id ${parsed.data.id}`);
+    hash.update(`${line}\n`);
+    seen.add(parsed.data.id);
+    samples.push(parsed.data as Sample);
+  }
+  if (!header) throw invalid(path, 1, 'the file is empty');
+  return { path, id: hash.digest('hex'), header, samples };
+}

@@ -1,0 +1,139 @@
+import type { SampleScores, SampleStatus } from '../../core/sample.js';
+import { COUNTING_TYPES } from './constants.js';
+
+export interface Tally {
+  correct: number;
+  counted: number;
+}
+
+/** The minimum of a result that aggregation reads. */
+export interface ResultLike {
+  task: string;
+  params: Record<string, unknown>;
+  status: SampleStatus;
+  scores: SampleScores;
+}
+
+export interface StatusCounts {
+  ok: number;
+  bad_format: number;
+  too_long: number;
+  error: number;
+}
+
+export interface NiahTable {
+  language: string;
+  metric: string;
+  levels: number[];
+  depths: number[];
+  /** cells[depth][level]; null where the level exceeds the model's window ("—"). */
+  cells: Record<string, Record<string, Tally | null>>;
+  byLevel: Record<string, Tally | null>;
+  byDepth: Record<string, Tally>;
+  all: Tally;
+  excludedLevels: number[];
+  statuses: StatusCounts;
+}
+
+export interface CountingTable {
+  language: string;
+  metric: string;
+  byType: Record<string, Tally>;
+  byLevel: Record<string, Tally>;
+  all: Tally;
+  statuses: StatusCounts;
+}
+
+const emptyStatuses = (): StatusCounts => ({ ok: 0, bad_format: 0, too_long: 0, error: 0 });
+const add = (tally: Tally, score: number) => {
+  tally.counted++;
+  tally.correct += score;
+};
+const sortedNumbers = (values: Iterable<unknown>) =>
+  [...new Set(values)].map(Number).sort((left, right) => left - right);
+
+/**
+ * The NIAH length × depth table of one run, language and metric, as Tables A2/A3 count:
+ * a level above the model's context window is shown as "—" and left out of every total;
+ * within the window, `too_long` samples are wrong and counted.
+ */
+export function niahTable(options: {
+  results: readonly ResultLike[];
+  language: string;
+  metric: string;
+  contextWindow: number | null | undefined;
+}): NiahTable | undefined {
+  const rows = options.results.filter(
+    (result) => result.task === 'niah' && result.params.language === options.language,
+  );
+  if (rows.length === 0) return undefined;
+  const levels = sortedNumbers(rows.map((row) => row.params.level));
+  const depths = sortedNumbers(rows.map((row) => row.params.depth));
+  const excluded = new Set(
+    levels.filter((level) => options.contextWindow != null && level > options.contextWindow),
+  );
+  const cells: NiahTable['cells'] = {};
+  const byLevel: NiahTable['byLevel'] = {};
+  const byDepth: NiahTable['byDepth'] = {};
+  const all: Tally = { correct: 0, counted: 0 };
+  const statuses = emptyStatuses();
+  for (const depth of depths) {
+    cells[depth] = {};
+    byDepth[depth] = { correct: 0, counted: 0 };
+    for (const level of levels)
+      cells[depth]![level] = excluded.has(level) ? null : { correct: 0, counted: 0 };
+  }
+  for (const level of levels) byLevel[level] = excluded.has(level) ? null : { correct: 0, counted: 0 };
+  for (const row of rows) {
+    const level = Number(row.params.level);
+    const depth = Number(row.params.depth);
+    statuses[row.status]++;
+    if (excluded.has(level)) continue;
+    const score = row.scores[options.metric] ?? 0;
+    add(cells[depth]![level]!, score);
+    add(byLevel[level]!, score);
+    add(byDepth[depth]!, score);
+    add(all, score);
+  }
+  return {
+    language: options.language,
+    metric: options.metric,
+    levels,
+    depths,
+    cells,
+    byLevel,
+    byDepth,
+    all,
+    excludedLevels: [...excluded],
+    statuses,
+  };
+}
+
+/** Counting correct per type (Table 3): every sample counts, `too_long` ones as wrong. */
+export function countingTable(options: {
+  results: readonly ResultLike[];
+  language: string;
+  metric: string;
+}): CountingTable | undefined {
+  const rows = options.results.filter(
+    (result) => result.task === 'counting' && result.params.language === options.language,
+  );
+  if (rows.length === 0) return undefined;
+  const byType: Record<string, Tally> = {};
+  for (const type of COUNTING_TYPES) byType[type] = { correct: 0, counted: 0 };
+  const byLevel: Record<string, Tally> = {};
+  const all: Tally = { correct: 0, counted: 0 };
+  const statuses = emptyStatuses();
+  for (const row of rows) {
+    const type = String(row.params.countingType);
+    const level = String(row.params.level);
+    const score = row.scores[options.metric] ?? 0;
+    statuses[row.status]++;
+    byType[type] ??= { correct: 0, counted: 0 };
+    byLevel[level] ??= { correct: 0, counted: 0 };
+    add(byType[type]!, score);
+    add(byLevel[level]!, score);
+    add(all, score);
+  }
+  return { language: options.language, metric: options.metric, byType, byLevel, all, statuses };
+}

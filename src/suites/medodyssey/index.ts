@@ -1,0 +1,83 @@
+import type { Sample } from '../../core/sample.js';
+import type { Task } from '../../core/task.js';
+import type { Tokenizer } from '../../core/tokenizer.js';
+import { type BuildStatistics, buildSamples, type LanguageSource, type MicMode } from './build-samples.js';
+import { ANSWER_RESERVE_CHARS, type CountingType, DEFAULT_GAMMA, type Language } from './constants.js';
+import { countingTask } from './counting-task.js';
+import { ratioCharBudget } from './mic.js';
+import { niahTask } from './niah-task.js';
+import { type HaystackKind, loadHaystack, loadNeedles, resolveDatasetFolder } from './release.js';
+
+export { buildSamples } from './build-samples.js';
+export * from './constants.js';
+
+/** The tasks of the MedOdyssey suite, by name. */
+export const medodysseyTasks: Readonly<Record<string, Task>> = { niah: niahTask, counting: countingTask };
+
+export interface MedOdysseyBuildRequest {
+  /** Release root or its dataset/ folder. */
+  data: string;
+  tasks: ReadonlyArray<'niah' | 'counting'>;
+  languages: readonly Language[];
+  levels: readonly number[];
+  depths: readonly number[];
+  countingTypes: readonly CountingType[];
+  mic: MicMode;
+  gamma?: Partial<Record<Language, number>>;
+  tokenizers: readonly Tokenizer[];
+  haystack: HaystackKind;
+  seed: string;
+  countingSentences: { min: number; max: number };
+  /** Only these needle ids (all when undefined). */
+  needleIds?: readonly number[];
+}
+
+/**
+ * Reads the release (needles and haystacks, validated up front) and returns the sample
+ * generator with the statistics it fills in. Every input error is thrown here, before a
+ * single sample is produced.
+ */
+export function prepareMedOdysseyBuild(request: MedOdysseyBuildRequest): {
+  samples: Generator<Sample>;
+  statistics: BuildStatistics;
+} {
+  const datasetFolder = resolveDatasetFolder(request.data);
+  const gamma = { ...DEFAULT_GAMMA, ...request.gamma };
+  const maxLevel = Math.max(...request.levels);
+  const sources: LanguageSource[] = request.languages.map((language) => {
+    const ratioBudget = ratioCharBudget(maxLevel, gamma[language]);
+    const needles = request.tasks.includes('niah')
+      ? loadNeedles(datasetFolder, language).filter(
+          (needle) => request.needleIds === undefined || request.needleIds.includes(needle.id),
+        )
+      : undefined;
+    const corpus = loadHaystack({
+      datasetFolder,
+      language,
+      kind: request.haystack,
+      // The builder checks each sample's exact need; here the corpus must merely exist.
+      // ratio mode never needs more than its budget; exact modes may use more than γ predicts.
+      minimumChars: 1,
+      preferredChars: request.mic === 'ratio' ? ratioBudget - ANSWER_RESERVE_CHARS : ratioBudget * 2,
+    });
+    return { language, corpus, needles };
+  });
+  const statistics: BuildStatistics = { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
+  const samples = buildSamples(
+    {
+      sources,
+      tasks: request.tasks,
+      levels: request.levels,
+      depths: request.depths,
+      countingTypes: request.countingTypes,
+      mic: request.mic,
+      gamma,
+      tokenizers: request.tokenizers,
+      haystack: request.haystack,
+      seed: request.seed,
+      countingSentences: request.countingSentences,
+    },
+    statistics,
+  );
+  return { samples, statistics };
+}

@@ -1,0 +1,64 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli, temporaryHome } from './cli.js';
+
+const home = temporaryHome();
+const fixture = join(ROOT, 'test', 'e2e', 'fixtures', 'published-release');
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+// Expected values worked out by hand from the fixture lines (see its README).
+describe('medbench import medodyssey-outputs (built CLI)', () => {
+  it('imports and re-scores the published outputs, idempotently', async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const result = await runCli(['--home', home, 'import', 'medodyssey-outputs', fixture]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Imported 14 published outputs from 3 files: 2 models');
+      expect(result.stdout).toContain('agrees with every published pred_answer');
+    }
+    const report = JSON.parse((await runCli(['--home', home, 'report', '--json'])).stdout);
+    const byLabel = Object.fromEntries(report.runs.map((run: { label: string }) => [run.label, run]));
+    const gpt4o = byLabel['GPT-4o (published)'];
+    expect(gpt4o.scoringMode).toBe('compat');
+    expect(gpt4o.source).toBe('imported');
+    const esm = gpt4o.niah.en.esm;
+    // 200k exceeds GPT-4o's 128k window: "—" and out of every total.
+    expect(esm.cells['0']).toEqual({
+      '4000': { correct: 2, counted: 2 },
+      '128000': { correct: 0, counted: 2 },
+      '200000': null,
+    });
+    expect(esm.byLevel).toEqual({
+      '4000': { correct: 2, counted: 4 },
+      '128000': { correct: 0, counted: 2 },
+      '200000': null,
+    });
+    expect(esm.all).toEqual({ correct: 2, counted: 6 });
+    expect(esm.statuses).toEqual({ ok: 4, bad_format: 1, too_long: 3, error: 0 });
+    expect(gpt4o.niah.en.ssm.all).toEqual({ correct: 3, counted: 6 });
+    expect(gpt4o.counting.en.esm.byType).toEqual({
+      repeat: { correct: 1, counted: 1 },
+      increase: { correct: 0, counted: 1 },
+      shuffle: { correct: 0, counted: 1 },
+      correction: { correct: 0, counted: 1 },
+    });
+    expect(gpt4o.counting.en.ssm.all).toEqual({ correct: 2, counted: 4 });
+    const haiku = byLabel['Claude 3 Haiku (published)'];
+    expect(haiku.niah.zh.esm.all).toEqual({ correct: 1, counted: 2 });
+    expect(haiku.niah.zh.ssm.all).toEqual({ correct: 2, counted: 2 });
+  });
+
+  it('prints the Table A2 layout with — for levels beyond the window', async () => {
+    const result = await runCli(['--home', home, 'report', '--metric', 'esm']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/GPT-4o \(published\)\s+0%\s+2\s+0\s+—\s+2\/4/);
+    expect(result.stdout).toContain('Scored in compat mode');
+  });
+
+  it('a folder without outputs is a clear error', async () => {
+    const result = await runCli(['--home', home, 'import', 'medodyssey-outputs', join(ROOT, 'samples')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error [DATA_NOT_FOUND] No published outputs in');
+  });
+});
