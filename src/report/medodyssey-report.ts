@@ -61,9 +61,9 @@ export function buildMedOdysseyReport(
       for (const language of LANGUAGES) {
         for (const metric of MEDODYSSEY_METRICS) {
           const niahResult = niahTable({ results, language, metric, contextWindow });
-          if (niahResult) (niah[language] ??= {})[metric] = niahResult;
+          if (niahResult) niah[language] = { ...niah[language], [metric]: niahResult };
           const countingResult = countingTable({ results, language, metric });
-          if (countingResult) (counting[language] ??= {})[metric] = countingResult;
+          if (countingResult) counting[language] = { ...counting[language], [metric]: countingResult };
         }
       }
       return {

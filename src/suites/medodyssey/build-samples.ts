@@ -199,14 +199,18 @@ function ratioHaystackChars(
 ): number {
   const haystackChars = ratioCharBudget(level, gamma) - assembler.overheadChars - ANSWER_RESERVE_CHARS;
   if (haystackChars < 0) {
-    throw new Error(
-      `level ${level} is too small for ${assembler.idStem}: its fixed text alone exceeds the budget`,
-    );
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `Level ${level} is too small for ${assembler.idStem}: its instruction, needle or counting sentences alone exceed the budget.`,
+      hint: 'Choose larger levels (--levels) or fewer counting sentences (--counting-sentences).',
+    });
   }
   if (haystackChars > corpusLength) {
-    throw new Error(
-      `the haystack holds ${corpusLength} characters; ${assembler.idStem} needs ${haystackChars}`,
-    );
+    throw new MedbenchError({
+      code: 'DATA_NOT_FOUND',
+      message: `The haystack holds ${corpusLength} characters; ${assembler.idStem} needs ${haystackChars}.`,
+      hint: 'Give the full release (all haystack files, in the published order), or build smaller levels (--levels).',
+    });
   }
   return haystackChars;
 }
@@ -224,8 +228,13 @@ function fitExact(
     limit: level,
     maxHaystackChars: corpus.length,
   });
-  if (!fitted)
-    throw new Error(`level ${level} is too small for ${assembler.idStem}: its fixed text alone exceeds it`);
+  if (!fitted) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `Level ${level} is too small for ${assembler.idStem}: its fixed text alone exceeds ${level} tokens.`,
+      hint: 'Choose larger levels (--levels).',
+    });
+  }
   // The fast counter is exact by construction; the full count verifies it (and is the count
   // recorded). Should they ever disagree, shrink with full recounts until the prompt fits.
   let haystackChars = fitted.haystackChars;

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SOURCE = import.meta.dirname;
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Project-relative targets of a file's relative imports. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((match) =>
+    relative(SOURCE, resolve(dirname(file), match[1]!)),
+  );
+}
+
+/** Allowed layers each layer may import (besides itself). */
+const ALLOWED: Record<string, readonly string[]> = {
+  core: [],
+  metrics: ['core'],
+  tokenizers: ['core'],
+  store: ['core'],
+  providers: ['core'],
+  suites: ['core', 'metrics', 'tokenizers'],
+  runner: ['core', 'store'],
+  report: ['core', 'store', 'suites'],
+  cli: ['core', 'metrics', 'tokenizers', 'store', 'providers', 'suites', 'runner', 'report', 'version.js'],
+};
+
+describe('architecture', () => {
+  it('dependencies point inward', () => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(SOURCE)) {
+      const layer = relative(SOURCE, file).split('/')[0]!;
+      const allowed = ALLOWED[layer];
+      if (!allowed) continue; // index.ts and version.ts are composition points
+      for (const target of importsOf(file)) {
+        const targetLayer = target.split('/')[0]!;
+        if (targetLayer !== layer && !allowed.includes(targetLayer)) violations.push(`${relative(SOURCE, file)} → ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('suites never import each other', () => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(join(SOURCE, 'suites'))) {
+      const suite = relative(join(SOURCE, 'suites'), file).split('/')[0];
+      for (const target of importsOf(file)) {
+        if (target.startsWith('suites/') && target.split('/')[1] !== suite) violations.push(`${relative(SOURCE, file)} → ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('core imports nothing, not even packages', () => {
+    for (const file of sourceFiles(join(SOURCE, 'core'))) {
+      const imports = [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((match) => match[1]!);
+      expect(imports.every((target) => target.startsWith('./')), file).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** Row counts of every table: equal snapshots mean the store is unchanged. */
+export function storeSnapshot(home: string): Record<string, number> | 'absent' {
+  const path = join(home, 'medbench.sqlite');
+  if (!existsSync(path)) return 'absent';
+  const database = new Database(path, { readonly: true });
+  try {
+    const snapshot: Record<string, number> = {};
+    for (const table of ['runs', 'results', 'prompts', 'responses']) {
+      snapshot[table] = (database.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    }
+    return snapshot;
+  } finally {
+    database.close();
+  }
+}
+
+export function resultIds(home: string): string[] {
+  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
+  try {
+    return (database.prepare('SELECT sample_id FROM results ORDER BY sample_id').all() as Array<{ sample_id: string }>).map(
+      (row) => row.sample_id,
+    );
+  } finally {
+    database.close();
+  }
+}
