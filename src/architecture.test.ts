@@ -42,7 +42,8 @@ describe('architecture', () => {
       if (!allowed) continue; // index.ts and version.ts are composition points
       for (const target of importsOf(file)) {
         const targetLayer = target.split('/')[0]!;
-        if (targetLayer !== layer && !allowed.includes(targetLayer)) violations.push(`${relative(SOURCE, file)} → ${target}`);
+        if (targetLayer !== layer && !allowed.includes(targetLayer))
+          violations.push(`${relative(SOURCE, file)} → ${target}`);
       }
     }
     expect(violations).toEqual([]);
@@ -53,7 +54,8 @@ describe('architecture', () => {
     for (const file of sourceFiles(join(SOURCE, 'suites'))) {
       const suite = relative(join(SOURCE, 'suites'), file).split('/')[0];
       for (const target of importsOf(file)) {
-        if (target.startsWith('suites/') && target.split('/')[1] !== suite) violations.push(`${relative(SOURCE, file)} → ${target}`);
+        if (target.startsWith('suites/') && target.split('/')[1] !== suite)
+          violations.push(`${relative(SOURCE, file)} → ${target}`);
       }
     }
     expect(violations).toEqual([]);
@@ -62,7 +64,10 @@ describe('architecture', () => {
   it('core imports nothing, not even packages', () => {
     for (const file of sourceFiles(join(SOURCE, 'core'))) {
       const imports = [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((match) => match[1]!);
-      expect(imports.every((target) => target.startsWith('./')), file).toBe(true);
+      expect(
+        imports.every((target) => target.startsWith('./')),
+        file,
+      ).toBe(true);
     }
   });
 });

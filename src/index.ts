@@ -13,7 +13,11 @@ export { extractJsonAnswer, findFlatJsonObjects } from './metrics/json-answer.js
 export { AnthropicChatModel } from './providers/anthropic-chat-model.js';
 export { ExtractiveBaselineChatModel } from './providers/extractive-baseline-chat-model.js';
 export { OpenAICompatibleChatModel } from './providers/openai-compatible-chat-model.js';
-export { buildMedOdysseyReport, renderMedOdysseyHtml, renderMedOdysseyText } from './report/medodyssey-report.js';
+export {
+  buildMedOdysseyReport,
+  renderMedOdysseyHtml,
+  renderMedOdysseyText,
+} from './report/medodyssey-report.js';
 export { readDataset, writeDataset } from './runner/dataset-file.js';
 export type { ModelBinding } from './runner/model-binding.js';
 export { DEFAULT_RETRY_POLICY, withRetry } from './runner/retry.js';

@@ -15,7 +15,20 @@ let before: ReturnType<typeof storeSnapshot>;
 
 beforeAll(async () => {
   server = await startLlmTestServer(() => ({ kind: 'status', status: 401 }));
-  const built = await runCli(['build', 'medodyssey', '--data', samples, '--out', dataset, '--levels', '1000', '--task', 'niah', '--lang', 'en']);
+  const built = await runCli([
+    'build',
+    'medodyssey',
+    '--data',
+    samples,
+    '--out',
+    dataset,
+    '--levels',
+    '1000',
+    '--task',
+    'niah',
+    '--lang',
+    'en',
+  ]);
   expect(built.code).toBe(0);
   // A store with a finished demo run, to check that failures leave it as it was.
   expect((await runCli(['--home', home, 'demo'])).code).toBe(0);
@@ -27,12 +40,22 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function expectFailure(args: string[], code: string, mentions: string[], environment: NodeJS.ProcessEnv = {}) {
+async function expectFailure(
+  args: string[],
+  code: string,
+  mentions: string[],
+  environment: NodeJS.ProcessEnv = {},
+) {
   const result = await runCli(['--home', home, ...args], environment);
   expect(result.code, result.stderr).not.toBe(0);
   expect(result.stderr).toContain(`error [${code}]`);
   for (const text of mentions) expect(result.stderr).toContain(text);
-  expect(result.stderr.trim().split('\n').filter((line) => line.startsWith('medbench: error'))).toHaveLength(1);
+  expect(
+    result.stderr
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('medbench: error')),
+  ).toHaveLength(1);
   expect(storeSnapshot(home)).toEqual(before);
   return result;
 }
@@ -40,7 +63,11 @@ async function expectFailure(args: string[], code: string, mentions: string[], e
 describe('bad input gets one clear error, a non-zero exit and an unchanged store', () => {
   it('a missing release folder', async () => {
     const out = join(scratch, 'x.jsonl');
-    await expectFailure(['build', 'medodyssey', '--data', '/no/such/release', '--out', out], 'DATA_NOT_FOUND', ['/no/such/release', 'hint:']);
+    await expectFailure(
+      ['build', 'medodyssey', '--data', '/no/such/release', '--out', out],
+      'DATA_NOT_FOUND',
+      ['/no/such/release', 'hint:'],
+    );
   });
 
   it('a malformed needles file names the file', async () => {
@@ -48,45 +75,82 @@ describe('bad input gets one clear error, a non-zero exit and an unchanged store
     cpSync(samples, copy, { recursive: true });
     const needles = join(copy, 'dataset', 'task_data', 'needles', 'en_pure_needles.json');
     writeFileSync(needles, '[{"needle": "x", "input": "q"');
-    await expectFailure(['build', 'medodyssey', '--data', copy, '--out', join(scratch, 'y.jsonl'), '--lang', 'en'], 'DATA_INVALID', [
+    await expectFailure(
+      ['build', 'medodyssey', '--data', copy, '--out', join(scratch, 'y.jsonl'), '--lang', 'en'],
+      'DATA_INVALID',
+      [needles],
+    );
+    writeFileSync(
       needles,
-    ]);
-    writeFileSync(needles, '[{"needle": "x", "input": "q", "ground_truth": "not a list", "type": "general", "id": 0}]');
-    await expectFailure(['build', 'medodyssey', '--data', copy, '--out', join(scratch, 'y.jsonl'), '--lang', 'en'], 'DATA_INVALID', [
-      'ground_truth',
-    ]);
+      '[{"needle": "x", "input": "q", "ground_truth": "not a list", "type": "general", "id": 0}]',
+    );
+    await expectFailure(
+      ['build', 'medodyssey', '--data', copy, '--out', join(scratch, 'y.jsonl'), '--lang', 'en'],
+      'DATA_INVALID',
+      ['ground_truth'],
+    );
   });
 
   it('an unknown tokenizer', async () => {
     await expectFailure(
-      ['build', 'medodyssey', '--data', samples, '--out', join(scratch, 'z.jsonl'), '--tokenizers', 'o200k_base,nonsense'],
+      [
+        'build',
+        'medodyssey',
+        '--data',
+        samples,
+        '--out',
+        join(scratch, 'z.jsonl'),
+        '--tokenizers',
+        'o200k_base,nonsense',
+      ],
       'TOKENIZER_UNKNOWN',
       ['nonsense', 'o200k_base'],
     );
   });
 
   it('an unknown model spec', async () => {
-    await expectFailure(['run', '--dataset', dataset, '--model', 'gpt-9000'], 'MODEL_SPEC_INVALID', ['gpt-9000', 'openai-compatible:']);
+    await expectFailure(['run', '--dataset', dataset, '--model', 'gpt-9000'], 'MODEL_SPEC_INVALID', [
+      'gpt-9000',
+      'openai-compatible:',
+    ]);
   });
 
   it('a config that fails its schema names the file and field', async () => {
     const config = join(scratch, 'medbench.config.json');
-    writeFileSync(config, JSON.stringify({ models: { local: { provider: 'openai-compatible', model: 'm', endpoints: [{ baseURL: 'not a url' }] } } }));
-    await expectFailure(['run', '--dataset', dataset, '--model', 'local', '--config', config], 'CONFIG_INVALID', [
+    writeFileSync(
       config,
-      'models.local.endpoints.0.baseURL',
-    ]);
+      JSON.stringify({
+        models: {
+          local: { provider: 'openai-compatible', model: 'm', endpoints: [{ baseURL: 'not a url' }] },
+        },
+      }),
+    );
+    await expectFailure(
+      ['run', '--dataset', dataset, '--model', 'local', '--config', config],
+      'CONFIG_INVALID',
+      [config, 'models.local.endpoints.0.baseURL'],
+    );
   });
 
   it('a missing API key names its variable', async () => {
-    await expectFailure(['run', '--dataset', dataset, '--model', 'anthropic:claude-3-haiku-20240307'], 'MISSING_SECRET', [
-      'ANTHROPIC_API_KEY',
-    ]);
+    await expectFailure(
+      ['run', '--dataset', dataset, '--model', 'anthropic:claude-3-haiku-20240307'],
+      'MISSING_SECRET',
+      ['ANTHROPIC_API_KEY'],
+    );
   });
 
   it('an unreachable endpoint names the URL', async () => {
     await expectFailure(
-      ['run', '--dataset', dataset, '--model', 'openai-compatible:m@http://127.0.0.1:9/v1', '--max-retries', '0'],
+      [
+        'run',
+        '--dataset',
+        dataset,
+        '--model',
+        'openai-compatible:m@http://127.0.0.1:9/v1',
+        '--max-retries',
+        '0',
+      ],
       'ENDPOINT_UNREACHABLE',
       ['http://127.0.0.1:9/v1/chat/completions'],
     );
@@ -94,7 +158,15 @@ describe('bad input gets one clear error, a non-zero exit and an unchanged store
 
   it('a 401 names the URL and the key variable, and stores nothing', async () => {
     const result = await expectFailure(
-      ['run', '--dataset', dataset, '--model', `openai-compatible:m@${server.url}/v1`, '--api-key-env', 'MY_KEY'],
+      [
+        'run',
+        '--dataset',
+        dataset,
+        '--model',
+        `openai-compatible:m@${server.url}/v1`,
+        '--api-key-env',
+        'MY_KEY',
+      ],
       'ENDPOINT_AUTH',
       [`${server.url}/v1/chat/completions`, 'MY_KEY'],
       { MY_KEY: 'sk-secret-value' },
@@ -104,6 +176,10 @@ describe('bad input gets one clear error, a non-zero exit and an unchanged store
   });
 
   it('a missing dataset file', async () => {
-    await expectFailure(['run', '--dataset', join(scratch, 'none.jsonl'), '--model', 'baseline'], 'DATA_NOT_FOUND', ['none.jsonl']);
+    await expectFailure(
+      ['run', '--dataset', join(scratch, 'none.jsonl'), '--model', 'baseline'],
+      'DATA_NOT_FOUND',
+      ['none.jsonl'],
+    );
   });
 });

@@ -13,8 +13,18 @@ const TOTAL = 40; // 4 needles × 5 depths × 2 levels
 beforeAll(async () => {
   server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}', delayMs: 40 }));
   const built = await runCli([
-    'build', 'medodyssey', '--data', join(ROOT, 'samples', 'medodyssey'), '--out', dataset,
-    '--levels', '1000,2000', '--task', 'niah', '--lang', 'en',
+    'build',
+    'medodyssey',
+    '--data',
+    join(ROOT, 'samples', 'medodyssey'),
+    '--out',
+    dataset,
+    '--levels',
+    '1000,2000',
+    '--task',
+    'niah',
+    '--lang',
+    'en',
   ]);
   expect(built.code).toBe(0);
 });
@@ -28,8 +38,19 @@ async function waitForRequests(count: number) {
 }
 
 const runArgs = (home: string) => [
-  '--home', home, 'run', '--dataset', dataset, '--model', `openai-compatible:test-model@${server.url}/v1`,
-  '--context-window', '128000', '--tokenizer', 'o200k_base', '--concurrency', '2',
+  '--home',
+  home,
+  'run',
+  '--dataset',
+  dataset,
+  '--model',
+  `openai-compatible:test-model@${server.url}/v1`,
+  '--context-window',
+  '128000',
+  '--tokenizer',
+  'o200k_base',
+  '--concurrency',
+  '2',
 ];
 
 describe('interrupted runs', () => {

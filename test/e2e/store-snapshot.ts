@@ -21,9 +21,11 @@ export function storeSnapshot(home: string): Record<string, number> | 'absent' {
 export function resultIds(home: string): string[] {
   const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
   try {
-    return (database.prepare('SELECT sample_id FROM results ORDER BY sample_id').all() as Array<{ sample_id: string }>).map(
-      (row) => row.sample_id,
-    );
+    return (
+      database.prepare('SELECT sample_id FROM results ORDER BY sample_id').all() as Array<{
+        sample_id: string;
+      }>
+    ).map((row) => row.sample_id);
   } finally {
     database.close();
   }
