@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { ChatMessage, ChatModel } from '../core/chat-model.js';
 import { isFatalForRun, MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
@@ -6,6 +8,11 @@ import { type ResultRecord, type RunRecord, type Store, sha256 } from '../store/
 import { canonicalJson } from './canonical-json.js';
 import type { ModelBinding } from './model-binding.js';
 import { type RetryPolicy, withRetry } from './retry.js';
+
+/** Longest a received response waits before its result is committed. */
+const GROUP_COMMIT_MS = 5;
+/** Results waiting that trigger an immediate commit. */
+const GROUP_COMMIT_MAX = 64;
 
 export interface RunProgress {
   total: number;
@@ -42,14 +49,30 @@ export interface RunSamplesOptions {
   onRetry?: (message: string) => void;
 }
 
-/** Cache key of one request: provider, model, generation parameters and messages; never a key or URL. */
+/**
+ * Cache key of one request: provider, model, generation parameters and messages; never a
+ * key or URL. Message texts are hashed as they are, without a JSON copy of long prompts.
+ */
 export function responseCacheKey(options: {
   provider: string;
   modelId: string;
   parameters: unknown;
   messages: readonly ChatMessage[];
 }): string {
-  return sha256(canonicalJson({ version: 1, ...options }));
+  const hash = createHash('sha256');
+  hash.update(
+    canonicalJson({
+      version: 2,
+      provider: options.provider,
+      modelId: options.modelId,
+      parameters: options.parameters,
+    }),
+  );
+  for (const message of options.messages) {
+    hash.update(`\u0000${message.role}\u0000${message.content.length}\u0000`);
+    hash.update(message.content);
+  }
+  return hash.digest('hex');
 }
 
 /**
@@ -84,28 +107,60 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     }
   }
 
+  const hardStop = new AbortController();
+  // One abort listener per request in flight: more than the default warning threshold.
+  setMaxListeners(0, hardStop.signal);
+  // Group commit: results are queued and committed together at most GROUP_COMMIT_MS later
+  // (or at once when GROUP_COMMIT_MAX are waiting), so concurrent workers share one
+  // transaction and no worker waits for the disk before its next request. Every way out of
+  // this function (done, Ctrl-C, an error) flushes the queue; only a SIGKILL can lose the
+  // responses of those last few milliseconds, which the next run then requests again.
+  const queue: Array<() => void> = [];
+  let flushTimer: NodeJS.Timeout | undefined;
+  let writeError: unknown;
+  const flushQueue = () => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = queue.splice(0);
+    if (batch.length === 0) return;
+    try {
+      store.transaction(() => {
+        for (const work of batch) work();
+      });
+    } catch (error) {
+      writeError ??= error;
+      hardStop.abort();
+    }
+  };
+  const commit = (work: () => void) => {
+    queue.push(work);
+    if (queue.length >= GROUP_COMMIT_MAX) flushQueue();
+    else flushTimer ??= setTimeout(flushQueue, GROUP_COMMIT_MS);
+  };
+
   // Writes wait until the first successful response (or the end of a run that needs none).
   let committed = existing !== undefined;
   const buffered: ResultRecord[] = [];
-  const write = (result: ResultRecord, cache?: () => void) => {
+  const write = (result: ResultRecord, cache?: () => void): void => {
     if (!committed) {
       buffered.push(result);
       if (!cache) return;
-      store.transaction(() => {
+      committed = true;
+      const items = buffered.splice(0);
+      commit(() => {
         store.ensureRun(run);
-        for (const item of buffered) store.putResult(item);
+        for (const item of items) store.putResult(item);
         cache();
       });
-      buffered.length = 0;
-      committed = true;
       return;
     }
-    store.transaction(() => {
+    commit(() => {
       cache?.();
       store.putResult(result);
     });
   };
   const flush = () => {
+    flushQueue();
     if (committed || buffered.length === 0) return;
     store.transaction(() => {
       store.ensureRun(run);
@@ -115,7 +170,6 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     committed = true;
   };
 
-  const hardStop = new AbortController();
   const onAbort = () => hardStop.abort();
   options.abortSignal?.addEventListener('abort', onAbort, { once: true });
   let fatal: MedbenchError | undefined;
@@ -132,6 +186,23 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     promptChars: sample.promptChars,
     promptTokens,
   });
+
+  // One controller and timer per attempt: cheaper than AbortSignal.any + AbortSignal.timeout.
+  const generateWithTimeout = async (endpoint: ChatModel, messages: ChatMessage[]) => {
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('The request timed out.', 'TimeoutError')),
+      options.timeoutMs,
+    );
+    const onHardStop = () => controller.abort(hardStop.signal.reason);
+    hardStop.signal.addEventListener('abort', onHardStop, { once: true });
+    try {
+      return await endpoint.generate({ messages, parameters: model.parameters, signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+      hardStop.signal.removeEventListener('abort', onHardStop);
+    }
+  };
 
   const processSample = async (sample: Sample, endpoint: ChatModel) => {
     const task = tasks[sample.task]!;
@@ -179,12 +250,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
         const answer = await withRetry({
           policy: options.retry,
           signal: hardStop.signal,
-          attempt: () =>
-            endpoint.generate({
-              messages,
-              parameters: model.parameters,
-              signal: AbortSignal.any([hardStop.signal, AbortSignal.timeout(options.timeoutMs)]),
-            }),
+          attempt: () => generateWithTimeout(endpoint, messages),
           onRetry: (error, delayMs) =>
             options.onRetry?.(
               `${sample.id}: ${error.message} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
@@ -275,8 +341,17 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     await Promise.all(slots.map(worker));
   } finally {
     options.abortSignal?.removeEventListener('abort', onAbort);
+    if (fatal === undefined) flush();
+    else flushQueue(); // keep what was committed-to before the fatal error, never the buffer
+  }
+  if (writeError) {
+    throw new MedbenchError({
+      code: 'STORE_ERROR',
+      message: `Could not write results to ${store.path}: ${(writeError as Error).message}`,
+      hint: 'Check free disk space and permissions; re-run the same command to finish.',
+      cause: writeError,
+    });
   }
   if (fatal) throw fatal;
-  flush();
   return { ...progress, interrupted: progress.done < pending.length };
 }

@@ -89,6 +89,9 @@ interface RunRow {
   created_at: string;
 }
 
+/** Prompts at least this long are stored gzip-compressed. */
+const GZIP_THRESHOLD_CHARS = 4096;
+
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -141,6 +144,7 @@ function toResult(row: ResultRow): StoredResult {
 export class Store {
   readonly path: string;
   private readonly database: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(path: string) {
     this.path = path;
@@ -151,6 +155,9 @@ export class Store {
       this.database.pragma('synchronous = NORMAL');
       this.database.pragma('foreign_keys = ON');
       this.database.pragma('busy_timeout = 5000');
+      // Checkpoint (and fsync) every ~40 MB of WAL rather than every 4 MB: commits stay cheap
+      // during long runs; a crash still loses nothing committed.
+      this.database.pragma('wal_autocheckpoint = 10000');
       this.migrate();
     } catch (error) {
       throw new MedbenchError({
@@ -179,135 +186,150 @@ export class Store {
     this.database.close();
   }
 
+  /** Prepared statements are cached: preparing costs more than running a small query. */
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.database.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   transaction<T>(work: () => T): T {
     return this.database.transaction(work)();
   }
 
   getRun(id: string): RunRecord | undefined {
-    const row = this.database.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    const row = this.statement('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
     return row ? toRun(row) : undefined;
   }
 
   listRuns(filter: { suite?: string } = {}): RunRecord[] {
     const rows = (
       filter.suite
-        ? this.database
-            .prepare('SELECT * FROM runs WHERE suite = ? ORDER BY created_at, id')
-            .all(filter.suite)
-        : this.database.prepare('SELECT * FROM runs ORDER BY created_at, id').all()
+        ? this.statement('SELECT * FROM runs WHERE suite = ? ORDER BY created_at, id').all(filter.suite)
+        : this.statement('SELECT * FROM runs ORDER BY created_at, id').all()
     ) as RunRow[];
     return rows.map(toRun);
   }
 
   /** Inserts the run unless it exists (re-running the same command resumes it). */
   ensureRun(run: RunRecord): void {
-    this.database
-      .prepare(
-        `INSERT OR IGNORE INTO runs (id, suite, label, dataset_id, dataset_path, model_json, parameters_json, source, scoring_mode, created_at)
+    this.statement(
+      `INSERT OR IGNORE INTO runs (id, suite, label, dataset_id, dataset_path, model_json, parameters_json, source, scoring_mode, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        run.id,
-        run.suite,
-        run.label,
-        run.datasetId,
-        run.datasetPath,
-        JSON.stringify(run.model),
-        JSON.stringify(run.parameters),
-        run.source,
-        run.scoringMode,
-        run.createdAt,
-      );
+    ).run(
+      run.id,
+      run.suite,
+      run.label,
+      run.datasetId,
+      run.datasetPath,
+      JSON.stringify(run.model),
+      JSON.stringify(run.parameters),
+      run.source,
+      run.scoringMode,
+      run.createdAt,
+    );
   }
 
   deleteRun(id: string): void {
     this.transaction(() => {
-      this.database.prepare('DELETE FROM results WHERE run_id = ?').run(id);
-      this.database.prepare('DELETE FROM runs WHERE id = ?').run(id);
+      this.statement('DELETE FROM results WHERE run_id = ?').run(id);
+      this.statement('DELETE FROM runs WHERE id = ?').run(id);
     });
   }
 
   /** Sample ids of a run that need no more work (every status but `error`). */
   finishedSampleIds(runId: string): Set<string> {
-    const rows = this.database
-      .prepare(`SELECT sample_id FROM results WHERE run_id = ? AND status != 'error'`)
-      .all(runId) as Array<{ sample_id: string }>;
+    const rows = this.statement(`SELECT sample_id FROM results WHERE run_id = ? AND status != 'error'`).all(
+      runId,
+    ) as Array<{ sample_id: string }>;
     return new Set(rows.map((row) => row.sample_id));
   }
 
   putPrompt(text: string): string {
     const hash = sha256(text);
-    const exists = this.database.prepare('SELECT 1 FROM prompts WHERE hash = ?').get(hash);
-    if (!exists) {
-      this.database
-        .prepare('INSERT INTO prompts (hash, chars, text_gzip) VALUES (?, ?, ?)')
-        .run(hash, text.length, gzipSync(text, { level: 1 }));
+    if (text.length < GZIP_THRESHOLD_CHARS) {
+      // Short prompts are stored as they are: compressing them costs more than it saves.
+      this.statement(
+        'INSERT OR IGNORE INTO prompts (hash, chars, encoding, content) VALUES (?, ?, ?, ?)',
+      ).run(hash, text.length, 'utf8', Buffer.from(text, 'utf8'));
+    } else if (!this.statement('SELECT 1 FROM prompts WHERE hash = ?').get(hash)) {
+      this.statement('INSERT INTO prompts (hash, chars, encoding, content) VALUES (?, ?, ?, ?)').run(
+        hash,
+        text.length,
+        'gzip',
+        gzipSync(text, { level: 1 }),
+      );
     }
     return hash;
   }
 
   getPrompt(hash: string): string | undefined {
-    const row = this.database.prepare('SELECT text_gzip FROM prompts WHERE hash = ?').get(hash) as
-      | { text_gzip: Buffer }
+    const row = this.statement('SELECT encoding, content FROM prompts WHERE hash = ?').get(hash) as
+      | { encoding: 'utf8' | 'gzip'; content: Buffer }
       | undefined;
-    return row ? gunzipSync(row.text_gzip).toString('utf8') : undefined;
+    if (!row) return undefined;
+    return (row.encoding === 'gzip' ? gunzipSync(row.content) : row.content).toString('utf8');
   }
 
   putResult(result: ResultRecord): void {
-    this.transaction(() => {
+    // A transaction of its own unless the caller already holds one.
+    const write = () => {
       const promptHash = result.prompt === null ? null : this.putPrompt(result.prompt);
-      this.database
-        .prepare(
-          `INSERT OR REPLACE INTO results (run_id, sample_id, task, params_json, gold_json, prompt_hash, prompt_chars, prompt_tokens,
+      this.statement(
+        `INSERT OR REPLACE INTO results (run_id, sample_id, task, params_json, gold_json, prompt_hash, prompt_chars, prompt_tokens,
              status, raw_output, parsed_json, scores_json, input_tokens, output_tokens, cost, latency_ms, attempts, cache_hit, error, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          result.runId,
-          result.sampleId,
-          result.task,
-          JSON.stringify(result.params),
-          JSON.stringify(result.gold),
-          promptHash,
-          result.promptChars,
-          result.promptTokens,
-          result.status,
-          result.rawOutput,
-          result.parsed === undefined ? null : JSON.stringify(result.parsed),
-          JSON.stringify(result.scores),
-          result.inputTokens,
-          result.outputTokens,
-          result.cost,
-          result.latencyMs,
-          result.attempts,
-          result.cacheHit ? 1 : 0,
-          result.error,
-          new Date().toISOString(),
-        );
-    });
+      ).run(
+        result.runId,
+        result.sampleId,
+        result.task,
+        JSON.stringify(result.params),
+        JSON.stringify(result.gold),
+        promptHash,
+        result.promptChars,
+        result.promptTokens,
+        result.status,
+        result.rawOutput,
+        result.parsed === undefined ? null : JSON.stringify(result.parsed),
+        JSON.stringify(result.scores),
+        result.inputTokens,
+        result.outputTokens,
+        result.cost,
+        result.latencyMs,
+        result.attempts,
+        result.cacheHit ? 1 : 0,
+        result.error,
+        new Date().toISOString(),
+      );
+    };
+    if (this.database.inTransaction) write();
+    else this.transaction(write);
   }
 
   results(runId: string, filter: { task?: string } = {}): StoredResult[] {
     const rows = (
       filter.task
-        ? this.database
-            .prepare('SELECT * FROM results WHERE run_id = ? AND task = ? ORDER BY sample_id')
-            .all(runId, filter.task)
-        : this.database.prepare('SELECT * FROM results WHERE run_id = ? ORDER BY sample_id').all(runId)
+        ? this.statement('SELECT * FROM results WHERE run_id = ? AND task = ? ORDER BY sample_id').all(
+            runId,
+            filter.task,
+          )
+        : this.statement('SELECT * FROM results WHERE run_id = ? ORDER BY sample_id').all(runId)
     ) as ResultRow[];
     return rows.map(toResult);
   }
 
   countResults(runId: string): number {
-    return (
-      this.database.prepare('SELECT COUNT(*) AS n FROM results WHERE run_id = ?').get(runId) as { n: number }
-    ).n;
+    return (this.statement('SELECT COUNT(*) AS n FROM results WHERE run_id = ?').get(runId) as { n: number })
+      .n;
   }
 
   getCachedResponse(cacheKey: string): CachedResponse | undefined {
-    const row = this.database
-      .prepare('SELECT text, input_tokens, output_tokens, finish_reason FROM responses WHERE cache_key = ?')
-      .get(cacheKey) as
+    const row = this.statement(
+      'SELECT text, input_tokens, output_tokens, finish_reason FROM responses WHERE cache_key = ?',
+    ).get(cacheKey) as
       | {
           text: string;
           input_tokens: number | null;
@@ -331,24 +353,22 @@ export class Store {
     modelId: string;
     response: CachedResponse;
   }): void {
-    this.database
-      .prepare(
-        `INSERT OR REPLACE INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at)
+    this.statement(
+      `INSERT OR REPLACE INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        entry.cacheKey,
-        entry.provider,
-        entry.modelId,
-        entry.response.text,
-        entry.response.inputTokens,
-        entry.response.outputTokens,
-        entry.response.finishReason,
-        new Date().toISOString(),
-      );
+    ).run(
+      entry.cacheKey,
+      entry.provider,
+      entry.modelId,
+      entry.response.text,
+      entry.response.inputTokens,
+      entry.response.outputTokens,
+      entry.response.finishReason,
+      new Date().toISOString(),
+    );
   }
 
   countCachedResponses(): number {
-    return (this.database.prepare('SELECT COUNT(*) AS n FROM responses').get() as { n: number }).n;
+    return (this.statement('SELECT COUNT(*) AS n FROM responses').get() as { n: number }).n;
   }
 }

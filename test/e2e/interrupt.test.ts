@@ -71,9 +71,11 @@ describe('interrupted runs', () => {
     const ids = resultIds(home);
     expect(ids).toHaveLength(TOTAL);
     expect(new Set(ids).size).toBe(TOTAL);
-    // Only the samples without a stored result were sent again (at most the 2 in flight were lost).
+    // Only the samples without a stored result were sent again. Lost to the kill: at most the
+    // 2 requests in flight plus the responses of the last 5 ms group-commit window (with
+    // 40 ms answers and 2 workers, at most 2 more).
     expect(server.requests.length - sentBefore).toBe(TOTAL - kept.length);
-    expect(sentBefore).toBeLessThanOrEqual(kept.length + 2);
+    expect(sentBefore).toBeLessThanOrEqual(kept.length + 4);
   });
 
   it('Ctrl-C stops cleanly, keeps finished work and exits 130', async () => {

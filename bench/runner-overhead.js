@@ -1,0 +1,106 @@
+// Runner overhead: 3,000 requests to a local server that answers after 20 ms, at
+// concurrency 32, with the SQLite store writing every response and result. The ideal rate
+// is 32 / 0.020 s = 1,600 requests/s; the script prints the achieved rate and the ratio.
+// For reference it also measures, against the same server in the same run, the bare HTTP
+// client with no runner and no store: the ceiling this machine allows.
+// Usage: npm run build && node bench/runner-overhead.js [requests] [concurrency] [delayMs]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { medodysseyTasks, OpenAICompatibleChatModel, runSamples, Store } from '../dist/index.js';
+
+const requests = Number(process.argv[2] ?? 3000);
+const concurrency = Number(process.argv[3] ?? 32);
+const delayMs = Number(process.argv[4] ?? 20);
+
+const server = spawn(process.execPath, [join(import.meta.dirname, 'slow-server.js'), String(delayMs)], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
+const folder = mkdtempSync(join(tmpdir(), 'medbench-bench-'));
+const store = new Store(join(folder, 'medbench.sqlite'));
+const samples = Array.from({ length: requests }, (_, index) => ({
+  id: `bench-${index}`,
+  suite: 'medodyssey',
+  task: 'niah',
+  params: { language: 'en', level: 4000, depth: 0 },
+  prompt: `Bench prompt number ${index}: which letter?`,
+  promptChars: 40,
+  promptTokens: { o200k_base: 12 },
+  gold: { answers: ['x'] },
+}));
+const model = {
+  label: 'bench',
+  provider: 'openai-compatible',
+  modelId: 'bench',
+  endpoints: [
+    { model: new OpenAICompatibleChatModel({ baseURL: `${url}/v1`, modelId: 'bench' }), concurrency },
+  ],
+  contextWindow: undefined,
+  tokenizer: undefined,
+  prices: undefined,
+  parameters: { temperature: 0, maxOutputTokens: 16 },
+};
+const run = {
+  id: 'bench',
+  suite: 'medodyssey',
+  label: 'bench',
+  datasetId: 'bench',
+  datasetPath: null,
+  model: {},
+  parameters: {},
+  source: 'medbench',
+  scoringMode: 'standard',
+  createdAt: new Date().toISOString(),
+};
+async function bareClientRate() {
+  const client = new OpenAICompatibleChatModel({ baseURL: `${url}/v1`, modelId: 'bench' });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        next++;
+        await client.generate({
+          messages: [{ role: 'user', content: `ping ${next}` }],
+          parameters: { temperature: 0, maxOutputTokens: 16 },
+        });
+      }
+    }),
+  );
+  return requests / ((performance.now() - started) / 1000);
+}
+
+try {
+  const bare = await bareClientRate();
+  const started = performance.now();
+  const summary = await runSamples({
+    store,
+    run,
+    samples,
+    tasks: medodysseyTasks,
+    model,
+    retry: { maxRetries: 0, baseDelayMs: 10, maxDelayMs: 10 },
+    timeoutMs: 10_000,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const stored = store.countResults('bench');
+  const rate = summary.done / seconds;
+  const ideal = concurrency / (delayMs / 1000);
+  console.log(
+    `requests ${summary.done} (stored ${stored}, errors ${summary.errors}) in ${seconds.toFixed(2)} s`,
+  );
+  console.log(
+    `achieved ${rate.toFixed(0)} requests/s; ideal ${ideal.toFixed(0)} requests/s (${concurrency} × 1/${delayMs} ms)`,
+  );
+  console.log(`ratio achieved / ideal: ${(rate / ideal).toFixed(3)} (target >= 0.85)`);
+  console.log(
+    `reference, bare HTTP client on the same server: ${bare.toFixed(0)} requests/s = ${(bare / ideal).toFixed(3)} of ideal; runner / bare = ${(rate / bare).toFixed(3)}`,
+  );
+} finally {
+  store.close();
+  server.kill();
+  rmSync(folder, { recursive: true, force: true });
+}
