@@ -4,7 +4,7 @@ import type { ChatMessage, ChatModel } from '../core/chat-model.js';
 import { isFatalForRun, MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
-import { type ResultRecord, type RunRecord, type Store, sha256 } from '../store/store.js';
+import type { ResultRecord, RunRecord, Store } from '../store/store.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ModelBinding } from './model-binding.js';
 import { type RetryPolicy, withRetry } from './retry.js';
