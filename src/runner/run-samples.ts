@@ -204,6 +204,29 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     }
   };
 
+  /** The record of a sample that got no answer: wrong and counted, with the reason. */
+  const failedResult = (failure: {
+    sample: Sample;
+    promptTokens: number | null;
+    status: 'too_long' | 'error';
+    error: string;
+    latencyMs: number | null;
+    attempts: number;
+  }): ResultRecord => ({
+    ...baseResult(failure.sample, failure.promptTokens),
+    status: failure.status,
+    rawOutput: null,
+    parsed: null,
+    scores: tasks[failure.sample.task]!.failedScores,
+    inputTokens: null,
+    outputTokens: null,
+    cost: null,
+    latencyMs: failure.latencyMs,
+    attempts: failure.attempts,
+    cacheHit: false,
+    error: failure.error,
+  });
+
   const processSample = async (sample: Sample, endpoint: ChatModel) => {
     const task = tasks[sample.task]!;
     const tokenizerName = model.tokenizer?.name;
@@ -211,20 +234,16 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       ? (sample.promptTokens[tokenizerName] ?? model.tokenizer!.count(sample.prompt))
       : null;
     if (model.contextWindow !== undefined && promptTokens !== null && promptTokens > model.contextWindow) {
-      write({
-        ...baseResult(sample, promptTokens),
-        status: 'too_long',
-        rawOutput: null,
-        parsed: null,
-        scores: task.failedScores,
-        inputTokens: null,
-        outputTokens: null,
-        cost: null,
-        latencyMs: null,
-        attempts: 0,
-        cacheHit: false,
-        error: `prompt has ${promptTokens} ${tokenizerName} tokens; the window is ${model.contextWindow}`,
-      });
+      write(
+        failedResult({
+          sample,
+          promptTokens,
+          status: 'too_long',
+          error: `prompt has ${promptTokens} ${tokenizerName} tokens; the window is ${model.contextWindow}`,
+          latencyMs: null,
+          attempts: 0,
+        }),
+      );
       progress.tooLong++;
       return;
     }
@@ -271,20 +290,16 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
           hardStop.abort();
           return;
         }
-        write({
-          ...baseResult(sample, promptTokens),
-          status: 'error',
-          rawOutput: null,
-          parsed: null,
-          scores: task.failedScores,
-          inputTokens: null,
-          outputTokens: null,
-          cost: null,
-          latencyMs: Date.now() - started,
-          attempts: options.retry.maxRetries + 1,
-          cacheHit: false,
-          error: known.message,
-        });
+        write(
+          failedResult({
+            sample,
+            promptTokens,
+            status: 'error',
+            error: known.message,
+            latencyMs: Date.now() - started,
+            attempts: options.retry.maxRetries + 1,
+          }),
+        );
         progress.errors++;
         return;
       }

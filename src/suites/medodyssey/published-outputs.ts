@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample, SampleStatus } from '../../core/sample.js';
+import type { Task } from '../../core/task.js';
 import { extractJsonAnswer } from '../../metrics/json-answer.js';
 import { pythonString } from '../../metrics/string-match.js';
 import { type CountingType, type Language, levelName } from './constants.js';
@@ -120,6 +121,30 @@ export function resolveEvaluationFolder(folder: string): string {
 
 const sameValue = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
 
+/** Re-scores one published output in compat mode; a "too long" note means it was never sent. */
+function rescore(options: {
+  task: Task;
+  model: string;
+  sample: Sample;
+  note: string;
+  rawOutput: string | null;
+  hasPrompt: boolean;
+  promptTokens: number | null;
+}): ImportedResult {
+  const base = {
+    model: options.model,
+    sample: options.sample,
+    hasPrompt: options.hasPrompt,
+    promptTokens: options.promptTokens,
+  };
+  if (options.note === 'too long') {
+    return { ...base, rawOutput: null, status: 'too_long', parsed: null, scores: options.task.failedScores };
+  }
+  const rawOutput = options.rawOutput ?? '';
+  const scored = options.task.score({ sample: options.sample, rawOutput, mode: 'compat' });
+  return { ...base, rawOutput, status: scored.status, parsed: scored.parsed, scores: scored.scores };
+}
+
 /**
  * Reads the published NIAH and Counting outputs and re-scores them with medbench's own
  * parser and metrics in compat mode. NIAH answers are checked against every accepted
@@ -182,17 +207,24 @@ export function readPublishedOutputs(options: { folder: string; needlesFolder?: 
         promptTokens: {},
         gold: { answers: answersFor(language, value.idx, path, line) },
       };
-      const tooLong = value.note === 'too long';
-      const rawOutput = value.pred_origin ?? '';
-      const scored = tooLong ? undefined : niahTask.score({ sample, rawOutput, mode: 'compat' });
-      if (scored) {
+      const imported = rescore({
+        task: niahTask,
+        model: value.model,
+        sample,
+        note: value.note,
+        rawOutput: value.pred_origin,
+        hasPrompt: false,
+        promptTokens: value['length(tokens)'] ?? null,
+      });
+      results.push(imported);
+      if (imported.status !== 'too_long') {
         const theirs = value.note === 'wrong format' ? 'bad_format' : 'ok';
-        const extracted = extractJsonAnswer(rawOutput, NIAH_ANSWER_KEYS);
-        if (scored.status !== theirs) {
+        const extracted = extractJsonAnswer(imported.rawOutput ?? '', NIAH_ANSWER_KEYS);
+        if (imported.status !== theirs) {
           statistics.parserDisagreements.push({
             file: name,
             line,
-            detail: `medbench: ${scored.status}, published note: "${value.note}"`,
+            detail: `medbench: ${imported.status}, published note: "${value.note}"`,
           });
         } else if (
           extracted.wellFormed &&
@@ -201,16 +233,6 @@ export function readPublishedOutputs(options: { folder: string; needlesFolder?: 
           statistics.parserDisagreements.push({ file: name, line, detail: 'parsed answers differ' });
         }
       }
-      results.push({
-        model: value.model,
-        sample,
-        hasPrompt: false,
-        rawOutput: tooLong ? null : rawOutput,
-        status: tooLong ? 'too_long' : scored!.status,
-        parsed: tooLong ? null : scored!.parsed,
-        scores: tooLong ? niahTask.failedScores : scored!.scores,
-        promptTokens: value['length(tokens)'] ?? null,
-      });
     }
   }
 
@@ -253,22 +275,19 @@ export function readPublishedOutputs(options: { folder: string; needlesFolder?: 
         promptTokens: {},
         gold: { counts: value.true_answer },
       };
-      const tooLong = value.note === 'too long';
-      const rawOutput = value.pred_origin ?? '';
-      const scored = tooLong ? undefined : countingTask.score({ sample, rawOutput, mode: 'compat' });
-      if (scored && scored.status === 'ok' && !sameValue(scored.parsed, value.pred_answer)) {
-        statistics.parserDisagreements.push({ file: name, line, detail: 'parsed answers differ' });
-      }
-      results.push({
+      const imported = rescore({
+        task: countingTask,
         model: value.model,
         sample,
+        note: value.note,
+        rawOutput: value.pred_origin,
         hasPrompt: true,
-        rawOutput: tooLong ? null : rawOutput,
-        status: tooLong ? 'too_long' : scored!.status,
-        parsed: tooLong ? null : scored!.parsed,
-        scores: tooLong ? countingTask.failedScores : scored!.scores,
         promptTokens: value.token_len ?? null,
       });
+      results.push(imported);
+      if (imported.status === 'ok' && !sameValue(imported.parsed, value.pred_answer)) {
+        statistics.parserDisagreements.push({ file: name, line, detail: 'parsed answers differ' });
+      }
     }
   }
   if (statistics.files === 0) {

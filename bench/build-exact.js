@@ -1,0 +1,87 @@
+// Exact-MIC build speed: builds the full en + zh NIAH and Counting grid (7 levels × 5 depths
+// × 20 needles, and 4 types × 7 levels, per language) in `exact` mode for o200k_base plus
+// one open-model tokenizer, then times one plain tokenization pass over every final prompt
+// with the same tokenizers — the floor for verifying every prompt — in the same process.
+// Prints the ratio (target <= 1.5) and the build's peak memory (target < 1.5 GB).
+// Usage: npm run build && node bench/build-exact.js [release folder] [open tokenizer]
+//        (the folder defaults to $MEDBENCH_SHARED_DATA/medodyssey)
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { getTokenizer, prepareMedOdysseyBuild, writeDataset } from '../dist/index.js';
+
+const data =
+  process.argv[2] ??
+  (process.env.MEDBENCH_SHARED_DATA && join(process.env.MEDBENCH_SHARED_DATA, 'medodyssey'));
+if (!data) {
+  console.error('Give the official release folder, or set MEDBENCH_SHARED_DATA.');
+  process.exit(2);
+}
+const open = process.argv[3] ?? 'llama3';
+const tokenizers = [await getTokenizer('o200k_base'), await getTokenizer(open)];
+const folder = mkdtempSync(join(tmpdir(), 'medbench-bench-build-'));
+const out = join(folder, 'exact.jsonl');
+
+try {
+  const started = performance.now();
+  const { samples, statistics } = prepareMedOdysseyBuild({
+    data,
+    tasks: ['niah', 'counting'],
+    languages: ['en', 'zh'],
+    levels: [4000, 8000, 16000, 32000, 64000, 128000, 200000],
+    depths: [0, 25, 50, 75, 100],
+    countingTypes: ['repeat', 'increase', 'shuffle', 'correction'],
+    mic: 'exact',
+    tokenizers,
+    haystack: 'medical',
+    seed: 'bench',
+    countingSentences: { min: 6, max: 20 },
+  });
+  const written = await writeDataset({
+    path: out,
+    header: {
+      suite: 'medodyssey',
+      createdAt: new Date().toISOString(),
+      generator: 'bench',
+      build: {},
+      tokenizers: tokenizers.map((t) => t.name),
+    },
+    samples,
+  });
+  const buildSeconds = (performance.now() - started) / 1000;
+  const peakMegabytes = process.resourceUsage().maxRSS / 1024;
+
+  // Reference: one tokenization pass over every final prompt, timing only the counting.
+  let countSeconds = 0;
+  let characters = 0;
+  const lines = createInterface({
+    input: createReadStream(out, { encoding: 'utf8' }),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let header = true;
+  for await (const line of lines) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    const { prompt } = JSON.parse(line);
+    characters += prompt.length;
+    const before = performance.now();
+    for (const tokenizer of tokenizers) tokenizer.count(prompt);
+    countSeconds += (performance.now() - before) / 1000;
+  }
+  console.log(
+    `samples ${written.count} (${(characters / 1e6).toFixed(1)} M prompt characters), tokenizers ${tokenizers.map((t) => t.name).join(' + ')}`,
+  );
+  console.log(
+    `corpus exhausted: ${statistics.corpusExhausted} samples; fast/full count mismatches: ${statistics.fastCountMismatches}`,
+  );
+  console.log(
+    `exact build ${buildSeconds.toFixed(1)} s; plain tokenization pass ${countSeconds.toFixed(1)} s`,
+  );
+  console.log(`ratio build / tokenization pass: ${(buildSeconds / countSeconds).toFixed(3)} (target <= 1.5)`);
+  console.log(`peak memory of the build: ${peakMegabytes.toFixed(0)} MB (target < 1536 MB)`);
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
