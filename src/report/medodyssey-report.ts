@@ -34,7 +34,8 @@ export interface RunReport {
   datasetId: string;
   createdAt: string;
   samples: number;
-  usage: { inputTokens: number; outputTokens: number; cost: number };
+  /** Sums over the samples; null where nothing is known (imported outputs carry no usage). */
+  usage: { inputTokens: number | null; outputTokens: number | null; cost: number | null };
   niah: Record<string, Record<string, NiahTable>>;
   counting: Record<string, Record<string, CountingTable>>;
 }
@@ -43,6 +44,11 @@ export interface MedOdysseyReport {
   suite: 'medodyssey';
   generatedAt: string;
   runs: RunReport[];
+}
+
+function sumKnown(values: ReadonlyArray<number | null>): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0);
 }
 
 /** Aggregates stored runs into the report document (`medbench report --json`). */
@@ -76,9 +82,9 @@ export function buildMedOdysseyReport(
         createdAt: run.createdAt,
         samples: results.length,
         usage: {
-          inputTokens: results.reduce((sum, result) => sum + (result.inputTokens ?? 0), 0),
-          outputTokens: results.reduce((sum, result) => sum + (result.outputTokens ?? 0), 0),
-          cost: results.reduce((sum, result) => sum + (result.cost ?? 0), 0),
+          inputTokens: sumKnown(results.map((result) => result.inputTokens)),
+          outputTokens: sumKnown(results.map((result) => result.outputTokens)),
+          cost: sumKnown(results.map((result) => result.cost)),
         },
         niah,
         counting,
@@ -219,9 +225,9 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
         run.scoringMode,
         run.contextWindow === null ? 'unknown' : String(run.contextWindow),
         String(run.samples),
-        String(run.usage.inputTokens),
-        String(run.usage.outputTokens),
-        run.usage.cost.toFixed(4),
+        run.usage.inputTokens === null ? '—' : String(run.usage.inputTokens),
+        run.usage.outputTokens === null ? '—' : String(run.usage.outputTokens),
+        run.usage.cost === null ? '—' : run.usage.cost.toFixed(4),
       ]),
     ),
   ];

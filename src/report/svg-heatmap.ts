@@ -23,12 +23,18 @@ export function renderHeatmap(options: {
   const cellHeight = 28;
   const left = 64;
   const top = 44;
-  const width = left + cellWidth * options.columnLabels.length + 12;
+  const caption = `rows: ${options.rowAxis} · columns: ${options.columnAxis}`;
+  // Wide enough for the cells, the title and the axis caption (about 7 px a character).
+  const width = Math.max(
+    left + cellWidth * options.columnLabels.length + 12,
+    8 + [...options.title].length * 7.6,
+    8 + [...caption].length * 6.2,
+  );
   const height = top + cellHeight * options.rowLabels.length + 34;
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(options.title)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${Math.ceil(width)} ${height}" width="${Math.ceil(width)}" height="${height}" role="img" aria-label="${escapeHtml(options.title)}">`,
     `<title>${escapeHtml(options.title)}</title>`,
-    `<text x="${left}" y="16" font-size="13" font-weight="600">${escapeHtml(options.title)}</text>`,
+    `<text x="8" y="16" font-size="13" font-weight="600">${escapeHtml(options.title)}</text>`,
   ];
   options.columnLabels.forEach((label, column) => {
     parts.push(
@@ -50,9 +56,6 @@ export function renderHeatmap(options: {
       );
     });
   });
-  parts.push(
-    `<text x="${left}" y="${height - 10}" font-size="11">${escapeHtml(`rows: ${options.rowAxis} · columns: ${options.columnAxis}`)}</text>`,
-    '</svg>',
-  );
+  parts.push(`<text x="8" y="${height - 10}" font-size="11">${escapeHtml(caption)}</text>`, '</svg>');
   return parts.join('');
 }
