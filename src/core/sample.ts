@@ -1,3 +1,5 @@
+import type { ChatMessage } from './chat-model.js';
+
 /** Parameters that place a sample in a report grid (language, length level, depth …). */
 export type SampleParams = Record<string, string | number | boolean | null>;
 
@@ -9,8 +11,13 @@ export interface Sample {
   params: SampleParams;
   /** The full user prompt; identical for every model (maximum identical context). */
   prompt: string;
+  /**
+   * The whole conversation when a task sends more than one user message (system prompt,
+   * few-shot turns, then `prompt` as the last user turn). Absent: one user message, `prompt`.
+   */
+  messages?: ChatMessage[];
   promptChars: number;
-  /** Token count of `prompt` per tokenizer name. */
+  /** Token count per tokenizer name: of `prompt`, or of every message's content when `messages` is set. */
   promptTokens: Record<string, number>;
   /** Task-specific gold data (accepted answers, counts, …). */
   gold: unknown;

@@ -24,6 +24,10 @@ const sampleSchema = z.object({
   task: z.string(),
   params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
   prompt: z.string(),
+  messages: z
+    .array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }).strict())
+    .min(1)
+    .optional(),
   promptChars: z.number().int().nonnegative(),
   promptTokens: z.record(z.string(), z.number().int().nonnegative()),
   gold: z.unknown(),

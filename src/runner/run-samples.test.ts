@@ -107,6 +107,22 @@ describe('runSamples', () => {
     expect([summary.alreadyDone, summary.done, server.requests.length]).toEqual([5, 0, 5]);
   });
 
+  it('sends the whole conversation of a sample that has one, and caches by it', async () => {
+    const conversation = samples(1, {
+      messages: [
+        { role: 'system', content: 'You summarise questions.' },
+        { role: 'user', content: 'Shot question?' },
+        { role: 'assistant', content: 'Shot answer.' },
+        { role: 'user', content: 'Prompt 0 ANSWER-A' },
+      ],
+    });
+    await go(await binding(), conversation);
+    expect(server.requests[0]!.body.messages).toEqual(conversation[0]!.messages);
+    // The same final prompt without the shots is another request, not a cache hit.
+    const summary = await go(await binding(), samples(1), { run: { ...run, id: 'run-plain' } });
+    expect([summary.cached, server.requests.length]).toEqual([0, 2]);
+  });
+
   it('answers a new run of the same requests from the response cache', async () => {
     await go(await binding(), samples(3));
     const summary = await go(await binding(), samples(3), { run: { ...run, id: 'run-2' } });

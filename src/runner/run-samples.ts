@@ -230,8 +230,10 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   const processSample = async (sample: Sample, endpoint: ChatModel) => {
     const task = tasks[sample.task]!;
     const tokenizerName = model.tokenizer?.name;
+    const messages: ChatMessage[] = sample.messages ?? [{ role: 'user', content: sample.prompt }];
     const promptTokens = tokenizerName
-      ? (sample.promptTokens[tokenizerName] ?? model.tokenizer!.count(sample.prompt))
+      ? (sample.promptTokens[tokenizerName] ??
+        messages.reduce((sum, message) => sum + model.tokenizer!.count(message.content), 0))
       : null;
     if (model.contextWindow !== undefined && promptTokens !== null && promptTokens > model.contextWindow) {
       write(
@@ -247,7 +249,6 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       progress.tooLong++;
       return;
     }
-    const messages: ChatMessage[] = [{ role: 'user', content: sample.prompt }];
     const cacheKey = responseCacheKey({
       provider: model.provider,
       modelId: model.modelId,
