@@ -7,6 +7,7 @@ import { demoCommand } from './commands/demo.js';
 import { importMedOdysseyCommand } from './commands/import-medodyssey.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
+import { runClueCommand } from './commands/run-clue.js';
 import { parsePositiveNumber } from './parse-options.js';
 
 const output: CommandOutput = {
@@ -94,13 +95,29 @@ export function createProgram(): Command {
     .action(action((options) => buildMedOdysseyCommand(options, output)));
 
   program
-    .command('run')
-    .description('run a dataset against a model and store every response and score')
-    .requiredOption('--dataset <file>', 'dataset file written by `medbench build`')
+    .command('run [suite]')
+    .description(
+      'run a dataset file (--dataset) against a model, or `run clue --data <folder>`; stores every response and score',
+    )
+    .option('--dataset <file>', 'dataset file written by `medbench build`')
     .requiredOption(
       '--model <spec>',
-      'config name, baseline:extractive, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>',
+      'config name, baseline, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>',
     )
+    .option('--data <folder>', 'clue: folder with the official task files')
+    .option(
+      '--tasks <list>',
+      'clue: mednli,meqsum,problem-summary,longhealth,medisumqa,medisumcode (default: all found)',
+    )
+    .option('--umls <file>', 'clue: your UMLS MRCONSO.RRF, for UMLS F1 and the Problem Summary baseline')
+    .option('--umls-language <code>', 'clue: MRCONSO language to keep (default ENG)')
+    .option('--icd10 <file>', 'clue: the official ICD-10-CM order or codes file, for the valid-code rate')
+    .option(
+      '--python-compatible-shuffle',
+      "clue: shuffle as Python's random.seed(1); random.shuffle (the published splits)",
+    )
+    .option('--limit <n>', 'clue: at most n scored items per task', number('--limit'))
+    .option('--seed <seed>', 'seed of the shot draw')
     .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
     .option('--label <name>', 'display name in reports')
     .option('--task <task>', 'only this task of the dataset')
@@ -113,7 +130,31 @@ export function createProgram(): Command {
     .option('--timeout-ms <ms>', 'per-request timeout (default 600000)', number('--timeout-ms'))
     .option('--max-retries <n>', 'retries on 429/5xx/timeouts (default 6)', (value) => Number(value))
     .action(
-      action(async (options) => runCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output)),
+      action(async (suite: string | undefined, options) => {
+        const withHome = { ...options, ...(home() ? { home: home()! } : {}) };
+        if (suite === 'clue') {
+          if (!options.data)
+            throw new MedbenchError({
+              code: 'USAGE',
+              message: 'run clue needs --data <folder with the official files>.',
+            });
+          return runClueCommand(withHome, output);
+        }
+        if (suite !== undefined) {
+          throw new MedbenchError({
+            code: 'USAGE',
+            message: `Unknown suite "${suite}".`,
+            hint: 'Use `run clue --data …`, or `run --dataset <file>` for a built dataset.',
+          });
+        }
+        if (!options.dataset) {
+          throw new MedbenchError({
+            code: 'USAGE',
+            message: 'run needs --dataset <file> (or `run clue --data <folder>`).',
+          });
+        }
+        return runCommand(withHome, output);
+      }),
     );
 
   const importCommand = program.command('import').description('import published model outputs');
@@ -130,7 +171,7 @@ export function createProgram(): Command {
   program
     .command('report')
     .description('print stored results as tables (or --json, --html)')
-    .addOption(new Option('--suite <suite>', 'suite').default('medodyssey'))
+    .addOption(new Option('--suite <suite>', 'medodyssey or clue').default('medodyssey'))
     .option('--run <ids...>', 'only these runs (id prefixes)')
     .option('--model <labels...>', 'only these model labels')
     .option('--metric <metric>', 'esm or ssm (default both)')

@@ -121,12 +121,12 @@ export class ConceptMatcher {
     return this.exact.names;
   }
 
-  /** The set of concept ids mentioned in `text`. */
-  concepts(text: string): Set<string> {
+  /** The mentions in `text`, left to right: the matched tokens and their concept ids. */
+  mentions(text: string): Array<{ text: string; ids: Set<string> }> {
     const tokens = conceptTokens(text);
     const exactIds = tokens.map((token) => this.vocabulary.get(token) ?? -1);
     const stemmedIds = tokens.map((token) => this.vocabulary.get(this.stem(token)) ?? -1);
-    const found = new Set<string>();
+    const found: Array<{ text: string; ids: Set<string> }> = [];
     for (let start = 0; start < tokens.length; ) {
       const exact = this.exact.longestAt(exactIds, start);
       const approximate = this.approximate.longestAt(stemmedIds, start);
@@ -135,9 +135,16 @@ export class ConceptMatcher {
         start++;
         continue;
       }
-      for (const id of match.ids) found.add(id);
+      found.push({ text: tokens.slice(start, start + match.length).join(' '), ids: match.ids });
       start += match.length;
     }
+    return found;
+  }
+
+  /** The set of concept ids mentioned in `text`. */
+  concepts(text: string): Set<string> {
+    const found = new Set<string>();
+    for (const mention of this.mentions(text)) for (const id of mention.ids) found.add(id);
     return found;
   }
 }

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
+import { buildClueReport, renderClueHtml, renderClueText } from '../../report/clue-report.js';
 import {
   buildMedOdysseyReport,
   type MedOdysseyReport,
@@ -36,11 +37,12 @@ export function medodysseyReportFor(
 
 /** `medbench report`: tables on stdout, or --json, or a self-contained --html file. */
 export function reportCommand(options: ReportCommandOptions, output: CommandOutput): void {
+  if (options.suite === 'clue') {
+    clueReportCommand(options, output);
+    return;
+  }
   if (options.suite !== 'medodyssey') {
-    throw new MedbenchError({
-      code: 'USAGE',
-      message: `--suite ${options.suite}: only medodyssey has reports so far.`,
-    });
+    throw new MedbenchError({ code: 'USAGE', message: `--suite ${options.suite}: medodyssey or clue.` });
   }
   const metrics = options.metric
     ? parseChoiceList('--metric', options.metric, ['esm', 'ssm'] as const)
@@ -65,6 +67,33 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     }
     if (options.json) output.stdout(`${JSON.stringify(report, null, 2)}\n`);
     else if (!options.html) output.stdout(`${renderMedOdysseyText(report, metrics)}\n`);
+  } finally {
+    store.close();
+  }
+}
+
+function clueReportCommand(options: ReportCommandOptions, output: CommandOutput): void {
+  const store = new Store(storePathIn(resolveHome(options.home)));
+  try {
+    const runs = store
+      .listRuns({ suite: 'clue' })
+      .filter((run) => !options.run || options.run.some((id) => run.id.startsWith(id)))
+      .filter((run) => !options.model || options.model.includes(run.label));
+    if (runs.length === 0) {
+      throw new MedbenchError({
+        code: 'DATA_NOT_FOUND',
+        message: `No matching CLUE runs in ${store.path}.`,
+        hint: 'Run `medbench run clue --data <folder> --model baseline` first, or check --home.',
+      });
+    }
+    const report = buildClueReport(runs.map((run) => ({ run, results: store.results(run.id) })));
+    if (options.html) {
+      const path = resolve(options.html);
+      writeFileSync(path, renderClueHtml(report));
+      output.stderr(`Wrote ${path}\n`);
+    }
+    if (options.json) output.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    else if (!options.html) output.stdout(`${renderClueText(report)}\n`);
   } finally {
     store.close();
   }
