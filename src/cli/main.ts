@@ -177,6 +177,7 @@ export function createProgram(): Command {
     .option('--metric <metric>', 'esm or ssm (default both)')
     .option('--json', 'one machine-readable JSON document')
     .option('--html <file>', 'write a self-contained HTML report')
+    .option('--base <label>', 'clue: compare every other model with this one (Figure 5)')
     .action(action((options) => reportCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output)));
 
   program

@@ -1,6 +1,7 @@
 import type { RunRecord, StoredResult } from '../store/store.js';
 import { levelScore } from '../suites/clue/level-score.js';
 import { escapeHtml } from './escape-html.js';
+import { renderScatter } from './svg-scatter.js';
 import { renderTextTable } from './text-table.js';
 
 /** Table 3's columns: dataset → metric → header. */
@@ -46,16 +47,27 @@ export interface ClueRunReport {
   level2: number | null;
 }
 
+export interface ClueDifference {
+  label: string;
+  /** dataset → metric → this run's score minus the base run's (×100 points). */
+  differences: Record<string, Record<string, number>>;
+  level1: number | null;
+  level2: number | null;
+}
+
 export interface ClueReport {
   suite: 'clue';
   generatedAt: string;
   runs: ClueRunReport[];
+  /** Figure 5: every other run against the base run, when one is chosen. */
+  base?: { label: string; differences: ClueDifference[] };
 }
 
 export function buildClueReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
+  options: { base?: string } = {},
 ): ClueReport {
-  return {
+  const report: ClueReport = {
     suite: 'clue',
     generatedAt: new Date().toISOString(),
     runs: runs.map(({ run, results }) => {
@@ -96,6 +108,8 @@ export function buildClueReport(
       };
     }),
   };
+  if (options.base) report.base = differencesAgainst(report.runs, options.base);
+  return report;
 }
 
 const cell = (run: ClueRunReport, dataset: string, metric: string) => {
@@ -113,6 +127,36 @@ function levelCell(run: ClueRunReport, level: 1 | 2, score: number | null): stri
   return `${score.toFixed(2)}${partial ? '*' : ''}`;
 }
 
+function differencesAgainst(runs: readonly ClueRunReport[], baseLabel: string): ClueReport['base'] {
+  const base = runs.find((run) => run.label === baseLabel);
+  if (!base) return { label: baseLabel, differences: [] };
+  const minus = (left: number | null, right: number | null) =>
+    left === null || right === null ? null : left - right;
+  return {
+    label: baseLabel,
+    differences: runs
+      .filter((run) => run !== base)
+      .map((run) => ({
+        label: run.label,
+        differences: Object.fromEntries(
+          Object.entries(run.scores).flatMap(([dataset, metrics]) => {
+            const baseMetrics = base.scores[dataset];
+            if (!baseMetrics) return [];
+            const shared = Object.entries(metrics).filter(([metric]) => baseMetrics[metric] !== undefined);
+            return [
+              [
+                dataset,
+                Object.fromEntries(shared.map(([metric, value]) => [metric, value - baseMetrics[metric]!])),
+              ],
+            ];
+          }),
+        ),
+        level1: minus(run.level1, base.level1),
+        level2: minus(run.level2, base.level2),
+      })),
+  };
+}
+
 /** One level's table: header and a row per run (Table 3 layout). */
 function levelTable(report: ClueReport, level: 1 | 2): { header: string[]; rows: string[][] } {
   const header = ['Model', `Level ${level}`, ...COLUMNS[level].map(([, , name]) => name)];
@@ -122,6 +166,24 @@ function levelTable(report: ClueReport, level: 1 | 2): { header: string[]; rows:
     ...COLUMNS[level].map(([dataset, metric]) => cell(run, dataset, metric)),
   ]);
   return { header, rows };
+}
+
+const signed = (value: number | null) =>
+  value === null ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
+
+/** Figure 5 as text: each run's difference from the base run, per level and metric. */
+function differenceText(report: ClueReport): string[] {
+  if (!report.base) return [];
+  if (report.base.differences.length === 0) return [`No other run to compare with "${report.base.label}".`];
+  const columns = [...COLUMNS[1], ...COLUMNS[2]];
+  const header = ['Model', 'Level 1', 'Level 2', ...columns.map(([, , name]) => name)];
+  const rows = report.base.differences.map((difference) => [
+    difference.label,
+    signed(difference.level1),
+    signed(difference.level2),
+    ...columns.map(([dataset, metric]) => signed(difference.differences[dataset]?.[metric] ?? null)),
+  ]);
+  return [`Difference from ${report.base.label} (points)\n${renderTextTable(header, rows)}`];
 }
 
 /** Table 3 as text: level score then every metric; n/c = not computed, — = task not run. */
@@ -135,7 +197,24 @@ export function renderClueText(report: ClueReport): string {
       ([metric, reason]) => `${run.label}: ${metric} not computed — ${reason}`,
     ),
   );
-  return [...tables, ...(reasons.length ? [reasons.join('\n')] : [])].join('\n\n');
+  return [...tables, ...(reasons.length ? [reasons.join('\n')] : []), ...differenceText(report)].join('\n\n');
+}
+
+/** Figure 4: level 1 against level 2, one labelled point per run with both levels. */
+function figure4(report: ClueReport): string {
+  const points = report.runs.flatMap((run) =>
+    run.level1 !== null && run.level2 !== null ? [{ label: run.label, x: run.level1, y: run.level2 }] : [],
+  );
+  if (points.length === 0) return '<p>Level 1 against level 2: no run has both levels.</p>';
+  return `<h2>Level 1 against level 2</h2>${renderScatter({ title: 'CLUE: level 1 against level 2', xLabel: 'Level 1 score', yLabel: 'Level 2 score', points, maximum: 100 })}`;
+}
+
+/** Figure 5: differences from the base run, as a table with signed values. */
+function figure5(report: ClueReport): string {
+  const [text] = differenceText(report);
+  return text
+    ? `<h2>Difference from ${escapeHtml(report.base!.label)}</h2><pre>${escapeHtml(text)}</pre>`
+    : '';
 }
 
 /** A self-contained HTML page with the two Table 3 tables. */
@@ -146,5 +225,5 @@ export function renderClueHtml(report: ClueReport): string {
       .map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`)
       .join('')}</tbody></table>`;
   };
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — CLUE report</title><style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse;font-size:.85rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th:first-child,td:first-child{text-align:left}</style></head><body><h1>CLUE</h1><p>Scores ×100; n/c = not computed; — = task not run.</p>${table(1)}${table(2)}</body></html>\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — CLUE report</title><style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse;font-size:.85rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th:first-child,td:first-child{text-align:left}</style></head><body><h1>CLUE</h1><p>Scores ×100; n/c = not computed; — = task not run; * = level score without every metric.</p>${table(1)}${table(2)}${figure4(report)}${figure5(report)}</body></html>\n`;
 }

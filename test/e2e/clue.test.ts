@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
@@ -207,6 +207,24 @@ describe('medbench run clue (built CLI)', () => {
     expect(model.scores.medisumcode.emF1).toBeCloseTo(75, 10);
     const text = (await runCli(['--home', home, 'report', '--suite', 'clue'])).stdout;
     expect(text).toMatch(/clinical\s+\d+\.\d\d\*/);
+  });
+
+  it('compares a model with the baseline (Figure 5) and plots level 1 against level 2 (Figure 4)', async () => {
+    const json = JSON.parse(
+      (await runCli(['--home', home, 'report', '--suite', 'clue', '--json', '--base', 'baseline'])).stdout,
+    );
+    const [clinical] = json.base.differences;
+    expect(clinical.label).toBe('clinical');
+    expect(clinical.differences.mednli.accuracy).toBeCloseTo(0, 10);
+    expect(clinical.differences.longhealth.task1).toBeCloseTo(80, 10);
+    const html = join(home, 'clue.html');
+    expect(
+      (await runCli(['--home', home, 'report', '--suite', 'clue', '--html', html, '--base', 'baseline']))
+        .code,
+    ).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('CLUE: level 1 against level 2');
+    expect(page).toContain('Difference from baseline');
   });
 
   it('reports missing task files and skips them; a malformed file is a clear error that stores nothing', async () => {

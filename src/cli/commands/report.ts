@@ -21,6 +21,8 @@ export interface ReportCommandOptions {
   metric?: string;
   json?: boolean;
   html?: string;
+  /** clue: the model every other run is compared with (Figure 5). */
+  base?: string;
 }
 
 /** The MedOdyssey report of the stored runs (all, or those chosen by id prefix or label). */
@@ -86,7 +88,10 @@ function clueReportCommand(options: ReportCommandOptions, output: CommandOutput)
         hint: 'Run `medbench run clue --data <folder> --model baseline` first, or check --home.',
       });
     }
-    const report = buildClueReport(runs.map((run) => ({ run, results: store.results(run.id) })));
+    const report = buildClueReport(
+      runs.map((run) => ({ run, results: store.results(run.id) })),
+      options.base ? { base: options.base } : {},
+    );
     if (options.html) {
       const path = resolve(options.html);
       writeFileSync(path, renderClueHtml(report));
