@@ -20,6 +20,8 @@ const modelSchema = z
   .object({
     provider: z.enum(['openai-compatible', 'openai', 'anthropic', 'baseline']),
     model: z.string().min(1),
+    /** openai-compatible: `chat` (default) or `completions` for base models (plain-text prompts). */
+    api: z.enum(['chat', 'completions']).optional(),
     label: z.string().optional(),
     endpoints: z.array(endpointSchema).min(1).optional(),
     contextWindow: z.number().int().positive().optional(),

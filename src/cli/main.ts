@@ -125,6 +125,7 @@ export function createProgram(): Command {
     .option('--tokenizer <name>', "tokenizer counting the model's prompts (too_long check)")
     .option('--concurrency <n>', 'requests in flight per endpoint', number('--concurrency'))
     .option('--api-key-env <name>', 'environment variable holding the API key')
+    .option('--completions', 'a base model: send plain-text prompts to /completions instead of chat messages')
     .option('--temperature <t>', 'sampling temperature (default 0)', (value) => Number(value))
     .option('--max-output-tokens <n>', 'output token limit (default 500)', number('--max-output-tokens'))
     .option('--timeout-ms <ms>', 'per-request timeout (default 600000)', number('--timeout-ms'))

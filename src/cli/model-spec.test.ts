@@ -51,6 +51,16 @@ describe('model specs', () => {
     expect(binding.endpoints[0]!.model.endpoint).toBe('https://api.openai.com/v1');
   });
 
+  it('binds a base model to /completions, with its own provider name (and cache entries)', async () => {
+    const chat = await bindModel({ spec: 'openai-compatible:m@http://127.0.0.1:1/v1', config: empty });
+    const base = await bindModel({
+      spec: 'openai-compatible:m@http://127.0.0.1:1/v1',
+      config: empty,
+      overrides: { completions: true },
+    });
+    expect([chat.provider, base.provider]).toEqual(['openai-compatible', 'openai-compatible-completions']);
+  });
+
   it('requires the key of a paid API, naming its variable', async () => {
     await expect(
       bindModel({ spec: 'anthropic:claude-3-haiku-20240307', config: empty, environment: {} }),

@@ -4,11 +4,14 @@ import { AnthropicChatModel } from '../providers/anthropic-chat-model.js';
 import { ExtractiveBaselineChatModel } from '../providers/extractive-baseline-chat-model.js';
 import { knownContextWindow } from '../providers/known-models.js';
 import { OpenAICompatibleChatModel } from '../providers/openai-compatible-chat-model.js';
+import { OpenAICompatibleCompletionModel } from '../providers/openai-compatible-completion-model.js';
 import type { ModelBinding } from '../runner/model-binding.js';
 import { getTokenizer, resolveTokenizerName } from '../tokenizers/registry.js';
 import type { MedbenchConfig, ModelConfig } from './config.js';
 
 export interface ModelOverrides {
+  /** Send plain-text prompts to /completions (a base model). */
+  completions?: boolean;
   label?: string;
   contextWindow?: number;
   tokenizer?: string;
@@ -115,20 +118,28 @@ export async function bindModel(options: {
     endpoints = list.map((endpoint) => {
       const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
       const apiKey = readKey(apiKeyEnv, modelConfig.provider !== 'openai-compatible', environment);
+      const completions = overrides.completions ?? modelConfig.api === 'completions';
       const model: ChatModel =
-        modelConfig.provider === 'anthropic'
-          ? new AnthropicChatModel({
-              baseURL: endpoint.baseURL,
-              modelId: modelConfig.model,
-              apiKey: apiKey ?? '',
-              ...(apiKeyEnv ? { apiKeyEnv } : {}),
-            })
-          : new OpenAICompatibleChatModel({
+        completions && modelConfig.provider !== 'anthropic'
+          ? new OpenAICompatibleCompletionModel({
               baseURL: endpoint.baseURL,
               modelId: modelConfig.model,
               ...(apiKey ? { apiKey } : {}),
               ...(apiKeyEnv ? { apiKeyEnv } : {}),
-            });
+            })
+          : modelConfig.provider === 'anthropic'
+            ? new AnthropicChatModel({
+                baseURL: endpoint.baseURL,
+                modelId: modelConfig.model,
+                apiKey: apiKey ?? '',
+                ...(apiKeyEnv ? { apiKeyEnv } : {}),
+              })
+            : new OpenAICompatibleChatModel({
+                baseURL: endpoint.baseURL,
+                modelId: modelConfig.model,
+                ...(apiKey ? { apiKey } : {}),
+                ...(apiKeyEnv ? { apiKeyEnv } : {}),
+              });
       return { model, concurrency: overrides.concurrency ?? endpoint.concurrency ?? defaultConcurrency };
     });
   }
@@ -138,12 +149,8 @@ export async function bindModel(options: {
       overrides.label ??
       modelConfig.label ??
       (modelConfig.provider === 'baseline' ? 'baseline:extractive' : modelConfig.model),
-    provider:
-      modelConfig.provider === 'baseline'
-        ? 'baseline'
-        : modelConfig.provider === 'anthropic'
-          ? 'anthropic'
-          : 'openai-compatible',
+    // The provider names the API, so chat and completions answers never share a cache entry.
+    provider: endpoints[0]!.model.provider,
     modelId: modelConfig.model,
     endpoints,
     contextWindow:

@@ -4,6 +4,7 @@ import type { ChatModel } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import { AnthropicChatModel } from './anthropic-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible-chat-model.js';
+import { OpenAICompatibleCompletionModel } from './openai-compatible-completion-model.js';
 
 let server: LlmTestServer;
 beforeAll(async () => {
@@ -83,6 +84,16 @@ chatModelContract(
     }),
 );
 chatModelContract(
+  'OpenAI-compatible completions (base models)',
+  () =>
+    new OpenAICompatibleCompletionModel({
+      baseURL: `${server.url}/v1`,
+      modelId: 'base-model',
+      apiKey: 'sk-secret',
+      apiKeyEnv: 'TEST_KEY',
+    }),
+);
+chatModelContract(
   'Anthropic',
   () =>
     new AnthropicChatModel({
@@ -132,6 +143,27 @@ describe('what the servers receive', () => {
       temperature: 0,
       system: 'Be brief.',
       messages: [{ role: 'user', content: 'hello' }],
+    });
+  });
+
+  it('completions: a base model gets system prompt, shots and query as one plain-text prompt', async () => {
+    const model = new OpenAICompatibleCompletionModel({ baseURL: `${server.url}/v1`, modelId: 'base' });
+    await model.generate({
+      messages: [
+        { role: 'system', content: 'Summarise.' },
+        { role: 'user', content: 'Shot?' },
+        { role: 'assistant', content: 'Shot.' },
+        { role: 'user', content: 'Query?' },
+      ],
+      parameters,
+    });
+    const request = server.requests.at(-1)!;
+    expect(request.path).toBe('/v1/completions');
+    expect(request.body).toEqual({
+      model: 'base',
+      prompt: 'Summarise.\n\nShot?\n\nShot.\n\nQuery?',
+      temperature: 0,
+      max_tokens: 64,
     });
   });
 

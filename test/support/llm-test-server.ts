@@ -26,6 +26,7 @@ export interface LlmTestServer {
 }
 
 function promptOf(body: Record<string, unknown>): string {
+  if (typeof body.prompt === 'string') return body.prompt;
   const messages = (body.messages ?? []) as Array<{ content: string }>;
   return messages.map((message) => message.content).join('\n');
 }
@@ -36,8 +37,8 @@ function send(response: ServerResponse, status: number, body: string, headers: R
 }
 
 /**
- * A real HTTP server on 127.0.0.1 speaking OpenAI's /v1/chat/completions and Anthropic's
- * /v1/messages, standing in for paid APIs. It records every request it receives.
+ * A real HTTP server on 127.0.0.1 speaking OpenAI's /v1/chat/completions and /v1/completions
+ * and Anthropic's /v1/messages, standing in for paid APIs. It records every request it receives.
  */
 export async function startLlmTestServer(
   fallback: (request: RecordedRequest) => Behaviour = () => ({ kind: 'answer', text: '{"answer": "ok"}' }),
@@ -84,23 +85,32 @@ export async function startLlmTestServer(
       }
       const inputTokens = Math.ceil(promptOf(recorded.body).length / 4);
       const outputTokens = Math.ceil(behaviour.text.length / 4);
-      const body = anthropic
+      const completions =
+        recorded.path.endsWith('/completions') && !recorded.path.endsWith('/chat/completions');
+      const body = completions
         ? {
-            id: 'msg_test',
-            type: 'message',
-            role: 'assistant',
-            content: [{ type: 'text', text: behaviour.text }],
-            stop_reason: 'end_turn',
-            usage: { input_tokens: inputTokens, output_tokens: outputTokens },
-          }
-        : {
-            id: 'chatcmpl-test',
-            object: 'chat.completion',
-            choices: [
-              { index: 0, message: { role: 'assistant', content: behaviour.text }, finish_reason: 'stop' },
-            ],
+            id: 'cmpl-test',
+            object: 'text_completion',
+            choices: [{ index: 0, text: behaviour.text, finish_reason: 'stop' }],
             usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
-          };
+          }
+        : anthropic
+          ? {
+              id: 'msg_test',
+              type: 'message',
+              role: 'assistant',
+              content: [{ type: 'text', text: behaviour.text }],
+              stop_reason: 'end_turn',
+              usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+            }
+          : {
+              id: 'chatcmpl-test',
+              object: 'chat.completion',
+              choices: [
+                { index: 0, message: { role: 'assistant', content: behaviour.text }, finish_reason: 'stop' },
+              ],
+              usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
+            };
       const timer = setTimeout(() => {
         pendingTimers.delete(timer);
         send(response, 200, JSON.stringify(body));

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import { postJson } from './http-json.js';
+import type { OpenAICompatibleChatModelOptions } from './openai-compatible-chat-model.js';
+
+const responseSchema = z.object({
+  choices: z.array(z.object({ text: z.string(), finish_reason: z.string().nullable().optional() })).min(1),
+  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullable().optional(),
+});
+
+/**
+ * A conversation as plain text for a base model: every message's content (system prompt,
+ * shots, query) joined by blank lines, as CLUE prompts base models.
+ */
+export function plainTextPrompt(messages: readonly ChatMessage[]): string {
+  return messages.map((message) => message.content).join('\n\n');
+}
+
+/** A base (non-chat) model behind an OpenAI-compatible `/completions` endpoint. */
+export class OpenAICompatibleCompletionModel implements ChatModel {
+  readonly provider = 'openai-compatible-completions';
+  readonly modelId: string;
+  readonly endpoint: string;
+  private readonly apiKey: string | undefined;
+  private readonly apiKeyEnv: string | undefined;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: OpenAICompatibleChatModelOptions) {
+    this.endpoint = options.baseURL.replace(/\/+$/, '');
+    this.modelId = options.modelId;
+    this.apiKey = options.apiKey;
+    this.apiKeyEnv = options.apiKeyEnv;
+    this.headers = options.headers ?? {};
+  }
+
+  async generate(request: ChatRequest): Promise<ChatResponse> {
+    const response = await postJson({
+      url: `${this.endpoint}/completions`,
+      headers: { ...this.headers, ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
+      body: {
+        model: this.modelId,
+        prompt: plainTextPrompt(request.messages),
+        temperature: request.parameters.temperature,
+        max_tokens: request.parameters.maxOutputTokens,
+      },
+      schema: responseSchema,
+      ...(request.signal ? { signal: request.signal } : {}),
+      authHint: this.apiKeyEnv
+        ? `Set ${this.apiKeyEnv} to a valid key for ${this.endpoint}.`
+        : 'This endpoint needs a key: name its environment variable with apiKeyEnv in medbench.config.json.',
+    });
+    const choice = response.choices[0]!;
+    return {
+      text: choice.text,
+      usage: response.usage
+        ? { inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens }
+        : undefined,
+      finishReason: choice.finish_reason ?? undefined,
+    };
+  }
+}
