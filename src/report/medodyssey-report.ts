@@ -2,6 +2,9 @@ import type { RunRecord, StoredResult } from '../store/store.js';
 import {
   type CountingTable,
   countingTable,
+  MEDICAL_DATASETS,
+  type MedicalScore,
+  medicalScore,
   type NiahTable,
   niahTable,
   type Tally,
@@ -38,6 +41,8 @@ export interface RunReport {
   usage: { inputTokens: number | null; outputTokens: number | null; cost: number | null };
   niah: Record<string, Record<string, NiahTable>>;
   counting: Record<string, Record<string, CountingTable>>;
+  /** "kg-en" … → metric → Table 2 (esm) / Table A4 (ssm) cell. */
+  medical: Record<string, Record<string, MedicalScore>>;
 }
 
 export interface MedOdysseyReport {
@@ -72,6 +77,13 @@ export function buildMedOdysseyReport(
           if (countingResult) counting[language] = { ...counting[language], [metric]: countingResult };
         }
       }
+      const medical: RunReport['medical'] = {};
+      for (const { task, language } of MEDICAL_DATASETS) {
+        for (const metric of MEDODYSSEY_METRICS) {
+          const score = medicalScore({ results, task, language, metric });
+          if (score) medical[`${task}-${language}`] = { ...medical[`${task}-${language}`], [metric]: score };
+        }
+      }
       return {
         runId: run.id,
         label: (labels.get(run.label) ?? 0) > 1 ? `${run.label} #${run.id.slice(0, 6)}` : run.label,
@@ -88,6 +100,7 @@ export function buildMedOdysseyReport(
         },
         niah,
         counting,
+        medical,
       };
     }),
   };
@@ -131,6 +144,32 @@ function statusNote(tables: ReadonlyArray<{ run: RunReport; table: NiahTable | C
         `${run.label}: ${table.statuses.bad_format} bad_format, ${table.statuses.too_long} too_long, ${table.statuses.error} error`,
     );
   return notes.length > 0 ? `\n${notes.join('\n')}` : '';
+}
+
+/** Table 2 (ESM: P/R/F1 for KG and Table, accuracy for Term and Case) or Table A4 (SSM, accuracy). */
+function medicalTextTable(report: MedOdysseyReport, metric: string): string | undefined {
+  const runs = report.runs.filter((run) => Object.keys(run.medical).length > 0);
+  if (runs.length === 0) return undefined;
+  const prf = (task: string) => metric === 'esm' && (task === 'kg' || task === 'table');
+  const header = ['Model'];
+  for (const { task, name } of MEDICAL_DATASETS) {
+    header.push(...(prf(task) ? [`${name} P`, `${name} R`, `${name} F1`] : [`${name} Acc`]));
+  }
+  const rows = runs.map((run) => {
+    const cells = [run.label];
+    for (const { task, language } of MEDICAL_DATASETS) {
+      const score = run.medical[`${task}-${language}`]?.[metric];
+      const value = (number: number | undefined) => (score && number !== undefined ? number.toFixed(2) : '—');
+      cells.push(
+        ...(prf(task)
+          ? [value(score?.precision), value(score?.recall), value(score?.f1)]
+          : [value(score?.accuracy)]),
+      );
+    }
+    return cells;
+  });
+  const title = metric === 'esm' ? 'Medical tasks — ESM (Table 2)' : 'Medical tasks — SSM (Table A4)';
+  return `${title}\n${renderTextTable(header, rows)}`;
 }
 
 /** Tables A2/A3 (NIAH) and Table 3 (Counting) as plain text. */
@@ -179,6 +218,10 @@ export function renderMedOdysseyText(
         `Counting — ${METRIC_NAMES[metric]}: correct per type\n${renderTextTable(header, rows)}${statusNote(tables)}`,
       );
     }
+  }
+  for (const metric of metrics) {
+    const table = medicalTextTable(report, metric);
+    if (table) sections.push(table);
   }
   const imported = report.runs.filter((run) => run.scoringMode === 'compat').map((run) => run.label);
   if (imported.length > 0) {

@@ -14,7 +14,7 @@ describe('medbench import medodyssey-outputs (built CLI)', () => {
       const result = await runCli(['--home', home, 'import', 'medodyssey-outputs', fixture]);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
-      expect(result.stdout).toContain('Imported 14 published outputs from 3 files: 2 models');
+      expect(result.stdout).toContain('Imported 18 published outputs from 5 files: 2 models');
       expect(result.stdout).toContain('agrees with every published pred_answer');
     }
     const report = JSON.parse((await runCli(['--home', home, 'report', '--json'])).stdout);
@@ -44,6 +44,19 @@ describe('medbench import medodyssey-outputs (built CLI)', () => {
       correction: { correct: 0, counted: 1 },
     });
     expect(gpt4o.counting.en.ssm.all).toEqual({ correct: 2, counted: 4 });
+    // KG: tp 1, fp 1, fn 2 → P 50, R 33.33, F1 40. SSM: sample 1 lacks "a|rel|c"; sample 2 (no JSON)
+    // holds "x|is|y" → 1/2.
+    expect(gpt4o.medical['kg-en'].esm).toMatchObject({
+      precision: 50,
+      f1: expect.closeTo(40, 10),
+      counted: 2,
+    });
+    expect(gpt4o.medical['kg-en'].esm.recall).toBeCloseTo(100 / 3, 10);
+    expect(gpt4o.medical['kg-en'].ssm.accuracy).toBe(50);
+    // Case: "14" matches the alternative from answer_correct.json; ["少言", "焦虑一周"] joined with "，".
+    // SSM: "14" occurs in the first raw output, "少言，焦虑一周" not in the second → 1/2.
+    expect(gpt4o.medical['case-zh'].esm.accuracy).toBe(100);
+    expect(gpt4o.medical['case-zh'].ssm.accuracy).toBe(50);
     const haiku = byLabel['Claude 3 Haiku (published)'];
     expect(haiku.niah.zh.esm.all).toEqual({ correct: 1, counted: 2 });
     expect(haiku.niah.zh.ssm.all).toEqual({ correct: 2, counted: 2 });
@@ -54,6 +67,9 @@ describe('medbench import medodyssey-outputs (built CLI)', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/GPT-4o \(published\)\s+0%\s+2\s+0\s+—\s+2\/4/);
     expect(result.stdout).toContain('Scored in compat mode');
+    expect(result.stdout).toMatch(
+      /Medical tasks — ESM \(Table 2\)[\s\S]*GPT-4o \(published\)\s+50\.00\s+33\.33\s+40\.00/,
+    );
   });
 
   it('a folder without outputs is a clear error', async () => {

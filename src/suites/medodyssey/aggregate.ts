@@ -137,3 +137,66 @@ export function countingTable(options: {
   }
   return { language: options.language, metric: options.metric, byType, byLevel, all, statuses };
 }
+
+export const MEDICAL_DATASETS = [
+  { task: 'kg', language: 'en', name: 'En.KG' },
+  { task: 'kg', language: 'zh', name: 'Zh.KG' },
+  { task: 'term', language: 'en', name: 'En.Term' },
+  { task: 'term', language: 'zh', name: 'Zh.Term' },
+  { task: 'case', language: 'zh', name: 'Zh.Case' },
+  { task: 'table', language: 'zh', name: 'Zh.Table' },
+] as const;
+
+export interface MedicalScore {
+  task: string;
+  language: string;
+  metric: string;
+  /** Micro precision/recall/F1 (KG and Table under ESM), ×100. */
+  precision?: number;
+  recall?: number;
+  f1?: number;
+  /** Accuracy (Term, Case, and every task under SSM), ×100. */
+  accuracy?: number;
+  counted: number;
+  statuses: StatusCounts;
+}
+
+const ratio = (numerator: number, denominator: number) => (denominator === 0 ? 0 : numerator / denominator);
+
+/**
+ * Table 2 (ESM) and Table A4 (SSM) cells: KG and Table under ESM are micro P/R/F1 over the
+ * whole dataset (0/0 reads 0); everything else is accuracy. too_long samples count as wrong.
+ */
+export function medicalScore(options: {
+  results: readonly ResultLike[];
+  task: string;
+  language: string;
+  metric: 'esm' | 'ssm';
+}): MedicalScore | undefined {
+  const rows = options.results.filter(
+    (result) => result.task === options.task && result.params.language === options.language,
+  );
+  if (rows.length === 0) return undefined;
+  const statuses = emptyStatuses();
+  for (const row of rows) statuses[row.status]++;
+  const base = {
+    task: options.task,
+    language: options.language,
+    metric: options.metric,
+    counted: rows.length,
+    statuses,
+  };
+  if (options.metric === 'esm' && (options.task === 'kg' || options.task === 'table')) {
+    const sum = (name: string) => rows.reduce((total, row) => total + (row.scores[name] ?? 0), 0);
+    const [tp, fp, fn] = [sum('tp'), sum('fp'), sum('fn')];
+    const precision = ratio(tp, tp + fp);
+    const recall = ratio(tp, tp + fn);
+    const f1 = ratio(2 * precision * recall, precision + recall);
+    return { ...base, precision: 100 * precision, recall: 100 * recall, f1: 100 * f1 };
+  }
+  const score = options.metric;
+  return {
+    ...base,
+    accuracy: (100 * rows.reduce((total, row) => total + (row.scores[score] ?? 0), 0)) / rows.length,
+  };
+}

@@ -4,6 +4,7 @@ import type { Tokenizer } from '../../core/tokenizer.js';
 import { type BuildStatistics, buildSamples, type LanguageSource, type MicMode } from './build-samples.js';
 import { ANSWER_RESERVE_CHARS, type CountingType, DEFAULT_GAMMA, type Language } from './constants.js';
 import { countingTask } from './counting-task.js';
+import { caseTask, kgTask, tableTask, termTask } from './medical-tasks.js';
 import { ratioCharBudget } from './mic.js';
 import { niahTask } from './niah-task.js';
 import { type HaystackKind, loadHaystack, loadNeedles, resolveDatasetFolder } from './release.js';
@@ -12,7 +13,14 @@ export { buildSamples } from './build-samples.js';
 export * from './constants.js';
 
 /** The tasks of the MedOdyssey suite, by name. */
-export const medodysseyTasks: Readonly<Record<string, Task>> = { niah: niahTask, counting: countingTask };
+export const medodysseyTasks: Readonly<Record<string, Task>> = {
+  niah: niahTask,
+  counting: countingTask,
+  kg: kgTask,
+  term: termTask,
+  table: tableTask,
+  case: caseTask,
+};
 
 export interface MedOdysseyBuildRequest {
   /** Release root or its dataset/ folder. */

@@ -8,6 +8,7 @@ import { extractJsonAnswer } from '../../metrics/json-answer.js';
 import { pythonString } from '../../metrics/string-match.js';
 import { type CountingType, type Language, levelName } from './constants.js';
 import { countingTask } from './counting-task.js';
+import { caseTask, kgTask, tableTask, termTask } from './medical-tasks.js';
 import { niahTask } from './niah-task.js';
 import { NIAH_ANSWER_KEYS } from './prompts.js';
 import { loadNeedles, resolveDatasetFolder } from './release.js';
@@ -32,6 +33,61 @@ const COUNTING_TYPE_NAMES: Readonly<Record<string, CountingType>> = {
   acquisition_shuffle: 'shuffle',
   reasoning: 'correction',
 };
+
+/** task_result file prefixes of the medical tasks → medbench task, language and gold shape. */
+const MEDICAL_FILES: Readonly<Record<string, { task: Task; language: Language }>> = {
+  en_kg: { task: kgTask, language: 'en' },
+  zh_kg: { task: kgTask, language: 'zh' },
+  en_norm: { task: termTask, language: 'en' },
+  zh_norm: { task: termTask, language: 'zh' },
+  zh_table: { task: tableTask, language: 'zh' },
+  zh_medcase: { task: caseTask, language: 'zh' },
+};
+
+const medicalLineSchema = z.object({
+  id: z.union([z.number(), z.string()]),
+  type: z.string().optional(),
+  true_answer: z.union([z.string(), z.array(z.string())]),
+  pred_answer: z.unknown(),
+  pred_origin: z.string().nullable(),
+  token_len: z.number().nullable().optional(),
+  sample_size: z.number().int(),
+  model: z.string(),
+  note: z.string(),
+});
+
+/** `raw_data/zh_medcase/answer_correct.json`: sample id → accepted alternatives (one-element lists). */
+export function loadCaseAlternatives(datasetFolder: string): Record<string, string[][]> {
+  const path = join(datasetFolder, 'raw_data', 'zh_medcase', 'answer_correct.json');
+  if (!existsSync(path)) return {};
+  const parsed = z
+    .record(z.string(), z.array(z.array(z.string())))
+    .safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${path}: ${parsed.error.issues[0]!.path.join('.')} ${parsed.error.issues[0]!.message}`,
+    });
+  }
+  return parsed.data;
+}
+
+function medicalGold(
+  task: Task,
+  trueAnswer: string | string[],
+  alternatives: string[][] | undefined,
+): unknown {
+  const list = Array.isArray(trueAnswer) ? trueAnswer : [trueAnswer];
+  if (task === termTask) return { answer: Array.isArray(trueAnswer) ? (trueAnswer[0] ?? '') : trueAnswer };
+  if (task === kgTask) return { triplets: list };
+  if (task === tableTask) return { answers: list };
+  const all = [list, ...(alternatives ?? [])];
+  return {
+    alternatives: all.filter(
+      (alternative, index) => all.findIndex((other) => other[0] === alternative[0]) === index,
+    ),
+  };
+}
 
 const niahLineSchema = z.object({
   idx: z.number().int(),
@@ -290,11 +346,58 @@ export function readPublishedOutputs(options: { folder: string; needlesFolder?: 
       }
     }
   }
+  const medicalFiles = existsSync(taskFolder)
+    ? readdirSync(taskFolder)
+        .filter((name) => /^(en_kg|zh_kg|en_norm|zh_norm|zh_table|zh_medcase)_.+\.jsonl$/.test(name))
+        .sort()
+    : [];
+  const alternatives = medicalFiles.some((name) => name.startsWith('zh_medcase_'))
+    ? loadCaseAlternatives(datasetFolder)
+    : {};
+  for (const name of medicalFiles) {
+    const prefix = /^(en_kg|zh_kg|en_norm|zh_norm|zh_table|zh_medcase)_/.exec(name)![1]!;
+    const { task, language } = MEDICAL_FILES[prefix]!;
+    const path = join(taskFolder, name);
+    statistics.files++;
+    for (const { line, value } of readLines(path, medicalLineSchema)) {
+      statistics.lines++;
+      const sample: Sample = {
+        id: `${task.name}-${language}-${value.id}`,
+        suite: 'medodyssey',
+        task: task.name,
+        params: { language, level: value.sample_size, subtype: value.type ?? '', mic: 'ratio' },
+        prompt: '',
+        promptChars: 0,
+        promptTokens: {},
+        gold: medicalGold(task, value.true_answer, alternatives[String(value.id)]),
+      };
+      const imported = rescore({
+        task,
+        model: value.model,
+        sample,
+        note: value.note,
+        rawOutput: value.pred_origin,
+        hasPrompt: false,
+        promptTokens: value.token_len ?? null,
+      });
+      results.push(imported);
+      if (
+        imported.status !== 'too_long' &&
+        imported.status !== (value.note === 'wrong format' ? 'bad_format' : 'ok')
+      ) {
+        statistics.parserDisagreements.push({
+          file: name,
+          line,
+          detail: `medbench: ${imported.status}, published note: "${value.note}"`,
+        });
+      }
+    }
+  }
   if (statistics.files === 0) {
     throw new MedbenchError({
       code: 'DATA_NOT_FOUND',
-      message: `No NIAH or counting output files in ${evaluation}.`,
-      hint: 'Expected niah_result/{en|zh}_<model>_v1.jsonl and task_result/{en|zh}_counting_<model>_v1.jsonl.',
+      message: `No published output files in ${evaluation}.`,
+      hint: 'Expected niah_result/{en|zh}_<model>_v1.jsonl and task_result/<task>_<model>_v1.jsonl (counting, kg, norm, table, medcase).',
     });
   }
   return { results, statistics };

@@ -1,0 +1,145 @@
+import type { ScoredOutput } from '../../core/sample.js';
+import type { ScoreInput, ScoringMode, Task } from '../../core/task.js';
+import { extractJsonAnswer } from '../../metrics/json-answer.js';
+import { answerString, lowerCase, pythonString, removeAsciiSpaces } from '../../metrics/string-match.js';
+
+const RESULT_KEYS = ['result'] as const;
+/** Separators for joining list answers, in the order the published scorer tried them. */
+export const JOIN_SEPARATORS = [',', '，', ';', '；', '、', '+', ' '] as const;
+
+export function firstSeparator(text: string): string | undefined {
+  return JOIN_SEPARATORS.find((separator) => text.includes(separator));
+}
+
+/**
+ * The predicted items of a list answer. A string is one item in standard mode; in compat
+ * mode it is iterated as the published scorer did, every distinct character an item.
+ */
+export function predictedItems(value: unknown, mode: ScoringMode): string[] {
+  if (Array.isArray(value))
+    return value.map((item) => (mode === 'compat' ? pythonString(item) : answerString(item)));
+  if (typeof value === 'string') return mode === 'compat' ? [...new Set(value)] : value === '' ? [] : [value];
+  if (value === undefined || value === null) return [];
+  return [mode === 'compat' ? pythonString(value) : answerString(value)];
+}
+
+/** True positives, false positives and false negatives of two sets. */
+function counts(predicted: ReadonlySet<string>, gold: ReadonlySet<string>) {
+  let tp = 0;
+  for (const item of gold) if (predicted.has(item)) tp++;
+  return { tp, fp: predicted.size - tp, fn: gold.size - tp };
+}
+
+/** Term: the standard term, compared case-insensitively; SSM looks inside the parsed answer. */
+export const termTask: Task = {
+  suite: 'medodyssey',
+  name: 'term',
+  metrics: ['esm', 'ssm'],
+  failedScores: { esm: 0, ssm: 0 },
+  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
+    const { answer } = sample.gold as { answer: string };
+    const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
+    const parsed = extracted.wellFormed ? extracted.value : '';
+    const text = lowerCase(mode === 'compat' ? pythonString(parsed) : answerString(parsed));
+    return {
+      status: extracted.wellFormed ? 'ok' : 'bad_format',
+      parsed,
+      scores: {
+        esm: extracted.wellFormed && text === lowerCase(answer) ? 1 : 0,
+        ssm: extracted.wellFormed && text.includes(lowerCase(answer)) ? 1 : 0,
+      },
+    };
+  },
+};
+
+/** KG: triplets, lower-cased sets; tp/fp/fn per sample for micro P/R/F1. SSM: every gold triplet in the raw output. */
+export const kgTask: Task = {
+  suite: 'medodyssey',
+  name: 'kg',
+  metrics: ['tp', 'fp', 'fn', 'ssm'],
+  failedScores: { tp: 0, fp: 0, fn: 0, ssm: 0 },
+  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
+    const { triplets } = sample.gold as { triplets: string[] };
+    const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
+    const parsed = extracted.wellFormed ? extracted.value : [];
+    const gold = new Set(triplets.map(lowerCase));
+    const predicted = new Set(predictedItems(parsed, mode).map(lowerCase));
+    const raw = lowerCase(rawOutput);
+    return {
+      status: extracted.wellFormed ? 'ok' : 'bad_format',
+      parsed,
+      scores: {
+        ...counts(predicted, gold),
+        ssm: [...gold].every((triplet) => raw.includes(triplet)) ? 1 : 0,
+      },
+    };
+  },
+};
+
+/**
+ * Table: like KG with U+0020 spaces removed instead of lower-casing, and the repair rule:
+ * one predicted item against several gold items joins the gold items with the first
+ * separator found in the first gold item. SSM: every gold string in the raw output.
+ */
+export const tableTask: Task = {
+  suite: 'medodyssey',
+  name: 'table',
+  metrics: ['tp', 'fp', 'fn', 'ssm'],
+  failedScores: { tp: 0, fp: 0, fn: 0, ssm: 0 },
+  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
+    const { answers } = sample.gold as { answers: string[] };
+    const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
+    const parsed = extracted.wellFormed ? extracted.value : [];
+    const items = predictedItems(parsed, mode);
+    let goldItems = answers;
+    const separator = answers.length > 1 ? firstSeparator(answers[0]!) : undefined;
+    if (items.length === 1 && separator !== undefined) goldItems = [answers.join(separator)];
+    return {
+      status: extracted.wellFormed ? 'ok' : 'bad_format',
+      parsed,
+      scores: {
+        ...counts(new Set(items.map(removeAsciiSpaces)), new Set(goldItems.map(removeAsciiSpaces))),
+        ssm: answers.every((answer) => rawOutput.includes(answer)) ? 1 : 0,
+      },
+    };
+  },
+};
+
+/** The predicted string compared with one Case alternative (its first string is the answer). */
+export function caseAnswerFor(parsed: unknown, alternative: string, mode: ScoringMode): string {
+  const separator = firstSeparator(alternative);
+  if (mode === 'compat' && typeof parsed === 'string') {
+    return parsed.length > 1 && separator !== undefined ? [...parsed].join(separator) : parsed;
+  }
+  const items = predictedItems(parsed, mode);
+  if (items.length === 0) return '';
+  if (items.length === 1) return items[0]!;
+  return separator !== undefined ? items.join(separator) : items[0]!;
+}
+
+/** Case: accuracy over accepted alternatives, compared without U+0020 spaces. SSM: an alternative's answer in the raw output. */
+export const caseTask: Task = {
+  suite: 'medodyssey',
+  name: 'case',
+  metrics: ['esm', 'ssm'],
+  failedScores: { esm: 0, ssm: 0 },
+  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
+    const { alternatives } = sample.gold as { alternatives: string[][] };
+    const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
+    const parsed = extracted.wellFormed ? extracted.value : [];
+    const answers = alternatives.map((alternative) => alternative[0] ?? '');
+    const esm =
+      extracted.wellFormed &&
+      answers.some(
+        (answer) => removeAsciiSpaces(caseAnswerFor(parsed, answer, mode)) === removeAsciiSpaces(answer),
+      );
+    return {
+      status: extracted.wellFormed ? 'ok' : 'bad_format',
+      parsed,
+      scores: {
+        esm: esm ? 1 : 0,
+        ssm: answers.some((answer) => answer !== '' && rawOutput.includes(answer)) ? 1 : 0,
+      },
+    };
+  },
+};
