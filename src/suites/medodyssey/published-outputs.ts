@@ -44,16 +44,20 @@ const MEDICAL_FILES: Readonly<Record<string, { task: Task; language: Language }>
   zh_medcase: { task: caseTask, language: 'zh' },
 };
 
-const medicalLineSchema = z.object({
+/** Fields every task_result line has (formats.md). */
+const taskLineSchema = z.object({
   id: z.union([z.number(), z.string()]),
-  type: z.string().optional(),
-  true_answer: z.union([z.string(), z.array(z.string())]),
   pred_answer: z.unknown(),
   pred_origin: z.string().nullable(),
   token_len: z.number().nullable().optional(),
   sample_size: z.number().int(),
   model: z.string(),
   note: z.string(),
+});
+
+const medicalLineSchema = taskLineSchema.extend({
+  type: z.string().optional(),
+  true_answer: z.union([z.string(), z.array(z.string())]),
 });
 
 /** `raw_data/zh_medcase/answer_correct.json`: sample id → accepted alternatives (one-element lists). */
@@ -101,17 +105,10 @@ const niahLineSchema = z.object({
   note: z.string(),
 });
 
-const countingLineSchema = z.object({
-  id: z.union([z.number(), z.string()]),
+const countingLineSchema = taskLineSchema.extend({
   type: z.string(),
   input: z.string(),
   true_answer: z.array(z.number()),
-  pred_answer: z.unknown(),
-  pred_origin: z.string().nullable(),
-  token_len: z.number().nullable().optional(),
-  sample_size: z.number().int(),
-  model: z.string(),
-  note: z.string(),
 });
 
 /** One published output, turned into a sample plus the model's answer. */
