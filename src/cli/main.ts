@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import { buildMedOdysseyCommand, type CommandOutput } from './commands/build-medodyssey.js';
 import { demoCommand } from './commands/demo.js';
 import { importMedOdysseyCommand } from './commands/import-medodyssey.js';
+import { ratiosCommand } from './commands/ratios.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { runClueCommand } from './commands/run-clue.js';
@@ -180,6 +181,22 @@ export function createProgram(): Command {
     .option('--html <file>', 'write a self-contained HTML report')
     .option('--base <label>', 'clue: compare every other model with this one (Figure 5)')
     .action(action((options) => reportCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output)));
+
+  program
+    .command('ratios')
+    .description(
+      'token-to-character ratio of each tokenizer on each MedOdyssey haystack (Table A1), and the γ it needs',
+    )
+    .requiredOption('--data <folder>', 'the official release: repository root or its dataset/ folder')
+    .addOption(
+      new Option('--tokenizers <names>', 'tokenizers or model names').default(
+        'gpt-4-turbo,gpt-4o,claude-3-haiku,llama3',
+      ),
+    )
+    .addOption(new Option('--lang <languages>', 'en, zh or all').default('all'))
+    .addOption(new Option('--haystack <kind>', 'medical or generic').default('medical'))
+    .option('--json', 'rows as JSON')
+    .action(action((options) => ratiosCommand(options, output)));
 
   program
     .command('tokenizers')
