@@ -65,9 +65,15 @@ export function createProgram(): Command {
   build
     .command('medodyssey')
     .description('build the MedOdyssey NIAH and Counting grid into a JSONL dataset')
-    .requiredOption('--data <folder>', 'the official release: repository root or its dataset/ folder')
+    .option('--data <folder>', 'NIAH/Counting: the official release (repository root or its dataset/ folder)')
+    .option('--sources <folder>', 'KG/Term/Table/Case: your knowledge sources (docs/medodyssey-sources.md)')
     .requiredOption('--out <file>', 'dataset file to write (JSONL)')
-    .addOption(new Option('--task <task>', 'niah, counting or all').default('all'))
+    .addOption(
+      new Option('--task <tasks>', 'niah, counting, kg, term, table, case (comma list) or all').default(
+        'all',
+      ),
+    )
+    .option('--kg-questions <n>', 'KG questions to generate per language (default 100)')
     .addOption(new Option('--lang <languages>', 'en, zh, en,zh or all').default('all'))
     .option('--levels <list>', "token levels, e.g. 4k,8k (default: the paper's seven, 4k to 200k)")
     .option('--depths <list>', 'needle depths in percent (default 0,25,50,75,100)')

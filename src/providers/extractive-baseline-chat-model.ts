@@ -1,10 +1,10 @@
 import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
 import { bm25Scores, lexicalTerms } from './bm25.js';
 
-const TEMPLATE = /\{\s*"([^"]+)"\s*:\s*(\[|")/;
-const QUESTION_LINE = /^(?:Question|问题)\s*[:：]\s*(.*)$/;
+const TEMPLATE = /\{\s*"([^"]+)"\s*:\s*(\[\s*"|\[|")/;
+const QUESTION_LINE = /^(?:Question|问题|Medical Phrase|医疗名词)\s*[:：]\s*(.*)$/;
 
-/** The last "Question:"/"问题：" line, else the last line holding a question mark. */
+/** The last "Question:"/"问题：" (or Term's "Medical Phrase:"/"医疗名词：") line, else the last line with a question mark. */
 function findQuestion(lines: readonly string[]): { question: string; index: number } | undefined {
   for (let index = lines.length - 1; index >= 0; index--) {
     const match = QUESTION_LINE.exec(lines[index]!.trim());
@@ -16,24 +16,37 @@ function findQuestion(lines: readonly string[]): { question: string; index: numb
   return undefined;
 }
 
-/** The context sentence most similar to the question under BM25. */
-function bestSentence(prompt: string): string {
+/** The context sentences ranked by BM25 against the question, best first, with their scores. */
+function rankedSentences(prompt: string): Array<{ sentence: string; score: number }> {
   const lines = prompt.split('\n');
   const found = findQuestion(lines);
-  if (!found) return '';
-  // Skip the instruction (first line), the question and everything after it.
-  const body = lines.slice(1, found.index).join('\n');
+  if (!found) return [];
+  // Everything but the instruction (first line) and the question line itself.
+  const body = lines.filter((_, index) => index > 0 && index !== found.index).join('\n');
   const sentences = body
     .split(/(?<=[.。!?！？])\s*|\n+/)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0);
-  if (sentences.length === 0) return '';
   const scores = bm25Scores({ query: lexicalTerms(found.question), documents: sentences.map(lexicalTerms) });
-  let best = 0;
-  scores.forEach((score, index) => {
-    if (score > scores[best]!) best = index;
-  });
-  return sentences[best]!;
+  return sentences
+    .map((sentence, index) => ({ sentence, score: scores[index]! }))
+    .sort((left, right) => right.score - left.score);
+}
+
+/** The context sentence most similar to the question under BM25. */
+function bestSentence(prompt: string): string {
+  return rankedSentences(prompt)[0]?.sentence ?? '';
+}
+
+/** Up to five sentences scoring at least 80% of the best one (a list-of-strings answer). */
+function bestSentences(prompt: string): string[] {
+  const ranked = rankedSentences(prompt);
+  const top = ranked[0]?.score ?? 0;
+  if (top <= 0) return [];
+  return ranked
+    .filter((item) => item.score >= 0.8 * top)
+    .slice(0, 5)
+    .map((item) => item.sentence);
 }
 
 /**
@@ -57,7 +70,8 @@ function templatedNumbers(prompt: string): number[] {
  * `{"key": […]}`):
  * - string answers: the context sentence with the highest BM25 score against the question
  *   line, returned whole (so exact match rarely holds, while subset match often does);
- * - list answers: the first number of every line whose opening (the text before its first
+ * - lists of strings (`["xxx", …]`): up to five sentences scoring at least 80% of the best;
+ * - lists of numbers: the first number of every line whose opening (the text before its first
  *   number) recurs three or more times (on MedOdyssey Counting this reads the counting sentences, and on the correction
  *   type it reports the wrong count each sentence states first).
  * It never sees gold data and makes no network calls.
@@ -74,7 +88,9 @@ export class ExtractiveBaselineChatModel implements ChatModel {
       .join('\n');
     const template = TEMPLATE.exec(prompt);
     const key = template?.[1] ?? 'answer';
-    const answer = template?.[2] === '[' ? templatedNumbers(prompt) : bestSentence(prompt);
+    const kind = template?.[2]?.replace(/\s/g, '');
+    const answer =
+      kind === '[' ? templatedNumbers(prompt) : kind === '["' ? bestSentences(prompt) : bestSentence(prompt);
     return { text: JSON.stringify({ [key]: answer }), usage: undefined, finishReason: 'stop' };
   }
 }

@@ -147,7 +147,10 @@ function statusNote(tables: ReadonlyArray<{ run: RunReport; table: NiahTable | C
 }
 
 /** Table 2 (ESM: P/R/F1 for KG and Table, accuracy for Term and Case) or Table A4 (SSM, accuracy). */
-function medicalTextTable(report: MedOdysseyReport, metric: string): string | undefined {
+function medicalTableRows(
+  report: MedOdysseyReport,
+  metric: string,
+): { title: string; header: string[]; rows: string[][] } | undefined {
   const runs = report.runs.filter((run) => Object.keys(run.medical).length > 0);
   if (runs.length === 0) return undefined;
   const prf = (task: string) => metric === 'esm' && (task === 'kg' || task === 'table');
@@ -169,7 +172,12 @@ function medicalTextTable(report: MedOdysseyReport, metric: string): string | un
     return cells;
   });
   const title = metric === 'esm' ? 'Medical tasks — ESM (Table 2)' : 'Medical tasks — SSM (Table A4)';
-  return `${title}\n${renderTextTable(header, rows)}`;
+  return { title, header, rows };
+}
+
+function medicalTextTable(report: MedOdysseyReport, metric: string): string | undefined {
+  const table = medicalTableRows(report, metric);
+  return table ? `${table.title}\n${renderTextTable(table.header, table.rows)}` : undefined;
 }
 
 /** Tables A2/A3 (NIAH) and Table 3 (Counting) as plain text. */
@@ -324,6 +332,10 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
         ),
       );
     }
+  }
+  for (const metric of MEDODYSSEY_METRICS) {
+    const table = medicalTableRows(report, metric);
+    if (table) body.push(`<h2>${escapeHtml(table.title)}</h2>`, htmlTable(table.header, table.rows));
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -18,6 +18,8 @@ describe('medbench demo (built CLI)', () => {
       'Zh.NIAH — SSM',
       'Counting — ESM',
       'Counting — SSM',
+      'Medical tasks — ESM (Table 2)',
+      'Medical tasks — SSM (Table A4)',
     ]) {
       expect(result.stdout).toContain(heading);
     }
@@ -33,7 +35,7 @@ describe('medbench demo (built CLI)', () => {
   it('a second demo costs nothing: every sample is already done', async () => {
     const result = await runCli(['--home', home, 'demo']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('0 new, 144 from before');
+    expect(result.stderr).toContain('0 new, 294 from before');
   });
 
   it('report --json gives correct and counted numbers per cell', async () => {
@@ -45,6 +47,15 @@ describe('medbench demo (built CLI)', () => {
     // 4 needles × 5 depths × 3 levels per language; the extractive baseline never matches exactly.
     expect(run.niah.en.esm.all).toEqual({ correct: 0, counted: 60 });
     expect(run.niah.zh.ssm.cells['50']['1000']).toEqual({ correct: 4, counted: 4 });
+    // Every medical dataset of Table 2 is built from the sample sources and scored.
+    expect(Object.keys(run.medical).sort()).toEqual([
+      'case-zh',
+      'kg-en',
+      'kg-zh',
+      'table-zh',
+      'term-en',
+      'term-zh',
+    ]);
     // It reads the counting sentences: right on repeat/increase/shuffle, wrong on correction.
     expect(run.counting.en.esm.byType).toEqual({
       repeat: { correct: 3, counted: 3 },

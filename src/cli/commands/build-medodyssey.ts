@@ -1,19 +1,26 @@
 import { resolve } from 'node:path';
+import { MedbenchError } from '../../core/errors.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import { writeDataset } from '../../runner/dataset-file.js';
+import { buildMedicalSamples } from '../../suites/medodyssey/build-medical-samples.js';
 import {
   COUNTING_TYPES,
+  DEFAULT_GAMMA,
   DEPTHS,
   LANGUAGES,
   LEVELS,
   prepareMedOdysseyBuild,
 } from '../../suites/medodyssey/index.js';
+import { loadMedicalSources } from '../../suites/medodyssey/medical-sources.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { VERSION } from '../../version.js';
 import { parseChoiceList, parseNumberList, parsePositiveNumber, parseRange } from '../parse-options.js';
 
 export interface BuildMedOdysseyOptions {
-  data: string;
+  data?: string;
+  /** Folder with KG/Term/Table/Case knowledge sources (docs/medodyssey-sources.md). */
+  sources?: string;
+  kgQuestions?: string;
   out: string;
   task: string;
   lang: string;
@@ -40,10 +47,32 @@ export async function buildMedOdysseyCommand(
   options: BuildMedOdysseyOptions,
   output: CommandOutput,
 ): Promise<void> {
-  const tasks =
+  const allTasks = ['niah', 'counting', 'kg', 'term', 'table', 'case'] as const;
+  const requested =
     options.task === 'all'
-      ? (['niah', 'counting'] as const)
-      : parseChoiceList('--task', options.task, ['niah', 'counting'] as const);
+      ? options.sources
+        ? [...allTasks]
+        : (['niah', 'counting'] as const)
+      : parseChoiceList('--task', options.task, allTasks);
+  const tasks = requested.filter(
+    (task): task is 'niah' | 'counting' => task === 'niah' || task === 'counting',
+  );
+  const medicalTasks = requested.filter(
+    (task): task is 'kg' | 'term' | 'table' | 'case' => task !== 'niah' && task !== 'counting',
+  );
+  if (tasks.length > 0 && !options.data) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: 'NIAH and Counting need --data <official release folder>.',
+    });
+  }
+  if (medicalTasks.length > 0 && !options.sources) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `${medicalTasks.join(', ')} need --sources <folder with knowledge sources>.`,
+      hint: 'See docs/medodyssey-sources.md for the file names and formats.',
+    });
+  }
   const languages = options.lang === 'all' ? LANGUAGES : parseChoiceList('--lang', options.lang, LANGUAGES);
   const mic = parseChoiceList('--mic', options.mic, ['ratio', 'exact', 'per-model'] as const)[0]!;
   const haystack = parseChoiceList('--haystack', options.haystack, ['medical', 'generic'] as const)[0]!;
@@ -55,26 +84,55 @@ export async function buildMedOdysseyCommand(
     tokenizers.push(await getTokenizer(name));
   }
   const started = Date.now();
-  const { samples, statistics } = prepareMedOdysseyBuild({
-    data: options.data,
-    tasks,
-    languages,
-    levels: options.levels ? parseNumberList('--levels', options.levels) : LEVELS,
-    depths: options.depths ? parseNumberList('--depths', options.depths) : DEPTHS,
-    countingTypes: options.countingTypes
-      ? parseChoiceList('--counting-types', options.countingTypes, COUNTING_TYPES)
-      : COUNTING_TYPES,
-    mic,
-    gamma: {
-      ...(options.gammaEn ? { en: parsePositiveNumber('--gamma-en', options.gammaEn) } : {}),
-      ...(options.gammaZh ? { zh: parsePositiveNumber('--gamma-zh', options.gammaZh) } : {}),
-    },
-    tokenizers,
-    haystack,
-    seed: options.seed,
-    countingSentences: parseRange('--counting-sentences', options.countingSentences),
-    ...(options.needles ? { needleIds: parseNumberList('--needles', options.needles) } : {}),
-  });
+  const levels = options.levels ? parseNumberList('--levels', options.levels) : LEVELS;
+  const gamma = {
+    ...DEFAULT_GAMMA,
+    ...(options.gammaEn ? { en: parsePositiveNumber('--gamma-en', options.gammaEn) } : {}),
+    ...(options.gammaZh ? { zh: parsePositiveNumber('--gamma-zh', options.gammaZh) } : {}),
+  };
+  const niahCounting =
+    tasks.length > 0
+      ? prepareMedOdysseyBuild({
+          data: options.data!,
+          tasks,
+          languages,
+          levels,
+          depths: options.depths ? parseNumberList('--depths', options.depths) : DEPTHS,
+          countingTypes: options.countingTypes
+            ? parseChoiceList('--counting-types', options.countingTypes, COUNTING_TYPES)
+            : COUNTING_TYPES,
+          mic,
+          gamma,
+          tokenizers,
+          haystack,
+          seed: options.seed,
+          countingSentences: parseRange('--counting-sentences', options.countingSentences),
+          ...(options.needles ? { needleIds: parseNumberList('--needles', options.needles) } : {}),
+        })
+      : undefined;
+  const medical =
+    medicalTasks.length > 0
+      ? loadMedicalSources({
+          folder: resolve(options.sources!),
+          tasks: medicalTasks,
+          languages,
+          kgQuestions: options.kgQuestions ? parsePositiveNumber('--kg-questions', options.kgQuestions) : 100,
+          seed: options.seed,
+        })
+      : { sources: [], skipped: [] };
+  for (const skipped of medical.skipped) output.stderr(`skipped ${skipped}\n`);
+  const statistics = niahCounting?.statistics ?? { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
+  function* samples() {
+    if (niahCounting) yield* niahCounting.samples;
+    yield* buildMedicalSamples({
+      sources: medical.sources,
+      levels,
+      mic,
+      gamma,
+      tokenizers,
+      seed: options.seed,
+    });
+  }
   const out = resolve(options.out);
   const written = await writeDataset({
     path: out,
@@ -83,8 +141,9 @@ export async function buildMedOdysseyCommand(
       createdAt: new Date().toISOString(),
       generator: `medbench ${VERSION}`,
       build: {
-        data: resolve(options.data),
-        tasks,
+        data: options.data ? resolve(options.data) : null,
+        sources: options.sources ? resolve(options.sources) : null,
+        tasks: requested,
         languages,
         mic,
         haystack,
@@ -94,7 +153,7 @@ export async function buildMedOdysseyCommand(
       },
       tokenizers: tokenizers.map((tokenizer) => tokenizer.name),
     },
-    samples,
+    samples: samples(),
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   output.stdout(

@@ -8,8 +8,8 @@ import { medodysseyReportFor } from './report.js';
 import { runCommand } from './run.js';
 
 /**
- * `medbench demo`: builds NIAH and Counting (en and zh) from the sample data the project
- * ships, runs the extractive baseline, prints Table A2/3-style results and writes an HTML
+ * `medbench demo`: builds NIAH, Counting, KG, Term, Table and Case from the sample data the
+ * project ships, runs the extractive baseline, prints the paper's tables and writes an HTML
  * report. No network.
  */
 export async function demoCommand(options: { home?: string }, output: CommandOutput): Promise<void> {
@@ -20,6 +20,8 @@ export async function demoCommand(options: { home?: string }, output: CommandOut
   await buildMedOdysseyCommand(
     {
       data: join(packageRoot(), 'samples', 'medodyssey'),
+      sources: join(packageRoot(), 'samples', 'medodyssey-sources'),
+      kgQuestions: '10',
       out: dataset,
       task: 'all',
       lang: 'all',

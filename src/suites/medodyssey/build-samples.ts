@@ -7,7 +7,7 @@ import { joinPromptParts, type PromptPart } from '../../tokenizers/prompt-parts.
 import { ANSWER_RESERVE_CHARS, type CountingType, type Language, levelName } from './constants.js';
 import { countingOverheadChars, countingParts } from './counting-parts.js';
 import { countingPlan } from './counting-plan.js';
-import { fitHaystackChars, ratioCharBudget } from './mic.js';
+import { fitGroups, fitHaystackChars, ratioCharBudget } from './mic.js';
 import { niahOverheadChars, niahParts } from './niah-parts.js';
 import type { HaystackKind, Needle } from './release.js';
 
@@ -132,19 +132,8 @@ export function* buildSamples(options: BuildSamplesOptions, statistics: BuildSta
     };
     for (const level of options.levels) {
       for (const assembler of assemblers(source, options, level)) {
-        const fitGroups: Array<{
-          suffix: string;
-          fitFor: string | undefined;
-          tokenizers: readonly Tokenizer[];
-        }> =
-          options.mic === 'per-model'
-            ? options.tokenizers.map((tokenizer) => ({
-                suffix: `@${tokenizer.name}`,
-                fitFor: tokenizer.name,
-                tokenizers: [tokenizer],
-              }))
-            : [{ suffix: '', fitFor: undefined, tokenizers: options.tokenizers }];
-        for (const group of fitGroups) {
+        const groups = fitGroups(options.mic, options.tokenizers);
+        for (const group of groups) {
           const fitted =
             options.mic === 'ratio'
               ? {

@@ -1,3 +1,4 @@
+import type { Tokenizer } from '../../core/tokenizer.js';
 import type { CorpusTokenIndex } from '../../tokenizers/corpus-token-index.js';
 import type { PromptPart } from '../../tokenizers/prompt-parts.js';
 
@@ -59,4 +60,25 @@ export function fitHaystackChars(options: {
     haystackChars: best,
     tokens: Object.fromEntries(indexes.map((index, position) => [index.tokenizer.name, counts[position]!])),
   };
+}
+
+/** One fitting of a sample: all tokenizers together, or (per-model) each tokenizer alone. */
+export interface FitGroup {
+  /** Appended to the sample id (`@tokenizer` in per-model mode). */
+  suffix: string;
+  fitFor: string | undefined;
+  tokenizers: readonly Tokenizer[];
+}
+
+export function fitGroups(
+  mic: 'ratio' | 'exact' | 'per-model',
+  tokenizers: readonly Tokenizer[],
+): FitGroup[] {
+  return mic === 'per-model'
+    ? tokenizers.map((tokenizer) => ({
+        suffix: `@${tokenizer.name}`,
+        fitFor: tokenizer.name,
+        tokenizers: [tokenizer],
+      }))
+    : [{ suffix: '', fitFor: undefined, tokenizers }];
 }
