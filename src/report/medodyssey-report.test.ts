@@ -59,7 +59,8 @@ describe('MedOdyssey report', () => {
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(html.match(/<svg /g)!.length).toBe(4); // en NIAH heatmap and zh counting chart, ESM and SSM
+    // en NIAH heatmap and zh counting chart, ESM and SSM each, and the overview radar
+    expect(html.match(/<svg /g)!.length).toBe(5);
   });
 
   it('adds up usage and prints the table layout with — beyond the window', () => {

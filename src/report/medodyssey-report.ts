@@ -5,6 +5,7 @@ import {
   MEDICAL_DATASETS,
   type MedicalScore,
   medicalScore,
+  medicalScoreByLevel,
   type NiahTable,
   niahTable,
   type Tally,
@@ -13,6 +14,8 @@ import { COUNTING_TYPES, LANGUAGES, levelName } from '../suites/medodyssey/const
 import { escapeHtml } from './escape-html.js';
 import { renderGroupedBarChart } from './svg-bar-chart.js';
 import { renderHeatmap } from './svg-heatmap.js';
+import { renderLineChart } from './svg-line-chart.js';
+import { renderRadar } from './svg-radar.js';
 import { renderTextTable } from './text-table.js';
 
 export const MEDODYSSEY_METRICS = ['esm', 'ssm'] as const;
@@ -43,6 +46,14 @@ export interface RunReport {
   counting: Record<string, Record<string, CountingTable>>;
   /** "kg-en" … → metric → Table 2 (esm) / Table A4 (ssm) cell. */
   medical: Record<string, Record<string, MedicalScore>>;
+  /** Figure 5: "kg-en" … → level → main ESM score (F1 or accuracy, ×100). */
+  medicalByLevel: Record<string, Record<string, number>>;
+  /**
+   * Figure 2: each of the ten datasets' main ESM score ×100, or null when not run. NIAH and
+   * Counting: accuracy (NIAH over the levels within the window); KG and Table: micro F1;
+   * Term and Case: accuracy. The axes share one 0–100 scale; nothing is rescaled.
+   */
+  overview: Record<string, number | null>;
 }
 
 export interface MedOdysseyReport {
@@ -84,6 +95,23 @@ export function buildMedOdysseyReport(
           if (score) medical[`${task}-${language}`] = { ...medical[`${task}-${language}`], [metric]: score };
         }
       }
+      const medicalByLevel: RunReport['medicalByLevel'] = {};
+      for (const { task, language } of MEDICAL_DATASETS) {
+        const byLevel = medicalScoreByLevel({ results, task, language });
+        if (byLevel) medicalByLevel[`${task}-${language}`] = byLevel;
+      }
+      const percentOf = (tally: Tally | undefined) =>
+        tally && tally.counted > 0 ? (100 * tally.correct) / tally.counted : null;
+      const overview: RunReport['overview'] = {
+        'En.NIAH': percentOf(niah.en?.esm?.all),
+        'Zh.NIAH': percentOf(niah.zh?.esm?.all),
+        'En.Counting': percentOf(counting.en?.esm?.all),
+        'Zh.Counting': percentOf(counting.zh?.esm?.all),
+      };
+      for (const { task, language, name } of MEDICAL_DATASETS) {
+        const score = medical[`${task}-${language}`]?.esm;
+        overview[name] = score ? (score.f1 ?? score.accuracy ?? null) : null;
+      }
       return {
         runId: run.id,
         label: (labels.get(run.label) ?? 0) > 1 ? `${run.label} #${run.id.slice(0, 6)}` : run.label,
@@ -101,6 +129,8 @@ export function buildMedOdysseyReport(
         niah,
         counting,
         medical,
+        medicalByLevel,
+        overview,
       };
     }),
   };
@@ -180,6 +210,32 @@ function medicalTextTable(report: MedOdysseyReport, metric: string): string | un
   return table ? `${table.title}\n${renderTextTable(table.header, table.rows)}` : undefined;
 }
 
+/** Figure 5 as a table: a row per model and medical dataset, a column per level. */
+function medicalByLevelTable(report: MedOdysseyReport): { header: string[]; rows: string[][] } | undefined {
+  const runs = report.runs.filter((run) => Object.keys(run.medicalByLevel).length > 0);
+  if (runs.length === 0) return undefined;
+  const levels = [
+    ...new Set(
+      runs.flatMap((run) =>
+        Object.values(run.medicalByLevel).flatMap((byLevel) => Object.keys(byLevel).map(Number)),
+      ),
+    ),
+  ].sort((left, right) => left - right);
+  const rows = runs.flatMap((run) =>
+    MEDICAL_DATASETS.filter(({ task, language }) => run.medicalByLevel[`${task}-${language}`]).map(
+      ({ task, language, name }) => {
+        const byLevel = run.medicalByLevel[`${task}-${language}`]!;
+        return [
+          run.label,
+          name,
+          ...levels.map((level) => (byLevel[level] === undefined ? '—' : byLevel[level]!.toFixed(2))),
+        ];
+      },
+    ),
+  );
+  return { header: ['Model', 'Dataset', ...levels.map(levelName)], rows };
+}
+
 /** Tables A2/A3 (NIAH) and Table 3 (Counting) as plain text. */
 export function renderMedOdysseyText(
   report: MedOdysseyReport,
@@ -231,6 +287,11 @@ export function renderMedOdysseyText(
     const table = medicalTextTable(report, metric);
     if (table) sections.push(table);
   }
+  const byLevel = medicalByLevelTable(report);
+  if (byLevel)
+    sections.push(
+      `Medical tasks — ESM score against context length (Figure 5)\n${renderTextTable(byLevel.header, byLevel.rows)}`,
+    );
   const imported = report.runs.filter((run) => run.scoringMode === 'compat').map((run) => run.label);
   if (imported.length > 0) {
     sections.push(
@@ -336,6 +397,54 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
   for (const metric of MEDODYSSEY_METRICS) {
     const table = medicalTableRows(report, metric);
     if (table) body.push(`<h2>${escapeHtml(table.title)}</h2>`, htmlTable(table.header, table.rows));
+  }
+  const withLevels = report.runs.filter((run) => Object.keys(run.medicalByLevel).length > 0);
+  if (withLevels.length > 0) {
+    body.push('<h2>Medical tasks — ESM score against context length (Figure 5)</h2><div class="grid">');
+    for (const { task, language, name } of MEDICAL_DATASETS) {
+      const runs = withLevels.filter((run) => run.medicalByLevel[`${task}-${language}`]);
+      if (runs.length === 0) continue;
+      const levels = [
+        ...new Set(
+          runs.flatMap((run) => Object.keys(run.medicalByLevel[`${task}-${language}`]!).map(Number)),
+        ),
+      ].sort((a, b) => a - b);
+      body.push(
+        `<figure>${renderLineChart({
+          title: `${name}: ${task === 'kg' || task === 'table' ? 'F1' : 'accuracy'} by context length`,
+          xLabels: levels.map(levelName),
+          yLabel: 'score ×100',
+          series: runs.map((run) => ({
+            name: run.label,
+            values: levels.map((level) => run.medicalByLevel[`${task}-${language}`]![level]),
+          })),
+        })}</figure>`,
+      );
+    }
+    body.push('</div>');
+  }
+  const axes = Object.keys(report.runs[0]?.overview ?? {});
+  const ranked = report.runs.filter((run) => Object.values(run.overview).some((value) => value !== null));
+  if (ranked.length > 0) {
+    body.push(
+      '<h2>Overview of the ten datasets (Figure 2)</h2>',
+      '<p class="meta">Each axis is the dataset\'s main ESM score ×100 on one shared 0–100 scale (NIAH and Counting: accuracy; KG and Table: micro F1; Term and Case: accuracy); nothing is rescaled, and a dataset not run sits at 0 and reads — in the table.</p>',
+      renderRadar({
+        title: 'MedOdyssey: main ESM score per dataset',
+        axes,
+        series: ranked.map((run) => ({
+          name: run.label,
+          values: axes.map((axis) => run.overview[axis] ?? undefined),
+        })),
+      }),
+      htmlTable(
+        ['Model', ...axes],
+        ranked.map((run) => [
+          run.label,
+          ...axes.map((axis) => (run.overview[axis] === null ? '—' : run.overview[axis]!.toFixed(2))),
+        ]),
+      ),
+    );
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

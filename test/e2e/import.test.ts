@@ -57,6 +57,15 @@ describe('medbench import medodyssey-outputs (built CLI)', () => {
     // SSM: "14" occurs in the first raw output, "少言，焦虑一周" not in the second → 1/2.
     expect(gpt4o.medical['case-zh'].esm.accuracy).toBe(100);
     expect(gpt4o.medical['case-zh'].ssm.accuracy).toBe(50);
+    // Figure 5: KG F1 per level — 4k holds sample 1 (tp 1, fp 1, fn 1 → F1 50), 8k sample 2 (F1 0).
+    expect(gpt4o.medicalByLevel['kg-en']).toEqual({ '4000': 50, '8000': 0 });
+    // Figure 2 axes: main ESM scores ×100, null for datasets not run.
+    expect(gpt4o.overview['En.NIAH']).toBeCloseTo(100 / 3, 10);
+    expect(gpt4o.overview).toMatchObject({
+      'En.KG': expect.closeTo(40, 10),
+      'Zh.Case': 100,
+      'Zh.Table': null,
+    });
     const haiku = byLabel['Claude 3 Haiku (published)'];
     expect(haiku.niah.zh.esm.all).toEqual({ correct: 1, counted: 2 });
     expect(haiku.niah.zh.ssm.all).toEqual({ correct: 2, counted: 2 });

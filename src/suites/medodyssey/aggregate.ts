@@ -200,3 +200,27 @@ export function medicalScore(options: {
     accuracy: (100 * rows.reduce((total, row) => total + (row.scores[score] ?? 0), 0)) / rows.length,
   };
 }
+
+/** Figure 5: a medical dataset's main ESM score (F1 for KG and Table, accuracy otherwise) per level. */
+export function medicalScoreByLevel(options: {
+  results: readonly ResultLike[];
+  task: string;
+  language: string;
+}): Record<string, number> | undefined {
+  const rows = options.results.filter(
+    (result) => result.task === options.task && result.params.language === options.language,
+  );
+  if (rows.length === 0) return undefined;
+  const levels = sortedNumbers(rows.map((row) => row.params.level));
+  return Object.fromEntries(
+    levels.map((level) => {
+      const score = medicalScore({
+        results: rows.filter((row) => Number(row.params.level) === level),
+        task: options.task,
+        language: options.language,
+        metric: 'esm',
+      })!;
+      return [String(level), score.f1 ?? score.accuracy ?? 0];
+    }),
+  );
+}
