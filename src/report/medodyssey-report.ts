@@ -1,6 +1,7 @@
 import type { RunRecord, StoredResult } from '../store/store.js';
 import {
   type CountingTable,
+  countingBySetting,
   countingTable,
   MEDICAL_DATASETS,
   type MedicalScore,
@@ -54,6 +55,8 @@ export interface RunReport {
    * Term and Case: accuracy. The axes share one 0–100 scale; nothing is rescaled.
    */
   overview: Record<string, number | null>;
+  /** Figure 6: counting ESM per context setting ("medical MIC", "generic MIC", "medical per-model maximum"). */
+  countingSettings: Record<string, Tally>;
 }
 
 export interface MedOdysseyReport {
@@ -131,6 +134,7 @@ export function buildMedOdysseyReport(
         medical,
         medicalByLevel,
         overview,
+        countingSettings: countingBySetting(results),
       };
     }),
   };
@@ -210,6 +214,32 @@ function medicalTextTable(report: MedOdysseyReport, metric: string): string | un
   return table ? `${table.title}\n${renderTextTable(table.header, table.rows)}` : undefined;
 }
 
+/** Figure 6: counting accuracy per model (runs of one label merged) and context setting. */
+export function countingAblation(report: MedOdysseyReport): {
+  settings: string[];
+  models: Array<{ label: string; bySetting: Record<string, Tally> }>;
+} {
+  const byModel = new Map<string, Record<string, Tally>>();
+  for (const run of report.runs) {
+    const label = run.label.replace(/ #[0-9a-f]{6}$/, '');
+    const merged = byModel.get(label) ?? {};
+    for (const [setting, tally] of Object.entries(run.countingSettings)) {
+      const total = merged[setting] ?? { correct: 0, counted: 0 };
+      total.correct += tally.correct;
+      total.counted += tally.counted;
+      merged[setting] = total;
+    }
+    byModel.set(label, merged);
+  }
+  const settings = [...new Set([...byModel.values()].flatMap((bySetting) => Object.keys(bySetting)))].sort();
+  return {
+    settings,
+    models: [...byModel]
+      .filter(([, bySetting]) => Object.keys(bySetting).length > 0)
+      .map(([label, bySetting]) => ({ label, bySetting })),
+  };
+}
+
 /** Figure 5 as a table: a row per model and medical dataset, a column per level. */
 function medicalByLevelTable(report: MedOdysseyReport): { header: string[]; rows: string[][] } | undefined {
   const runs = report.runs.filter((run) => Object.keys(run.medicalByLevel).length > 0);
@@ -286,6 +316,18 @@ export function renderMedOdysseyText(
   for (const metric of metrics) {
     const table = medicalTextTable(report, metric);
     if (table) sections.push(table);
+  }
+  const ablation = countingAblation(report);
+  if (ablation.settings.length > 1) {
+    sections.push(
+      `Counting — ESM by context setting (Figure 6)\n${renderTextTable(
+        ['Model', ...ablation.settings],
+        ablation.models.map((model) => [
+          model.label,
+          ...ablation.settings.map((setting) => fraction(model.bySetting[setting])),
+        ]),
+      )}`,
+    );
   }
   const byLevel = medicalByLevelTable(report);
   if (byLevel)
@@ -422,6 +464,25 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
       );
     }
     body.push('</div>');
+  }
+  const ablation = countingAblation(report);
+  if (ablation.settings.length > 1) {
+    body.push(
+      '<h2>Counting — ESM by context setting (Figure 6)</h2>',
+      renderGroupedBarChart({
+        title: 'Counting accuracy (%) by context setting',
+        groups: ablation.settings,
+        series: ablation.models.map((model) => model.label),
+        values: ablation.settings.map((setting) =>
+          ablation.models.map((model) => {
+            const tally = model.bySetting[setting];
+            return tally?.counted ? (100 * tally.correct) / tally.counted : 0;
+          }),
+        ),
+        maximum: 100,
+        valueLabel: (value) => value.toFixed(1),
+      }),
+    );
   }
   const axes = Object.keys(report.runs[0]?.overview ?? {});
   const ranked = report.runs.filter((run) => Object.values(run.overview).some((value) => value !== null));

@@ -224,3 +224,22 @@ export function medicalScoreByLevel(options: {
     }),
   );
 }
+
+/** The Figure 6 setting of a counting sample: which haystack, and identical or per-model context. */
+export function countingSetting(params: Record<string, unknown>): string {
+  const haystack = params.haystack === 'generic' ? 'generic' : 'medical';
+  return params.mic === 'per-model' ? `${haystack} per-model maximum` : `${haystack} MIC`;
+}
+
+/** Counting ESM correct/counted per context setting (Figure 6). */
+export function countingBySetting(results: readonly ResultLike[]): Record<string, Tally> {
+  const tallies: Record<string, Tally> = {};
+  for (const result of results) {
+    if (result.task !== 'counting') continue;
+    const setting = countingSetting(result.params);
+    const tally = tallies[setting] ?? { correct: 0, counted: 0 };
+    tallies[setting] = tally;
+    add(tally, result.scores.esm ?? 0);
+  }
+  return tallies;
+}
