@@ -5,6 +5,12 @@ export interface Tokenizer {
    * count(A) + count(B). Holds for regex-pretokenised BPE vocabularies (tiktoken style).
    */
   readonly additiveAtLineStarts: boolean;
+  /**
+   * True when that also holds after a run of newlines (a blank line), i.e. the character
+   * before the last newline may itself be a newline. True for cl100k-style patterns, where a
+   * newline run is always one piece; false for GPT-2-style ones.
+   */
+  readonly additiveAfterBlankLines?: boolean;
   /** Registry name, e.g. `o200k_base`, `llama3`. */
   readonly name: string;
   /** False when the tokenizer only approximates the model's real one. */

@@ -47,6 +47,16 @@ describe('CorpusTokenIndex', () => {
         ];
         expect(index.count(parts)).toBe(tokenizer.count(joinPromptParts(corpus, parts)));
       }
+      // Ranges that begin inside a run of newlines, after a literal ending in a space or a letter.
+      const text = corpus.text;
+      for (let run = text.indexOf('\n\n'); run !== -1; run = text.indexOf('\n\n', run + 1)) {
+        for (const literal of ['tail ', 'tail', 'tail.\n']) {
+          const parts: PromptPart[] = [literal, { start: run + 1, end: Math.min(corpus.length, run + 80) }];
+          expect(index.count(parts), `${name} at ${run} after ${JSON.stringify(literal)}`).toBe(
+            tokenizer.count(joinPromptParts(corpus, parts)),
+          );
+        }
+      }
     });
   }
 });

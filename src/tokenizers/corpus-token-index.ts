@@ -2,6 +2,13 @@ import type { Tokenizer } from '../core/tokenizer.js';
 import type { CodePointText } from './code-point-text.js';
 import type { PromptPart } from './prompt-parts.js';
 
+/** Where the run of newlines ending at `newline` begins. */
+function firstOfRun(text: string, newline: number): number {
+  let position = newline;
+  while (position > 0 && text[position - 1] === '\n') position--;
+  return position;
+}
+
 function isSafeStart(character: string): boolean {
   return character !== '' && character !== '/' && !/\s/.test(character);
 }
@@ -13,12 +20,19 @@ function isSafeStart(character: string): boolean {
  *
  * A line start s is safe when corpus[s-1] is "\n", corpus[s-2] is not whitespace and
  * corpus[s] is neither whitespace nor "/": tiktoken-style pretokenisers always cut there.
+ * For tokenizers with `additiveAfterBlankLines`, a run of newlines may precede s, as long
+ * as the character before the run is not whitespace.
  */
 export class CorpusTokenIndex {
   readonly tokenizer: Tokenizer;
   private readonly corpus: CodePointText;
   /** Safe line starts, ascending, as code-point offsets. */
   private readonly starts: Int32Array;
+  /**
+   * Per safe start, the first position its safety depends on (the non-space character before
+   * its newline run): a range may use the start only if it holds that position too.
+   */
+  private readonly anchors: Int32Array;
   /** cumulative[i] = tokens of corpus[starts[0], starts[i]). */
   private readonly cumulative: Float64Array;
 
@@ -28,16 +42,40 @@ export class CorpusTokenIndex {
     this.tokenizer = tokenizer;
     const limit = Math.min(options.limit, corpus.length);
     const starts: number[] = [];
-    for (let position = 2; position < limit; position++) {
-      if (
-        corpus.charAt(position - 1) === '\n' &&
-        !/\s/.test(corpus.charAt(position - 2)) &&
-        isSafeStart(corpus.charAt(position))
+    const anchors: number[] = [];
+    const blankLinesOk = tokenizer.additiveAfterBlankLines === true;
+    if (corpus.length === corpus.text.length) {
+      // BMP text: jump from newline to newline instead of visiting every character.
+      const text = corpus.text;
+      for (
+        let newline = text.indexOf('\n', 1);
+        newline !== -1 && newline + 1 < limit;
+        newline = text.indexOf('\n', newline + 1)
       ) {
-        starts.push(position);
+        const position = newline + 1;
+        // Before the newline: a non-space, or (where the tokenizer allows) a run of newlines
+        // that itself follows a non-space.
+        const runStart = blankLinesOk ? firstOfRun(text, newline) : newline;
+        if (runStart > 0 && !/\s/.test(text[runStart - 1]!) && isSafeStart(text[position]!)) {
+          starts.push(position);
+          anchors.push(runStart - 1);
+        }
+      }
+    } else {
+      for (let position = 2; position < limit; position++) {
+        if (
+          corpus.charAt(position - 1) === '\n' &&
+          !/\s/.test(corpus.charAt(position - 2)) &&
+          isSafeStart(corpus.charAt(position))
+        ) {
+          starts.push(position);
+          anchors.push(position - 2);
+        }
       }
     }
+    if (anchors.length !== starts.length) throw new Error('internal: every safe start needs its anchor');
     this.starts = Int32Array.from(starts);
+    this.anchors = Int32Array.from(anchors);
     this.cumulative = new Float64Array(starts.length);
     for (let index = 1; index < starts.length; index++) {
       this.cumulative[index] =
@@ -45,13 +83,13 @@ export class CorpusTokenIndex {
     }
   }
 
-  /** Index of the first safe start >= position, or starts.length. */
-  private firstAtOrAfter(position: number): number {
+  /** Index of the first entry of `values` (ascending) that is >= position, or its length. */
+  private static firstAtOrAfter(values: Int32Array, position: number): number {
     let low = 0;
-    let high = this.starts.length;
+    let high = values.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.starts[middle]! < position) low = middle + 1;
+      if (values[middle]! < position) low = middle + 1;
       else high = middle;
     }
     return low;
@@ -68,8 +106,10 @@ export class CorpusTokenIndex {
       }
       // Safe starts usable inside this range: their two preceding characters and the
       // character at them must all come from the range, so nothing around them changed.
-      const first = this.firstAtOrAfter(part.start + 2);
-      const last = this.firstAtOrAfter(part.end) - 1;
+      // Usable starts: everything their safety depends on lies in this range (anchors and
+      // starts both ascend, so the first usable one is the first with its anchor inside).
+      const first = CorpusTokenIndex.firstAtOrAfter(this.anchors, part.start);
+      const last = CorpusTokenIndex.firstAtOrAfter(this.starts, part.end) - 1;
       if (first > last || first >= this.starts.length) {
         window += this.corpus.slice(part.start, part.end);
         continue;

@@ -16,6 +16,7 @@ const encodings: Record<string, TokenizerEntry> = {
         name: 'o200k_base',
         exact: true,
         additiveAtLineStarts: true,
+        additiveAfterBlankLines: true,
         count: (text) => countTokens(text),
       };
     },
@@ -28,6 +29,7 @@ const encodings: Record<string, TokenizerEntry> = {
         name: 'cl100k_base',
         exact: true,
         additiveAtLineStarts: true,
+        additiveAfterBlankLines: true,
         count: (text) => countTokens(text),
       };
     },
@@ -41,6 +43,7 @@ const encodings: Record<string, TokenizerEntry> = {
         name: 'llama3',
         exact: true,
         additiveAtLineStarts: true,
+        additiveAfterBlankLines: true,
         count: (text) => tokenizer.encode(text, { add_special_tokens: false }).length,
       };
     },
