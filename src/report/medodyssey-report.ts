@@ -49,6 +49,8 @@ export interface RunReport {
   medical: Record<string, Record<string, MedicalScore>>;
   /** Figure 5: "kg-en" … → level → main ESM score (F1 or accuracy, ×100). */
   medicalByLevel: Record<string, Record<string, number>>;
+  /** Figure A4: the same with SSM (accuracy, ×100). */
+  medicalByLevelSsm: Record<string, Record<string, number>>;
   /**
    * Figure 2: each of the ten datasets' main ESM score ×100, or null when not run. NIAH and
    * Counting: accuracy (NIAH over the levels within the window); KG and Table: micro F1;
@@ -99,9 +101,12 @@ export function buildMedOdysseyReport(
         }
       }
       const medicalByLevel: RunReport['medicalByLevel'] = {};
+      const medicalByLevelSsm: RunReport['medicalByLevelSsm'] = {};
       for (const { task, language } of MEDICAL_DATASETS) {
         const byLevel = medicalScoreByLevel({ results, task, language });
         if (byLevel) medicalByLevel[`${task}-${language}`] = byLevel;
+        const byLevelSsm = medicalScoreByLevel({ results, task, language, metric: 'ssm' });
+        if (byLevelSsm) medicalByLevelSsm[`${task}-${language}`] = byLevelSsm;
       }
       const percentOf = (tally: Tally | undefined) =>
         tally && tally.counted > 0 ? (100 * tally.correct) / tally.counted : null;
@@ -133,6 +138,7 @@ export function buildMedOdysseyReport(
         counting,
         medical,
         medicalByLevel,
+        medicalByLevelSsm,
         overview,
         countingSettings: countingBySetting(results),
       };
@@ -240,21 +246,24 @@ export function countingAblation(report: MedOdysseyReport): {
   };
 }
 
-/** Figure 5 as a table: a row per model and medical dataset, a column per level. */
-function medicalByLevelTable(report: MedOdysseyReport): { header: string[]; rows: string[][] } | undefined {
-  const runs = report.runs.filter((run) => Object.keys(run.medicalByLevel).length > 0);
+type ByLevelKey = 'medicalByLevel' | 'medicalByLevelSsm';
+
+/** Figure 5 (ESM) or A4 (SSM) as a table: a row per model and medical dataset, a column per level. */
+function medicalByLevelTable(
+  report: MedOdysseyReport,
+  key: ByLevelKey = 'medicalByLevel',
+): { header: string[]; rows: string[][] } | undefined {
+  const runs = report.runs.filter((run) => Object.keys(run[key]).length > 0);
   if (runs.length === 0) return undefined;
   const levels = [
     ...new Set(
-      runs.flatMap((run) =>
-        Object.values(run.medicalByLevel).flatMap((byLevel) => Object.keys(byLevel).map(Number)),
-      ),
+      runs.flatMap((run) => Object.values(run[key]).flatMap((byLevel) => Object.keys(byLevel).map(Number))),
     ),
   ].sort((left, right) => left - right);
   const rows = runs.flatMap((run) =>
-    MEDICAL_DATASETS.filter(({ task, language }) => run.medicalByLevel[`${task}-${language}`]).map(
+    MEDICAL_DATASETS.filter(({ task, language }) => run[key][`${task}-${language}`]).map(
       ({ task, language, name }) => {
-        const byLevel = run.medicalByLevel[`${task}-${language}`]!;
+        const byLevel = run[key][`${task}-${language}`]!;
         return [
           run.label,
           name,
@@ -329,11 +338,15 @@ export function renderMedOdysseyText(
       )}`,
     );
   }
-  const byLevel = medicalByLevelTable(report);
-  if (byLevel)
-    sections.push(
-      `Medical tasks — ESM score against context length (Figure 5)\n${renderTextTable(byLevel.header, byLevel.rows)}`,
-    );
+  for (const [key, title] of [
+    ['medicalByLevel', 'Medical tasks — ESM score against context length (Figure 5)'],
+    ['medicalByLevelSsm', 'Medical tasks — SSM accuracy against context length (Figure A4)'],
+  ] as const) {
+    if (key === 'medicalByLevelSsm' && !metrics.includes('ssm')) continue;
+    if (key === 'medicalByLevel' && !metrics.includes('esm')) continue;
+    const byLevel = medicalByLevelTable(report, key);
+    if (byLevel) sections.push(`${title}\n${renderTextTable(byLevel.header, byLevel.rows)}`);
+  }
   const imported = report.runs.filter((run) => run.scoringMode === 'compat').map((run) => run.label);
   if (imported.length > 0) {
     sections.push(
@@ -440,25 +453,29 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
     const table = medicalTableRows(report, metric);
     if (table) body.push(`<h2>${escapeHtml(table.title)}</h2>`, htmlTable(table.header, table.rows));
   }
-  const withLevels = report.runs.filter((run) => Object.keys(run.medicalByLevel).length > 0);
-  if (withLevels.length > 0) {
-    body.push('<h2>Medical tasks — ESM score against context length (Figure 5)</h2><div class="grid">');
+  for (const [key, heading, metricName] of [
+    ['medicalByLevel', 'Medical tasks — ESM score against context length (Figure 5)', 'ESM'],
+    ['medicalByLevelSsm', 'Medical tasks — SSM accuracy against context length (Figure A4)', 'SSM'],
+  ] as const) {
+    const withLevels = report.runs.filter((run) => Object.keys(run[key]).length > 0);
+    if (withLevels.length === 0) continue;
+    body.push(`<h2>${heading}</h2><div class="grid">`);
     for (const { task, language, name } of MEDICAL_DATASETS) {
-      const runs = withLevels.filter((run) => run.medicalByLevel[`${task}-${language}`]);
+      const dataset = `${task}-${language}`;
+      const runs = withLevels.filter((run) => run[key][dataset]);
       if (runs.length === 0) continue;
-      const levels = [
-        ...new Set(
-          runs.flatMap((run) => Object.keys(run.medicalByLevel[`${task}-${language}`]!).map(Number)),
-        ),
-      ].sort((a, b) => a - b);
+      const levels = [...new Set(runs.flatMap((run) => Object.keys(run[key][dataset]!).map(Number)))].sort(
+        (a, b) => a - b,
+      );
+      const measure = key === 'medicalByLevel' && (task === 'kg' || task === 'table') ? 'F1' : 'accuracy';
       body.push(
         `<figure>${renderLineChart({
-          title: `${name}: ${task === 'kg' || task === 'table' ? 'F1' : 'accuracy'} by context length`,
+          title: `${name}: ${metricName} ${measure} by context length`,
           xLabels: levels.map(levelName),
           yLabel: 'score ×100',
           series: runs.map((run) => ({
             name: run.label,
-            values: levels.map((level) => run.medicalByLevel[`${task}-${language}`]![level]),
+            values: levels.map((level) => run[key][dataset]![level]),
           })),
         })}</figure>`,
       );

@@ -59,6 +59,8 @@ describe('medbench import medodyssey-outputs (built CLI)', () => {
     expect(gpt4o.medical['case-zh'].ssm.accuracy).toBe(50);
     // Figure 5: KG F1 per level — 4k holds sample 1 (tp 1, fp 1, fn 1 → F1 50), 8k sample 2 (F1 0).
     expect(gpt4o.medicalByLevel['kg-en']).toEqual({ '4000': 50, '8000': 0 });
+    // Figure A4: SSM accuracy per level — 4k: sample 1 lacks "a|rel|c" (0); 8k: sample 2 holds "x|is|y" (100).
+    expect(gpt4o.medicalByLevelSsm['kg-en']).toEqual({ '4000': 0, '8000': 100 });
     // Figure 2 axes: main ESM scores ×100, null for datasets not run.
     expect(gpt4o.overview['En.NIAH']).toBeCloseTo(100 / 3, 10);
     expect(gpt4o.overview).toMatchObject({

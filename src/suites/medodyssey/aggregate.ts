@@ -201,11 +201,15 @@ export function medicalScore(options: {
   };
 }
 
-/** Figure 5: a medical dataset's main ESM score (F1 for KG and Table, accuracy otherwise) per level. */
+/**
+ * Figure 5 (ESM: F1 for KG and Table, accuracy otherwise) or Figure A4 (SSM: accuracy) —
+ * a medical dataset's score per level.
+ */
 export function medicalScoreByLevel(options: {
   results: readonly ResultLike[];
   task: string;
   language: string;
+  metric?: 'esm' | 'ssm';
 }): Record<string, number> | undefined {
   const rows = options.results.filter(
     (result) => result.task === options.task && result.params.language === options.language,
@@ -218,7 +222,7 @@ export function medicalScoreByLevel(options: {
         results: rows.filter((row) => Number(row.params.level) === level),
         task: options.task,
         language: options.language,
-        metric: 'esm',
+        metric: options.metric ?? 'esm',
       })!;
       return [String(level), score.f1 ?? score.accuracy ?? 0];
     }),
