@@ -26,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   metrics: ['core'],
   tokenizers: ['core'],
   store: ['core'],
-  providers: ['core'],
+  providers: ['core', 'metrics'],
   suites: ['core', 'metrics', 'tokenizers'],
   runner: ['core', 'store'],
   report: ['core', 'store', 'suites'],
