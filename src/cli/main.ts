@@ -9,6 +9,7 @@ import { ratiosCommand } from './commands/ratios.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { runClueCommand } from './commands/run-clue.js';
+import { runMedEurekaCommand } from './commands/run-medeureka.js';
 import { parsePositiveNumber } from './parse-options.js';
 
 const output: CommandOutput = {
@@ -140,6 +141,17 @@ export function createProgram(): Command {
     .action(
       action(async (suite: string | undefined, options) => {
         const withHome = { ...options, ...(home() ? { home: home()! } : {}) };
+        if (suite === 'medeureka') {
+          if (!options.data)
+            throw new MedbenchError({
+              code: 'USAGE',
+              message: 'run medeureka needs --data <release folder>.',
+            });
+          return runMedEurekaCommand(
+            { ...withHome, ...(options.tasks ? { tasks: options.tasks } : {}) },
+            output,
+          );
+        }
         if (suite === 'clue') {
           if (!options.data)
             throw new MedbenchError({
@@ -179,7 +191,7 @@ export function createProgram(): Command {
   program
     .command('report')
     .description('print stored results as tables (or --json, --html)')
-    .addOption(new Option('--suite <suite>', 'medodyssey or clue').default('medodyssey'))
+    .addOption(new Option('--suite <suite>', 'medodyssey, clue or medeureka').default('medodyssey'))
     .option('--run <ids...>', 'only these runs (id prefixes)')
     .option('--model <labels...>', 'only these model labels')
     .option('--metric <metric>', 'esm or ssm (default both)')

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../../report/clue-report.js';
+import { buildMedEurekaReport, renderMedEurekaText } from '../../report/medeureka-report.js';
 import {
   buildMedOdysseyReport,
   type MedOdysseyReport,
@@ -43,8 +44,34 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     clueReportCommand(options, output);
     return;
   }
+  if (options.suite === 'medeureka') {
+    const store = new Store(storePathIn(resolveHome(options.home)));
+    try {
+      const runs = store
+        .listRuns({ suite: 'medeureka' })
+        .filter((run) => !options.run || options.run.some((id) => run.id.startsWith(id)))
+        .filter((run) => !options.model || options.model.includes(run.label));
+      if (runs.length === 0) {
+        throw new MedbenchError({
+          code: 'DATA_NOT_FOUND',
+          message: `No matching MedEureka runs in ${store.path}.`,
+          hint: 'Run `medbench run medeureka --data <folder> --model bm25` first.',
+        });
+      }
+      const report = buildMedEurekaReport(runs.map((run) => ({ run, results: store.results(run.id) })));
+      output.stdout(
+        options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderMedEurekaText(report)}\n`,
+      );
+    } finally {
+      store.close();
+    }
+    return;
+  }
   if (options.suite !== 'medodyssey') {
-    throw new MedbenchError({ code: 'USAGE', message: `--suite ${options.suite}: medodyssey or clue.` });
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--suite ${options.suite}: medodyssey, clue or medeureka.`,
+    });
   }
   const metrics = options.metric
     ? parseChoiceList('--metric', options.metric, ['esm', 'ssm'] as const)

@@ -1,0 +1,60 @@
+import type { Retriever } from '../../core/retriever.js';
+import { exactHit, RETRIEVAL_CUTOFFS, reciprocalRank, targetRanks } from '../../metrics/retrieval.js';
+import { datasetOfKey } from './datasets.js';
+import type { RetrievalTask } from './load-plain.js';
+
+/** One query's outcome: its top-500 ranking and its hit / reciprocal-rank scores at every cut-off. */
+export interface QueryResult {
+  id: string;
+  key: string;
+  dataset: string;
+  language: string;
+  granularity: string;
+  query: string;
+  targets: string[];
+  ranking: { indexes: number[]; scores: number[] };
+  /** hr@n and mrr@n for n in 1 … 500, plus first/all ranks (0 = beyond the ranking). */
+  scores: Record<string, number>;
+}
+
+export const TOP_K = 500;
+
+/** Ranks each task's corpus for its queries and scores every query. */
+export async function evaluateRetrieval(
+  retriever: Retriever,
+  tasks: readonly RetrievalTask[],
+): Promise<QueryResult[]> {
+  const results: QueryResult[] = [];
+  for (const task of tasks) {
+    const dataset = datasetOfKey(task.key);
+    const rankings = await retriever.rank({
+      queries: task.queries.map((query) => query.query),
+      corpus: task.corpus,
+      topK: TOP_K,
+    });
+    task.queries.forEach((query, index) => {
+      const ranking = rankings[index]!;
+      const ranks = targetRanks(
+        ranking.indexes.map((corpusIndex) => task.corpus[corpusIndex]!),
+        query.targets,
+      );
+      const scores: Record<string, number> = { firstRank: ranks.first ?? 0, allRank: ranks.all ?? 0 };
+      for (const n of RETRIEVAL_CUTOFFS) {
+        scores[`hr@${n}`] = exactHit(ranks, n);
+        scores[`mrr@${n}`] = reciprocalRank(ranks, n);
+      }
+      results.push({
+        id: query.id,
+        key: task.key,
+        dataset: dataset?.name ?? task.key,
+        language: dataset?.language ?? '',
+        granularity: dataset?.granularity ?? '',
+        query: query.query,
+        targets: query.targets,
+        ranking,
+        scores,
+      });
+    });
+  }
+  return results;
+}

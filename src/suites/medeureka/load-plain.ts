@@ -1,0 +1,102 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { MedbenchError } from '../../core/errors.js';
+import { canonicalTaskKey } from './datasets.js';
+
+export interface RetrievalTask {
+  key: string;
+  queries: Array<{ id: string; query: string; targets: string[] }>;
+  corpus: string[];
+}
+
+const querySchema = z.object({
+  task: z.string().min(1),
+  query: z.string().min(1),
+  targets: z.array(z.string().min(1)).min(1),
+});
+
+/**
+ * The plain form of a MedEureka release: `queries.jsonl` ({ task, query, targets }) and
+ * `corpus.json` ({ task key: [texts] }). Every task needs a corpus, and every target text
+ * must be in its corpus; errors name the file and line.
+ */
+export function loadPlainRelease(folder: string): RetrievalTask[] {
+  const queriesPath = join(folder, 'queries.jsonl');
+  const corpusPath = join(folder, 'corpus.json');
+  for (const path of [queriesPath, corpusPath]) {
+    if (!existsSync(path)) {
+      throw new MedbenchError({
+        code: 'DATA_NOT_FOUND',
+        message: `MedEureka file not found: ${path}`,
+        hint: 'A plain release folder holds queries.jsonl and corpus.json (shared/spec/formats.md).',
+      });
+    }
+  }
+  let corpusJson: unknown;
+  try {
+    corpusJson = JSON.parse(readFileSync(corpusPath, 'utf8'));
+  } catch (error) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${corpusPath} is not valid JSON: ${(error as Error).message}`,
+    });
+  }
+  const corpora = z.record(z.string(), z.array(z.string())).safeParse(corpusJson);
+  if (!corpora.success) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${corpusPath}: ${corpora.error.issues[0]!.path.join('.')} ${corpora.error.issues[0]!.message}`,
+    });
+  }
+  const corpusByKey = new Map(
+    Object.entries(corpora.data).map(([key, texts]) => [canonicalTaskKey(key), texts]),
+  );
+  const tasks = new Map<string, RetrievalTask>();
+  readFileSync(queriesPath, 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      if (text.trim() === '') return;
+      const line = index + 1;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new MedbenchError({ code: 'DATA_INVALID', message: `${queriesPath}:${line}: not valid JSON` });
+      }
+      const parsed = querySchema.safeParse(value);
+      if (!parsed.success) {
+        throw new MedbenchError({
+          code: 'DATA_INVALID',
+          message: `${queriesPath}:${line}: ${parsed.error.issues[0]!.path.join('.')} ${parsed.error.issues[0]!.message}`,
+        });
+      }
+      const key = canonicalTaskKey(parsed.data.task);
+      const corpus = corpusByKey.get(key);
+      if (!corpus) {
+        throw new MedbenchError({
+          code: 'DATA_INVALID',
+          message: `${queriesPath}:${line}: task ${parsed.data.task} has no corpus in ${corpusPath}.`,
+        });
+      }
+      let task = tasks.get(key);
+      if (!task) {
+        task = { key, queries: [], corpus };
+        tasks.set(key, task);
+      }
+      const texts = new Set(corpus);
+      const missing = parsed.data.targets.find((target) => !texts.has(target));
+      if (missing !== undefined) {
+        throw new MedbenchError({
+          code: 'DATA_INVALID',
+          message: `${queriesPath}:${line}: the target "${missing.slice(0, 60)}" is not in the ${key} corpus.`,
+        });
+      }
+      task.queries.push({
+        id: `${key}-${task.queries.length}`,
+        query: parsed.data.query,
+        targets: parsed.data.targets,
+      });
+    });
+  return [...tasks.values()];
+}
