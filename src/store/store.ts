@@ -44,6 +44,17 @@ export interface ResultRecord {
   error: string | null;
 }
 
+/** The usage fields of a result that involved no model call (baselines, retrievers, imports). */
+export const NO_MODEL_CALL = {
+  inputTokens: null,
+  outputTokens: null,
+  cost: null,
+  latencyMs: null,
+  attempts: 0,
+  cacheHit: false,
+  error: null,
+} as const satisfies Partial<ResultRecord>;
+
 export type StoredResult = Omit<ResultRecord, 'prompt'> & { promptHash: string | null; createdAt: string };
 
 export interface CachedResponse {

@@ -38,6 +38,14 @@ export function medodysseyReportFor(
   return buildMedOdysseyReport(runs.map((run) => ({ run, results: store.results(run.id) })));
 }
 
+/** Stored runs of a suite, narrowed by --run (id prefixes) and --model (labels). */
+function selectRuns(store: Store, suite: string, options: Pick<ReportCommandOptions, 'run' | 'model'>) {
+  return store
+    .listRuns({ suite })
+    .filter((run) => !options.run || options.run.some((id) => run.id.startsWith(id)))
+    .filter((run) => !options.model || options.model.includes(run.label));
+}
+
 /** `medbench report`: tables on stdout, or --json, or a self-contained --html file. */
 export function reportCommand(options: ReportCommandOptions, output: CommandOutput): void {
   if (options.suite === 'clue') {
@@ -47,10 +55,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
   if (options.suite === 'medeureka') {
     const store = new Store(storePathIn(resolveHome(options.home)));
     try {
-      const runs = store
-        .listRuns({ suite: 'medeureka' })
-        .filter((run) => !options.run || options.run.some((id) => run.id.startsWith(id)))
-        .filter((run) => !options.model || options.model.includes(run.label));
+      const runs = selectRuns(store, 'medeureka', options);
       if (runs.length === 0) {
         throw new MedbenchError({
           code: 'DATA_NOT_FOUND',
@@ -104,10 +109,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
 function clueReportCommand(options: ReportCommandOptions, output: CommandOutput): void {
   const store = new Store(storePathIn(resolveHome(options.home)));
   try {
-    const runs = store
-      .listRuns({ suite: 'clue' })
-      .filter((run) => !options.run || options.run.some((id) => run.id.startsWith(id)))
-      .filter((run) => !options.model || options.model.includes(run.label));
+    const runs = selectRuns(store, 'clue', options);
     if (runs.length === 0) {
       throw new MedbenchError({
         code: 'DATA_NOT_FOUND',

@@ -6,7 +6,7 @@ import { canonicalJson } from '../../runner/canonical-json.js';
 import { describeModel } from '../../runner/model-binding.js';
 import { DEFAULT_RETRY_POLICY } from '../../runner/retry.js';
 import { runSamples } from '../../runner/run-samples.js';
-import { type RunRecord, Store, sha256 } from '../../store/store.js';
+import { NO_MODEL_CALL, type RunRecord, Store, sha256 } from '../../store/store.js';
 import {
   buildLongHealth,
   buildMeDiSumCode,
@@ -168,13 +168,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
             promptChars: sample.promptChars,
             promptTokens: null,
             ...result,
-            inputTokens: null,
-            outputTokens: null,
-            cost: null,
-            latencyMs: null,
-            attempts: 0,
-            cacheHit: false,
-            error: null,
+            ...NO_MODEL_CALL,
           });
         }
       });

@@ -5,7 +5,7 @@ import { Bm25Retriever } from '../../providers/bm25-retriever.js';
 import { LsaRetriever } from '../../providers/lsa-retriever.js';
 import { buildMedEurekaReport, renderMedEurekaText } from '../../report/medeureka-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
-import { Store, sha256 } from '../../store/store.js';
+import { NO_MODEL_CALL, Store, sha256 } from '../../store/store.js';
 import { canonicalTaskKey } from '../../suites/medeureka/datasets.js';
 import { evaluateRetrieval } from '../../suites/medeureka/evaluate.js';
 import { loadPlainRelease } from '../../suites/medeureka/load-plain.js';
@@ -99,13 +99,7 @@ export async function runMedEurekaCommand(
           rawOutput: null,
           parsed: result.ranking,
           scores: result.scores,
-          inputTokens: null,
-          outputTokens: null,
-          cost: null,
-          latencyMs: null,
-          attempts: 0,
-          cacheHit: false,
-          error: null,
+          ...NO_MODEL_CALL,
         });
       }
     });
