@@ -160,6 +160,13 @@ describe('KG, Term, Table and Case builders', () => {
     expect(JSON.stringify(build())).toBe(JSON.stringify(first));
   });
 
+  it('reads a termbase grouped by category, and records the category as the sub-type', () => {
+    const grouped = file('grouped.en.txt', 'symptom\tDiplopia\nsymptom\tDyspnea\nsign\tSyncope\n');
+    const source = loadTermSource({ termbase: grouped, mentions, language: 'en' });
+    expect(source.units).toEqual(['Diplopia', 'Dyspnea', 'Syncope']);
+    expect(source.questions.map((question) => question.subtype)).toEqual(['symptom', 'symptom', 'sign']);
+  });
+
   it('names the file and line of bad sources', () => {
     const badTriplets = file('bad-kg.txt', 'A|treats|B\nA treats C\n');
     expect(() => loadKgSource({ path: badTriplets, language: 'en', questions: 1, seed: 's' })).toThrow(

@@ -119,13 +119,26 @@ export function loadKgSource(options: {
   };
 }
 
-/** Term: a termbase (one standard term per line) and mention<TAB>standard-term pairs. */
+/**
+ * Term: a termbase (one standard term per line, or `category<TAB>term` to group terms) and
+ * mention<TAB>standard-term pairs.
+ */
 export function loadTermSource(options: {
   termbase: string;
   mentions: string;
   language: Language;
 }): MedicalSource {
-  const units = [...new Set(readLines(options.termbase).map(({ text }) => text.trim()))];
+  const categories = new Map<string, string>();
+  const terms = readLines(options.termbase).map(({ text, line }) => {
+    const fields = text.split('\t');
+    if (fields.length > 2 || fields.some((field) => field.trim() === '')) {
+      fail(options.termbase, line, 'expected a standard term, or category<TAB>standard term');
+    }
+    const term = fields.at(-1)!.trim();
+    if (fields.length === 2) categories.set(term, fields[0]!.trim());
+    return term;
+  });
+  const units = [...new Set(terms)];
   const index = new Map(units.map((term, position) => [term, position]));
   const questions = readLines(options.mentions).map(({ text, line }, position) => {
     const [mention, term, extra] = text.split('\t');
@@ -141,7 +154,7 @@ export function loadTermSource(options: {
     return {
       id: `term-${options.language}-q${position}`,
       question: mention.trim(),
-      subtype: 'mention',
+      subtype: categories.get(term.trim()) ?? 'mention',
       answerUnits: [unit],
       gold: { answer: term.trim() },
     };
