@@ -29,7 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   providers: ['core', 'metrics'],
   suites: ['core', 'metrics', 'tokenizers'],
   runner: ['core', 'store'],
-  report: ['core', 'store', 'suites'],
+  report: ['core', 'metrics', 'store', 'suites'],
   cli: ['core', 'metrics', 'tokenizers', 'store', 'providers', 'suites', 'runner', 'report', 'version.js'],
 };
 
