@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import type { ChatRequest, ChatResponse } from '../core/chat-model.js';
 import { postJson } from './http-json.js';
+import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
+
+export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpoint.js';
 
 const responseSchema = z.object({
   choices: z
@@ -14,38 +17,14 @@ const responseSchema = z.object({
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullable().optional(),
 });
 
-export interface OpenAICompatibleChatModelOptions {
-  /** Base URL up to and including the API version, e.g. http://127.0.0.1:8000/v1. */
-  baseURL: string;
-  modelId: string;
-  /** The key itself (read from the environment by the caller); never logged. */
-  apiKey?: string;
-  /** Name of the variable the key came from, for error hints. */
-  apiKeyEnv?: string;
-  headers?: Record<string, string>;
-}
-
 /** Any server speaking OpenAI's /chat/completions: OpenAI, vLLM, SGLang, Ollama, llama.cpp … */
-export class OpenAICompatibleChatModel implements ChatModel {
+export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint {
   readonly provider = 'openai-compatible';
-  readonly modelId: string;
-  readonly endpoint: string;
-  private readonly apiKey: string | undefined;
-  private readonly apiKeyEnv: string | undefined;
-  private readonly headers: Record<string, string>;
-
-  constructor(options: OpenAICompatibleChatModelOptions) {
-    this.endpoint = options.baseURL.replace(/\/+$/, '');
-    this.modelId = options.modelId;
-    this.apiKey = options.apiKey;
-    this.apiKeyEnv = options.apiKeyEnv;
-    this.headers = options.headers ?? {};
-  }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
     const response = await postJson({
       url: `${this.endpoint}/chat/completions`,
-      headers: { ...this.headers, ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
+      headers: this.headers(),
       body: {
         model: this.modelId,
         messages: request.messages,
@@ -55,9 +34,7 @@ export class OpenAICompatibleChatModel implements ChatModel {
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
-      authHint: this.apiKeyEnv
-        ? `Set ${this.apiKeyEnv} to a valid key for ${this.endpoint}.`
-        : `This endpoint needs a key: name its environment variable with apiKeyEnv in medbench.config.json.`,
+      authHint: this.authHint(),
     });
     const choice = response.choices[0]!;
     return {

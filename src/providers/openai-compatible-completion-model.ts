@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import type { ChatMessage, ChatRequest, ChatResponse } from '../core/chat-model.js';
 import { postJson } from './http-json.js';
-import type { OpenAICompatibleChatModelOptions } from './openai-compatible-chat-model.js';
+import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 
 const responseSchema = z.object({
   choices: z.array(z.object({ text: z.string(), finish_reason: z.string().nullable().optional() })).min(1),
@@ -17,26 +17,13 @@ export function plainTextPrompt(messages: readonly ChatMessage[]): string {
 }
 
 /** A base (non-chat) model behind an OpenAI-compatible `/completions` endpoint. */
-export class OpenAICompatibleCompletionModel implements ChatModel {
+export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint {
   readonly provider = 'openai-compatible-completions';
-  readonly modelId: string;
-  readonly endpoint: string;
-  private readonly apiKey: string | undefined;
-  private readonly apiKeyEnv: string | undefined;
-  private readonly headers: Record<string, string>;
-
-  constructor(options: OpenAICompatibleChatModelOptions) {
-    this.endpoint = options.baseURL.replace(/\/+$/, '');
-    this.modelId = options.modelId;
-    this.apiKey = options.apiKey;
-    this.apiKeyEnv = options.apiKeyEnv;
-    this.headers = options.headers ?? {};
-  }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
     const response = await postJson({
       url: `${this.endpoint}/completions`,
-      headers: { ...this.headers, ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) },
+      headers: this.headers(),
       body: {
         model: this.modelId,
         prompt: plainTextPrompt(request.messages),
@@ -45,9 +32,7 @@ export class OpenAICompatibleCompletionModel implements ChatModel {
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
-      authHint: this.apiKeyEnv
-        ? `Set ${this.apiKeyEnv} to a valid key for ${this.endpoint}.`
-        : 'This endpoint needs a key: name its environment variable with apiKeyEnv in medbench.config.json.',
+      authHint: this.authHint(),
     });
     const choice = response.choices[0]!;
     return {

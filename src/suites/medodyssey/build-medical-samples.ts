@@ -8,7 +8,7 @@ import type { MicMode } from './build-samples.js';
 import { ANSWER_RESERVE_CHARS, type Language, levelName } from './constants.js';
 import { medicalPrompt } from './medical-prompts.js';
 import type { MedicalSource } from './medical-sources.js';
-import { fitGroups, fitHaystackChars, ratioCharBudget } from './mic.js';
+import { fitGroups, fitOrFail, ratioCharBudget } from './mic.js';
 import { SeededRandom } from './seeded-random.js';
 
 export interface BuildMedicalOptions {
@@ -131,20 +131,13 @@ export function* buildMedicalSamples(options: BuildMedicalOptions): Generator<Sa
               });
             }
           } else {
-            const fitted = fitHaystackChars({
+            limit = fitOrFail({
               indexes: group.tokenizers.map(indexFor),
               assemble: (chars) => assemble(chars).parts,
               limit: level,
               maxHaystackChars: corpus.length,
-            });
-            if (!fitted) {
-              throw new MedbenchError({
-                code: 'USAGE',
-                message: `Level ${level} is too small for ${question.id}: its fixed text alone exceeds ${level} tokens.`,
-                hint: 'Choose larger levels (--levels).',
-              });
-            }
-            limit = fitted.haystackChars;
+              sampleId: question.id,
+            }).haystackChars;
           }
           const { parts, cut } = assemble(limit);
           const prompt = joinPromptParts(corpus, parts);

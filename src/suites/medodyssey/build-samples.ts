@@ -7,7 +7,7 @@ import { joinPromptParts, type PromptPart } from '../../tokenizers/prompt-parts.
 import { ANSWER_RESERVE_CHARS, type CountingType, type Language, levelName } from './constants.js';
 import { countingOverheadChars, countingParts } from './counting-parts.js';
 import { countingPlan } from './counting-plan.js';
-import { fitGroups, fitHaystackChars, ratioCharBudget } from './mic.js';
+import { fitGroups, fitOrFail, ratioCharBudget } from './mic.js';
 import { niahOverheadChars, niahParts } from './niah-parts.js';
 import type { HaystackKind, Needle } from './release.js';
 
@@ -211,19 +211,13 @@ function fitExact(
   corpus: CodePointText,
   statistics: BuildStatistics,
 ): { haystackChars: number; counts: Record<string, number> } {
-  const fitted = fitHaystackChars({
+  const fitted = fitOrFail({
     indexes,
     assemble: (haystackChars) => assembler.assemble(haystackChars).parts,
     limit: level,
     maxHaystackChars: corpus.length,
+    sampleId: assembler.idStem,
   });
-  if (!fitted) {
-    throw new MedbenchError({
-      code: 'USAGE',
-      message: `Level ${level} is too small for ${assembler.idStem}: its fixed text alone exceeds ${level} tokens.`,
-      hint: 'Choose larger levels (--levels).',
-    });
-  }
   // The fast counter is exact by construction; the full count verifies it (and is the count
   // recorded). Should they ever disagree, shrink with full recounts until the prompt fits.
   let haystackChars = fitted.haystackChars;

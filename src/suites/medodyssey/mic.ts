@@ -1,3 +1,4 @@
+import { MedbenchError } from '../../core/errors.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import type { CorpusTokenIndex } from '../../tokenizers/corpus-token-index.js';
 import type { PromptPart } from '../../tokenizers/prompt-parts.js';
@@ -81,4 +82,23 @@ export function fitGroups(
         tokenizers: [tokenizer],
       }))
     : [{ suffix: '', fitFor: undefined, tokenizers }];
+}
+
+/** `fitHaystackChars`, or a USAGE error naming the sample when even an empty context is too long. */
+export function fitOrFail(options: {
+  indexes: readonly CorpusTokenIndex[];
+  assemble: (haystackChars: number) => readonly PromptPart[];
+  limit: number;
+  maxHaystackChars: number;
+  sampleId: string;
+}): FitResult {
+  const fitted = fitHaystackChars(options);
+  if (!fitted) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `Level ${options.limit} is too small for ${options.sampleId}: its fixed text alone exceeds ${options.limit} tokens.`,
+      hint: 'Choose larger levels (--levels).',
+    });
+  }
+  return fitted;
 }

@@ -1,0 +1,42 @@
+import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+
+export interface OpenAICompatibleChatModelOptions {
+  /** Base URL up to and including the API version, e.g. http://127.0.0.1:8000/v1. */
+  baseURL: string;
+  modelId: string;
+  /** The key itself (read from the environment by the caller); never logged. */
+  apiKey?: string;
+  /** Name of the variable the key came from, for error hints. */
+  apiKeyEnv?: string;
+  headers?: Record<string, string>;
+}
+
+/** What the chat and completions adapters of an OpenAI-compatible server share: address and auth. */
+export abstract class OpenAICompatibleEndpoint implements ChatModel {
+  abstract readonly provider: string;
+  readonly modelId: string;
+  readonly endpoint: string;
+  private readonly apiKey: string | undefined;
+  private readonly apiKeyEnv: string | undefined;
+  private readonly extraHeaders: Record<string, string>;
+
+  constructor(options: OpenAICompatibleChatModelOptions) {
+    this.endpoint = options.baseURL.replace(/\/+$/, '');
+    this.modelId = options.modelId;
+    this.apiKey = options.apiKey;
+    this.apiKeyEnv = options.apiKeyEnv;
+    this.extraHeaders = options.headers ?? {};
+  }
+
+  protected headers(): Record<string, string> {
+    return { ...this.extraHeaders, ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) };
+  }
+
+  protected authHint(): string {
+    return this.apiKeyEnv
+      ? `Set ${this.apiKeyEnv} to a valid key for ${this.endpoint}.`
+      : 'This endpoint needs a key: name its environment variable with apiKeyEnv in medbench.config.json.';
+  }
+
+  abstract generate(request: ChatRequest): Promise<ChatResponse>;
+}
