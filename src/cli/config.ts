@@ -35,9 +35,46 @@ const modelSchema = z
   })
   .strict();
 
+const embeddingModelSchema = z
+  .object({
+    provider: z.enum(['openai-compatible', 'openai', 'local-onnx']),
+    /** Model name sent to the server (openai, openai-compatible). */
+    model: z.string().min(1).optional(),
+    baseURL: z.url().optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+      .optional(),
+    /** local-onnx: the exported model folder (model.onnx + tokenizer.json). */
+    folder: z.string().min(1).optional(),
+    pooling: z.enum(['cls', 'mean', 'last-token']).optional(),
+    maxLength: z.number().int().positive().optional(),
+    batchSize: z.number().int().positive().optional(),
+    concurrency: z.number().int().positive().optional(),
+    dimensions: z.number().int().positive().optional(),
+    sendDimensions: z.boolean().optional(),
+    encodingFormat: z.enum(['float', 'base64']).optional(),
+    /** e5, bge, bge-gemma2, none, or a literal template with {instruction} and {query}. */
+    instructionTemplate: z.string().optional(),
+    revision: z.string().optional(),
+    label: z.string().optional(),
+  })
+  .strict()
+  .refine(
+    (value) => (value.provider === 'local-onnx' ? value.folder !== undefined : value.model !== undefined),
+    {
+      message: 'local-onnx needs "folder"; openai and openai-compatible need "model"',
+    },
+  )
+  .refine((value) => value.provider !== 'openai-compatible' || value.baseURL !== undefined, {
+    message: 'openai-compatible needs "baseURL"',
+  });
+
 export const configSchema = z
   .object({
     models: z.record(z.string(), modelSchema).default({}),
+    /** Embedding models for MedEureka, by name. */
+    embeddingModels: z.record(z.string(), embeddingModelSchema).default({}),
     defaults: z
       .object({
         concurrency: z.number().int().positive().optional(),
@@ -51,6 +88,7 @@ export const configSchema = z
 
 export type MedbenchConfig = z.infer<typeof configSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
+export type EmbeddingModelConfig = z.infer<typeof embeddingModelSchema>;
 
 const CONFIG_NAMES = ['medbench.config.json', 'medbench.config.mjs', 'medbench.config.js'];
 

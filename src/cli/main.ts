@@ -138,6 +138,16 @@ export function createProgram(): Command {
     .option('--max-output-tokens <n>', 'output token limit (default 500)', number('--max-output-tokens'))
     .option('--timeout-ms <ms>', 'per-request timeout (default 600000)', number('--timeout-ms'))
     .option('--max-retries <n>', 'retries on 429/5xx/timeouts (default 6)', (value) => Number(value))
+    .option(
+      '--instruction <template>',
+      'medeureka: query instruction template: e5, bge, bge-gemma2, none, or a literal with {instruction} and {query}',
+    )
+    .option('--pooling <pooling>', 'medeureka, onnx models: cls, mean or last-token')
+    .option('--batch-size <n>', 'medeureka: texts per embedding call', number('--batch-size'))
+    .option('--dimensions <n>', 'medeureka: expected embedding size (checked)', number('--dimensions'))
+    .option('--max-length <n>', 'medeureka, onnx models: token limit per text', number('--max-length'))
+    .option('--encoding <format>', 'medeureka: float or base64 embeddings')
+    .option('--no-embedding-cache', 'medeureka: do not read or write the embedding cache')
     .action(
       action(async (suite: string | undefined, options) => {
         const withHome = { ...options, ...(home() ? { home: home()! } : {}) };
@@ -147,10 +157,7 @@ export function createProgram(): Command {
               code: 'USAGE',
               message: 'run medeureka needs --data <release folder>.',
             });
-          return runMedEurekaCommand(
-            { ...withHome, ...(options.tasks ? { tasks: options.tasks } : {}) },
-            output,
-          );
+          return runMedEurekaCommand(withHome, output);
         }
         if (suite === 'clue') {
           if (!options.data)

@@ -11,6 +11,8 @@ export type MedbenchErrorCode =
   | 'ENDPOINT_HTTP'
   | 'ENDPOINT_BAD_RESPONSE'
   | 'ENDPOINT_TIMEOUT'
+  | 'EMBEDDING_INVALID'
+  | 'MODEL_FOLDER_INVALID'
   | 'ABORTED'
   | 'STORE_ERROR'
   | 'USAGE';

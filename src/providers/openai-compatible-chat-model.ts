@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatRequest, ChatResponse } from '../core/chat-model.js';
+import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
 import { postJson } from './http-json.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 
@@ -18,7 +18,7 @@ const responseSchema = z.object({
 });
 
 /** Any server speaking OpenAI's /chat/completions: OpenAI, vLLM, SGLang, Ollama, llama.cpp … */
-export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint {
+export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider = 'openai-compatible';
 
   async generate(request: ChatRequest): Promise<ChatResponse> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatMessage, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
 import { postJson } from './http-json.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 
@@ -17,7 +17,7 @@ export function plainTextPrompt(messages: readonly ChatMessage[]): string {
 }
 
 /** A base (non-chat) model behind an OpenAI-compatible `/completions` endpoint. */
-export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint {
+export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider = 'openai-compatible-completions';
 
   async generate(request: ChatRequest): Promise<ChatResponse> {

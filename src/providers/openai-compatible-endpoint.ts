@@ -1,5 +1,3 @@
-import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
-
 export interface OpenAICompatibleChatModelOptions {
   /** Base URL up to and including the API version, e.g. http://127.0.0.1:8000/v1. */
   baseURL: string;
@@ -11,8 +9,8 @@ export interface OpenAICompatibleChatModelOptions {
   headers?: Record<string, string>;
 }
 
-/** What the chat and completions adapters of an OpenAI-compatible server share: address and auth. */
-export abstract class OpenAICompatibleEndpoint implements ChatModel {
+/** What the chat, completions and embeddings adapters of an OpenAI-compatible server share: address and auth. */
+export abstract class OpenAICompatibleEndpoint {
   abstract readonly provider: string;
   readonly modelId: string;
   readonly endpoint: string;
@@ -37,6 +35,4 @@ export abstract class OpenAICompatibleEndpoint implements ChatModel {
       ? `Set ${this.apiKeyEnv} to a valid key for ${this.endpoint}.`
       : 'This endpoint needs a key: name its environment variable with apiKeyEnv in medbench.config.json.';
   }
-
-  abstract generate(request: ChatRequest): Promise<ChatResponse>;
 }

@@ -1,15 +1,28 @@
 import { RETRIEVAL_CUTOFFS } from '../metrics/retrieval.js';
 import type { RunRecord, StoredResult } from '../store/store.js';
-import { MEDEUREKA_DATASETS } from '../suites/medeureka/datasets.js';
+import { dataTypeOf, MEDEUREKA_DATASETS } from '../suites/medeureka/datasets.js';
+import { escapeHtml } from './escape-html.js';
+import { renderLineChart } from './svg-line-chart.js';
+import { renderRadar } from './svg-radar.js';
 import { renderTextTable } from './text-table.js';
+
+type Scores = Record<string, number>;
 
 export interface MedEurekaRunReport {
   runId: string;
   label: string;
+  /** The retriever: kind, provider, model id, revision, instruction template … (no secrets). */
+  model: Record<string, unknown>;
   /** dataset → { "mrr@n" | "hr@n" → percent, queries }: every query of a dataset pooled (Term I/II merge their sub-corpora this way). */
-  datasets: Record<string, Record<string, number>>;
+  datasets: Record<string, Scores>;
   /** Plain means over the datasets run. */
-  average: Record<string, number>;
+  average: Scores;
+  /** Plain means of dataset scores per data type (Table, Literature, KB, Term, EHR, Dialogue). */
+  byDataType: Record<string, Scores>;
+  /** Per language (en, zh, en→zh). */
+  byLanguage: Record<string, Scores>;
+  /** Per query → target granularity (Figure 3). */
+  byGranularity: Record<string, Scores>;
 }
 
 export interface MedEurekaReport {
@@ -17,6 +30,26 @@ export interface MedEurekaReport {
   generatedAt: string;
   runs: MedEurekaRunReport[];
 }
+
+const METRIC_KEYS = RETRIEVAL_CUTOFFS.flatMap((n) => [`hr@${n}`, `mrr@${n}`]);
+
+function meanOf(rows: readonly Scores[]): Scores {
+  const mean: Scores = {};
+  for (const key of METRIC_KEYS)
+    mean[key] = rows.reduce((sum, row) => sum + (row[key] ?? 0), 0) / Math.max(1, rows.length);
+  return mean;
+}
+
+function groupMeans(datasets: Record<string, Scores>, groupOf: (name: string) => string | undefined) {
+  const groups = new Map<string, Scores[]>();
+  for (const [name, scores] of Object.entries(datasets)) {
+    const group = groupOf(name);
+    if (group !== undefined) groups.set(group, [...(groups.get(group) ?? []), scores]);
+  }
+  return Object.fromEntries([...groups].map(([group, rows]) => [group, meanOf(rows)]));
+}
+
+const datasetByName = new Map(MEDEUREKA_DATASETS.map((dataset) => [dataset.name, dataset]));
 
 export function buildMedEurekaReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
@@ -32,43 +65,157 @@ export function buildMedEurekaReport(
       }
       const datasets: MedEurekaRunReport['datasets'] = {};
       for (const [name, rows] of byDataset) {
-        const scores: Record<string, number> = { queries: rows.length };
-        for (const n of RETRIEVAL_CUTOFFS) {
-          for (const metric of ['hr', 'mrr']) {
-            scores[`${metric}@${n}`] =
-              (100 * rows.reduce((sum, row) => sum + (row.scores[`${metric}@${n}`] ?? 0), 0)) / rows.length;
-          }
-        }
-        datasets[name] = scores;
+        // Pooling every query of a dataset = summing hits and totals over its sub-corpora.
+        datasets[name] = { queries: rows.length, ...meanOf(rows.map((row) => row.scores)) };
+        for (const key of METRIC_KEYS) datasets[name]![key]! *= 100;
       }
-      const names = Object.keys(datasets);
-      const average: Record<string, number> = {};
-      for (const n of RETRIEVAL_CUTOFFS) {
-        for (const metric of ['hr', 'mrr']) {
-          average[`${metric}@${n}`] =
-            names.reduce((sum, name) => sum + datasets[name]![`${metric}@${n}`]!, 0) /
-            Math.max(1, names.length);
-        }
-      }
-      return { runId: run.id, label: run.label, datasets, average };
+      return {
+        runId: run.id,
+        label: run.label,
+        model: run.model,
+        datasets,
+        average: meanOf(Object.values(datasets)),
+        byDataType: groupMeans(datasets, (name) => {
+          const dataset = datasetByName.get(name);
+          return dataset ? dataTypeOf(dataset) : undefined;
+        }),
+        byLanguage: groupMeans(datasets, (name) => datasetByName.get(name)?.language),
+        byGranularity: groupMeans(datasets, (name) => datasetByName.get(name)?.granularity),
+      };
     }),
   };
 }
 
-/** Table 3: MRR@10 and Exact HR@10 per model and dataset (percent, two decimals), with the average. */
-export function renderMedEurekaText(report: MedEurekaReport): string {
-  const present = MEDEUREKA_DATASETS.map((dataset) => dataset.name).filter((name) =>
+function presentDatasets(report: MedEurekaReport): string[] {
+  return MEDEUREKA_DATASETS.map((dataset) => dataset.name).filter((name) =>
     report.runs.some((run) => run.datasets[name]),
   );
-  return (['mrr@10', 'hr@10'] as const)
-    .map((metric) => {
-      const header = ['Model', ...present, 'Avg.'];
-      const rows = report.runs.map((run) => [
-        run.label,
-        ...present.map((name) => run.datasets[name]?.[metric]?.toFixed(2) ?? '—'),
-        run.average[metric]!.toFixed(2),
-      ]);
-      return `MedEureka — ${metric === 'mrr@10' ? 'MRR@10' : 'Exact HR@10'} (%)\n${renderTextTable(header, rows)}`;
+}
+
+function table3(report: MedEurekaReport, metric: 'mrr@10' | 'hr@10') {
+  const present = presentDatasets(report);
+  return {
+    title: `MedEureka — ${metric === 'mrr@10' ? 'MRR@10' : 'Exact HR@10'} (%)`,
+    header: ['Model', ...present, 'Avg.'],
+    rows: report.runs.map((run) => [
+      run.label,
+      ...present.map((name) => run.datasets[name]?.[metric]?.toFixed(2) ?? '—'),
+      run.average[metric]!.toFixed(2),
+    ]),
+  };
+}
+
+function groupTable(
+  report: MedEurekaReport,
+  field: 'byDataType' | 'byLanguage' | 'byGranularity',
+  metric: string,
+) {
+  const groups = [...new Set(report.runs.flatMap((run) => Object.keys(run[field])))];
+  return {
+    header: ['Model', ...groups],
+    rows: report.runs.map((run) => [
+      run.label,
+      ...groups.map((group) => run[field][group]?.[metric]?.toFixed(2) ?? '—'),
+    ]),
+  };
+}
+
+/** Table 3 (MRR@10 and Exact HR@10 per model and dataset), then the means by data type, language and granularity. */
+export function renderMedEurekaText(report: MedEurekaReport): string {
+  const parts = (['mrr@10', 'hr@10'] as const).map((metric) => {
+    const { title, header, rows } = table3(report, metric);
+    return `${title}\n${renderTextTable(header, rows)}`;
+  });
+  for (const [field, title] of [
+    ['byDataType', 'by data type'],
+    ['byLanguage', 'by language'],
+    ['byGranularity', 'by query → target granularity'],
+  ] as const) {
+    const { header, rows } = groupTable(report, field, 'mrr@10');
+    parts.push(
+      `MedEureka — MRR@10 (%) ${title}, plain means of dataset scores\n${renderTextTable(header, rows)}`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
+function htmlTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  return `<table><thead><tr>${header.map((name) => `<th scope="col">${escapeHtml(name)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map(
+      (row) =>
+        `<tr>${row.map((value, index) => (index === 0 ? `<th scope="row">${escapeHtml(value)}</th>` : `<td>${escapeHtml(value)}</td>`)).join('')}</tr>`,
+    )
+    .join('')}</tbody></table>`;
+}
+
+/** Exact HR@n for n from 5 to 500 per dataset, one chart per model and language group (Figures C13, C14). */
+function curves(report: MedEurekaReport): string {
+  const cutoffs = RETRIEVAL_CUTOFFS.filter((n) => n >= 5);
+  const groups = [
+    { title: 'English and cross-lingual datasets', languages: ['en', 'en→zh'] },
+    { title: 'Chinese datasets', languages: ['zh'] },
+  ];
+  return report.runs
+    .flatMap((run) =>
+      groups.map((group) => {
+        const names = presentDatasets(report).filter(
+          (name) => run.datasets[name] && group.languages.includes(datasetByName.get(name)?.language ?? ''),
+        );
+        if (names.length === 0) return '';
+        return renderLineChart({
+          title: `${run.label}: Exact HR@n, ${group.title}`,
+          xLabels: cutoffs.map(String),
+          series: names.map((name) => ({ name, values: cutoffs.map((n) => run.datasets[name]![`hr@${n}`]) })),
+          yLabel: 'Exact HR@n (%)',
+        });
+      }),
+    )
+    .join('');
+}
+
+function radars(report: MedEurekaReport, metric: string): string {
+  return (['byDataType', 'byLanguage', 'byGranularity'] as const)
+    .map((field) => {
+      const axes = [...new Set(report.runs.flatMap((run) => Object.keys(run[field])))];
+      if (axes.length < 3) return '';
+      const title = {
+        byDataType: 'by data type',
+        byLanguage: 'by language',
+        byGranularity: 'by granularity',
+      }[field];
+      return renderRadar({
+        title: `${metric.toUpperCase()} ${title}`,
+        axes,
+        series: report.runs.map((run) => ({
+          name: run.label,
+          values: axes.map((axis) => run[field][axis]?.[metric]),
+        })),
+      });
     })
-    .join('\n\n');
+    .join('');
+}
+
+/** A self-contained HTML page: Table 3, the group means, radars and HR@n curves; every value also as text. */
+export function renderMedEurekaHtml(report: MedEurekaReport): string {
+  const tables = (['mrr@10', 'hr@10'] as const)
+    .map((metric) => {
+      const { title, header, rows } = table3(report, metric);
+      return `<h2>${escapeHtml(title)}</h2>${htmlTable(header, rows)}`;
+    })
+    .join('');
+  const groups = (['byDataType', 'byLanguage', 'byGranularity'] as const)
+    .map((field) => {
+      const { header, rows } = groupTable(report, field, 'mrr@10');
+      return `<h3>MRR@10 (%) ${escapeHtml(field.replace('by', 'by '))}</h3>${htmlTable(header, rows)}`;
+    })
+    .join('');
+  const models = htmlTable(
+    ['Model', 'Retriever', 'Instruction template'],
+    report.runs.map((run) => [
+      run.label,
+      String(run.model.modelId ?? run.model.kind ?? ''),
+      String(run.model.instructionTemplate ?? '—'),
+    ]),
+  );
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — MedEureka report</title><style>body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:2rem;max-width:80rem}table{border-collapse:collapse;font-size:.85rem;margin-bottom:1rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th[scope=row],thead th:first-child{text-align:left}svg{margin:.5rem;vertical-align:top}</style></head><body><h1>MedEureka</h1><p>Percent, two decimals. Dataset scores pool every query (Term I and II sum their four sub-corpora); averages are plain means of dataset scores.</p>${models}${tables}<h2>Means by group</h2>${groups}<h2>Radar charts (MRR@10)</h2>${radars(report, 'mrr@10')}<h2>Exact HR@n curves</h2>${curves(report)}</body></html>\n`;
 }

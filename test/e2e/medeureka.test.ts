@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddingTestServer } from '../support/embedding-test-server.js';
+import { writeTinyOnnxModel } from '../support/tiny-onnx-model.js';
 import { ROOT, runCli, temporaryHome } from './cli.js';
 import { storeSnapshot } from './store-snapshot.js';
 
@@ -65,5 +67,97 @@ describe('medbench run medeureka (built CLI)', () => {
     result = await runCli(['--home', home, 'run', 'medeureka', '--data', scratch, '--model', 'bm25']);
     expect(result.stderr).toContain('task Dialogue_en has no corpus');
     expect(storeSnapshot(home)).toEqual(before);
+  });
+
+  it('runs an OpenAI-compatible embedding endpoint with the e5 instruction, caches every vector, and records the instruction', async () => {
+    const server = await startEmbeddingTestServer({ dimensions: 32, maxBatch: 8 });
+    const denseHome = temporaryHome();
+    try {
+      const data = join(ROOT, 'samples', 'medeureka');
+      const args = [
+        '--home',
+        denseHome,
+        'run',
+        'medeureka',
+        '--data',
+        data,
+        '--tasks',
+        'AskAPatient_en,Study_en',
+      ];
+      const model = `openai-compatible:bge-m3@${server.url}/v1`;
+      const denseArgs = [
+        ...args,
+        '--model',
+        model,
+        '--instruction',
+        'e5',
+        '--batch-size',
+        '8',
+        '--label',
+        'bge-m3',
+      ];
+      const first = await runCli(denseArgs);
+      expect(first.stderr).not.toMatch(/error \[/);
+      expect(first.code).toBe(0);
+      const inputs = server.requests.flatMap((request) => request.body.input ?? []);
+      expect(server.requests.every((request) => (request.body.input ?? []).length <= 8)).toBe(true);
+      expect(inputs).toContain(
+        'Instruct: Given a social media phrase, retrieve relevant medical terminology\nQuery: terrible headaches all day',
+      );
+      expect(
+        inputs.filter((input) => input.startsWith('Instruct: Given a query for the experts')).length,
+      ).toBeGreaterThan(0);
+      expect(inputs.filter((input) => input.startsWith('Instruct:')).length).toBeLessThan(inputs.length);
+      const requestsAfterFirst = server.requests.length;
+      const second = await runCli(denseArgs);
+      expect(second.code).toBe(0);
+      expect(second.stderr).toMatch(/embedded 0 texts, \d+ from the cache/);
+      expect(server.requests.length).toBe(requestsAfterFirst);
+      const report = JSON.parse(
+        (await runCli(['--home', denseHome, 'report', '--suite', 'medeureka', '--json'])).stdout,
+      );
+      expect(report.runs).toHaveLength(1);
+      expect(report.runs[0].model).toMatchObject({
+        kind: 'dense',
+        modelId: 'bge-m3',
+        instructionTemplate: 'e5',
+      });
+      expect(Object.keys(report.runs[0].datasets).sort()).toEqual(['Literature II', 'Term III']);
+
+      const broken = await startEmbeddingTestServer({ dimensions: 32 });
+      broken.script.push({ kind: 'answer' }, { kind: 'wrong-dimension' });
+      const before = storeSnapshot(denseHome);
+      const failed = await runCli([
+        ...args,
+        '--model',
+        `openai-compatible:other@${broken.url}/v1`,
+        '--batch-size',
+        '4',
+        '--concurrency',
+        '1',
+        '--max-retries',
+        '0',
+      ]);
+      await broken.close();
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain('returned a vector of 33 dimensions where 32 were expected');
+      expect(storeSnapshot(denseHome)).toEqual(before);
+    } finally {
+      await server.close();
+      rmSync(denseHome, { recursive: true, force: true });
+    }
+  });
+
+  it('runs a local ONNX model folder and reads the save_to_disk release', async () => {
+    const folder = writeTinyOnnxModel();
+    const data = join(ROOT, 'test', 'fixtures', 'medeureka', 'save-to-disk');
+    const run = ['--home', home, 'run', 'medeureka', '--data', data, '--model'];
+    const result = await runCli([...run, `onnx:${folder}`, '--pooling', 'mean']);
+    expect(result.stderr).not.toMatch(/error \[/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Literature II');
+    const missing = await runCli([...run, `onnx:${writeTinyOnnxModel({ withTokenizer: false })}`]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('has no tokenizer.json');
   });
 });

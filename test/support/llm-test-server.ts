@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { onJsonRequest } from './on-json-request.js';
 
 export interface RecordedRequest {
   path: string;
@@ -54,16 +55,11 @@ export async function startLlmTestServer(
   const inFlight = new Map<string, number>();
   const pendingTimers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((request, response) => {
-    let raw = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk) => {
-      raw += chunk;
-    });
-    request.on('end', () => {
+    onJsonRequest(request, (requestBody) => {
       const recorded: RecordedRequest = {
         path: request.url ?? '',
         headers: request.headers,
-        body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
+        body: requestBody,
       };
       state.requests.push(recorded);
       const current = (inFlight.get(recorded.path) ?? 0) + 1;

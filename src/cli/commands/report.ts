@@ -2,7 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../../report/clue-report.js';
-import { buildMedEurekaReport, renderMedEurekaText } from '../../report/medeureka-report.js';
+import {
+  buildMedEurekaReport,
+  renderMedEurekaHtml,
+  renderMedEurekaText,
+} from '../../report/medeureka-report.js';
 import {
   buildMedOdysseyReport,
   type MedOdysseyReport,
@@ -46,6 +50,21 @@ function selectRuns(store: Store, suite: string, options: Pick<ReportCommandOpti
     .filter((run) => !options.model || options.model.includes(run.label));
 }
 
+/** Writes --html when asked, then prints --json or the text tables (text only when neither file nor JSON is wanted). */
+function emitReport(
+  options: ReportCommandOptions,
+  output: CommandOutput,
+  forms: { report: unknown; html: () => string; text: () => string },
+): void {
+  if (options.html) {
+    const path = resolve(options.html);
+    writeFileSync(path, forms.html());
+    output.stderr(`Wrote ${path}\n`);
+  }
+  if (options.json) output.stdout(`${JSON.stringify(forms.report, null, 2)}\n`);
+  else if (!options.html) output.stdout(`${forms.text()}\n`);
+}
+
 /** `medbench report`: tables on stdout, or --json, or a self-contained --html file. */
 export function reportCommand(options: ReportCommandOptions, output: CommandOutput): void {
   if (options.suite === 'clue') {
@@ -64,9 +83,11 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
         });
       }
       const report = buildMedEurekaReport(runs.map((run) => ({ run, results: store.results(run.id) })));
-      output.stdout(
-        options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderMedEurekaText(report)}\n`,
-      );
+      emitReport(options, output, {
+        report,
+        html: () => renderMedEurekaHtml(report),
+        text: () => renderMedEurekaText(report),
+      });
     } finally {
       store.close();
     }
@@ -94,13 +115,11 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
         hint: 'Run `medbench demo`, `medbench run` or `medbench import medodyssey-outputs` first, or check --home.',
       });
     }
-    if (options.html) {
-      const path = resolve(options.html);
-      writeFileSync(path, renderMedOdysseyHtml(report));
-      output.stderr(`Wrote ${path}\n`);
-    }
-    if (options.json) output.stdout(`${JSON.stringify(report, null, 2)}\n`);
-    else if (!options.html) output.stdout(`${renderMedOdysseyText(report, metrics)}\n`);
+    emitReport(options, output, {
+      report,
+      html: () => renderMedOdysseyHtml(report),
+      text: () => renderMedOdysseyText(report, metrics),
+    });
   } finally {
     store.close();
   }
@@ -121,13 +140,11 @@ function clueReportCommand(options: ReportCommandOptions, output: CommandOutput)
       runs.map((run) => ({ run, results: store.results(run.id) })),
       options.base ? { base: options.base } : {},
     );
-    if (options.html) {
-      const path = resolve(options.html);
-      writeFileSync(path, renderClueHtml(report));
-      output.stderr(`Wrote ${path}\n`);
-    }
-    if (options.json) output.stdout(`${JSON.stringify(report, null, 2)}\n`);
-    else if (!options.html) output.stdout(`${renderClueText(report)}\n`);
+    emitReport(options, output, {
+      report,
+      html: () => renderClueHtml(report),
+      text: () => renderClueText(report),
+    });
   } finally {
     store.close();
   }

@@ -1,115 +1,147 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
-import type { Retriever } from '../../core/retriever.js';
-import { Bm25Retriever } from '../../providers/bm25-retriever.js';
-import { LsaRetriever } from '../../providers/lsa-retriever.js';
 import { buildMedEurekaReport, renderMedEurekaText } from '../../report/medeureka-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
+import { EmbeddingCache } from '../../store/embedding-cache.js';
 import { NO_MODEL_CALL, Store, sha256 } from '../../store/store.js';
-import { canonicalTaskKey } from '../../suites/medeureka/datasets.js';
+import type { RetrievalTask } from '../../suites/medeureka/assemble-tasks.js';
+import { canonicalTaskKey, MEDEUREKA_TASK_KEYS } from '../../suites/medeureka/datasets.js';
 import { evaluateRetrieval } from '../../suites/medeureka/evaluate.js';
-import { loadPlainRelease } from '../../suites/medeureka/load-plain.js';
+import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
+import { loadConfig } from '../config.js';
 import { resolveHome, storePathIn } from '../home.js';
+import { type RetrieverOverrides, retrieverFromSpec } from '../retriever-spec.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
-export interface RunMedEurekaOptions {
+export interface RunMedEurekaOptions extends RetrieverOverrides {
   data: string;
   model: string;
   tasks?: string;
   home?: string;
+  config?: string;
+  label?: string;
+  embeddingCache?: boolean;
+  maxRetries?: number;
 }
 
-/** `bm25`, `bm25:k1=1.2,b=0.75`, `lsa`, `lsa:256`. Embedding endpoints come with the MedEureka issue's next part. */
-export function retrieverFromSpec(spec: string): Retriever {
-  const [name, argument] = spec.split(':');
-  if (name === 'bm25') {
-    const options = Object.fromEntries(
-      (argument ?? '')
-        .split(',')
-        .filter(Boolean)
-        .map((pair) => pair.split('='))
-        .map(([key, value]) => [key, Number(value)]),
-    );
-    return new Bm25Retriever({
-      ...(options.k1 !== undefined ? { k1: options.k1 } : {}),
-      ...(options.b !== undefined ? { b: options.b } : {}),
+/** Chooses the tasks `--tasks` names (either key spelling); unknown keys are an error. */
+export function selectTasks(
+  tasks: RetrievalTask[],
+  wanted: string | undefined,
+  data: string,
+): RetrievalTask[] {
+  if (!wanted) return tasks;
+  const keys = wanted.split(',').map((key) => canonicalTaskKey(key.trim()));
+  const unknown = keys.filter((key) => !tasks.some((task) => task.key === key));
+  if (unknown.length > 0)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--tasks: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in ${data}.`,
+      hint: `Tasks there: ${tasks.map((task) => task.key).join(', ')}. All MedEureka keys: ${MEDEUREKA_TASK_KEYS.join(', ')}.`,
     });
-  }
-  if (name === 'lsa') return new LsaRetriever(argument ? { dimensions: Number(argument) } : {});
-  throw new MedbenchError({
-    code: 'MODEL_SPEC_INVALID',
-    message: `"${spec}" is not a retriever medbench can run yet.`,
-    hint: 'Retrievers: bm25 (bm25:k1=1.5,b=0.75) and lsa (lsa:<dimensions>). Embedding endpoints are not implemented yet.',
-  });
+  return tasks.filter((task) => keys.includes(task.key));
 }
 
-/** `medbench run medeureka`: ranks every task's corpus, stores per-query rankings and scores. */
+/** Where embedding vectors are cached: beside the store, in their own file. */
+export function embeddingCachePathIn(home: string): string {
+  return join(home, 'embeddings.sqlite');
+}
+
+/**
+ * `medbench run medeureka`: ranks every task's corpus with the retriever, then stores the run
+ * (per-query top-500 rankings, scores, instruction and template) in one transaction, so a
+ * failure leaves the store as it was. Embeddings are cached, so a re-run costs no model calls.
+ */
 export async function runMedEurekaCommand(
   options: RunMedEurekaOptions,
   output: CommandOutput,
 ): Promise<void> {
-  const retriever = retrieverFromSpec(options.model);
-  const wanted = options.tasks?.split(',').map((key) => canonicalTaskKey(key.trim()));
-  const tasks = loadPlainRelease(resolve(options.data)).filter(
-    (task) => !wanted || wanted.includes(task.key),
-  );
+  const { config } = await loadConfig(options.config);
+  const home = resolveHome(options.home);
+  const tasks = selectTasks(await loadMedEurekaRelease(resolve(options.data)), options.tasks, options.data);
   if (tasks.length === 0)
-    throw new MedbenchError({
-      code: 'DATA_NOT_FOUND',
-      message: `No matching MedEureka tasks in ${options.data}.`,
-    });
-  const started = Date.now();
-  const results = await evaluateRetrieval(retriever, tasks);
-  const datasetId = sha256(
-    canonicalJson(tasks.map((task) => ({ key: task.key, queries: task.queries, corpus: task.corpus }))),
-  );
-  const run = {
-    id: sha256(canonicalJson({ datasetId, retriever: retriever.description })).slice(0, 16),
-    suite: 'medeureka',
-    label: options.model,
-    datasetId,
-    datasetPath: resolve(options.data),
-    model: retriever.description,
-    parameters: { tasks: tasks.map((task) => task.key) },
-    source: 'medbench' as const,
-    scoringMode: 'standard' as const,
-    createdAt: new Date().toISOString(),
-  };
-  const store = new Store(storePathIn(resolveHome(options.home)));
+    throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `No MedEureka tasks in ${options.data}.` });
+  const cache = options.embeddingCache === false ? undefined : new EmbeddingCache(embeddingCachePathIn(home));
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  let current = '';
   try {
-    store.transaction(() => {
-      store.deleteRun(run.id);
-      store.ensureRun(run);
-      for (const result of results) {
-        store.putResult({
-          runId: run.id,
-          sampleId: result.id,
-          task: result.key,
-          params: {
-            key: result.key,
-            dataset: result.dataset,
-            language: result.language,
-            granularity: result.granularity,
-          },
-          gold: { targets: result.targets },
-          prompt: result.query,
-          promptChars: result.query.length,
-          promptTokens: null,
-          status: 'ok',
-          rawOutput: null,
-          parsed: result.ranking,
-          scores: result.scores,
-          ...NO_MODEL_CALL,
-        });
-      }
+    const retriever = retrieverFromSpec({
+      spec: options.model,
+      config,
+      overrides: options,
+      ...(cache ? { cache } : {}),
+      retry: { maxRetries: options.maxRetries ?? 6, baseDelayMs: 1000, maxDelayMs: 60_000 },
+      onProgress: (stage, done, total) => {
+        if (process.stderr.isTTY) output.stderr(`\r${current}: embedding ${stage} ${done}/${total}   `);
+      },
     });
-    output.stderr(
-      `Ranked ${results.length} queries of ${tasks.length} tasks with ${retriever.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (run ${run.id}).\n`,
+    const started = Date.now();
+    const results = await evaluateRetrieval(retriever, tasks, {
+      signal: stop.signal,
+      onTask: (key) => {
+        current = key;
+      },
+    });
+    const datasetId = sha256(
+      canonicalJson(tasks.map((task) => ({ key: task.key, queries: task.queries, corpus: task.corpus }))),
     );
-    output.stdout(
-      `${renderMedEurekaText(buildMedEurekaReport([{ run, results: store.results(run.id) }]))}\n`,
-    );
+    const run = {
+      id: sha256(canonicalJson({ datasetId, retriever: retriever.description })).slice(0, 16),
+      suite: 'medeureka',
+      label: options.label ?? options.model,
+      datasetId,
+      datasetPath: resolve(options.data),
+      model: retriever.description,
+      parameters: { tasks: tasks.map((task) => task.key), topK: 500 },
+      source: 'medbench' as const,
+      scoringMode: 'standard' as const,
+      createdAt: new Date().toISOString(),
+    };
+    const store = new Store(storePathIn(home));
+    try {
+      store.transaction(() => {
+        store.deleteRun(run.id);
+        store.ensureRun(run);
+        for (const result of results) {
+          store.putResult({
+            runId: run.id,
+            sampleId: result.id,
+            task: result.key,
+            params: {
+              key: result.key,
+              dataset: result.dataset,
+              language: result.language,
+              granularity: result.granularity,
+              instruction: result.instruction,
+              template: result.template,
+            },
+            gold: { targets: result.targets },
+            prompt: result.queryInput,
+            promptChars: result.queryInput.length,
+            promptTokens: null,
+            status: 'ok',
+            rawOutput: null,
+            parsed: result.ranking,
+            scores: result.scores,
+            ...NO_MODEL_CALL,
+          });
+        }
+      });
+      const usage =
+        'usage' in retriever ? (retriever.usage as { embedded: number; cached: number }) : undefined;
+      output.stderr(
+        `${process.stderr.isTTY ? '\r' : ''}Ranked ${results.length} queries of ${tasks.length} tasks with ${retriever.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (run ${run.id})${usage ? `; embedded ${usage.embedded} texts, ${usage.cached} from the cache` : ''}.\n`,
+      );
+      output.stdout(
+        `${renderMedEurekaText(buildMedEurekaReport([{ run, results: store.results(run.id) }]))}\n`,
+      );
+    } finally {
+      store.close();
+    }
   } finally {
-    store.close();
+    process.off('SIGINT', onSignal);
+    cache?.close();
   }
 }

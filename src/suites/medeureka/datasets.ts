@@ -23,7 +23,7 @@ export const MEDEUREKA_DATASETS: readonly MedEurekaDataset[] = [
   },
   {
     name: 'Term II',
-    keys: TERM_CATEGORIES.map((category) => `${category}_zh_cross`),
+    keys: TERM_CATEGORIES.map((category) => `${category}_cross`),
     language: 'en→zh',
     granularity: 'phrase → phrase',
   },
@@ -39,9 +39,20 @@ export const MEDEUREKA_DATASETS: readonly MedEurekaDataset[] = [
   { name: 'Dialogue III', keys: ['Dialogue_zh'], language: 'zh', granularity: 'sentence → sentence' },
 ];
 
-/** The release spells the literature keys Study_en / Study_zh. */
+/**
+ * The release spells the literature keys Study_en / Study_zh; Term II keys are `<category>_cross`
+ * (the official toolkit's spelling), also accepted as `<category>_zh_cross`.
+ */
 export function canonicalTaskKey(key: string): string {
-  return key.replace(/^Study_(en|zh)$/, 'Literature_$1');
+  return key.replace(/^Study_(en|zh)$/, 'Literature_$1').replace(/_zh_cross$/, '_cross');
+}
+
+/** Every canonical task key, in Table 1 order. */
+export const MEDEUREKA_TASK_KEYS: readonly string[] = MEDEUREKA_DATASETS.flatMap((dataset) => dataset.keys);
+
+/** Data type of a dataset (Table I → Table), for the paper's radar charts. */
+export function dataTypeOf(dataset: MedEurekaDataset): string {
+  return dataset.name.replace(/ [IVX]+$/, '');
 }
 
 export function datasetOfKey(key: string): MedEurekaDataset | undefined {

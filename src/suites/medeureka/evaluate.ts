@@ -1,7 +1,8 @@
 import type { Retriever } from '../../core/retriever.js';
 import { exactHit, RETRIEVAL_CUTOFFS, reciprocalRank, targetRanks } from '../../metrics/retrieval.js';
+import type { RetrievalTask } from './assemble-tasks.js';
 import { datasetOfKey } from './datasets.js';
-import type { RetrievalTask } from './load-plain.js';
+import { applyInstruction, instructionFor } from './instructions.js';
 
 /** One query's outcome: its top-500 ranking and its hit / reciprocal-rank scores at every cut-off. */
 export interface QueryResult {
@@ -12,6 +13,11 @@ export interface QueryResult {
   granularity: string;
   query: string;
   targets: string[];
+  /** The Figure C12 instruction and the template that combined it with the query (null: none). */
+  instruction: string | null;
+  template: string | null;
+  /** The exact text embedded for the query. */
+  queryInput: string;
   ranking: { indexes: number[]; scores: number[] };
   /** hr@n and mrr@n for n in 1 … 500, plus first/all ranks (0 = beyond the ranking). */
   scores: Record<string, number>;
@@ -23,14 +29,22 @@ export const TOP_K = 500;
 export async function evaluateRetrieval(
   retriever: Retriever,
   tasks: readonly RetrievalTask[],
+  options: { signal?: AbortSignal; onTask?: (key: string) => void } = {},
 ): Promise<QueryResult[]> {
   const results: QueryResult[] = [];
   for (const task of tasks) {
+    options.onTask?.(task.key);
     const dataset = datasetOfKey(task.key);
+    const template = retriever.instructionTemplate;
+    const instruction = template === undefined ? undefined : instructionFor(task.key, template);
+    const queries = task.queries.map((query) => query.query);
+    const queryInputs = instruction ? queries.map((query) => applyInstruction(query, instruction)) : queries;
     const rankings = await retriever.rank({
-      queries: task.queries.map((query) => query.query),
+      queries,
+      queryInputs,
       corpus: task.corpus,
       topK: TOP_K,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     task.queries.forEach((query, index) => {
       const ranking = rankings[index]!;
@@ -51,6 +65,9 @@ export async function evaluateRetrieval(
         granularity: dataset?.granularity ?? '',
         query: query.query,
         targets: query.targets,
+        instruction: instruction?.instruction ?? null,
+        template: template ?? null,
+        queryInput: queryInputs[index]!,
         ranking,
         scores,
       });

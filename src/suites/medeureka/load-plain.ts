@@ -2,13 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
-import { canonicalTaskKey } from './datasets.js';
+import { assembleTasks, type ReleaseRow, type RetrievalTask } from './assemble-tasks.js';
 
-export interface RetrievalTask {
-  key: string;
-  queries: Array<{ id: string; query: string; targets: string[] }>;
-  corpus: string[];
-}
+export type { RetrievalTask };
 
 const querySchema = z.object({
   task: z.string().min(1),
@@ -49,54 +45,26 @@ export function loadPlainRelease(folder: string): RetrievalTask[] {
       message: `${corpusPath}: ${corpora.error.issues[0]!.path.join('.')} ${corpora.error.issues[0]!.message}`,
     });
   }
-  const corpusByKey = new Map(
-    Object.entries(corpora.data).map(([key, texts]) => [canonicalTaskKey(key), texts]),
-  );
-  const tasks = new Map<string, RetrievalTask>();
+  const rows: ReleaseRow[] = [];
   readFileSync(queriesPath, 'utf8')
     .split('\n')
     .forEach((text, index) => {
       if (text.trim() === '') return;
-      const line = index + 1;
+      const where = `${queriesPath}:${index + 1}`;
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch {
-        throw new MedbenchError({ code: 'DATA_INVALID', message: `${queriesPath}:${line}: not valid JSON` });
+        throw new MedbenchError({ code: 'DATA_INVALID', message: `${where}: not valid JSON` });
       }
       const parsed = querySchema.safeParse(value);
       if (!parsed.success) {
         throw new MedbenchError({
           code: 'DATA_INVALID',
-          message: `${queriesPath}:${line}: ${parsed.error.issues[0]!.path.join('.')} ${parsed.error.issues[0]!.message}`,
+          message: `${where}: ${parsed.error.issues[0]!.path.join('.')} ${parsed.error.issues[0]!.message}`,
         });
       }
-      const key = canonicalTaskKey(parsed.data.task);
-      const corpus = corpusByKey.get(key);
-      if (!corpus) {
-        throw new MedbenchError({
-          code: 'DATA_INVALID',
-          message: `${queriesPath}:${line}: task ${parsed.data.task} has no corpus in ${corpusPath}.`,
-        });
-      }
-      let task = tasks.get(key);
-      if (!task) {
-        task = { key, queries: [], corpus };
-        tasks.set(key, task);
-      }
-      const texts = new Set(corpus);
-      const missing = parsed.data.targets.find((target) => !texts.has(target));
-      if (missing !== undefined) {
-        throw new MedbenchError({
-          code: 'DATA_INVALID',
-          message: `${queriesPath}:${line}: the target "${missing.slice(0, 60)}" is not in the ${key} corpus.`,
-        });
-      }
-      task.queries.push({
-        id: `${key}-${task.queries.length}`,
-        query: parsed.data.query,
-        targets: parsed.data.targets,
-      });
+      rows.push({ ...parsed.data, where });
     });
-  return [...tasks.values()];
+  return assembleTasks({ rows, corpora: corpora.data, corpusSource: corpusPath });
 }

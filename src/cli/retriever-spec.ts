@@ -1,0 +1,143 @@
+import type { EmbeddingModel } from '../core/embedding-model.js';
+import { MedbenchError } from '../core/errors.js';
+import type { Retriever } from '../core/retriever.js';
+import { Bm25Retriever } from '../providers/bm25-retriever.js';
+import { LocalOnnxEmbeddingModel, type Pooling } from '../providers/local-onnx-embedding-model.js';
+import { LsaRetriever } from '../providers/lsa-retriever.js';
+import { OpenAICompatibleEmbeddingModel } from '../providers/openai-compatible-embedding-model.js';
+import { DenseRetriever } from '../runner/dense-retriever.js';
+import type { RetryPolicy } from '../runner/retry.js';
+import type { EmbeddingCache } from '../store/embedding-cache.js';
+import { resolveTemplate } from '../suites/medeureka/instructions.js';
+import type { EmbeddingModelConfig, MedbenchConfig } from './config.js';
+
+export interface RetrieverOverrides {
+  instruction?: string;
+  pooling?: string;
+  batchSize?: number;
+  concurrency?: number;
+  dimensions?: number;
+  encoding?: string;
+  apiKeyEnv?: string;
+  maxLength?: number;
+}
+
+function usage(spec: string, hint: string): MedbenchError {
+  return new MedbenchError({
+    code: 'MODEL_SPEC_INVALID',
+    message: `"${spec}" is not a retriever medbench can run.`,
+    hint,
+  });
+}
+
+const SPEC_HINT =
+  'Retrievers: bm25 (bm25:k1=1.5,b=0.75), lsa (lsa:<dimensions>), a name from embeddingModels in medbench.config.json, openai:<model>, openai-compatible:<model>@<base URL>, onnx:<model folder>.';
+
+/** Parses `bm25`, `bm25:k1=1.2,b=0.75`, `lsa`, `lsa:256`; undefined for anything else. */
+export function sparseRetrieverFromSpec(spec: string): Retriever | undefined {
+  const [name, argument] = spec.split(':');
+  if (name === 'bm25') {
+    const options: Record<string, number> = {};
+    for (const pair of (argument ?? '').split(',').filter(Boolean)) {
+      const [key, value] = pair.split('=');
+      if ((key !== 'k1' && key !== 'b') || !Number.isFinite(Number(value))) throw usage(spec, SPEC_HINT);
+      options[key] = Number(value);
+    }
+    return new Bm25Retriever(options);
+  }
+  if (name === 'lsa') {
+    if (argument !== undefined && !(Number(argument) > 0)) throw usage(spec, SPEC_HINT);
+    return new LsaRetriever(argument ? { dimensions: Number(argument) } : {});
+  }
+  return undefined;
+}
+
+/** The embedding-model config a spec names: a config entry, or an inline provider spec. */
+export function embeddingConfigFromSpec(spec: string, config: MedbenchConfig): EmbeddingModelConfig {
+  const named = config.embeddingModels[spec];
+  if (named) return named;
+  if (spec.startsWith('openai:')) return { provider: 'openai', model: spec.slice('openai:'.length) };
+  if (spec.startsWith('onnx:')) return { provider: 'local-onnx', folder: spec.slice('onnx:'.length) };
+  const compatible = /^openai-compatible:(.+)@(https?:\/\/.+)$/.exec(spec);
+  if (compatible) return { provider: 'openai-compatible', model: compatible[1]!, baseURL: compatible[2]! };
+  throw usage(spec, SPEC_HINT);
+}
+
+function embeddingModelOf(
+  config: EmbeddingModelConfig,
+  overrides: RetrieverOverrides,
+  environment: NodeJS.ProcessEnv,
+): EmbeddingModel {
+  const pooling = (overrides.pooling ?? config.pooling) as Pooling | undefined;
+  if (pooling !== undefined && !['cls', 'mean', 'last-token'].includes(pooling))
+    throw new MedbenchError({ code: 'USAGE', message: `--pooling ${pooling}: use cls, mean or last-token.` });
+  const batchSize = overrides.batchSize ?? config.batchSize;
+  if (config.provider === 'local-onnx') {
+    const maxLength = overrides.maxLength ?? config.maxLength;
+    return new LocalOnnxEmbeddingModel({
+      folder: config.folder!,
+      ...(pooling ? { pooling } : {}),
+      ...(batchSize ? { batchSize } : {}),
+      ...(maxLength ? { maxLength } : {}),
+      ...(config.label ? { modelId: config.label } : {}),
+    });
+  }
+  const apiKeyEnv =
+    overrides.apiKeyEnv ?? config.apiKeyEnv ?? (config.provider === 'openai' ? 'OPENAI_API_KEY' : undefined);
+  const apiKey = apiKeyEnv ? environment[apiKeyEnv] : undefined;
+  if (apiKeyEnv && !apiKey && config.provider === 'openai')
+    throw new MedbenchError({
+      code: 'MISSING_SECRET',
+      message: `The environment variable ${apiKeyEnv} is not set.`,
+      hint: `Export ${apiKeyEnv}=<your key>; medbench reads keys only from the environment and never stores them.`,
+    });
+  const encoding = overrides.encoding ?? config.encodingFormat;
+  if (encoding !== undefined && encoding !== 'float' && encoding !== 'base64')
+    throw new MedbenchError({ code: 'USAGE', message: `--encoding ${encoding}: use float or base64.` });
+  const dimensions = overrides.dimensions ?? config.dimensions;
+  const concurrency = overrides.concurrency ?? config.concurrency;
+  return new OpenAICompatibleEmbeddingModel({
+    baseURL: config.baseURL ?? 'https://api.openai.com/v1',
+    modelId: config.model!,
+    ...(apiKey ? { apiKey } : {}),
+    ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    ...(batchSize ? { batchSize } : {}),
+    ...(concurrency ? { maxParallelCalls: concurrency } : {}),
+    ...(dimensions ? { dimensions } : {}),
+    ...(config.sendDimensions !== undefined ? { sendDimensions: config.sendDimensions } : {}),
+    ...(encoding ? { encodingFormat: encoding } : {}),
+    ...(config.revision ? { revision: config.revision } : {}),
+  });
+}
+
+/** Builds the retriever a `--model` spec names for MedEureka. */
+export function retrieverFromSpec(options: {
+  spec: string;
+  config: MedbenchConfig;
+  overrides?: RetrieverOverrides;
+  cache?: EmbeddingCache;
+  retry?: RetryPolicy;
+  environment?: NodeJS.ProcessEnv;
+  onProgress?: (stage: 'corpus' | 'queries', done: number, total: number) => void;
+}): Retriever {
+  const sparse = sparseRetrieverFromSpec(options.spec);
+  const overrides = options.overrides ?? {};
+  if (sparse) {
+    if (overrides.instruction !== undefined && overrides.instruction !== 'none')
+      throw new MedbenchError({
+        code: 'USAGE',
+        message: `--instruction applies to embedding models, not ${options.spec}.`,
+      });
+    return sparse;
+  }
+  const config = embeddingConfigFromSpec(options.spec, options.config);
+  const instructionTemplate = overrides.instruction ?? config.instructionTemplate ?? 'none';
+  resolveTemplate(instructionTemplate);
+  return new DenseRetriever({
+    model: embeddingModelOf(config, overrides, options.environment ?? process.env),
+    instructionTemplate,
+    ...(options.cache ? { cache: options.cache } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+}

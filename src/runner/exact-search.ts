@@ -1,0 +1,115 @@
+import type { RankedList } from '../core/retriever.js';
+import { onnxModelBytes } from './onnx-model-proto.js';
+
+export interface ExactSearchRequest {
+  /** Row-major query vectors, `dimensions` per row (normalised for cosine). */
+  queries: Float32Array;
+  /** Row-major corpus vectors. */
+  corpus: Float32Array;
+  dimensions: number;
+  topK: number;
+  /** Queries per block; bounds memory at blockSize × corpus rows scores. */
+  blockSize?: number;
+}
+
+/** Below this many dot products the plain loop beats creating a session. */
+const SMALL_PROBLEM = 4_000_000;
+
+function rows(matrix: Float32Array, dimensions: number): number {
+  return dimensions === 0 ? 0 : matrix.length / dimensions;
+}
+
+/** Inner products and top k in plain JavaScript: descending, ties by lower corpus index. */
+export function exactSearchLoop(request: ExactSearchRequest): RankedList[] {
+  const { queries, corpus, dimensions } = request;
+  const corpusRows = rows(corpus, dimensions);
+  const k = Math.min(request.topK, corpusRows);
+  const scores = new Float32Array(corpusRows);
+  const results: RankedList[] = [];
+  for (let query = 0; query < rows(queries, dimensions); query++) {
+    const offset = query * dimensions;
+    for (let document = 0; document < corpusRows; document++) {
+      let dot = 0;
+      const base = document * dimensions;
+      for (let column = 0; column < dimensions; column++)
+        dot += queries[offset + column]! * corpus[base + column]!;
+      scores[document] = dot;
+    }
+    const order = Array.from({ length: corpusRows }, (_, index) => index);
+    order.sort((left, right) => scores[right]! - scores[left]! || left - right);
+    const indexes = order.slice(0, k);
+    results.push({ indexes, scores: indexes.map((index) => scores[index]!) });
+  }
+  return results;
+}
+
+type Ort = typeof import('onnxruntime-node');
+
+const SEARCH_GRAPH = onnxModelBytes({
+  name: 'exact_top_k',
+  nodes: [
+    { opType: 'Gemm', inputs: ['queries', 'corpus'], outputs: ['scores'], attributes: { transB: 1 } },
+    {
+      opType: 'TopK',
+      inputs: ['scores', 'k'],
+      outputs: ['values', 'indices'],
+      attributes: { axis: -1, largest: 1, sorted: 1 },
+    },
+  ],
+  inputs: [
+    { name: 'queries', type: 'float', shape: ['n', 'd'] },
+    { name: 'corpus', type: 'float', shape: ['m', 'd'] },
+    { name: 'k', type: 'int64', shape: [1] },
+  ],
+  outputs: [
+    { name: 'values', type: 'float', shape: ['n', 'k'] },
+    { name: 'indices', type: 'int64', shape: ['n', 'k'] },
+  ],
+});
+
+/**
+ * Exact (flat) inner-product search, top k per query. Large problems run as one ONNX graph
+ * (Gemm, then TopK — which orders equal scores by lower index, as the spec's tie rule asks)
+ * on onnxruntime, one block of queries at a time so memory stays bounded; small ones use a
+ * plain loop.
+ */
+export async function exactSearch(request: ExactSearchRequest): Promise<RankedList[]> {
+  const { dimensions } = request;
+  const queryRows = rows(request.queries, dimensions);
+  const corpusRows = rows(request.corpus, dimensions);
+  const k = Math.min(request.topK, corpusRows);
+  if (queryRows === 0 || k === 0)
+    return Array.from({ length: queryRows }, () => ({ indexes: [], scores: [] }));
+  if (queryRows * corpusRows * dimensions < SMALL_PROBLEM) return exactSearchLoop(request);
+  const ort: Ort = await import('onnxruntime-node');
+  const session = await ort.InferenceSession.create(SEARCH_GRAPH);
+  try {
+    const corpus = new ort.Tensor('float32', request.corpus, [corpusRows, dimensions]);
+    const kTensor = new ort.Tensor('int64', BigInt64Array.from([BigInt(k)]), [1]);
+    const blockSize = request.blockSize ?? Math.max(1, Math.min(1024, Math.floor(64_000_000 / corpusRows)));
+    const results: RankedList[] = [];
+    for (let start = 0; start < queryRows; start += blockSize) {
+      const count = Math.min(blockSize, queryRows - start);
+      const queries = new ort.Tensor(
+        'float32',
+        request.queries.subarray(start * dimensions, (start + count) * dimensions),
+        [count, dimensions],
+      );
+      const output = await session.run({ queries, corpus, k: kTensor });
+      const values = output.values!.data as Float32Array;
+      const indices = output.indices!.data as BigInt64Array;
+      for (let row = 0; row < count; row++) {
+        const indexes: number[] = new Array(k);
+        const scores: number[] = new Array(k);
+        for (let column = 0; column < k; column++) {
+          indexes[column] = Number(indices[row * k + column]!);
+          scores[column] = values[row * k + column]!;
+        }
+        results.push({ indexes, scores });
+      }
+    }
+    return results;
+  } finally {
+    await session.release();
+  }
+}

@@ -1,0 +1,155 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { z } from 'zod';
+import { MedbenchError } from '../../core/errors.js';
+import { assembleTasks, type ReleaseRow, type RetrievalTask } from './assemble-tasks.js';
+
+type Row = Record<string, unknown>;
+
+const TARGET_SEPARATOR = '<#SEP#>';
+
+const stateSchema = z.object({ _data_files: z.array(z.object({ filename: z.string() })).min(1) });
+
+function invalid(message: string, hint?: string): MedbenchError {
+  return new MedbenchError({ code: 'DATA_INVALID', message, ...(hint ? { hint } : {}) });
+}
+
+/** The Arrow files of one `save_to_disk` split, in `state.json` order. */
+function arrowFilesOf(splitFolder: string): string[] {
+  const statePath = join(splitFolder, 'state.json');
+  if (existsSync(statePath)) {
+    const state = stateSchema.safeParse(JSON.parse(readFileSync(statePath, 'utf8')));
+    if (!state.success) throw invalid(`${statePath}: no _data_files list.`);
+    return state.data._data_files.map((file) => join(splitFolder, file.filename));
+  }
+  return readdirSync(splitFolder)
+    .filter((name) => name.endsWith('.arrow'))
+    .sort()
+    .map((name) => join(splitFolder, name));
+}
+
+async function readArrowRows(files: readonly string[]): Promise<Row[]> {
+  const { tableFromIPC } = await import('apache-arrow');
+  const rows: Row[] = [];
+  for (const file of files) {
+    if (!existsSync(file)) throw invalid(`Arrow file not found: ${file}`);
+    const table = tableFromIPC(readFileSync(file));
+    for (const row of table) rows.push(row.toJSON() as Row);
+  }
+  return rows;
+}
+
+async function readParquetRows(files: readonly string[]): Promise<Row[]> {
+  const { parquetReadObjects } = await import('hyparquet');
+  const rows: Row[] = [];
+  for (const file of files) {
+    const bytes = readFileSync(file);
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    rows.push(...((await parquetReadObjects({ file: buffer })) as Row[]));
+  }
+  return rows;
+}
+
+function filesUnder(folder: string, extension: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith(extension) && statSync(join(folder, path)).isFile())
+    .sort()
+    .map((path) => join(folder, path));
+}
+
+/** Which split a Parquet file holds: a `test`/`corpus` folder or file-name prefix. */
+function parquetSplitOf(root: string, file: string): string | undefined {
+  const parts = relative(root, file).split(/[\\/]/);
+  const name = basename(file);
+  for (const split of ['test', 'corpus']) {
+    if (parts.slice(0, -1).includes(split) || name.startsWith(`${split}-`) || name.startsWith(`${split}.`))
+      return split;
+  }
+  return undefined;
+}
+
+/** An array-like value from Arrow (a Vector) or Parquet (an array). */
+function asStrings(value: unknown): string[] | undefined {
+  if (value && typeof value === 'object' && 'toArray' in value)
+    return [...(value as { toArray(): Iterable<unknown> }).toArray()] as string[];
+  return Array.isArray(value) ? (value as string[]) : undefined;
+}
+
+function releaseRowsOf(rows: readonly Row[], source: string): ReleaseRow[] {
+  return rows.map((row, index) => {
+    const where = `${source} row ${index + 1}`;
+    const item = asStrings(row.item);
+    if (
+      typeof row.task_type !== 'string' ||
+      !item ||
+      item.length !== 2 ||
+      item.some((part) => typeof part !== 'string')
+    )
+      throw invalid(
+        `${where}: expected task_type (string) and item ([query, targets]).`,
+        'See shared/spec/formats.md, MedEureka.',
+      );
+    return { task: row.task_type, query: item[0]!, targets: item[1]!.split(TARGET_SEPARATOR), where };
+  });
+}
+
+function corporaOf(rows: readonly Row[], source: string): Record<string, string[]> {
+  const value = rows[0]?.task2corpus;
+  if (rows.length !== 1 || typeof value !== 'string')
+    throw invalid(`${source}: expected one row with a task2corpus JSON string.`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw invalid(`${source}: task2corpus is not valid JSON: ${(error as Error).message}`);
+  }
+  const corpora = z.record(z.string(), z.array(z.string())).safeParse(parsed);
+  if (!corpora.success) throw invalid(`${source}: task2corpus must map task keys to arrays of texts.`);
+  return corpora.data;
+}
+
+/** True when `folder` looks like a `save_to_disk` dataset dictionary. */
+export function isSaveToDiskFolder(folder: string): boolean {
+  return (
+    existsSync(join(folder, 'dataset_dict.json')) ||
+    (existsSync(join(folder, 'test', 'state.json')) && existsSync(join(folder, 'corpus')))
+  );
+}
+
+/** A `save_to_disk` dataset dictionary with `test` and `corpus` splits (Arrow files). */
+export async function loadSaveToDiskRelease(folder: string): Promise<RetrievalTask[]> {
+  for (const split of ['test', 'corpus']) {
+    if (!existsSync(join(folder, split)))
+      throw new MedbenchError({
+        code: 'DATA_NOT_FOUND',
+        message: `${folder} has no "${split}" split folder.`,
+        hint: 'The MedEureka release is a dataset dictionary with test and corpus splits.',
+      });
+  }
+  const testFiles = arrowFilesOf(join(folder, 'test'));
+  const corpusFiles = arrowFilesOf(join(folder, 'corpus'));
+  return assembleTasks({
+    rows: releaseRowsOf(await readArrowRows(testFiles), join(folder, 'test')),
+    corpora: corporaOf(await readArrowRows(corpusFiles), join(folder, 'corpus')),
+    corpusSource: join(folder, 'corpus'),
+  });
+}
+
+/** The hub's Parquet copy: `test` and `corpus` Parquet files anywhere under `folder`. */
+export async function loadParquetRelease(folder: string): Promise<RetrievalTask[] | undefined> {
+  const files = filesUnder(folder, '.parquet');
+  if (files.length === 0) return undefined;
+  const testFiles = files.filter((file) => parquetSplitOf(folder, file) === 'test');
+  const corpusFiles = files.filter((file) => parquetSplitOf(folder, file) === 'corpus');
+  if (testFiles.length === 0 || corpusFiles.length === 0)
+    throw new MedbenchError({
+      code: 'DATA_NOT_FOUND',
+      message: `${folder} holds Parquet files but not both a test and a corpus split.`,
+      hint: 'Expected files such as data/test-00000-of-00001.parquet and data/corpus-00000-of-00001.parquet.',
+    });
+  return assembleTasks({
+    rows: releaseRowsOf(await readParquetRows(testFiles), relative(folder, testFiles[0]!)),
+    corpora: corporaOf(await readParquetRows(corpusFiles), corpusFiles[0]!),
+    corpusSource: corpusFiles[0]!,
+  });
+}

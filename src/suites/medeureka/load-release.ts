@@ -1,0 +1,33 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { MedbenchError } from '../../core/errors.js';
+import type { RetrievalTask } from './assemble-tasks.js';
+import { isSaveToDiskFolder, loadParquetRelease, loadSaveToDiskRelease } from './load-hf-release.js';
+import { loadPlainRelease } from './load-plain.js';
+
+/**
+ * Loads a MedEureka release in any official form: the plain form (queries.jsonl +
+ * corpus.json), a Hugging Face `save_to_disk` folder (Arrow), or its Parquet copy. The folder
+ * may also be the parent of a `dataset/` or `MedEureka/` folder.
+ */
+export async function loadMedEurekaRelease(folder: string): Promise<RetrievalTask[]> {
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new MedbenchError({
+      code: 'DATA_NOT_FOUND',
+      message: `MedEureka release folder not found: ${folder}`,
+      hint: 'Pass the folder saved with save_to_disk, its Parquet copy, or a plain queries.jsonl + corpus.json folder.',
+    });
+  if (existsSync(join(folder, 'queries.jsonl')) || existsSync(join(folder, 'corpus.json')))
+    return loadPlainRelease(folder);
+  if (isSaveToDiskFolder(folder)) return loadSaveToDiskRelease(folder);
+  for (const child of ['dataset', 'MedEureka']) {
+    if (existsSync(join(folder, child))) return loadMedEurekaRelease(join(folder, child));
+  }
+  const parquet = await loadParquetRelease(folder);
+  if (parquet) return parquet;
+  throw new MedbenchError({
+    code: 'DATA_NOT_FOUND',
+    message: `${folder} is not a MedEureka release: no queries.jsonl, no save_to_disk splits, no Parquet files.`,
+    hint: 'See shared/spec/formats.md (MedEureka) for the accepted layouts.',
+  });
+}

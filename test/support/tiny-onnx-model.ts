@@ -1,0 +1,139 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onnxModelBytes } from '../../src/runner/onnx-model-proto.js';
+
+export const TINY_VOCAB = [
+  '[PAD]',
+  '[UNK]',
+  '[CLS]',
+  '[SEP]',
+  'fever',
+  'cough',
+  'rash',
+  'pain',
+  '发',
+  '热',
+  '咳',
+];
+
+/** Hidden states of the tiny model: token i maps to row i (3 units). */
+export const TINY_EMBEDDINGS = [
+  [0, 0, 0],
+  [0, 0, 1],
+  [1, 0, 0],
+  [0, 1, 0],
+  [4, 0, 2],
+  [0, 4, 2],
+  [2, 2, 0],
+  [1, 3, 1],
+  [3, 1, 0],
+  [1, 1, 3],
+  [0, 2, 2],
+];
+
+/**
+ * Writes a BERT-shaped model folder that the tests build themselves: a WordPiece tokenizer.json
+ * and an ONNX graph whose last_hidden_state is an embedding lookup (Gather), so every pooled
+ * vector can be computed by hand.
+ */
+export function writeTinyOnnxModel(options: { maxLength?: number; withTokenizer?: boolean } = {}): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tiny-onnx-'));
+  mkdirSync(join(folder, 'onnx'));
+  const hidden = 3;
+  writeFileSync(
+    join(folder, 'onnx', 'model.onnx'),
+    onnxModelBytes({
+      name: 'tiny_encoder',
+      nodes: [
+        {
+          opType: 'Gather',
+          inputs: ['table', 'input_ids'],
+          outputs: ['last_hidden_state'],
+          attributes: { axis: 0 },
+        },
+      ],
+      inputs: [
+        { name: 'input_ids', type: 'int64', shape: ['batch', 'sequence'] },
+        { name: 'attention_mask', type: 'int64', shape: ['batch', 'sequence'] },
+        { name: 'token_type_ids', type: 'int64', shape: ['batch', 'sequence'] },
+      ],
+      outputs: [{ name: 'last_hidden_state', type: 'float', shape: ['batch', 'sequence', hidden] }],
+      initializers: [
+        {
+          name: 'table',
+          type: 'float',
+          dims: [TINY_VOCAB.length, hidden],
+          values: Float32Array.from(TINY_EMBEDDINGS.flat()),
+        },
+      ],
+    }),
+  );
+  if (options.withTokenizer === false) return folder;
+  const special = (id: number) => ({
+    id,
+    content: TINY_VOCAB[id],
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
+  writeFileSync(
+    join(folder, 'tokenizer.json'),
+    JSON.stringify({
+      version: '1.0',
+      truncation: null,
+      padding: null,
+      added_tokens: [0, 1, 2, 3].map(special),
+      normalizer: {
+        type: 'BertNormalizer',
+        clean_text: true,
+        handle_chinese_chars: true,
+        strip_accents: null,
+        lowercase: true,
+      },
+      pre_tokenizer: { type: 'BertPreTokenizer' },
+      post_processor: {
+        type: 'TemplateProcessing',
+        single: [
+          { SpecialToken: { id: '[CLS]', type_id: 0 } },
+          { Sequence: { id: 'A', type_id: 0 } },
+          { SpecialToken: { id: '[SEP]', type_id: 0 } },
+        ],
+        pair: [
+          { SpecialToken: { id: '[CLS]', type_id: 0 } },
+          { Sequence: { id: 'A', type_id: 0 } },
+          { SpecialToken: { id: '[SEP]', type_id: 0 } },
+          { Sequence: { id: 'B', type_id: 1 } },
+          { SpecialToken: { id: '[SEP]', type_id: 1 } },
+        ],
+        special_tokens: {
+          '[CLS]': { id: '[CLS]', ids: [2], tokens: ['[CLS]'] },
+          '[SEP]': { id: '[SEP]', ids: [3], tokens: ['[SEP]'] },
+        },
+      },
+      decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
+      model: {
+        type: 'WordPiece',
+        unk_token: '[UNK]',
+        continuing_subword_prefix: '##',
+        max_input_chars_per_word: 100,
+        vocab: Object.fromEntries(TINY_VOCAB.map((token, id) => [token, id])),
+      },
+    }),
+  );
+  writeFileSync(
+    join(folder, 'tokenizer_config.json'),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      do_lower_case: true,
+      model_max_length: options.maxLength ?? 512,
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+    }),
+  );
+  return folder;
+}
