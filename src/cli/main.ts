@@ -4,6 +4,7 @@ import { listTokenizers } from '../tokenizers/registry.js';
 import { VERSION } from '../version.js';
 import { buildMedOdysseyCommand, type CommandOutput } from './commands/build-medodyssey.js';
 import { demoCommand } from './commands/demo.js';
+import { exportMedEurekaTriplesCommand } from './commands/export-medeureka-triples.js';
 import { importMedOdysseyCommand } from './commands/import-medodyssey.js';
 import { ratiosCommand } from './commands/ratios.js';
 import { reportCommand } from './commands/report.js';
@@ -192,6 +193,40 @@ export function createProgram(): Command {
     .action(
       action((folder, options) =>
         importMedOdysseyCommand({ folder, ...options, ...(home() ? { home: home()! } : {}) }, output),
+      ),
+    );
+
+  program
+    .command('export')
+    .description('export data derived from a benchmark')
+    .command('medeureka-triples')
+    .description(
+      'training triples: query, positive, hard negatives mined with --model (sentence-transformers JSONL)',
+    )
+    .requiredOption('--data <folder>', 'MedEureka release folder (any official form)')
+    .requiredOption('--model <spec>', 'the mining model: embedding model spec, bm25 or lsa')
+    .requiredOption('--out <file>', 'JSONL file to write')
+    .option('--split <name>', 'query split of a Hugging Face release (default test; train for training data)')
+    .option('--tasks <keys>', 'only these task keys (comma-separated)')
+    .option(
+      '--threshold <score>',
+      'keep negatives scoring at least this (cosine for embedding models; default 0.5)',
+      (value) => Number(value),
+    )
+    .option('--negatives <n>', 'hard negatives per pair (default 5)', number('--negatives'))
+    .addOption(
+      new Option(
+        '--format <format>',
+        'triplet (one row per negative) or n-tuple (negative_1 … negative_n)',
+      ).default('triplet'),
+    )
+    .option('--instruction <template>', 'query instruction template: e5, bge, bge-gemma2, none or a literal')
+    .option('--pooling <pooling>', 'onnx models: cls, mean or last-token')
+    .option('--batch-size <n>', 'texts per embedding call', number('--batch-size'))
+    .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
+    .action(
+      action((options) =>
+        exportMedEurekaTriplesCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output),
       ),
     );
 

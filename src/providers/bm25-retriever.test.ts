@@ -18,6 +18,30 @@ describe('BM25 retriever', () => {
     expect(ranking!.indexes.slice(1)).toEqual([0, 2]); // ties by corpus order
   });
 
+  it('gives plain ASCII text the same tokens as ICU word segmentation', () => {
+    const icu = new Intl.Segmenter('zh', { granularity: 'word' });
+    for (const text of [
+      "Don't stop: COVID-19 e.g. 3.5 mg/kg, a_b (x2)... end",
+      'Fever, cough; rash!  Twice-daily   dosing',
+      'ALT 3,000 U/L at 10:30 vs. 2.1',
+    ]) {
+      const expected = [...icu.segment(text.toLowerCase())]
+        .filter((piece) => piece.isWordLike)
+        .map((piece) => piece.segment);
+      expect(wordTokens(text)).toEqual(expected);
+    }
+  });
+
+  it('breaks ties by corpus order and fills with unmatched documents', async () => {
+    const [ranking] = await new Bm25Retriever().rank({
+      queries: ['cough'],
+      corpus: ['rash', 'cough', 'fever', 'cough', 'pain'],
+      topK: 4,
+    });
+    expect(ranking!.indexes).toEqual([1, 3, 0, 2]);
+    expect(ranking!.scores.slice(2)).toEqual([0, 0]);
+  });
+
   it('segments Chinese into words', async () => {
     expect(wordTokens('糖尿病患者的血糖控制')).toEqual(['糖尿病', '患者', '的', '血糖', '控制']);
     const [ranking] = await new Bm25Retriever().rank({

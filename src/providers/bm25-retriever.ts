@@ -1,6 +1,65 @@
-import type { RankedList, Retriever } from '../core/retriever.js';
-import { topK } from '../metrics/top-k.js';
+import type { RankedList, RankRequest, Retriever } from '../core/retriever.js';
 import { wordTokens } from './word-tokens.js';
+
+/** The corpus as compressed postings: term → (document, frequency) runs, in document order. */
+interface Bm25Index {
+  termIds: Map<string, number>;
+  offsets: Int32Array;
+  documents: Int32Array;
+  frequencies: Float64Array;
+  /** k1 · (1 − b + b · |d| / avgdl) per document. */
+  norms: Float64Array;
+  idf: Float64Array;
+}
+
+/**
+ * The `k` best documents among `touched` (scores > 0 there, 0 elsewhere): descending score,
+ * ties by lower index; when fewer than `k` were touched, untouched documents follow in corpus
+ * order with score 0, as a full sort would give.
+ */
+function topOfTouched(
+  scores: Float64Array,
+  touched: Int32Array,
+  touchedCount: number,
+  k: number,
+): RankedList {
+  const order = Array.from(touched.subarray(0, touchedCount));
+  order.sort((left, right) => scores[right]! - scores[left]! || left - right);
+  const indexes = order.slice(0, k);
+  const result = { indexes, scores: indexes.map((index) => scores[index]!) };
+  if (indexes.length < k) {
+    const taken = new Set(indexes);
+    for (let document = 0; document < scores.length && result.indexes.length < k; document++) {
+      if (taken.has(document)) continue;
+      result.indexes.push(document);
+      result.scores.push(0);
+    }
+  }
+  return result;
+}
+
+/** Partial selection for long touched lists: keeps a bounded sorted buffer instead of sorting all. */
+function topOfManyTouched(
+  scores: Float64Array,
+  touched: Int32Array,
+  touchedCount: number,
+  k: number,
+): RankedList {
+  const better = (left: number, right: number) =>
+    scores[left]! > scores[right]! || (scores[left] === scores[right] && left < right);
+  const buffer: number[] = [];
+  for (let position = 0; position < touchedCount; position++) {
+    const document = touched[position]!;
+    if (buffer.length === k && !better(document, buffer[k - 1]!)) continue;
+    let slot = buffer.length === k ? k - 1 : buffer.length;
+    while (slot > 0 && better(document, buffer[slot - 1]!)) {
+      if (slot < k) buffer[slot] = buffer[slot - 1]!;
+      slot--;
+    }
+    buffer[slot] = document;
+  }
+  return topOfTouched(scores, Int32Array.from(buffer), buffer.length, k);
+}
 
 /**
  * `--model bm25`: Okapi BM25 over word tokens (ICU word segmentation for Chinese, lower-cased
@@ -25,41 +84,86 @@ export class Bm25Retriever implements Retriever {
     };
   }
 
-  async rank(request: {
-    queries: readonly string[];
-    corpus: readonly string[];
-    topK: number;
-  }): Promise<RankedList[]> {
-    const postings = new Map<string, Array<{ document: number; frequency: number }>>();
-    const lengths = new Float64Array(request.corpus.length);
-    request.corpus.forEach((text, document) => {
-      const counts = new Map<string, number>();
-      for (const token of wordTokens(text)) counts.set(token, (counts.get(token) ?? 0) + 1);
-      lengths[document] = [...counts.values()].reduce((sum, count) => sum + count, 0);
-      for (const [token, frequency] of counts) {
-        let list = postings.get(token);
-        if (!list) {
-          list = [];
-          postings.set(token, list);
+  private index(corpus: readonly string[]): Bm25Index {
+    const termIds = new Map<string, number>();
+    const documentTerms: Int32Array[] = [];
+    const lengths = new Float64Array(corpus.length);
+    let postingsCount = 0;
+    const documentFrequency: number[] = [];
+    corpus.forEach((text, document) => {
+      const tokens = wordTokens(text);
+      lengths[document] = tokens.length;
+      const ids = new Int32Array(tokens.length);
+      tokens.forEach((token, position) => {
+        let id = termIds.get(token);
+        if (id === undefined) {
+          id = termIds.size;
+          termIds.set(token, id);
+          documentFrequency.push(0);
         }
-        list.push({ document, frequency });
+        ids[position] = id;
+      });
+      ids.sort();
+      for (let position = 0; position < ids.length; position++) {
+        if (position === 0 || ids[position] !== ids[position - 1]) {
+          documentFrequency[ids[position]!]!++;
+          postingsCount++;
+        }
+      }
+      documentTerms.push(ids);
+    });
+    const offsets = new Int32Array(termIds.size + 1);
+    for (let term = 0; term < termIds.size; term++)
+      offsets[term + 1] = offsets[term]! + documentFrequency[term]!;
+    const cursor = offsets.slice(0, termIds.size);
+    const documents = new Int32Array(postingsCount);
+    const frequencies = new Float64Array(postingsCount);
+    documentTerms.forEach((ids, document) => {
+      for (let position = 0; position < ids.length; ) {
+        const term = ids[position]!;
+        let end = position;
+        while (end < ids.length && ids[end] === term) end++;
+        const slot = cursor[term]!++;
+        documents[slot] = document;
+        frequencies[slot] = end - position;
+        position = end;
       }
     });
-    const total = request.corpus.length;
+    const total = corpus.length;
     const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, total) || 1;
+    const norms = lengths.map((length) => this.k1 * (1 - this.b + (this.b * length) / averageLength));
+    const idf = Float64Array.from(documentFrequency, (count) =>
+      Math.log(1 + (total - count + 0.5) / (count + 0.5)),
+    );
+    return { termIds, offsets, documents, frequencies, norms, idf };
+  }
+
+  async rank(request: RankRequest): Promise<RankedList[]> {
+    const index = this.index(request.corpus);
+    const total = request.corpus.length;
+    const k = Math.min(request.topK, total);
     const scores = new Float64Array(total);
+    const touched = new Int32Array(total);
+    const gain = this.k1 + 1;
     return request.queries.map((query) => {
-      scores.fill(0);
+      let touchedCount = 0;
       for (const token of new Set(wordTokens(query))) {
-        const list = postings.get(token);
-        if (!list) continue;
-        const idf = Math.log(1 + (total - list.length + 0.5) / (list.length + 0.5));
-        for (const { document, frequency } of list) {
-          const norm = this.k1 * (1 - this.b + (this.b * lengths[document]!) / averageLength);
-          scores[document]! += (idf * frequency * (this.k1 + 1)) / (frequency + norm);
+        const term = index.termIds.get(token);
+        if (term === undefined) continue;
+        const idf = index.idf[term]!;
+        for (let slot = index.offsets[term]!; slot < index.offsets[term + 1]!; slot++) {
+          const document = index.documents[slot]!;
+          const frequency = index.frequencies[slot]!;
+          if (scores[document] === 0) touched[touchedCount++] = document;
+          scores[document]! += (idf * frequency * gain) / (frequency + index.norms[document]!);
         }
       }
-      return topK(scores, request.topK);
+      const ranking =
+        touchedCount > 4 * k
+          ? topOfManyTouched(scores, touched, touchedCount, k)
+          : topOfTouched(scores, touched, touchedCount, k);
+      for (let position = 0; position < touchedCount; position++) scores[touched[position]!] = 0;
+      return ranking;
     });
   }
 }

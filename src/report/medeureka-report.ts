@@ -64,7 +64,8 @@ export function buildMedEurekaReport(
         byDataset.set(name, [...(byDataset.get(name) ?? []), result]);
       }
       const datasets: MedEurekaRunReport['datasets'] = {};
-      for (const [name, rows] of byDataset) {
+      const order = (name: string) => MEDEUREKA_DATASETS.findIndex((dataset) => dataset.name === name) >>> 0;
+      for (const [name, rows] of [...byDataset].sort(([left], [right]) => order(left) - order(right))) {
         // Pooling every query of a dataset = summing hits and totals over its sub-corpora.
         datasets[name] = { queries: rows.length, ...meanOf(rows.map((row) => row.scores)) };
         for (const key of METRIC_KEYS) datasets[name]![key]! *= 100;
@@ -206,14 +207,22 @@ export function renderMedEurekaHtml(report: MedEurekaReport): string {
   const groups = (['byDataType', 'byLanguage', 'byGranularity'] as const)
     .map((field) => {
       const { header, rows } = groupTable(report, field, 'mrr@10');
-      return `<h3>MRR@10 (%) ${escapeHtml(field.replace('by', 'by '))}</h3>${htmlTable(header, rows)}`;
+      const title = {
+        byDataType: 'by data type',
+        byLanguage: 'by language',
+        byGranularity: 'by query → target granularity',
+      }[field];
+      return `<h3>MRR@10 (%) ${title}</h3>${htmlTable(header, rows)}`;
     })
     .join('');
   const models = htmlTable(
     ['Model', 'Retriever', 'Instruction template'],
     report.runs.map((run) => [
       run.label,
-      String(run.model.modelId ?? run.model.kind ?? ''),
+      Object.entries(run.model)
+        .filter(([key]) => key !== 'instructionTemplate')
+        .map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
+        .join(', '),
       String(run.model.instructionTemplate ?? '—'),
     ]),
   );

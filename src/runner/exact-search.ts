@@ -86,7 +86,8 @@ export async function exactSearch(request: ExactSearchRequest): Promise<RankedLi
   try {
     const corpus = new ort.Tensor('float32', request.corpus, [corpusRows, dimensions]);
     const kTensor = new ort.Tensor('int64', BigInt64Array.from([BigInt(k)]), [1]);
-    const blockSize = request.blockSize ?? Math.max(1, Math.min(1024, Math.floor(64_000_000 / corpusRows)));
+    // Blocks of about 256 queries at 50,000 rows were fastest here (the scores stay cache-friendly).
+    const blockSize = request.blockSize ?? Math.max(16, Math.min(1024, Math.floor(12_800_000 / corpusRows)));
     const results: RankedList[] = [];
     for (let start = 0; start < queryRows; start += blockSize) {
       const count = Math.min(blockSize, queryRows - start);

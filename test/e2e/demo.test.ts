@@ -30,6 +30,15 @@ describe('medbench demo (built CLI)', () => {
     const page = readFileSync(html, 'utf8');
     expect(page.match(/<svg /g)?.length).toBeGreaterThanOrEqual(8);
     expect(page).toContain('baseline:extractive — En.NIAH ESM');
+    expect(result.stdout).toContain('MedEureka sample: BM25 and LSA');
+    expect(result.stdout).toMatch(
+      /MedEureka — MRR@10 \(%\)\nModel +Literature II +KB I +Term I +Term III +Dialogue II +Avg\./,
+    );
+    expect(result.stdout).toMatch(/^bm25 /m);
+    expect(result.stdout).toMatch(/^lsa /m);
+    expect(readFileSync(join(home, 'reports', 'medeureka-demo.html'), 'utf8')).toContain(
+      'Exact HR@n, Chinese datasets',
+    );
   });
 
   it('a second demo costs nothing: every sample is already done', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -159,5 +159,42 @@ describe('medbench run medeureka (built CLI)', () => {
     const missing = await runCli([...run, `onnx:${writeTinyOnnxModel({ withTokenizer: false })}`]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('has no tokenizer.json');
+  });
+
+  it('exports mined training triples in both sentence-transformers layouts', async () => {
+    const data = join(ROOT, 'samples', 'medeureka');
+    const out = join(scratch, 'triples.jsonl');
+    const common = [
+      '--home',
+      home,
+      'export',
+      'medeureka-triples',
+      '--data',
+      data,
+      '--model',
+      'lsa',
+      '--out',
+      out,
+    ];
+    const triplet = await runCli([...common, '--threshold', '0.1', '--tasks', 'KB_para_zh']);
+    expect(triplet.code).toBe(0);
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(Object.keys(row)).toEqual(['anchor', 'positive', 'negative']);
+      expect(row.negative).not.toBe(row.positive);
+    }
+    const tuple = await runCli([...common, '--threshold', '-1', '--negatives', '2', '--format', 'n-tuple']);
+    expect(tuple.code).toBe(0);
+    const tuples = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(tuples.every((row) => Object.keys(row).join() === 'anchor,positive,negative_1,negative_2')).toBe(
+      true,
+    );
   });
 });

@@ -1,16 +1,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  buildMedEurekaReport,
+  renderMedEurekaHtml,
+  renderMedEurekaText,
+} from '../../report/medeureka-report.js';
 import { renderMedOdysseyHtml, renderMedOdysseyText } from '../../report/medodyssey-report.js';
 import { Store } from '../../store/store.js';
 import { packageRoot, resolveHome, storePathIn } from '../home.js';
 import { buildMedOdysseyCommand, type CommandOutput } from './build-medodyssey.js';
 import { medodysseyReportFor } from './report.js';
 import { runCommand } from './run.js';
+import { runMedEurekaCommand } from './run-medeureka.js';
 
 /**
  * `medbench demo`: builds NIAH, Counting, KG, Term, Table and Case from the sample data the
  * project ships, runs the extractive baseline, prints the paper's tables and writes an HTML
- * report. No network.
+ * report; then ranks the MedEureka sample with BM25 and LSA. No network.
  */
 export async function demoCommand(options: { home?: string }, output: CommandOutput): Promise<void> {
   const home = resolveHome(options.home);
@@ -54,7 +60,30 @@ export async function demoCommand(options: { home?: string }, output: CommandOut
     const html = join(reports, 'medodyssey-demo.html');
     writeFileSync(html, renderMedOdysseyHtml(report));
     output.stdout(`\nHTML report with length × depth heatmaps: ${html}\n`);
-    if (summary.interrupted) process.exitCode = 130;
+    if (summary.interrupted) {
+      process.exitCode = 130;
+      return;
+    }
+  } finally {
+    store.close();
+  }
+  await retrievalDemo(home, output);
+}
+
+/** The MedEureka part: the sample release (en and zh, five datasets) ranked by BM25 and by LSA. */
+async function retrievalDemo(home: string, output: CommandOutput): Promise<void> {
+  output.stdout('\nMedEureka sample: BM25 and LSA (TF-IDF + truncated SVD), exact top-500, no network\n\n');
+  const data = join(packageRoot(), 'samples', 'medeureka');
+  const quiet: CommandOutput = { stdout: () => {}, stderr: output.stderr };
+  for (const model of ['bm25', 'lsa']) await runMedEurekaCommand({ data, model, home }, quiet);
+  const store = new Store(storePathIn(home));
+  try {
+    const runs = store.listRuns({ suite: 'medeureka' }).filter((run) => run.datasetPath === data);
+    const report = buildMedEurekaReport(runs.map((run) => ({ run, results: store.results(run.id) })));
+    output.stdout(`${renderMedEurekaText(report)}\n`);
+    const html = join(home, 'reports', 'medeureka-demo.html');
+    writeFileSync(html, renderMedEurekaHtml(report));
+    output.stdout(`\nHTML report with HR@n curves and radars: ${html}\n`);
   } finally {
     store.close();
   }

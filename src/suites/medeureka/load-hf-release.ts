@@ -58,10 +58,10 @@ function filesUnder(folder: string, extension: string): string[] {
 }
 
 /** Which split a Parquet file holds: a `test`/`corpus` folder or file-name prefix. */
-function parquetSplitOf(root: string, file: string): string | undefined {
+function parquetSplitOf(root: string, file: string, querySplit: string): string | undefined {
   const parts = relative(root, file).split(/[\\/]/);
   const name = basename(file);
-  for (const split of ['test', 'corpus']) {
+  for (const split of [querySplit, 'corpus']) {
     if (parts.slice(0, -1).includes(split) || name.startsWith(`${split}-`) || name.startsWith(`${split}.`))
       return split;
   }
@@ -117,8 +117,8 @@ export function isSaveToDiskFolder(folder: string): boolean {
 }
 
 /** A `save_to_disk` dataset dictionary with `test` and `corpus` splits (Arrow files). */
-export async function loadSaveToDiskRelease(folder: string): Promise<RetrievalTask[]> {
-  for (const split of ['test', 'corpus']) {
+export async function loadSaveToDiskRelease(folder: string, querySplit = 'test'): Promise<RetrievalTask[]> {
+  for (const split of [querySplit, 'corpus']) {
     if (!existsSync(join(folder, split)))
       throw new MedbenchError({
         code: 'DATA_NOT_FOUND',
@@ -126,25 +126,28 @@ export async function loadSaveToDiskRelease(folder: string): Promise<RetrievalTa
         hint: 'The MedEureka release is a dataset dictionary with test and corpus splits.',
       });
   }
-  const testFiles = arrowFilesOf(join(folder, 'test'));
+  const testFiles = arrowFilesOf(join(folder, querySplit));
   const corpusFiles = arrowFilesOf(join(folder, 'corpus'));
   return assembleTasks({
-    rows: releaseRowsOf(await readArrowRows(testFiles), join(folder, 'test')),
+    rows: releaseRowsOf(await readArrowRows(testFiles), join(folder, querySplit)),
     corpora: corporaOf(await readArrowRows(corpusFiles), join(folder, 'corpus')),
     corpusSource: join(folder, 'corpus'),
   });
 }
 
 /** The hub's Parquet copy: `test` and `corpus` Parquet files anywhere under `folder`. */
-export async function loadParquetRelease(folder: string): Promise<RetrievalTask[] | undefined> {
+export async function loadParquetRelease(
+  folder: string,
+  querySplit = 'test',
+): Promise<RetrievalTask[] | undefined> {
   const files = filesUnder(folder, '.parquet');
   if (files.length === 0) return undefined;
-  const testFiles = files.filter((file) => parquetSplitOf(folder, file) === 'test');
-  const corpusFiles = files.filter((file) => parquetSplitOf(folder, file) === 'corpus');
+  const testFiles = files.filter((file) => parquetSplitOf(folder, file, querySplit) === querySplit);
+  const corpusFiles = files.filter((file) => parquetSplitOf(folder, file, querySplit) === 'corpus');
   if (testFiles.length === 0 || corpusFiles.length === 0)
     throw new MedbenchError({
       code: 'DATA_NOT_FOUND',
-      message: `${folder} holds Parquet files but not both a test and a corpus split.`,
+      message: `${folder} holds Parquet files but not both a ${querySplit} and a corpus split.`,
       hint: 'Expected files such as data/test-00000-of-00001.parquet and data/corpus-00000-of-00001.parquet.',
     });
   return assembleTasks({

@@ -8,9 +8,14 @@ import { loadPlainRelease } from './load-plain.js';
 /**
  * Loads a MedEureka release in any official form: the plain form (queries.jsonl +
  * corpus.json), a Hugging Face `save_to_disk` folder (Arrow), or its Parquet copy. The folder
- * may also be the parent of a `dataset/` or `MedEureka/` folder.
+ * may also be the parent of a `dataset/` or `MedEureka/` folder. `split` names the query split of
+ * the Hugging Face forms (default `test`; `train` for mining training triples).
  */
-export async function loadMedEurekaRelease(folder: string): Promise<RetrievalTask[]> {
+export async function loadMedEurekaRelease(
+  folder: string,
+  options: { split?: string } = {},
+): Promise<RetrievalTask[]> {
+  const split = options.split ?? 'test';
   if (!existsSync(folder) || !statSync(folder).isDirectory())
     throw new MedbenchError({
       code: 'DATA_NOT_FOUND',
@@ -19,11 +24,11 @@ export async function loadMedEurekaRelease(folder: string): Promise<RetrievalTas
     });
   if (existsSync(join(folder, 'queries.jsonl')) || existsSync(join(folder, 'corpus.json')))
     return loadPlainRelease(folder);
-  if (isSaveToDiskFolder(folder)) return loadSaveToDiskRelease(folder);
+  if (isSaveToDiskFolder(folder)) return loadSaveToDiskRelease(folder, split);
   for (const child of ['dataset', 'MedEureka']) {
-    if (existsSync(join(folder, child))) return loadMedEurekaRelease(join(folder, child));
+    if (existsSync(join(folder, child))) return loadMedEurekaRelease(join(folder, child), options);
   }
-  const parquet = await loadParquetRelease(folder);
+  const parquet = await loadParquetRelease(folder, split);
   if (parquet) return parquet;
   throw new MedbenchError({
     code: 'DATA_NOT_FOUND',

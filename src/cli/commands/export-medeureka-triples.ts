@@ -1,0 +1,84 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { MedbenchError } from '../../core/errors.js';
+import { EmbeddingCache } from '../../store/embedding-cache.js';
+import { applyInstruction, instructionFor } from '../../suites/medeureka/instructions.js';
+import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
+import { mineTrainingExamples, trainingRows } from '../../suites/medeureka/mine-triples.js';
+import { loadConfig } from '../config.js';
+import { resolveHome } from '../home.js';
+import { type RetrieverOverrides, retrieverFromSpec } from '../retriever-spec.js';
+import type { CommandOutput } from './build-medodyssey.js';
+import { embeddingCachePathIn, selectTasks } from './run-medeureka.js';
+
+export interface ExportTriplesOptions extends RetrieverOverrides {
+  data: string;
+  model: string;
+  out: string;
+  split?: string;
+  tasks?: string;
+  threshold?: number;
+  negatives?: number;
+  format?: string;
+  home?: string;
+  config?: string;
+}
+
+/**
+ * `medbench export medeureka-triples`: mines up to `negatives` hard negatives per (query,
+ * positive) with the given model (candidates scoring at least `threshold`, targets excluded)
+ * and writes JSONL rows that sentence-transformers loads with `load_dataset("json", …)`.
+ */
+export async function exportMedEurekaTriplesCommand(
+  options: ExportTriplesOptions,
+  output: CommandOutput,
+): Promise<void> {
+  const format = options.format ?? 'triplet';
+  if (format !== 'triplet' && format !== 'n-tuple')
+    throw new MedbenchError({ code: 'USAGE', message: `--format ${format}: use triplet or n-tuple.` });
+  const count = options.negatives ?? 5;
+  const threshold = options.threshold ?? 0.5;
+  if (!(count > 0) || !Number.isInteger(count))
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--negatives ${count}: give a positive whole number.`,
+    });
+  const { config } = await loadConfig(options.config);
+  const tasks = selectTasks(
+    await loadMedEurekaRelease(resolve(options.data), options.split ? { split: options.split } : {}),
+    options.tasks,
+    options.data,
+  );
+  const cache = new EmbeddingCache(embeddingCachePathIn(resolveHome(options.home)));
+  try {
+    const retriever = retrieverFromSpec({ spec: options.model, config, overrides: options, cache });
+    const lines: string[] = [];
+    let examples = 0;
+    let withoutNegatives = 0;
+    for (const task of tasks) {
+      const template = retriever.instructionTemplate;
+      const instruction = template === undefined ? undefined : instructionFor(task.key, template);
+      const queries = task.queries.map((query) => query.query);
+      const rankings = await retriever.rank({
+        queries,
+        queryInputs: instruction ? queries.map((query) => applyInstruction(query, instruction)) : queries,
+        corpus: task.corpus,
+        topK: Math.min(task.corpus.length, 50 + count),
+      });
+      const mined = mineTrainingExamples({ task, rankings, threshold, count });
+      examples += mined.length;
+      withoutNegatives += mined.filter((example) => example.negatives.length === 0).length;
+      for (const row of trainingRows(mined, format, count)) lines.push(JSON.stringify(row));
+    }
+    const out = resolve(options.out);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(`${out}.partial`, lines.length > 0 ? `${lines.join('\n')}\n` : '');
+    renameSync(`${out}.partial`, out);
+    output.stderr(
+      `Wrote ${lines.length} ${format} rows for ${examples} (query, positive) pairs of ${tasks.length} tasks to ${out} ` +
+        `(threshold ${threshold}, up to ${count} negatives; ${withoutNegatives} pairs found none above the threshold).\n`,
+    );
+  } finally {
+    cache.close();
+  }
+}
