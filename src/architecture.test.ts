@@ -30,7 +30,19 @@ const ALLOWED: Record<string, readonly string[]> = {
   suites: ['core', 'metrics', 'tokenizers'],
   runner: ['core', 'store'],
   report: ['core', 'metrics', 'store', 'suites'],
-  cli: ['core', 'metrics', 'tokenizers', 'store', 'providers', 'suites', 'runner', 'report', 'version.js'],
+  view: ['core', 'metrics', 'store', 'suites', 'report'],
+  cli: [
+    'core',
+    'metrics',
+    'tokenizers',
+    'store',
+    'providers',
+    'suites',
+    'runner',
+    'report',
+    'view',
+    'version.js',
+  ],
 };
 
 describe('architecture', () => {

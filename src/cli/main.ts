@@ -11,6 +11,7 @@ import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { runClueCommand } from './commands/run-clue.js';
 import { runMedEurekaCommand } from './commands/run-medeureka.js';
+import { viewCommand } from './commands/view.js';
 import { parsePositiveNumber } from './parse-options.js';
 
 const output: CommandOutput = {
@@ -126,6 +127,15 @@ export function createProgram(): Command {
       "clue: shuffle as Python's random.seed(1); random.shuffle (the published splits)",
     )
     .option('--limit <n>', 'clue: at most n scored items per task', number('--limit'))
+    .option(
+      '--bertscore-model <folder>',
+      'clue: a local ONNX encoder folder for BERTScore F1 (model.onnx + tokenizer.json)',
+    )
+    .option(
+      '--bertscore-max-length <n>',
+      'clue: token limit of the BERTScore encoder',
+      number('--bertscore-max-length'),
+    )
     .option('--seed <seed>', 'seed of the shot draw')
     .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
     .option('--label <name>', 'display name in reports')
@@ -231,6 +241,16 @@ export function createProgram(): Command {
     );
 
   program
+    .command('view')
+    .description('a local web viewer over the store (read-only; binds 127.0.0.1)')
+    .option('--port <port>', 'port (default: a free one)', number('--port'))
+    .option(
+      '--host <host>',
+      'address to bind (default 127.0.0.1; anything else is reachable from your network)',
+    )
+    .action(action((options) => viewCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output)));
+
+  program
     .command('report')
     .description('print stored results as tables (or --json, --html)')
     .addOption(new Option('--suite <suite>', 'medodyssey, clue or medeureka').default('medodyssey'))
@@ -238,7 +258,10 @@ export function createProgram(): Command {
     .option('--model <labels...>', 'only these model labels')
     .option('--metric <metric>', 'esm or ssm (default both)')
     .option('--json', 'one machine-readable JSON document')
-    .option('--html <file>', 'write a self-contained HTML report')
+    .option(
+      '--html <file|folder>',
+      'a .html file: one self-contained report; a folder: the viewer as a static site',
+    )
     .option('--base <label>', 'clue: compare every other model with this one (Figure 5)')
     .action(action((options) => reportCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output)));
 

@@ -5,4 +5,5 @@ export * from './metric.js';
 export * from './retriever.js';
 export * from './sample.js';
 export * from './task.js';
+export * from './token-encoder.js';
 export * from './tokenizer.js';

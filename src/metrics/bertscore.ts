@@ -40,3 +40,49 @@ export function bertScoreFromEmbeddings(
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   return { precision, recall, f1 };
 }
+
+/** A text's token vectors (special tokens included) and where its own tokens lie among them. */
+export interface TokenVectors {
+  vectors: ReadonlyArray<ArrayLike<number>>;
+  start: number;
+  end: number;
+}
+
+function unitVectors(vectors: ReadonlyArray<ArrayLike<number>>): Float64Array[] {
+  return vectors.map((vector) => {
+    let sum = 0;
+    for (let index = 0; index < vector.length; index++) sum += vector[index]! * vector[index]!;
+    const length = Math.sqrt(sum) || 1;
+    return Float64Array.from(vector as ArrayLike<number>, (value) => value / length);
+  });
+}
+
+/**
+ * BERTScore as the reference implementation (bert_score, idf off) computes it: every token of
+ * the other side, special tokens included, may be the best match, but only a text's own tokens
+ * ([start, end)) are averaged — [CLS] and [SEP] have weight 0. Empty sides score 0.
+ */
+export function bertScoreFromTokens(candidate: TokenVectors, reference: TokenVectors): BertScore {
+  if (candidate.end <= candidate.start || reference.end <= reference.start)
+    return { precision: 0, recall: 0, f1: 0 };
+  const left = unitVectors(candidate.vectors);
+  const right = unitVectors(reference.vectors);
+  const dot = (a: Float64Array, b: Float64Array) => {
+    let sum = 0;
+    for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
+    return sum;
+  };
+  const best = (from: Float64Array[], start: number, end: number, to: Float64Array[]) => {
+    let total = 0;
+    for (let index = start; index < end; index++) {
+      let max = Number.NEGATIVE_INFINITY;
+      for (const other of to) max = Math.max(max, dot(from[index]!, other));
+      total += max;
+    }
+    return total / (end - start);
+  };
+  const precision = best(left, candidate.start, candidate.end, right);
+  const recall = best(right, reference.start, reference.end, left);
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1 };
+}

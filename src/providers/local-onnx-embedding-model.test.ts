@@ -39,7 +39,11 @@ describe('LocalOnnxEmbeddingModel', () => {
     const { embeddings, usage } = await model.embed({ values: ['fever cough rash pain'] });
     expect([...embeddings[0]!]).toEqual(row(3));
     expect(usage).toEqual({ tokens: 4 });
-    expect(truncateKeepingSpecials([2, 4, 5, 6, 7, 3], [4, 5, 6, 7], 4)).toEqual([2, 4, 5, 3]);
+    expect(truncateKeepingSpecials([2, 4, 5, 6, 7, 3], [4, 5, 6, 7], 4)).toEqual({
+      ids: [2, 4, 5, 3],
+      start: 1,
+      end: 3,
+    });
   });
 
   it('explains a folder without tokenizer files', () => {

@@ -44,7 +44,7 @@ function groupMeans(datasets: Record<string, Scores>, groupOf: (name: string) =>
   const groups = new Map<string, Scores[]>();
   for (const [name, scores] of Object.entries(datasets)) {
     const group = groupOf(name);
-    if (group !== undefined) groups.set(group, [...(groups.get(group) ?? []), scores]);
+    if (group !== undefined) groups.get(group)?.push(scores) ?? groups.set(group, [scores]);
   }
   return Object.fromEntries([...groups].map(([group, rows]) => [group, meanOf(rows)]));
 }
@@ -61,7 +61,7 @@ export function buildMedEurekaReport(
       const byDataset = new Map<string, StoredResult[]>();
       for (const result of results) {
         const name = String(result.params.dataset);
-        byDataset.set(name, [...(byDataset.get(name) ?? []), result]);
+        byDataset.get(name)?.push(result) ?? byDataset.set(name, [result]);
       }
       const datasets: MedEurekaRunReport['datasets'] = {};
       const order = (name: string) => MEDEUREKA_DATASETS.findIndex((dataset) => dataset.name === name) >>> 0;

@@ -83,29 +83,34 @@ export function buildMedOdysseyReport(
     generatedAt: new Date().toISOString(),
     runs: runs.map(({ run, results }) => {
       const contextWindow = (run.model.contextWindow as number | null | undefined) ?? null;
+      // Each aggregate reads one task's rows: split once rather than filtering every row per table.
+      const byTask = new Map<string, StoredResult[]>();
+      for (const result of results)
+        byTask.get(result.task)?.push(result) ?? byTask.set(result.task, [result]);
+      const rowsOf = (task: string) => byTask.get(task) ?? [];
       const niah: RunReport['niah'] = {};
       const counting: RunReport['counting'] = {};
       for (const language of LANGUAGES) {
         for (const metric of MEDODYSSEY_METRICS) {
-          const niahResult = niahTable({ results, language, metric, contextWindow });
+          const niahResult = niahTable({ results: rowsOf('niah'), language, metric, contextWindow });
           if (niahResult) niah[language] = { ...niah[language], [metric]: niahResult };
-          const countingResult = countingTable({ results, language, metric });
+          const countingResult = countingTable({ results: rowsOf('counting'), language, metric });
           if (countingResult) counting[language] = { ...counting[language], [metric]: countingResult };
         }
       }
       const medical: RunReport['medical'] = {};
       for (const { task, language } of MEDICAL_DATASETS) {
         for (const metric of MEDODYSSEY_METRICS) {
-          const score = medicalScore({ results, task, language, metric });
+          const score = medicalScore({ results: rowsOf(task), task, language, metric });
           if (score) medical[`${task}-${language}`] = { ...medical[`${task}-${language}`], [metric]: score };
         }
       }
       const medicalByLevel: RunReport['medicalByLevel'] = {};
       const medicalByLevelSsm: RunReport['medicalByLevelSsm'] = {};
       for (const { task, language } of MEDICAL_DATASETS) {
-        const byLevel = medicalScoreByLevel({ results, task, language });
+        const byLevel = medicalScoreByLevel({ results: rowsOf(task), task, language });
         if (byLevel) medicalByLevel[`${task}-${language}`] = byLevel;
-        const byLevelSsm = medicalScoreByLevel({ results, task, language, metric: 'ssm' });
+        const byLevelSsm = medicalScoreByLevel({ results: rowsOf(task), task, language, metric: 'ssm' });
         if (byLevelSsm) medicalByLevelSsm[`${task}-${language}`] = byLevelSsm;
       }
       const percentOf = (tally: Tally | undefined) =>
@@ -140,7 +145,7 @@ export function buildMedOdysseyReport(
         medicalByLevel,
         medicalByLevelSsm,
         overview,
-        countingSettings: countingBySetting(results),
+        countingSettings: countingBySetting(rowsOf('counting')),
       };
     }),
   };

@@ -55,6 +55,19 @@ export const NO_MODEL_CALL = {
   error: null,
 } as const satisfies Partial<ResultRecord>;
 
+export interface ScoreRow {
+  sampleId: string;
+  task: string;
+  params: SampleParams;
+  status: SampleStatus;
+  scores: SampleScores;
+  promptChars: number | null;
+  promptTokens: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cost: number | null;
+}
+
 export type StoredResult = Omit<ResultRecord, 'prompt'> & { promptHash: string | null; createdAt: string };
 
 export interface CachedResponse {
@@ -156,9 +169,14 @@ export class Store {
   readonly path: string;
   private readonly database: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly parsedJson = new Map<string, Record<string, unknown>>();
 
-  constructor(path: string) {
+  constructor(path: string, options: { readonly?: boolean } = {}) {
     this.path = path;
+    if (options.readonly) {
+      this.database = Store.openReadonly(path);
+      return;
+    }
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     try {
       this.database = new Database(path);
@@ -175,6 +193,27 @@ export class Store {
         code: 'STORE_ERROR',
         message: `Cannot open the medbench store at ${path}: ${(error as Error).message}`,
         hint: 'Check that the folder is writable, or choose another with --home / MEDBENCH_HOME.',
+        cause: error,
+      });
+    }
+  }
+
+  /** Read-only access for the viewer: no migrations, no writes, a clear error when there is no store. */
+  private static openReadonly(path: string): Database.Database {
+    try {
+      const database = new Database(path, { readonly: true, fileMustExist: true });
+      database.pragma('busy_timeout = 5000');
+      const version = database.pragma('user_version', { simple: true }) as number;
+      if (version !== MIGRATIONS.length)
+        throw new Error(
+          `schema version ${version}; this medbench reads ${MIGRATIONS.length} (run any medbench command that writes, to migrate)`,
+        );
+      return database;
+    } catch (error) {
+      throw new MedbenchError({
+        code: 'STORE_ERROR',
+        message: `Cannot read the medbench store at ${path}: ${(error as Error).message}`,
+        hint: 'Run an evaluation first (e.g. `medbench demo`), or point --home / MEDBENCH_HOME at the folder holding medbench.sqlite.',
         cause: error,
       });
     }
@@ -330,6 +369,114 @@ export class Store {
         : this.statement('SELECT * FROM results WHERE run_id = ? ORDER BY sample_id').all(runId)
     ) as ResultRow[];
     return rows.map(toResult);
+  }
+
+  /** What lists and aggregates need, without gold, outputs or rankings: fast over large runs. */
+  /**
+   * Runs over one dataset repeat the same params and score strings: parse each once. The parsed
+   * objects are shared between rows, so callers must treat them as read-only.
+   */
+  private internedParser(): (text: string) => Record<string, unknown> {
+    if (this.parsedJson.size > 500_000) this.parsedJson.clear();
+    return (text) => {
+      let value = this.parsedJson.get(text);
+      if (value === undefined) {
+        value = JSON.parse(text) as Record<string, unknown>;
+        this.parsedJson.set(text, value);
+      }
+      return value;
+    };
+  }
+
+  /** Only what aggregates read (task, params, status, scores): the leaderboard's fast path. */
+  aggregateRows(runId: string): ScoreRow[] {
+    const rows = this.statement('SELECT task, params_json, status, scores_json FROM results WHERE run_id = ?')
+      .raw(true)
+      .all(runId) as Array<[string, string, SampleStatus, string]>;
+    const parse = this.internedParser();
+    return rows.map(([task, params, status, scores]) => ({
+      sampleId: '',
+      task,
+      params: parse(params) as SampleParams,
+      status,
+      scores: parse(scores) as SampleScores,
+      promptChars: null,
+      promptTokens: null,
+      inputTokens: null,
+      outputTokens: null,
+      cost: null,
+    }));
+  }
+
+  scoreRows(runId: string): ScoreRow[] {
+    // Raw rows (arrays) skip building a keyed object per row: a third faster on large runs.
+    const rows = this.statement(
+      'SELECT sample_id, task, params_json, status, scores_json, prompt_chars, prompt_tokens, input_tokens, output_tokens, cost FROM results WHERE run_id = ? ORDER BY sample_id',
+    )
+      .raw(true)
+      .all(runId) as Array<
+      [
+        string,
+        string,
+        string,
+        SampleStatus,
+        string,
+        number | null,
+        number | null,
+        number | null,
+        number | null,
+        number | null,
+      ]
+    >;
+    const parse = this.internedParser();
+    return rows.map(
+      ([
+        sampleId,
+        task,
+        params,
+        status,
+        scores,
+        promptChars,
+        promptTokens,
+        inputTokens,
+        outputTokens,
+        cost,
+      ]) => ({
+        sampleId,
+        task,
+        params: parse(params) as SampleParams,
+        status,
+        scores: parse(scores) as SampleScores,
+        promptChars,
+        promptTokens,
+        inputTokens,
+        outputTokens,
+        cost,
+      }),
+    );
+  }
+
+  /** Replaces a result's scores (metrics computed after generation, such as BERTScore). */
+  updateScores(runId: string, sampleId: string, scores: SampleScores): void {
+    this.statement('UPDATE results SET scores_json = ? WHERE run_id = ? AND sample_id = ?').run(
+      JSON.stringify(scores),
+      runId,
+      sampleId,
+    );
+  }
+
+  /** One stored result, or undefined. */
+  result(runId: string, sampleId: string): StoredResult | undefined {
+    const row = this.statement('SELECT * FROM results WHERE run_id = ? AND sample_id = ?').get(
+      runId,
+      sampleId,
+    ) as ResultRow | undefined;
+    return row ? toResult(row) : undefined;
+  }
+
+  /** SQLite's data_version: changes when another connection commits (the viewer's cache key). */
+  dataVersion(): number {
+    return this.database.pragma('data_version', { simple: true }) as number;
   }
 
   countResults(runId: string): number {

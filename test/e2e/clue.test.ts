@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { writeTinyOnnxModel } from '../support/tiny-onnx-model.js';
 import { runCli, temporaryHome } from './cli.js';
 import { storeSnapshot } from './store-snapshot.js';
 
@@ -168,7 +169,38 @@ describe('medbench run clue (built CLI)', () => {
       medisumqa: 2,
       medisumcode: 2,
     });
-    expect(baseline.notComputed).toEqual({ bertscore: expect.stringContaining('not implemented') });
+    expect(baseline.notComputed).toEqual({ bertscore: expect.stringContaining('--bertscore-model') });
+  });
+
+  it('adds BERTScore F1 with a local ONNX encoder', async () => {
+    const bertHome = temporaryHome();
+    try {
+      const result = await runCli([
+        '--home',
+        bertHome,
+        'run',
+        'clue',
+        '--data',
+        data,
+        '--model',
+        'baseline',
+        '--tasks',
+        'meqsum,medisumqa',
+        '--bertscore-model',
+        writeTinyOnnxModel(),
+      ]);
+      expect(result.stderr).not.toMatch(/error \[/);
+      expect(result.stderr).toMatch(/BERTScore \(.+\) for 4 items/);
+      const [run] = JSON.parse(
+        (await runCli(['--home', bertHome, 'report', '--suite', 'clue', '--json'])).stdout,
+      ).runs;
+      // The baseline returns the input unchanged for MeQSum, so candidate = reference: F1 = 1.
+      expect(run.scores.meqsum.bertscore).toBeCloseTo(100, 6);
+      expect(run.scores.medisumqa.bertscore).toBeGreaterThan(0);
+      expect(run.notComputed.bertscore).toBeUndefined();
+    } finally {
+      rmSync(bertHome, { recursive: true, force: true });
+    }
   });
 
   it('runs a chat model with the system prompt and shots as messages', async () => {

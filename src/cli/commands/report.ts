@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../../report/clue-report.js';
 import {
@@ -14,6 +14,7 @@ import {
   renderMedOdysseyText,
 } from '../../report/medodyssey-report.js';
 import { Store } from '../../store/store.js';
+import { writeStaticSite } from '../../view/static-site.js';
 import { resolveHome, storePathIn } from '../home.js';
 import { parseChoiceList } from '../parse-options.js';
 import type { CommandOutput } from './build-medodyssey.js';
@@ -67,6 +68,20 @@ function emitReport(
 
 /** `medbench report`: tables on stdout, or --json, or a self-contained --html file. */
 export function reportCommand(options: ReportCommandOptions, output: CommandOutput): void {
+  if (options.html && !/\.html?$/i.test(options.html)) {
+    // A folder: the viewer as a static site, every suite, opening from disk.
+    const store = new Store(storePathIn(resolveHome(options.home)));
+    try {
+      const folder = resolve(options.html);
+      const { files } = writeStaticSite(store, folder);
+      output.stderr(
+        `Wrote a static site of ${files} files to ${folder}; open ${join(folder, 'index.html')}\n`,
+      );
+    } finally {
+      store.close();
+    }
+    return;
+  }
   if (options.suite === 'clue') {
     clueReportCommand(options, output);
     return;

@@ -1,12 +1,15 @@
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
+import type { TokenEncoder } from '../../core/token-encoder.js';
 import { ConceptMatcher } from '../../metrics/concept-matcher.js';
+import { LocalOnnxTokenEncoder } from '../../providers/local-onnx-token-encoder.js';
 import { buildClueReport, renderClueText } from '../../report/clue-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { describeModel } from '../../runner/model-binding.js';
 import { DEFAULT_RETRY_POLICY } from '../../runner/retry.js';
 import { runSamples } from '../../runner/run-samples.js';
 import { NO_MODEL_CALL, type RunRecord, Store, sha256 } from '../../store/store.js';
+import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
 import {
   buildLongHealth,
   buildMeDiSumCode,
@@ -52,6 +55,43 @@ export interface RunClueOptions extends ModelOverrides {
   seed?: string;
   timeoutMs?: number;
   maxRetries?: number;
+  /** A local ONNX encoder folder for BERTScore (the paper names a clinical BERT). */
+  bertscoreModel?: string;
+  bertscoreMaxLength?: number;
+}
+
+/**
+ * Adds BERTScore F1 to this run's generation results that lack it (ok ones; failed ones already
+ * score 0), in one transaction. Resumed runs only encode what is new.
+ */
+async function addBertScores(
+  store: Store,
+  runId: string,
+  encoder: TokenEncoder,
+  output: CommandOutput,
+): Promise<void> {
+  const pending = store
+    .results(runId)
+    .filter(
+      (result) => result.status === 'ok' && 'rougeL' in result.scores && !('bertscore' in result.scores),
+    );
+  if (pending.length === 0) return;
+  const started = Date.now();
+  const f1s = await bertScoreF1s(
+    pending.map((result) => ({
+      prediction: typeof result.parsed === 'string' ? result.parsed : (result.rawOutput ?? ''),
+      reference: (result.gold as { reference: string }).reference,
+    })),
+    encoder,
+  );
+  store.transaction(() => {
+    pending.forEach((result, index) => {
+      store.updateScores(runId, result.sampleId, { ...result.scores, bertscore: f1s[index]! });
+    });
+  });
+  output.stderr(
+    `BERTScore (${encoder.name}) for ${pending.length} items in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
+  );
 }
 
 /** Tokens of a LongHealth prompt kept free of documents: instructions, question, options, answer. */
@@ -72,6 +112,12 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       hint: 'Expected the official names: mli_test_v1.jsonl, BioNLP2023-1A-Test.csv, MeQSum_*.xlsx, benchmark_v5.json, MeDiSumQA*.json, MeDiSumCode*.json.',
     });
   }
+  const bertscoreEncoder = options.bertscoreModel
+    ? new LocalOnnxTokenEncoder({
+        folder: options.bertscoreModel,
+        ...(options.bertscoreMaxLength ? { maxLength: options.bertscoreMaxLength } : {}),
+      })
+    : undefined;
   const resources: ClueResources = {
     ...(options.umls
       ? {
@@ -83,6 +129,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
         }
       : {}),
     ...(options.icd10 ? { icd10Codes: loadIcd10Codes(options.icd10) } : {}),
+    ...(bertscoreEncoder ? { bertscore: `${bertscoreEncoder.name} ${bertscoreEncoder.revision}` } : {}),
   };
   const isBaseline = options.model === 'baseline' || options.model === 'baseline:clue';
   const { config } = await loadConfig(options.config);
@@ -125,6 +172,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     limit: options.limit ?? null,
     umls: options.umls ? { file: options.umls, language: options.umlsLanguage ?? 'ENG' } : null,
     icd10: options.icd10 ?? null,
+    bertscore: resources.bertscore ?? null,
     notComputed: notComputed(resources),
     ...(model ? { generation: model.parameters } : {}),
   };
@@ -196,6 +244,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
         `Done: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} cached, ${summary.errors} errors.\n`,
       );
     }
+    if (bertscoreEncoder) await addBertScores(store, run.id, bertscoreEncoder, output);
     output.stdout(`${renderClueText(buildClueReport([{ run, results: store.results(run.id) }]))}\n`);
   } finally {
     store.close();

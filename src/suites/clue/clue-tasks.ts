@@ -17,12 +17,17 @@ export interface ClueResources {
   umls?: ConceptMatcher;
   /** The official ICD-10-CM code table, for the valid-code rate. */
   icd10Codes?: ReadonlySet<string>;
+  /**
+   * The BERTScore encoder's name and revision, when one is given. Scoring is synchronous, so
+   * BERTScore is added after generation by `bertScoreF1s`; failed samples score 0.
+   */
+  bertscore?: string;
 }
 
 /** Why each resource-bound metric was not computed, for a run's record and its report. */
 export function notComputed(resources: ClueResources): Record<string, string> {
   return {
-    bertscore: 'no local encoder given (BERTScore is not implemented yet)',
+    ...(resources.bertscore ? {} : { bertscore: 'no local encoder given (--bertscore-model)' }),
     ...(resources.umls ? {} : { umls: 'no MRCONSO.RRF given (--umls)' }),
     ...(resources.icd10Codes ? {} : { validCodes: 'no ICD-10-CM code file given (--icd10)' }),
   };
@@ -34,7 +39,13 @@ export function stripAnswerLabel(output: string): string {
 }
 
 function generationTask(name: string, options: { umls: boolean; resources: ClueResources }): Task {
-  const metrics = ['rougeL', 'rouge1', 'rouge2', ...(options.umls ? ['umls'] : [])];
+  const metrics = [
+    'rougeL',
+    'rouge1',
+    'rouge2',
+    ...(options.resources.bertscore ? ['bertscore'] : []),
+    ...(options.umls ? ['umls'] : []),
+  ];
   return {
     suite: 'clue',
     name,

@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { MedbenchError } from '../core/errors.js';
+
+interface Tokenizer {
+  encode(text: string, options?: { add_special_tokens?: boolean }): number[];
+  pad_token_id?: number;
+  model_max_length?: number;
+}
+
+type Ort = typeof import('onnxruntime-node');
+type Session = Awaited<ReturnType<Ort['InferenceSession']['create']>>;
+
+/** One batch through the encoder: hidden states [batch, width, hidden] (or pooled [batch, hidden]). */
+export interface EncodedBatch {
+  data: Float32Array;
+  dims: readonly number[];
+  width: number;
+  /** Token ids per text, special tokens included, after truncation. */
+  tokens: number[][];
+  /** Where each text's own tokens start and end within `tokens` (special tokens outside). */
+  content: Array<{ start: number; end: number }>;
+}
+
+export function folderError(message: string, hint: string): MedbenchError {
+  return new MedbenchError({ code: 'MODEL_FOLDER_INVALID', message, hint });
+}
+
+/** A cheap content fingerprint of a large file: its size and its first and last megabyte. */
+function fingerprint(path: string): string {
+  const size = statSync(path).size;
+  const hash = createHash('sha256').update(String(size));
+  const descriptor = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(Math.min(size, 1 << 20));
+    readSync(descriptor, chunk, 0, chunk.length, 0);
+    hash.update(chunk);
+    readSync(descriptor, chunk, 0, chunk.length, Math.max(0, size - chunk.length));
+    hash.update(chunk);
+  } finally {
+    closeSync(descriptor);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Cuts a tokenised text to `maxLength` the way Hugging Face tokenizers do: the content is
+ * shortened and the special tokens around it are kept. Returns the ids and the content range.
+ */
+export function truncateKeepingSpecials(
+  withSpecials: number[],
+  plain: number[],
+  maxLength: number,
+): { ids: number[]; start: number; end: number } {
+  let start = 0;
+  while (start < withSpecials.length && withSpecials[start] !== plain[0]) start++;
+  if (plain.length === 0) start = withSpecials.length;
+  const prefix = withSpecials.slice(0, start);
+  const suffix = withSpecials.slice(start + plain.length);
+  const kept = plain.slice(0, Math.max(0, maxLength - prefix.length - suffix.length));
+  return { ids: [...prefix, ...kept, ...suffix], start: prefix.length, end: prefix.length + kept.length };
+}
+
+/**
+ * A local transformer encoder exported to ONNX (Hugging Face Optimum layout), run with
+ * onnxruntime-node and tokenised with the folder's own tokenizer.json (@lenml/tokenizers, the
+ * transformers.js tokenizers). Shared by the embedding model (pooled vectors) and the BERTScore
+ * token encoder (per-token vectors).
+ */
+export class OnnxEncoder {
+  readonly modelPath: string;
+  readonly tokenizerPath: string;
+  readonly revision: string;
+  private readonly requestedMaxLength: number | undefined;
+  private loaded:
+    | Promise<{ session: Session; tokenizer: Tokenizer; ort: Ort; maxLength: number }>
+    | undefined;
+
+  constructor(options: { folder: string; maxLength?: number }) {
+    const { folder } = options;
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      throw folderError(
+        `Model folder not found: ${folder}`,
+        'Pass the folder of an ONNX export (model.onnx and tokenizer.json).',
+      );
+    this.tokenizerPath = join(folder, 'tokenizer.json');
+    if (!existsSync(this.tokenizerPath))
+      throw folderError(
+        `${folder} has no tokenizer.json.`,
+        'Save the tokenizer beside the model: AutoTokenizer.from_pretrained(name).save_pretrained(folder).',
+      );
+    const modelPath = [join(folder, 'model.onnx'), join(folder, 'onnx', 'model.onnx')].find((path) =>
+      existsSync(path),
+    );
+    if (!modelPath)
+      throw folderError(
+        `${folder} has no model.onnx (nor onnx/model.onnx).`,
+        'Export the model first, e.g. `optimum-cli export onnx --model <name> --task feature-extraction <folder>`.',
+      );
+    this.modelPath = modelPath;
+    this.requestedMaxLength = options.maxLength;
+    this.revision = `${fingerprint(modelPath)}-${fingerprint(this.tokenizerPath)}-${options.maxLength ?? 'default'}`;
+  }
+
+  private load() {
+    this.loaded ??= (async () => {
+      const ort: Ort = await import('onnxruntime-node');
+      const { TokenizerLoader } = await import('@lenml/tokenizers');
+      const configPath = join(this.tokenizerPath, '..', 'tokenizer_config.json');
+      let tokenizer: Tokenizer;
+      try {
+        tokenizer = TokenizerLoader.fromPreTrained({
+          tokenizerJSON: JSON.parse(readFileSync(this.tokenizerPath, 'utf8')),
+          tokenizerConfig: existsSync(configPath) ? JSON.parse(readFileSync(configPath, 'utf8')) : {},
+        }) as unknown as Tokenizer;
+      } catch (error) {
+        throw folderError(
+          `${this.tokenizerPath} cannot be loaded: ${(error as Error).message}`,
+          'Re-save the tokenizer with a recent transformers version.',
+        );
+      }
+      const session = await ort.InferenceSession.create(this.modelPath);
+      const declared = tokenizer.model_max_length;
+      const maxLength =
+        this.requestedMaxLength ?? (declared && declared < 1e9 ? Math.min(declared, 8192) : 512);
+      return { session, tokenizer, ort, maxLength };
+    })();
+    return this.loaded;
+  }
+
+  /** Tokenises, pads (right) and runs one batch. */
+  async encode(texts: readonly string[]): Promise<EncodedBatch> {
+    const { session, tokenizer, ort, maxLength } = await this.load();
+    const truncated = texts.map((text) =>
+      truncateKeepingSpecials(
+        tokenizer.encode(text),
+        tokenizer.encode(text, { add_special_tokens: false }),
+        maxLength,
+      ),
+    );
+    const tokens = truncated.map((item) => item.ids);
+    const batch = tokens.length;
+    const width = Math.max(1, ...tokens.map((ids) => ids.length));
+    const ids = new BigInt64Array(batch * width).fill(BigInt(tokenizer.pad_token_id ?? 0));
+    const mask = new BigInt64Array(batch * width);
+    tokens.forEach((row, index) => {
+      row.forEach((token, column) => {
+        ids[index * width + column] = BigInt(token);
+        mask[index * width + column] = 1n;
+      });
+    });
+    const feeds: Record<string, InstanceType<Ort['Tensor']>> = {};
+    for (const name of session.inputNames) {
+      if (name === 'input_ids') feeds[name] = new ort.Tensor('int64', ids, [batch, width]);
+      else if (name === 'attention_mask') feeds[name] = new ort.Tensor('int64', mask, [batch, width]);
+      else if (name === 'token_type_ids')
+        feeds[name] = new ort.Tensor('int64', new BigInt64Array(batch * width), [batch, width]);
+      else
+        throw folderError(
+          `${this.modelPath} expects an input "${name}" medbench does not know.`,
+          'Export a feature-extraction model (inputs input_ids, attention_mask, token_type_ids).',
+        );
+    }
+    const outputs = await session.run(feeds);
+    const output = outputs.last_hidden_state ?? outputs[session.outputNames[0]!]!;
+    return {
+      data: output.data as Float32Array,
+      dims: output.dims,
+      width,
+      tokens,
+      content: truncated.map(({ start, end }) => ({ start, end })),
+    };
+  }
+}

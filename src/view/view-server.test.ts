@@ -1,0 +1,104 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_MODEL_CALL, Store } from '../store/store.js';
+import { startViewServer } from './view-server.js';
+
+const path = join(mkdtempSync(join(tmpdir(), 'viewer-')), 'medbench.sqlite');
+/** A NIAH result of run r1 at 1,000 tokens and 50% depth. */
+const niahResult = (sampleId: string, esm: number) => ({
+  runId: 'r1',
+  sampleId,
+  task: 'niah',
+  params: { language: 'en', level: 1000, depth: 50 },
+  gold: { answers: ['x'] },
+  prompt: 'p',
+  promptChars: 1,
+  promptTokens: 1,
+  status: 'ok' as const,
+  rawOutput: 'x',
+  parsed: 'x',
+  scores: { esm, ssm: esm },
+  ...NO_MODEL_CALL,
+});
+let viewer: Awaited<ReturnType<typeof startViewServer>>;
+let store: Store;
+
+beforeAll(async () => {
+  const writer = new Store(path);
+  writer.ensureRun({
+    id: 'r1',
+    suite: 'medodyssey',
+    label: 'm',
+    datasetId: 'd',
+    datasetPath: null,
+    model: {},
+    parameters: {},
+    source: 'medbench',
+    scoringMode: 'standard',
+    createdAt: '2026-11-22T00:00:00Z',
+  });
+  for (const [index, esm] of [1, 0, 1, 1].entries()) writer.putResult(niahResult(`s${index}`, esm));
+  writer.close();
+  store = new Store(path, { readonly: true });
+  viewer = await startViewServer({ store, host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await viewer.close();
+  store.close();
+});
+
+describe('view server', () => {
+  it('binds 127.0.0.1 and serves the page with a strict Content-Security-Policy', async () => {
+    expect(viewer.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const response = await fetch(viewer.url);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await response.text()).toContain('<script src="app.js"></script>');
+  });
+
+  it('answers the fixed API routes with the store’s numbers', async () => {
+    const summary = (await (await fetch(`${viewer.url}api/run?id=r1`)).json()) as {
+      groups: Array<{
+        group: string;
+        metrics: Record<string, { mean: number }>;
+        grid: { cells: Record<string, { n: number }> };
+      }>;
+    };
+    const [group] = summary.groups;
+    expect(group!.group).toBe('niah-en');
+    expect(group!.metrics.esm!.mean).toBe(0.75);
+    expect(group!.grid.cells['50|1000']!.n).toBe(4);
+  });
+
+  it('refuses anything else: other paths, traversal, unknown routes, writes', async () => {
+    for (const path of [
+      'etc/passwd',
+      '..%2f..%2fetc%2fpasswd',
+      'api/drop',
+      'app.js/../../package.json',
+      'src/view/view-server.ts',
+    ])
+      expect((await fetch(`${viewer.url}${path}`)).status, path).toBe(404);
+    expect((await fetch(`${viewer.url}api/run?id=r1`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${viewer.url}api/run?id=missing`)).status).toBe(404);
+  });
+
+  it('sees results a run commits while the viewer is open', async () => {
+    const first = (await (await fetch(`${viewer.url}api/leaderboard?suite=medodyssey`)).json()) as {
+      rows: Array<{ samples: number }>;
+    };
+    const writer = new Store(path);
+    writer.putResult(niahResult('s9', 0));
+    writer.close();
+    const second = (await (await fetch(`${viewer.url}api/leaderboard?suite=medodyssey`)).json()) as {
+      rows: Array<{ samples: number }>;
+    };
+    expect([first.rows[0]!.samples, second.rows[0]!.samples]).toEqual([4, 5]);
+  });
+
+  it('opens the store read-only', () => {
+    expect(() => store.deleteRun('r1')).toThrow(/readonly/i);
+  });
+});

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Store } from '../store/store.js';
+import { ViewData } from './view-data.js';
+
+/** The viewer's page shell, script and styles: read once from the package, never per request. */
+export function viewerAssets(): { script: string; styles: string } {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'assets', 'viewer');
+  return {
+    script: readFileSync(join(root, 'app.js'), 'utf8'),
+    styles: readFileSync(join(root, 'app.css'), 'utf8'),
+  };
+}
+
+export function pageShell(options: { mode: 'server' | 'static'; title: string }): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title}</title><link rel="stylesheet" href="app.css"></head>
+<body data-mode="${options.mode}"><header><a href="#/" class="brand">medbench</a><nav id="suites"></nav></header>
+<main id="app" tabindex="-1"><p>Loading…</p></main><script src="app.js"></script></body></html>
+`;
+}
+
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+/** The API routes: each names the view-data call and its parameters; nothing else is served. */
+export function apiPayload(data: ViewData, route: string, query: URLSearchParams): unknown {
+  const parameter = (name: string) => query.get(name) ?? '';
+  switch (route) {
+    case 'overview':
+      return data.overview();
+    case 'leaderboard':
+      return data.leaderboard(parameter('suite'));
+    case 'run':
+      return data.runSummary(parameter('id'));
+    case 'samples':
+      return data.sampleList(parameter('run'), parameter('group'));
+    case 'sample':
+      return data.sample(parameter('run'), parameter('id'));
+    case 'compare':
+      return data.compare(parameter('a'), parameter('b'), parameter('group'));
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `medbench view`: a read-only HTTP server over the store. Requests map to fixed routes; no
+ * request path ever reaches the filesystem, and every page renders data as text nodes.
+ */
+export async function startViewServer(options: { store: Store; host: string; port: number }): Promise<{
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}> {
+  const data = new ViewData(options.store);
+  const assets = viewerAssets();
+  const shell = pageShell({ mode: 'server', title: 'medbench viewer' });
+  const server = createServer((request, response) => {
+    const send = (status: number, type: string, body: string) => {
+      response.writeHead(status, { 'content-type': `${type}; charset=utf-8`, ...SECURITY_HEADERS });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    };
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return send(405, 'text/plain', 'Method not allowed');
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '/', 'http://viewer.invalid');
+    } catch {
+      return send(400, 'text/plain', 'Bad request');
+    }
+    if (url.pathname === '/' || url.pathname === '/index.html') return send(200, 'text/html', shell);
+    if (url.pathname === '/app.js') return send(200, 'text/javascript', assets.script);
+    if (url.pathname === '/app.css') return send(200, 'text/css', assets.styles);
+    const api = /^\/api\/([a-z]+)$/.exec(url.pathname);
+    if (api) {
+      try {
+        const payload = apiPayload(data, api[1]!, url.searchParams);
+        if (payload === undefined) return send(404, 'application/json', '{"error":"not found"}');
+        return send(200, 'application/json', JSON.stringify(payload));
+      } catch (error) {
+        return send(500, 'application/json', JSON.stringify({ error: (error as Error).message }));
+      }
+    }
+    return send(404, 'text/plain', 'Not found');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  // Leaderboards read every result of a suite; compute them now, while the user reads the URL.
+  setImmediate(() => {
+    for (const suite of ['medodyssey', 'medeureka', 'clue']) {
+      try {
+        data.leaderboard(suite);
+      } catch {
+        // A failure here shows up, with its message, when the page asks for the leaderboard.
+      }
+    }
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}/`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,206 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store, type StoredResult } from '../../src/store/store.js';
+import { ROOT, runCli, startCli, temporaryHome } from './cli.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'viewer');
+const XSS = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">';
+const home = temporaryHome();
+/** Runs in the page: draws 林 and U+F8FF in the page's font and says whether the pixels differ. */
+const CHINESE_RENDERS = `(() => {
+  const draw = (text) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 40; canvas.height = 40;
+    const context = canvas.getContext('2d');
+    context.font = '32px ' + getComputedStyle(document.body).fontFamily;
+    context.fillText(text, 2, 32);
+    return Array.from(context.getImageData(0, 0, 40, 40).data).join();
+  };
+  const glyph = draw('林');
+  return glyph !== draw('\\uF8FF') && glyph !== draw('');
+})()`;
+let browser: Browser;
+let viewer: ReturnType<typeof startCli>;
+let url = '';
+let baselineRunId = '';
+
+/** A copy of the baseline run with some NIAH answers flipped, and a run whose every string is a script payload. */
+function addRuns(): void {
+  const store = new Store(join(home, 'medbench.sqlite'));
+  try {
+    const [baseline] = store.listRuns({ suite: 'medodyssey' });
+    baselineRunId = baseline!.id;
+    const results = store.results(baseline!.id);
+    const copy = {
+      ...baseline!,
+      id: 'flipped00000000a',
+      label: 'flipped-model',
+      createdAt: new Date().toISOString(),
+    };
+    const hostile = {
+      ...baseline!,
+      id: 'hostile0000000b',
+      label: `hostile ${XSS}`,
+      createdAt: new Date().toISOString(),
+    };
+    const record = (result: StoredResult, runId: string) => ({
+      ...result,
+      runId,
+      prompt: result.promptHash ? store.getPrompt(result.promptHash)! : null,
+    });
+    store.transaction(() => {
+      store.ensureRun(copy);
+      store.ensureRun(hostile);
+      results.forEach((result, index) => {
+        const flip = result.task === 'niah' && result.params.language === 'zh' && index % 3 === 0;
+        store.putResult({ ...record(result, copy.id), scores: flip ? { esm: 1, ssm: 1 } : result.scores });
+      });
+      const [first] = results.filter((result) => result.task === 'niah');
+      store.putResult({
+        ...record(first!, hostile.id),
+        sampleId: `xss-${XSS}`,
+        rawOutput: XSS,
+        parsed: XSS,
+        gold: { answers: [XSS] },
+        prompt: `Find the needle. ${XSS} 林晚舟 ${'haystack text '.repeat(50_000)}`,
+      });
+    });
+  } finally {
+    store.close();
+  }
+}
+
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('dialog', (dialog) => {
+    throw new Error(`a dialog opened: ${dialog.message()}`);
+  });
+  return page;
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('medbench view in Chromium (built CLI)', () => {
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    expect((await runCli(['--home', home, 'demo'])).code).toBe(0);
+    addRuns();
+    viewer = startCli(['--home', home, 'view']);
+    url = await new Promise<string>((resolve, reject) => {
+      let seen = '';
+      viewer.child.stdout!.on('data', (chunk) => {
+        seen += chunk;
+        const match = /medbench viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+        if (match) resolve(match[1]!);
+      });
+      viewer.child.on('close', () => reject(new Error(`the viewer exited: ${seen}`)));
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    viewer?.child.kill('SIGINT');
+    await viewer?.done;
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('clicks from the leaderboard to a model, a heatmap cell, a sample and a comparison, with the store’s numbers', async () => {
+    const report = JSON.parse(
+      (await runCli(['--home', home, 'report', '--json', '--run', baselineRunId])).stdout,
+    );
+    const overview = report.runs[0].overview as Record<string, number | null>;
+    const page = await newPage();
+    await page.goto(url);
+    const row = page.locator('#leaderboard tbody tr', { hasText: 'baseline:extractive' });
+    for (const column of ['Zh.Term', 'En.Counting', 'Zh.KG']) {
+      await expect(row.locator(`td[data-column="${column}"]`).textContent()).resolves.toContain(
+        overview[column]!.toFixed(2),
+      );
+    }
+    await expect(
+      page.locator('#leaderboard tbody tr', { hasText: 'hostile' }).locator('th').textContent(),
+    ).resolves.toContain('<script>');
+    await page.screenshot({ path: join(ARTIFACTS, '1-leaderboard.png') });
+
+    await page.getByRole('link', { name: 'baseline:extractive' }).click();
+    const niahZh = page.locator('section[data-group="niah-zh"]');
+    await niahZh.locator('a[data-cell="50|1000"]').click();
+    await expect(page.locator('#sample-count').textContent()).resolves.toBe('4 of 60 samples');
+    expect(page.url()).toContain('level=1000');
+    expect(page.url()).toContain('depth=50');
+    await page.screenshot({ path: join(ARTIFACTS, '2-samples.png') });
+
+    await page.locator('#samples tbody a').first().click();
+    await expect(page.locator('#sample-status').textContent()).resolves.toBe('ok');
+    const raw = await page.locator('#raw-output').textContent();
+    expect(raw).toMatch(/[\u4e00-\u9fff]/);
+    // A Chinese glyph must draw differently from the missing-glyph box of a private-use code point.
+    expect(await page.evaluate(CHINESE_RENDERS)).toBe(true);
+    await page.locator('#prompt-details summary').click();
+    // The needle's answer is highlighted in the unfolded prompt.
+    await expect(page.locator('#prompt mark').first().textContent()).resolves.toBe('林晚舟');
+    await page.screenshot({ path: join(ARTIFACTS, '3-sample-zh.png'), fullPage: false });
+
+    await page.goto(`${url}#/run?id=${baselineRunId}`);
+    await page.locator('section[data-group="niah-zh"] select').selectOption({ label: 'flipped-model' });
+    await page.locator('#comparison').waitFor();
+    const esm = page.locator('#comparison tbody tr', { hasText: /^esm/ });
+    await expect(esm.textContent()).resolves.toContain('McNemar (exact): A only 0, B only 20');
+    await expect(page.locator('#disagreements tbody tr').count()).resolves.toBe(20);
+    await page.screenshot({ path: join(ARTIFACTS, '4-compare.png'), fullPage: true });
+    await page.close();
+  }, 60_000);
+
+  it('shows script payloads from outputs, prompts and labels as text, and runs none of them', async () => {
+    const page = await newPage();
+    await page.goto(`${url}#/samples?run=hostile0000000b&group=niah-en`);
+    await page.locator('#samples tbody a').first().click();
+    await expect(page.locator('#raw-output').textContent()).resolves.toBe(XSS);
+    await expect(page.locator('#parsed').textContent()).resolves.toBe(XSS);
+    const started = Date.now();
+    await page.locator('#prompt-details summary').click();
+    await page.locator('#prompt mark').first().waitFor();
+    expect(Date.now() - started).toBeLessThan(3000);
+    await page.locator('#prompt-search').fill('林晚舟');
+    await page.locator('#prompt-search').press('Enter');
+    await expect(page.locator('#prompt mark.current').textContent()).resolves.toBe('林晚舟');
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+    expect(await page.locator('#app img, #app script').count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, '5-hostile.png') });
+    const status = await page.evaluate(async () => (await fetch('/../../../etc/passwd')).status);
+    expect(status).toBe(404);
+    await page.close();
+  }, 60_000);
+
+  it('writes the same views as a static site that opens from disk', async () => {
+    const folder = join(home, 'site');
+    const result = await runCli(['--home', home, 'report', '--html', folder]);
+    expect(result.code).toBe(0);
+    const page = await newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(pathToFileURL(join(folder, 'index.html')).href);
+    await page.getByRole('link', { name: 'baseline:extractive' }).click();
+    await page.locator('section[data-group="niah-zh"] a[data-cell="50|1000"]').click();
+    await expect(page.locator('#sample-count').textContent()).resolves.toBe('4 of 60 samples');
+    await page.locator('#samples tbody a').first().click();
+    await expect(page.locator('#sample-status').textContent()).resolves.toBe('ok');
+    expect(requests.every((address) => address.startsWith('file://'))).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, '6-static.png') });
+    await page.close();
+  }, 60_000);
+});
