@@ -136,6 +136,11 @@ export function createProgram(): Command {
       'clue: token limit of the BERTScore encoder',
       number('--bertscore-max-length'),
     )
+    .option(
+      '--bertscore-layer <n>',
+      'clue: hidden layer to read (output hidden_states.<n>); default the last',
+      (value) => Number(value),
+    )
     .option('--seed <seed>', 'seed of the shot draw')
     .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
     .option('--label <name>', 'display name in reports')

@@ -17,6 +17,20 @@ describe('BERTScore through a local ONNX encoder', () => {
     expect([encoded!.start, encoded!.end]).toEqual([1, 3]);
   });
 
+  it('reads a chosen hidden layer, and names the outputs when the layer is missing', async () => {
+    const folder = writeTinyOnnxModel({ hiddenStates: true });
+    const [encoded] = await new LocalOnnxTokenEncoder({ folder, layer: 1 }).encodeTokens(['rash']);
+    // [CLS] (1,0,0) → 2·x + 1 = (3,1,1); rash (2,2,0) → (5,5,1); [SEP] (0,1,0) → (1,3,1).
+    expect(encoded!.vectors.map((vector) => [...vector])).toEqual([
+      [3, 1, 1],
+      [5, 5, 1],
+      [1, 3, 1],
+    ]);
+    await expect(new LocalOnnxTokenEncoder({ folder, layer: 7 }).encodeTokens(['rash'])).rejects.toThrow(
+      /has no output "hidden_states\.7" \(it has last_hidden_state, hidden_states\.1\)/,
+    );
+  });
+
   it('scores as bert_score does: specials may be matched but are not averaged', async () => {
     const encoder = new LocalOnnxTokenEncoder({ folder: writeTinyOnnxModel(), batchSize: 1 });
     // Candidate "fever": P = cos(fever, fever) = 1.

@@ -3,8 +3,9 @@ import { OnnxEncoder } from './onnx-encoder.js';
 
 /**
  * Token vectors from a local ONNX encoder, for BERTScore. BERTScore reads a chosen hidden layer
- * (the paper's clinical BERT, or roberta-large layer 17 by bert_score's defaults): export the
- * model truncated to that layer, and its last_hidden_state is that layer.
+ * (bert_score's default for roberta-large is layer 17): `layer` reads the output
+ * `hidden_states.<layer>` of an export with every hidden state; without it, the export's
+ * last_hidden_state is used (export the model truncated to the layer you want).
  */
 export class LocalOnnxTokenEncoder implements TokenEncoder {
   readonly name: string;
@@ -12,18 +13,21 @@ export class LocalOnnxTokenEncoder implements TokenEncoder {
   readonly batchSize: number;
   private readonly encoder: OnnxEncoder;
 
-  constructor(options: { folder: string; maxLength?: number; batchSize?: number }) {
+  private readonly output: string | undefined;
+
+  constructor(options: { folder: string; maxLength?: number; batchSize?: number; layer?: number }) {
     this.encoder = new OnnxEncoder({
       folder: options.folder,
       ...(options.maxLength ? { maxLength: options.maxLength } : {}),
     });
     this.name = options.folder.replace(/\/+$/, '').split('/').pop()!;
-    this.revision = this.encoder.revision;
+    this.output = options.layer === undefined ? undefined : `hidden_states.${options.layer}`;
+    this.revision = `${this.encoder.revision}-${this.output ?? 'last_hidden_state'}`;
     this.batchSize = options.batchSize ?? 16;
   }
 
   async encodeTokens(texts: readonly string[]): Promise<EncodedTokens[]> {
-    const { data, dims, width, tokens, content } = await this.encoder.encode(texts);
+    const { data, dims, width, tokens, content } = await this.encoder.encode(texts, this.output);
     const hidden = dims[2]!;
     return tokens.map((ids, row) => ({
       vectors: ids.map((_, column) =>

@@ -129,8 +129,12 @@ export class OnnxEncoder {
     return this.loaded;
   }
 
-  /** Tokenises, pads (right) and runs one batch. */
-  async encode(texts: readonly string[]): Promise<EncodedBatch> {
+  /**
+   * Tokenises, pads (right) and runs one batch. `output` names the graph output to read (a
+   * hidden layer such as `hidden_states.17` in an export with all hidden states); default
+   * `last_hidden_state`, else the first output.
+   */
+  async encode(texts: readonly string[], output?: string): Promise<EncodedBatch> {
     const { session, tokenizer, ort, maxLength } = await this.load();
     const truncated = texts.map((text) =>
       truncateKeepingSpecials(
@@ -162,11 +166,19 @@ export class OnnxEncoder {
           'Export a feature-extraction model (inputs input_ids, attention_mask, token_type_ids).',
         );
     }
+    if (output !== undefined && !session.outputNames.includes(output))
+      throw folderError(
+        `${this.modelPath} has no output "${output}" (it has ${session.outputNames.join(', ')}).`,
+        'Export with every hidden state (outputs hidden_states.<n>), or export the model truncated to that layer and leave the layer unset.',
+      );
     const outputs = await session.run(feeds);
-    const output = outputs.last_hidden_state ?? outputs[session.outputNames[0]!]!;
+    const chosen =
+      output !== undefined
+        ? outputs[output]!
+        : (outputs.last_hidden_state ?? outputs[session.outputNames[0]!]!);
     return {
-      data: output.data as Float32Array,
-      dims: output.dims,
+      data: chosen.data as Float32Array,
+      dims: chosen.dims,
       width,
       tokens,
       content: truncated.map(({ start, end }) => ({ start, end })),

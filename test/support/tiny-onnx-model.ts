@@ -37,7 +37,9 @@ export const TINY_EMBEDDINGS = [
  * and an ONNX graph whose last_hidden_state is an embedding lookup (Gather), so every pooled
  * vector can be computed by hand.
  */
-export function writeTinyOnnxModel(options: { maxLength?: number; withTokenizer?: boolean } = {}): string {
+export function writeTinyOnnxModel(
+  options: { maxLength?: number; withTokenizer?: boolean; hiddenStates?: boolean } = {},
+): string {
   const folder = mkdtempSync(join(tmpdir(), 'tiny-onnx-'));
   mkdirSync(join(folder, 'onnx'));
   const hidden = 3;
@@ -52,13 +54,25 @@ export function writeTinyOnnxModel(options: { maxLength?: number; withTokenizer?
           outputs: ['last_hidden_state'],
           attributes: { axis: 0 },
         },
+        // With hiddenStates, layer 1 is the lookup doubled plus one everywhere: distinguishable.
+        ...(options.hiddenStates
+          ? [
+              { opType: 'Add', inputs: ['last_hidden_state', 'last_hidden_state'], outputs: ['doubled'] },
+              { opType: 'Add', inputs: ['doubled', 'one'], outputs: ['hidden_states.1'] },
+            ]
+          : []),
       ],
       inputs: [
         { name: 'input_ids', type: 'int64', shape: ['batch', 'sequence'] },
         { name: 'attention_mask', type: 'int64', shape: ['batch', 'sequence'] },
         { name: 'token_type_ids', type: 'int64', shape: ['batch', 'sequence'] },
       ],
-      outputs: [{ name: 'last_hidden_state', type: 'float', shape: ['batch', 'sequence', hidden] }],
+      outputs: [
+        { name: 'last_hidden_state', type: 'float', shape: ['batch', 'sequence', hidden] },
+        ...(options.hiddenStates
+          ? [{ name: 'hidden_states.1', type: 'float' as const, shape: ['batch', 'sequence', hidden] }]
+          : []),
+      ],
       initializers: [
         {
           name: 'table',
@@ -66,6 +80,7 @@ export function writeTinyOnnxModel(options: { maxLength?: number; withTokenizer?
           dims: [TINY_VOCAB.length, hidden],
           values: Float32Array.from(TINY_EMBEDDINGS.flat()),
         },
+        { name: 'one', type: 'float', dims: [1], values: Float32Array.from([1]) },
       ],
     }),
   );

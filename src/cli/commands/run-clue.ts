@@ -58,6 +58,8 @@ export interface RunClueOptions extends ModelOverrides {
   /** A local ONNX encoder folder for BERTScore (the paper names a clinical BERT). */
   bertscoreModel?: string;
   bertscoreMaxLength?: number;
+  /** Read this hidden layer (output hidden_states.<n>) instead of the export's last_hidden_state. */
+  bertscoreLayer?: number;
 }
 
 /**
@@ -116,6 +118,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     ? new LocalOnnxTokenEncoder({
         folder: options.bertscoreModel,
         ...(options.bertscoreMaxLength ? { maxLength: options.bertscoreMaxLength } : {}),
+        ...(options.bertscoreLayer !== undefined ? { layer: options.bertscoreLayer } : {}),
       })
     : undefined;
   const resources: ClueResources = {
