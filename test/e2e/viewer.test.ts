@@ -86,6 +86,8 @@ describe.skipIf(!existsSync(CHROMIUM))('medbench view in Chromium (built CLI)', 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     expect((await runCli(['--home', home, 'demo'])).code).toBe(0);
+    const published = join(ROOT, 'test', 'e2e', 'fixtures', 'published-release');
+    expect((await runCli(['--home', home, 'import', 'medodyssey-outputs', published])).code).toBe(0);
     addRuns();
     viewer = startCli(['--home', home, 'view']);
     url = await new Promise<string>((resolve, reject) => {
@@ -134,6 +136,10 @@ describe.skipIf(!existsSync(CHROMIUM))('medbench view in Chromium (built CLI)', 
     await expect(
       page.locator('#leaderboard tbody tr', { hasText: 'hostile' }).locator('th').textContent(),
     ).resolves.toContain('<script>');
+    // The published runs imported from the release sit alongside, marked as imported.
+    const importedRows = page.locator('#leaderboard tbody tr', { has: page.locator('.imported') });
+    expect(await importedRows.count()).toBeGreaterThan(0);
+    await expect(importedRows.first().locator('th .imported').textContent()).resolves.toBe('imported');
     await page.screenshot({ path: join(ARTIFACTS, '1-leaderboard.png') });
 
     await page.getByRole('link', { name: 'baseline:extractive' }).click();
