@@ -491,7 +491,6 @@
     await navigation();
     const runId = query.get('run');
     const group = query.get('group');
-    const list = await api('samples', { run: runId, group });
     const filters = {
       level: query.get('level') || '',
       depth: query.get('depth') || '',
@@ -499,23 +498,24 @@
       q: query.get('q') || '',
     };
     const offset = Number(query.get('offset') || 0);
-    const rows = list.rows.filter(
-      (row) =>
-        (!filters.level || String(row.params.level) === filters.level) &&
-        (!filters.depth || String(row.params.depth) === filters.depth) &&
-        (!filters.status || row.status === filters.status) &&
-        (!filters.q || row.id.includes(filters.q) || JSON.stringify(row.params).includes(filters.q)),
+    // The server sends one filtered page; the static site has the whole group, filtered here alike.
+    const list = await api(
+      'samples',
+      STATIC ? { run: runId, group } : { run: runId, group, ...filters, offset, limit: PAGE },
     );
+    const matching = list.complete
+      ? list.rows.filter(
+          (row) =>
+            (!filters.level || String(row.params.level) === filters.level) &&
+            (!filters.depth || String(row.params.depth) === filters.depth) &&
+            (!filters.status || row.status === filters.status) &&
+            (!filters.q || row.id.includes(filters.q) || JSON.stringify(row.params).includes(filters.q)),
+        )
+      : null;
+    const matched = matching ? matching.length : list.matched;
     const setFilter = (name, value) =>
       (location.hash = href('samples', { run: runId, group, ...filters, [name]: value, offset: 0 }));
-    const options = (name) =>
-      [
-        ...new Set(
-          list.rows
-            .map((row) => (name === 'status' ? row.status : row.params[name]))
-            .filter((value) => value !== undefined),
-        ),
-      ].sort((a, b) => (a > b ? 1 : -1));
+    const options = (name) => list.options[name];
     const filterSelect = (name) =>
       el(
         'label',
@@ -531,7 +531,7 @@
         ),
       );
     const primary = list.primary;
-    const page = rows.slice(offset, offset + PAGE);
+    const page = matching ? matching.slice(offset, offset + PAGE) : list.rows;
     render(
       el('h1', {}, link(list.run.label, 'run', { id: runId }), ` — ${group}`),
       el(
@@ -553,7 +553,7 @@
         el('span', {
           class: 'muted',
           id: 'sample-count',
-          text: `${rows.length} of ${list.rows.length} samples`,
+          text: `${matched} of ${list.total} samples`,
         }),
       ),
       el(
@@ -603,7 +603,7 @@
               offset: Math.max(0, offset - PAGE),
             })
           : null,
-        offset + PAGE < rows.length
+        offset + PAGE < matched
           ? link('next →', 'samples', { run: runId, group, ...filters, offset: offset + PAGE })
           : null,
       ),

@@ -130,16 +130,34 @@ export class ViewData {
     };
   }
 
-  /** The rows of one task group (no prompts, no outputs), for the sample list. */
-  sampleList(runId: string, group: string) {
+  /**
+   * The rows of one task group (no prompts, no outputs), for the sample list. With `page`, only
+   * the rows matching its filters, from its offset, `limit` of them (what the page shows); without
+   * it, every row (`complete`), which the static site filters in the page.
+   */
+  sampleList(runId: string, group: string, page?: SamplePage) {
     const run = this.store.getRun(runId);
     if (!run) return undefined;
     const rows = this.scoreRows(runId).filter((row) => groupOf(row) === group);
+    const options = (pick: (row: ScoreRow) => unknown) =>
+      [...new Set(rows.map(pick).filter((value) => value !== undefined && value !== null))].sort(
+        (left, right) => String(left).localeCompare(String(right), 'en', { numeric: true }),
+      );
+    const matching = page ? rows.filter((row) => matchesFilters(row, page)) : rows;
+    const shown = page ? matching.slice(page.offset, page.offset + page.limit) : matching;
     return {
       run: describeRun(run),
       group,
       primary: primaryMetric(rows),
-      rows: rows.map((row) => ({
+      complete: !page,
+      total: rows.length,
+      matched: matching.length,
+      options: {
+        status: options((row) => row.status),
+        level: options((row) => row.params.level),
+        depth: options((row) => row.params.depth),
+      },
+      rows: shown.map((row) => ({
         id: row.sampleId,
         params: row.params,
         status: row.status,
@@ -207,6 +225,26 @@ export class ViewData {
         .map((pair) => ({ id: pair.a.sampleId, params: pair.a.params, a: pair.a.scores, b: pair.b.scores })),
     };
   }
+}
+
+export interface SamplePage {
+  level?: string;
+  depth?: string;
+  status?: string;
+  /** Text that the sample id or a parameter value must contain. */
+  q?: string;
+  offset: number;
+  limit: number;
+}
+
+/** The sample list's filters; the page applies the same rules to a complete list. */
+function matchesFilters(row: ScoreRow, filters: SamplePage): boolean {
+  return (
+    (!filters.level || String(row.params.level) === filters.level) &&
+    (!filters.depth || String(row.params.depth) === filters.depth) &&
+    (!filters.status || row.status === filters.status) &&
+    (!filters.q || row.sampleId.includes(filters.q) || JSON.stringify(row.params).includes(filters.q))
+  );
 }
 
 function describeRun(run: RunRecord) {

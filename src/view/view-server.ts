@@ -43,7 +43,21 @@ export function apiPayload(data: ViewData, route: string, query: URLSearchParams
     case 'run':
       return data.runSummary(parameter('id'));
     case 'samples':
-      return data.sampleList(parameter('run'), parameter('group'));
+      // With an offset, one filtered page (the server); without, the whole group (the static site).
+      return data.sampleList(
+        parameter('run'),
+        parameter('group'),
+        query.has('offset')
+          ? {
+              level: parameter('level'),
+              depth: parameter('depth'),
+              status: parameter('status'),
+              q: parameter('q'),
+              offset: Math.max(0, Number(parameter('offset')) || 0),
+              limit: Math.min(500, Math.max(1, Number(query.get('limit') ?? 100) || 100)),
+            }
+          : undefined,
+      );
     case 'sample':
       return data.sample(parameter('run'), parameter('id'));
     case 'compare':
