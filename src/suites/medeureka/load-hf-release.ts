@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
@@ -50,11 +50,22 @@ async function readParquetRows(files: readonly string[]): Promise<Row[]> {
   return rows;
 }
 
-function filesUnder(folder: string, extension: string): string[] {
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith(extension) && statSync(join(folder, path)).isFile())
-    .sort()
-    .map((path) => join(folder, path));
+/** Files with `extension` at most three folders below `folder` (the hub layout is data/*.parquet). */
+function filesUnder(folder: string, extension: string, depth = 3): string[] {
+  const found: string[] = [];
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return found; // an unreadable subfolder holds no release
+  }
+  for (const entry of entries) {
+    const path = join(folder, entry.name);
+    if (entry.isFile() && entry.name.endsWith(extension)) found.push(path);
+    else if (entry.isDirectory() && depth > 0 && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+      found.push(...filesUnder(path, extension, depth - 1));
+  }
+  return found.sort();
 }
 
 /** Which split a Parquet file holds: a `test`/`corpus` folder or file-name prefix. */
