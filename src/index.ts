@@ -11,19 +11,35 @@ export { bindModel } from './cli/model-spec.js';
 export * from './core/index.js';
 export { extractJsonAnswer, findFlatJsonObjects } from './metrics/json-answer.js';
 export { AnthropicChatModel } from './providers/anthropic-chat-model.js';
+export { Bm25Retriever } from './providers/bm25-retriever.js';
 export { ExtractiveBaselineChatModel } from './providers/extractive-baseline-chat-model.js';
+export { LocalOnnxEmbeddingModel } from './providers/local-onnx-embedding-model.js';
+export { LocalOnnxTokenEncoder } from './providers/local-onnx-token-encoder.js';
+export { LsaRetriever } from './providers/lsa-retriever.js';
 export { OpenAICompatibleChatModel } from './providers/openai-compatible-chat-model.js';
+export { OpenAICompatibleEmbeddingModel } from './providers/openai-compatible-embedding-model.js';
+export { buildMedEurekaReport, renderMedEurekaHtml, renderMedEurekaText } from './report/medeureka-report.js';
 export {
   buildMedOdysseyReport,
   renderMedOdysseyHtml,
   renderMedOdysseyText,
 } from './report/medodyssey-report.js';
 export { readDataset, writeDataset } from './runner/dataset-file.js';
+export { DenseRetriever } from './runner/dense-retriever.js';
+export { embedMany } from './runner/embed-many.js';
+export { exactSearch } from './runner/exact-search.js';
 export type { ModelBinding } from './runner/model-binding.js';
 export { DEFAULT_RETRY_POLICY, withRetry } from './runner/retry.js';
 export { runSamples } from './runner/run-samples.js';
+export { EmbeddingCache } from './store/embedding-cache.js';
 export { Store } from './store/store.js';
+export { evaluateRetrieval } from './suites/medeureka/evaluate.js';
+export { applyInstruction, instructionFor, MEDEUREKA_INSTRUCTIONS } from './suites/medeureka/instructions.js';
+export { loadMedEurekaRelease } from './suites/medeureka/load-release.js';
 export { medodysseyTasks, prepareMedOdysseyBuild } from './suites/medodyssey/index.js';
 export { readPublishedOutputs } from './suites/medodyssey/published-outputs.js';
 export { getTokenizer, listTokenizers, resolveTokenizerName } from './tokenizers/registry.js';
 export { VERSION } from './version.js';
+export { writeStaticSite } from './view/static-site.js';
+export { ViewData } from './view/view-data.js';
+export { startViewServer } from './view/view-server.js';
