@@ -72,39 +72,81 @@ function sumKnown(values: ReadonlyArray<number | null>): number | null {
   return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0);
 }
 
+/** Report labels: a label shared by several runs gets the run id's start, so rows stay apart. */
+export function displayLabels(runs: ReadonlyArray<{ run: RunRecord }>): Map<string, string> {
+  const counts = new Map<string, number>();
+  for (const { run } of runs) counts.set(run.label, (counts.get(run.label) ?? 0) + 1);
+  return new Map(
+    runs.map(({ run }) => [
+      run.id,
+      (counts.get(run.label) ?? 0) > 1 ? `${run.label} #${run.id.slice(0, 6)}` : run.label,
+    ]),
+  );
+}
+
+/** The NIAH, Counting and medical tables of one run, under both metrics (Tables A2/A3, 3, 2/A4). */
+export function medodysseyTables(
+  results: readonly StoredResult[],
+  contextWindow: number | null,
+): Pick<RunReport, 'niah' | 'counting' | 'medical'> & { rowsOf: (task: string) => StoredResult[] } {
+  // Each aggregate reads one task's rows: split once rather than filtering every row per table.
+  const byTask = new Map<string, StoredResult[]>();
+  for (const result of results) byTask.get(result.task)?.push(result) ?? byTask.set(result.task, [result]);
+  const rowsOf = (task: string) => byTask.get(task) ?? [];
+  const niah: RunReport['niah'] = {};
+  const counting: RunReport['counting'] = {};
+  for (const language of LANGUAGES) {
+    for (const metric of MEDODYSSEY_METRICS) {
+      const niahResult = niahTable({ results: rowsOf('niah'), language, metric, contextWindow });
+      if (niahResult) niah[language] = { ...niah[language], [metric]: niahResult };
+      const countingResult = countingTable({ results: rowsOf('counting'), language, metric });
+      if (countingResult) counting[language] = { ...counting[language], [metric]: countingResult };
+    }
+  }
+  const medical: RunReport['medical'] = {};
+  for (const { task, language } of MEDICAL_DATASETS) {
+    for (const metric of MEDODYSSEY_METRICS) {
+      const score = medicalScore({ results: rowsOf(task), task, language, metric });
+      if (score) medical[`${task}-${language}`] = { ...medical[`${task}-${language}`], [metric]: score };
+    }
+  }
+  return { niah, counting, medical, rowsOf };
+}
+
+/**
+ * Figure 2's ten datasets under one metric, ×100, null when not run: NIAH and Counting accuracy
+ * (NIAH over the levels within the window), KG and Table micro F1, Term and Case accuracy.
+ */
+export function tenDatasetScores(
+  tables: Pick<RunReport, 'niah' | 'counting' | 'medical'>,
+  metric: (typeof MEDODYSSEY_METRICS)[number],
+): Record<string, number | null> {
+  const percentOf = (tally: Tally | undefined) =>
+    tally && tally.counted > 0 ? (100 * tally.correct) / tally.counted : null;
+  const scores: Record<string, number | null> = {
+    'En.NIAH': percentOf(tables.niah.en?.[metric]?.all),
+    'Zh.NIAH': percentOf(tables.niah.zh?.[metric]?.all),
+    'En.Counting': percentOf(tables.counting.en?.[metric]?.all),
+    'Zh.Counting': percentOf(tables.counting.zh?.[metric]?.all),
+  };
+  for (const { task, language, name } of MEDICAL_DATASETS) {
+    const score = tables.medical[`${task}-${language}`]?.[metric];
+    scores[name] = score ? (score.f1 ?? score.accuracy ?? null) : null;
+  }
+  return scores;
+}
+
 /** Aggregates stored runs into the report document (`medbench report --json`). */
 export function buildMedOdysseyReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
 ): MedOdysseyReport {
-  const labels = new Map<string, number>();
-  for (const { run } of runs) labels.set(run.label, (labels.get(run.label) ?? 0) + 1);
+  const labels = displayLabels(runs);
   return {
     suite: 'medodyssey',
     generatedAt: new Date().toISOString(),
     runs: runs.map(({ run, results }) => {
       const contextWindow = (run.model.contextWindow as number | null | undefined) ?? null;
-      // Each aggregate reads one task's rows: split once rather than filtering every row per table.
-      const byTask = new Map<string, StoredResult[]>();
-      for (const result of results)
-        byTask.get(result.task)?.push(result) ?? byTask.set(result.task, [result]);
-      const rowsOf = (task: string) => byTask.get(task) ?? [];
-      const niah: RunReport['niah'] = {};
-      const counting: RunReport['counting'] = {};
-      for (const language of LANGUAGES) {
-        for (const metric of MEDODYSSEY_METRICS) {
-          const niahResult = niahTable({ results: rowsOf('niah'), language, metric, contextWindow });
-          if (niahResult) niah[language] = { ...niah[language], [metric]: niahResult };
-          const countingResult = countingTable({ results: rowsOf('counting'), language, metric });
-          if (countingResult) counting[language] = { ...counting[language], [metric]: countingResult };
-        }
-      }
-      const medical: RunReport['medical'] = {};
-      for (const { task, language } of MEDICAL_DATASETS) {
-        for (const metric of MEDODYSSEY_METRICS) {
-          const score = medicalScore({ results: rowsOf(task), task, language, metric });
-          if (score) medical[`${task}-${language}`] = { ...medical[`${task}-${language}`], [metric]: score };
-        }
-      }
+      const { niah, counting, medical, rowsOf } = medodysseyTables(results, contextWindow);
       const medicalByLevel: RunReport['medicalByLevel'] = {};
       const medicalByLevelSsm: RunReport['medicalByLevelSsm'] = {};
       for (const { task, language } of MEDICAL_DATASETS) {
@@ -113,21 +155,10 @@ export function buildMedOdysseyReport(
         const byLevelSsm = medicalScoreByLevel({ results: rowsOf(task), task, language, metric: 'ssm' });
         if (byLevelSsm) medicalByLevelSsm[`${task}-${language}`] = byLevelSsm;
       }
-      const percentOf = (tally: Tally | undefined) =>
-        tally && tally.counted > 0 ? (100 * tally.correct) / tally.counted : null;
-      const overview: RunReport['overview'] = {
-        'En.NIAH': percentOf(niah.en?.esm?.all),
-        'Zh.NIAH': percentOf(niah.zh?.esm?.all),
-        'En.Counting': percentOf(counting.en?.esm?.all),
-        'Zh.Counting': percentOf(counting.zh?.esm?.all),
-      };
-      for (const { task, language, name } of MEDICAL_DATASETS) {
-        const score = medical[`${task}-${language}`]?.esm;
-        overview[name] = score ? (score.f1 ?? score.accuracy ?? null) : null;
-      }
+      const overview: RunReport['overview'] = tenDatasetScores({ niah, counting, medical }, 'esm');
       return {
         runId: run.id,
-        label: (labels.get(run.label) ?? 0) > 1 ? `${run.label} #${run.id.slice(0, 6)}` : run.label,
+        label: labels.get(run.id)!,
         source: run.source,
         scoringMode: run.scoringMode,
         contextWindow,

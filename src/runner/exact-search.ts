@@ -1,4 +1,5 @@
 import type { RankedList } from '../core/retriever.js';
+import { topK } from '../metrics/top-k.js';
 import { onnxModelBytes } from './onnx-model-proto.js';
 
 export interface ExactSearchRequest {
@@ -23,7 +24,6 @@ function rows(matrix: Float32Array, dimensions: number): number {
 export function exactSearchLoop(request: ExactSearchRequest): RankedList[] {
   const { queries, corpus, dimensions } = request;
   const corpusRows = rows(corpus, dimensions);
-  const k = Math.min(request.topK, corpusRows);
   const scores = new Float32Array(corpusRows);
   const results: RankedList[] = [];
   for (let query = 0; query < rows(queries, dimensions); query++) {
@@ -35,10 +35,7 @@ export function exactSearchLoop(request: ExactSearchRequest): RankedList[] {
         dot += queries[offset + column]! * corpus[base + column]!;
       scores[document] = dot;
     }
-    const order = Array.from({ length: corpusRows }, (_, index) => index);
-    order.sort((left, right) => scores[right]! - scores[left]! || left - right);
-    const indexes = order.slice(0, k);
-    results.push({ indexes, scores: indexes.map((index) => scores[index]!) });
+    results.push(topK(scores, request.topK));
   }
   return results;
 }

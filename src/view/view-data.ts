@@ -1,7 +1,7 @@
 import { buildClueReport } from '../report/clue-report.js';
 import { buildMedEurekaReport } from '../report/medeureka-report.js';
+import { displayLabels, medodysseyTables, tenDatasetScores } from '../report/medodyssey-report.js';
 import type { RunRecord, ScoreRow, Store, StoredResult } from '../store/store.js';
-import { countingTable, MEDICAL_DATASETS, medicalScore, niahTable } from '../suites/medodyssey/aggregate.js';
 import { bootstrapMean, type Estimate, mcnemarExact, pairedBootstrap, seedOf } from './statistics.js';
 
 /** Page payloads for the viewer and the static site: plain JSON, computed from the store. */
@@ -50,10 +50,6 @@ export class ViewData {
 
   runs(): RunRecord[] {
     return SUITES.flatMap((suite) => this.store.listRuns({ suite }));
-  }
-
-  run(runId: string): RunRecord | undefined {
-    return this.store.getRun(runId);
   }
 
   scoreRows(runId: string): ScoreRow[] {
@@ -422,10 +418,7 @@ const MEDODYSSEY_COLUMNS = [
  */
 function medodysseyLeaderboard(runs: RunRows): Leaderboard {
   const columns = MEDODYSSEY_COLUMNS.map((key) => ({ key, label: key }));
-  const percent = (tally: { correct: number; counted: number } | undefined) =>
-    tally && tally.counted > 0 ? (100 * tally.correct) / tally.counted : null;
-  const labelCount = new Map<string, number>();
-  for (const { run } of runs) labelCount.set(run.label, (labelCount.get(run.label) ?? 0) + 1);
+  const labels = displayLabels(runs);
   return {
     suite: 'medodyssey',
     variants: [
@@ -433,35 +426,16 @@ function medodysseyLeaderboard(runs: RunRows): Leaderboard {
       { key: 'ssm', label: 'SSM', columns },
     ],
     rows: runs.map(({ run, results }) => {
-      const byTask = new Map<string, StoredResult[]>();
-      for (const result of results)
-        byTask.get(result.task)?.push(result) ?? byTask.set(result.task, [result]);
-      const rowsOf = (task: string) => byTask.get(task) ?? [];
-      const contextWindow = (run.model.contextWindow as number | null | undefined) ?? null;
-      const values: Record<string, Record<string, number | null>> = {};
-      for (const metric of ['esm', 'ssm'] as const) {
-        const cells: Record<string, number | null> = {};
-        for (const language of ['en', 'zh']) {
-          const name = language === 'en' ? 'En' : 'Zh';
-          cells[`${name}.NIAH`] = percent(
-            niahTable({ results: rowsOf('niah'), language, metric, contextWindow })?.all,
-          );
-          cells[`${name}.Counting`] = percent(
-            countingTable({ results: rowsOf('counting'), language, metric })?.all,
-          );
-        }
-        for (const { task, language, name } of MEDICAL_DATASETS) {
-          const score = medicalScore({ results: rowsOf(task), task, language, metric });
-          cells[name] = score ? (score.f1 ?? score.accuracy ?? null) : null;
-        }
-        values[metric] = cells;
-      }
+      const tables = medodysseyTables(
+        results,
+        (run.model.contextWindow as number | null | undefined) ?? null,
+      );
       return {
         runId: run.id,
-        label: (labelCount.get(run.label) ?? 0) > 1 ? `${run.label} #${run.id.slice(0, 6)}` : run.label,
+        label: labels.get(run.id)!,
         imported: run.source === 'imported',
         samples: results.length,
-        values,
+        values: { esm: tenDatasetScores(tables, 'esm'), ssm: tenDatasetScores(tables, 'ssm') },
       };
     }),
   };

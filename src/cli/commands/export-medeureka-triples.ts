@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import { EmbeddingCache } from '../../store/embedding-cache.js';
-import { applyInstruction, instructionFor } from '../../suites/medeureka/instructions.js';
+import { rankTask } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
 import { mineTrainingExamples, trainingRows } from '../../suites/medeureka/mine-triples.js';
 import { loadConfig } from '../config.js';
@@ -56,13 +56,7 @@ export async function exportMedEurekaTriplesCommand(
     let examples = 0;
     let withoutNegatives = 0;
     for (const task of tasks) {
-      const template = retriever.instructionTemplate;
-      const instruction = template === undefined ? undefined : instructionFor(task.key, template);
-      const queries = task.queries.map((query) => query.query);
-      const rankings = await retriever.rank({
-        queries,
-        queryInputs: instruction ? queries.map((query) => applyInstruction(query, instruction)) : queries,
-        corpus: task.corpus,
+      const { rankings } = await rankTask(retriever, task, {
         topK: Math.min(task.corpus.length, 50 + count),
       });
       const mined = mineTrainingExamples({ task, rankings, threshold, count });

@@ -25,6 +25,29 @@ export interface QueryResult {
 
 export const TOP_K = 500;
 
+/**
+ * Ranks a task's corpus for its queries. Retrievers that take instructions get each query with
+ * the task's Figure C12 instruction, combined by their template; the corpus is never instructed.
+ */
+export async function rankTask(
+  retriever: Retriever,
+  task: RetrievalTask,
+  options: { topK: number; signal?: AbortSignal },
+) {
+  const template = retriever.instructionTemplate;
+  const instruction = template === undefined ? undefined : instructionFor(task.key, template);
+  const queries = task.queries.map((query) => query.query);
+  const queryInputs = instruction ? queries.map((query) => applyInstruction(query, instruction)) : queries;
+  const rankings = await retriever.rank({
+    queries,
+    queryInputs,
+    corpus: task.corpus,
+    topK: options.topK,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return { rankings, queryInputs, instruction: instruction?.instruction ?? null, template: template ?? null };
+}
+
 /** Ranks each task's corpus for its queries and scores every query. */
 export async function evaluateRetrieval(
   retriever: Retriever,
@@ -35,14 +58,7 @@ export async function evaluateRetrieval(
   for (const task of tasks) {
     options.onTask?.(task.key);
     const dataset = datasetOfKey(task.key);
-    const template = retriever.instructionTemplate;
-    const instruction = template === undefined ? undefined : instructionFor(task.key, template);
-    const queries = task.queries.map((query) => query.query);
-    const queryInputs = instruction ? queries.map((query) => applyInstruction(query, instruction)) : queries;
-    const rankings = await retriever.rank({
-      queries,
-      queryInputs,
-      corpus: task.corpus,
+    const { rankings, queryInputs, instruction, template } = await rankTask(retriever, task, {
       topK: TOP_K,
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -65,8 +81,8 @@ export async function evaluateRetrieval(
         granularity: dataset?.granularity ?? '',
         query: query.query,
         targets: query.targets,
-        instruction: instruction?.instruction ?? null,
-        template: template ?? null,
+        instruction,
+        template,
         queryInput: queryInputs[index]!,
         ranking,
         scores,
