@@ -18,7 +18,11 @@ export interface Task {
   readonly name: string;
   /** Metric names this task reports, in display order. */
   readonly metrics: readonly string[];
-  /** Scores a `too_long` or `error` sample gets: wrong, and counted. */
-  readonly failedScores: Record<string, number>;
+  /**
+   * Scores of a sample that got no answer (`too_long` or `error`): wrong, and counted. A
+   * function of the sample because some metrics count its gold items (KG and Table: every
+   * gold item is a false negative).
+   */
+  failedScores(sample: Pick<Sample, 'gold' | 'params'>): Record<string, number>;
   score(input: ScoreInput): ScoredOutput;
 }

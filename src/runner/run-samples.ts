@@ -217,7 +217,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     status: failure.status,
     rawOutput: null,
     parsed: null,
-    scores: tasks[failure.sample.task]!.failedScores,
+    scores: tasks[failure.sample.task]!.failedScores(failure.sample),
     inputTokens: null,
     outputTokens: null,
     cost: null,

@@ -1,51 +1,121 @@
 import { resolve } from 'node:path';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { Store, sha256 } from '../../store/store.js';
-import { PUBLISHED_MODELS, readPublishedOutputs } from '../../suites/medodyssey/published-outputs.js';
+import {
+  type ImportedResult,
+  PUBLISHED_MODELS,
+  type PublishedFileSummary,
+  readPublishedOutputs,
+} from '../../suites/medodyssey/published-outputs.js';
+import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
 import { resolveHome, storePathIn } from '../home.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
 export interface ImportMedOdysseyOptions {
   folder: string;
+  /** The release's dataset/ folder (needles, Case alternatives), if not beside evaluation_result/. */
   needles?: string;
   home?: string;
 }
 
+/** The run id of a model's published outputs: the same on every import. */
+export function publishedRunId(model: string): string {
+  return sha256(canonicalJson({ imported: 'medodyssey-published-v1', model })).slice(0, 16);
+}
+
+function fileLine(summary: PublishedFileSummary): string {
+  const { ok, bad_format: badFormat, too_long: tooLong } = summary.statuses;
+  const setting = summary.setting ? `, ${summary.setting}` : '';
+  let text = `  ${summary.name}: ${summary.outputs} outputs (${ok} ok, ${badFormat} bad_format, ${tooLong} too_long${setting})`;
+  if (summary.missing.length > 0) {
+    text +=
+      summary.task === 'niah'
+        ? `; missing ${summary.missing.join(', ')}`
+        : `; ${summary.missing.length} of the ${summary.expected} samples have no output (ids ${summary.missing.join(', ')})`;
+  }
+  return `${text}\n`;
+}
+
+/** What a run of imported outputs records about the files it came from. */
+function releaseRecord(files: readonly PublishedFileSummary[], results: readonly ImportedResult[]) {
+  return {
+    files: files.map((file) => ({
+      file: file.name,
+      task: file.task,
+      language: file.language,
+      setting: file.setting,
+      outputs: file.outputs,
+      expected: file.expected,
+      missing: file.missing,
+    })),
+    // Identity of what was imported: re-importing unchanged files adds and changes nothing.
+    contentHash: sha256(
+      canonicalJson(
+        results.map((result) => [
+          result.sample.id,
+          result.status,
+          result.rawOutput,
+          result.sample.gold,
+          result.scores,
+        ]),
+      ),
+    ),
+  };
+}
+
 /**
- * `medbench import medodyssey-outputs`: stores the published outputs as one run per model
- * (re-importing replaces those runs) and re-scores them in compat mode.
+ * `medbench import medodyssey-outputs`: stores the published outputs as one run per model,
+ * re-scored in compat mode, in one transaction (a bad line leaves the store untouched).
+ * Unchanged runs are left as they are; changed ones are replaced.
  */
 export function importMedOdysseyCommand(options: ImportMedOdysseyOptions, output: CommandOutput): void {
-  const { results, statistics } = readPublishedOutputs({
+  const started = performance.now();
+  const read = readPublishedOutputs({
     folder: resolve(options.folder),
-    ...(options.needles ? { needlesFolder: resolve(options.needles) } : {}),
+    ...(options.needles ? { datasetFolder: resolveDatasetFolder(resolve(options.needles)) } : {}),
   });
+  const models = [...new Set(read.files.map((file) => file.model))].sort();
   const store = new Store(storePathIn(resolveHome(options.home)));
+  let added = 0;
+  let unchanged = 0;
   try {
-    const models = [...new Set(results.map((result) => result.model))].sort();
     store.transaction(() => {
       for (const model of models) {
+        const results = read.results.filter((item) => item.model === model);
+        const release = releaseRecord(
+          read.files.filter((file) => file.model === model),
+          results,
+        );
+        const runId = publishedRunId(model);
+        const existing = store.getRun(runId);
+        if (
+          existing &&
+          (existing.parameters.release as { contentHash?: string } | undefined)?.contentHash ===
+            release.contentHash
+        ) {
+          unchanged++;
+          continue;
+        }
         const known = PUBLISHED_MODELS[model];
-        const runId = sha256(canonicalJson({ imported: 'medodyssey-published-v1', model })).slice(0, 16);
         store.deleteRun(runId);
         store.ensureRun({
           id: runId,
           suite: 'medodyssey',
           label: known ? `${known.label} (published)` : `${model} (published)`,
           datasetId: 'medodyssey-published-outputs-v1',
-          datasetPath: resolve(options.folder),
+          datasetPath: read.evaluationFolder,
           model: {
             provider: 'published',
             modelId: model,
             contextWindow: known?.contextWindow ?? null,
             tokenizer: null,
           },
-          parameters: { temperature: 0, maxOutputTokens: 500 },
+          parameters: { temperature: 0, maxOutputTokens: 500, release },
           source: 'imported',
           scoringMode: 'compat',
           createdAt: new Date().toISOString(),
         });
-        for (const result of results.filter((item) => item.model === model)) {
+        for (const result of results) {
           store.putResult({
             runId,
             sampleId: result.sample.id,
@@ -53,7 +123,7 @@ export function importMedOdysseyCommand(options: ImportMedOdysseyOptions, output
             params: result.sample.params,
             gold: result.sample.gold,
             prompt: result.hasPrompt ? result.sample.prompt : null,
-            promptChars: result.hasPrompt ? result.sample.promptChars : null,
+            promptChars: result.promptChars,
             promptTokens: result.promptTokens,
             status: result.status,
             rawOutput: result.rawOutput,
@@ -67,22 +137,25 @@ export function importMedOdysseyCommand(options: ImportMedOdysseyOptions, output
             cacheHit: false,
             error: null,
           });
+          added++;
         }
       }
     });
-    output.stdout(
-      `Imported ${statistics.lines} published outputs from ${statistics.files} files: ${models.length} models (${models.join(', ')}).\n`,
-    );
-    const disagreements = statistics.parserDisagreements;
-    output.stdout(
-      disagreements.length === 0
-        ? "medbench's parser agrees with every published pred_answer and format note.\n"
-        : `medbench's parser disagrees with the published pred_answer/note on ${disagreements.length} lines, e.g. ${disagreements
-            .slice(0, 3)
-            .map((item) => `${item.file}:${item.line} (${item.detail})`)
-            .join('; ')}\n`,
-    );
   } finally {
     store.close();
   }
+  for (const file of read.files) output.stdout(fileLine(file));
+  for (const name of read.unknownFiles) output.stderr(`skipped ${name}: not a published output file name\n`);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  output.stdout(
+    `Read ${read.results.length} published outputs from ${read.files.length} files (${models.length} models) in ${seconds} s: ${added} stored${unchanged > 0 ? `, ${unchanged} model${unchanged === 1 ? '' : 's'} already imported and unchanged` : ''}.\n`,
+  );
+  const disagreements = read.files.flatMap((file) =>
+    file.parserDisagreements.map((item) => `${file.name}:${item.line} (${item.detail})`),
+  );
+  output.stdout(
+    disagreements.length === 0
+      ? "medbench's parser agrees with every published pred_answer and format note.\n"
+      : `medbench's parser disagrees with the published pred_answer/note on ${disagreements.length} lines, e.g. ${disagreements.slice(0, 3).join('; ')}\n`,
+  );
 }

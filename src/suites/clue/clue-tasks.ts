@@ -50,9 +50,10 @@ function generationTask(name: string, options: { umls: boolean; resources: ClueR
     suite: 'clue',
     name,
     metrics,
-    failedScores: Object.fromEntries(
-      metrics.filter((metric) => metric !== 'umls' || options.resources.umls).map((metric) => [metric, 0]),
-    ),
+    failedScores: () =>
+      Object.fromEntries(
+        metrics.filter((metric) => metric !== 'umls' || options.resources.umls).map((metric) => [metric, 0]),
+      ),
     score({ sample, rawOutput }: ScoreInput): ScoredOutput {
       const prediction = stripAnswerLabel(rawOutput);
       const reference = (sample.gold as { reference: string }).reference;
@@ -80,7 +81,7 @@ export function createClueTasks(resources: ClueResources): Record<string, Task> 
       suite: 'clue',
       name: 'mednli',
       metrics: ['accuracy'],
-      failedScores: { accuracy: 0 },
+      failedScores: () => ({ accuracy: 0 }),
       score({ sample, rawOutput }) {
         const { label } = sample.gold as { label: string };
         return {
@@ -94,7 +95,7 @@ export function createClueTasks(resources: ClueResources): Record<string, Task> 
       suite: 'clue',
       name: 'longhealth',
       metrics: ['accuracy'],
-      failedScores: { accuracy: 0 },
+      failedScores: () => ({ accuracy: 0 }),
       score({ sample, rawOutput }) {
         const choice = longHealthChoice(rawOutput);
         const { choice: gold } = sample.gold as { choice: string };
@@ -112,7 +113,7 @@ export function createClueTasks(resources: ClueResources): Record<string, Task> 
       suite: 'clue',
       name: 'medisumcode',
       metrics: ['emF1', 'apF1', 'validCodes'],
-      failedScores: { emF1: 0, apF1: 0, ...(resources.icd10Codes ? { validCodes: 0 } : {}) },
+      failedScores: () => ({ emF1: 0, apF1: 0, ...(resources.icd10Codes ? { validCodes: 0 } : {}) }),
       score({ sample, rawOutput }) {
         const { codes } = sample.gold as { codes: string[] };
         const predicted = extractIcd10Codes(rawOutput);

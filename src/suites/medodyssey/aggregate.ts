@@ -1,5 +1,5 @@
 import type { SampleScores, SampleStatus } from '../../core/sample.js';
-import { COUNTING_TYPES } from './constants.js';
+import { COUNTING_TYPES, OWN_SCORE_PREFIX } from './constants.js';
 
 export interface Tally {
   correct: number;
@@ -109,14 +109,25 @@ export function niahTable(options: {
   };
 }
 
-/** Counting correct per type (Table 3): every sample counts, `too_long` ones as wrong. */
+/** Counting samples of the main setting (medical haystack, identical context): Table 3. */
+export function isMainCountingSetting(params: Record<string, unknown>): boolean {
+  return params.haystack !== 'generic' && params.mic !== 'per-model';
+}
+
+/**
+ * Counting correct per type (Table 3, the medical-MIC setting; the other settings are
+ * Figure 6's): every sample counts, `too_long` ones as wrong.
+ */
 export function countingTable(options: {
   results: readonly ResultLike[];
   language: string;
   metric: string;
 }): CountingTable | undefined {
   const rows = options.results.filter(
-    (result) => result.task === 'counting' && result.params.language === options.language,
+    (result) =>
+      result.task === 'counting' &&
+      result.params.language === options.language &&
+      isMainCountingSetting(result.params),
   );
   if (rows.length === 0) return undefined;
   const byType: Record<string, Tally> = {};
@@ -151,21 +162,61 @@ export interface MedicalScore {
   task: string;
   language: string;
   metric: string;
-  /** Micro precision/recall/F1 (KG and Table under ESM), ×100. */
+  /** Micro precision/recall/F1 (KG and Table under ESM), ×100, and the sums behind them. */
   precision?: number;
   recall?: number;
   f1?: number;
-  /** Accuracy (Term, Case, and every task under SSM), ×100. */
+  tp?: number;
+  fp?: number;
+  fn?: number;
+  /** Accuracy (Term, Case, and every task under SSM), ×100, and correct of counted behind it. */
   accuracy?: number;
+  correct?: number;
   counted: number;
   statuses: StatusCounts;
+  /**
+   * The same cell under medbench's own rules, present only for compat-scored results where
+   * the two rules give a different number (spec: "where the two rules differ, shows both").
+   */
+  own?: Omit<MedicalScore, 'own' | 'statuses' | 'task' | 'language' | 'metric'>;
 }
 
 const ratio = (numerator: number, denominator: number) => (denominator === 0 ? 0 : numerator / denominator);
 
+/** A score of a row: the stored (compat or standard) value, or under `own`, medbench's own rule's value. */
+function scoreOf(row: ResultLike, name: string, own: boolean): number {
+  if (own) {
+    const value = row.scores[`${OWN_SCORE_PREFIX}${name}`];
+    if (value !== undefined) return value;
+  }
+  return row.scores[name] ?? 0;
+}
+
+function medicalCell(rows: readonly ResultLike[], prf: boolean, metric: string, own: boolean) {
+  const sum = (name: string) => rows.reduce((total, row) => total + scoreOf(row, name, own), 0);
+  if (prf) {
+    const [tp, fp, fn] = [sum('tp'), sum('fp'), sum('fn')];
+    const precision = ratio(tp, tp + fp);
+    const recall = ratio(tp, tp + fn);
+    const f1 = ratio(2 * precision * recall, precision + recall);
+    return {
+      precision: 100 * precision,
+      recall: 100 * recall,
+      f1: 100 * f1,
+      tp,
+      fp,
+      fn,
+      counted: rows.length,
+    };
+  }
+  const correct = sum(metric);
+  return { accuracy: (100 * correct) / rows.length, correct, counted: rows.length };
+}
+
 /**
  * Table 2 (ESM) and Table A4 (SSM) cells: KG and Table under ESM are micro P/R/F1 over the
- * whole dataset (0/0 reads 0); everything else is accuracy. too_long samples count as wrong.
+ * whole dataset (0/0 reads 0); everything else is accuracy. too_long samples count as wrong
+ * (and their gold items as false negatives).
  */
 export function medicalScore(options: {
   results: readonly ResultLike[];
@@ -179,26 +230,20 @@ export function medicalScore(options: {
   if (rows.length === 0) return undefined;
   const statuses = emptyStatuses();
   for (const row of rows) statuses[row.status]++;
-  const base = {
+  const prf = options.metric === 'esm' && (options.task === 'kg' || options.task === 'table');
+  const cell = medicalCell(rows, prf, options.metric, false);
+  const score: MedicalScore = {
     task: options.task,
     language: options.language,
     metric: options.metric,
-    counted: rows.length,
+    ...cell,
     statuses,
   };
-  if (options.metric === 'esm' && (options.task === 'kg' || options.task === 'table')) {
-    const sum = (name: string) => rows.reduce((total, row) => total + (row.scores[name] ?? 0), 0);
-    const [tp, fp, fn] = [sum('tp'), sum('fp'), sum('fn')];
-    const precision = ratio(tp, tp + fp);
-    const recall = ratio(tp, tp + fn);
-    const f1 = ratio(2 * precision * recall, precision + recall);
-    return { ...base, precision: 100 * precision, recall: 100 * recall, f1: 100 * f1 };
+  if (rows.some((row) => Object.keys(row.scores).some((key) => key.startsWith(OWN_SCORE_PREFIX)))) {
+    const own = medicalCell(rows, prf, options.metric, true);
+    if (JSON.stringify(own) !== JSON.stringify(cell)) score.own = own;
   }
-  const score = options.metric;
-  return {
-    ...base,
-    accuracy: (100 * rows.reduce((total, row) => total + (row.scores[score] ?? 0), 0)) / rows.length,
-  };
+  return score;
 }
 
 /**
@@ -235,15 +280,91 @@ export function countingSetting(params: Record<string, unknown>): string {
   return params.mic === 'per-model' ? `${haystack} per-model maximum` : `${haystack} MIC`;
 }
 
-/** Counting ESM correct/counted per context setting (Figure 6). */
-export function countingBySetting(results: readonly ResultLike[]): Record<string, Tally> {
-  const tallies: Record<string, Tally> = {};
+/** Counting ESM correct/counted per context setting (Figure 6), in all and per type. */
+export function countingBySetting(
+  results: readonly ResultLike[],
+): Record<string, { all: Tally; byType: Record<string, Tally> }> {
+  const settings: Record<string, { all: Tally; byType: Record<string, Tally> }> = {};
   for (const result of results) {
     if (result.task !== 'counting') continue;
     const setting = countingSetting(result.params);
-    const tally = tallies[setting] ?? { correct: 0, counted: 0 };
-    tallies[setting] = tally;
-    add(tally, result.scores.esm ?? 0);
+    const entry = settings[setting] ?? {
+      all: { correct: 0, counted: 0 },
+      byType: Object.fromEntries(COUNTING_TYPES.map((type) => [type, { correct: 0, counted: 0 }])),
+    };
+    settings[setting] = entry;
+    const score = result.scores.esm ?? 0;
+    add(entry.all, score);
+    const type = String(result.params.countingType);
+    entry.byType[type] ??= { correct: 0, counted: 0 };
+    add(entry.byType[type]!, score);
   }
-  return tallies;
+  return settings;
+}
+
+export interface NiahErrorTable {
+  language: string;
+  metric: string;
+  /** Samples within the model's window (as Tables A2/A3 count them). */
+  counted: number;
+  errors: number;
+  /** Wrong samples per needle type (`general`, `med`) and per depth, each of how many. */
+  byNeedleType: Record<string, Tally & { errors: number }>;
+  byDepth: Record<string, Tally & { errors: number }>;
+  byNeedleTypeAndDepth: Record<string, Record<string, Tally & { errors: number }>>;
+  /** Of the wrong ones: no single well-formed JSON answer, or never sent (too long). */
+  badFormat: number;
+  tooLong: number;
+}
+
+/**
+ * NIAH error analysis (the paper's Section 4.3): wrong answers per needle type and per depth,
+ * over the levels within the model's context window, with how many were format errors.
+ */
+export function niahErrors(options: {
+  results: readonly ResultLike[];
+  language: string;
+  metric: string;
+  contextWindow: number | null | undefined;
+}): NiahErrorTable | undefined {
+  const rows = options.results.filter(
+    (result) =>
+      result.task === 'niah' &&
+      result.params.language === options.language &&
+      !(options.contextWindow != null && Number(result.params.level) > options.contextWindow),
+  );
+  if (rows.length === 0) return undefined;
+  const table: NiahErrorTable = {
+    language: options.language,
+    metric: options.metric,
+    counted: 0,
+    errors: 0,
+    byNeedleType: {},
+    byDepth: {},
+    byNeedleTypeAndDepth: {},
+    badFormat: 0,
+    tooLong: 0,
+  };
+  const bump = (bucket: Record<string, Tally & { errors: number }>, key: string, wrong: boolean) => {
+    const entry = bucket[key] ?? { correct: 0, counted: 0, errors: 0 };
+    bucket[key] = entry;
+    entry.counted++;
+    if (wrong) entry.errors++;
+    else entry.correct++;
+  };
+  for (const row of rows) {
+    const wrong = (row.scores[options.metric] ?? 0) === 0;
+    const type = String(row.params.needleType);
+    const depth = String(row.params.depth);
+    table.counted++;
+    bump(table.byNeedleType, type, wrong);
+    bump(table.byDepth, depth, wrong);
+    table.byNeedleTypeAndDepth[type] ??= {};
+    bump(table.byNeedleTypeAndDepth[type]!, depth, wrong);
+    if (!wrong) continue;
+    table.errors++;
+    if (row.status === 'bad_format') table.badFormat++;
+    if (row.status === 'too_long') table.tooLong++;
+  }
+  return table;
 }

@@ -18,3 +18,9 @@ export function levelName(level: number): string {
   if (level < 1000 || level % 100 !== 0) return String(level);
   return `${level / 1000}k`;
 }
+
+/**
+ * Prefix of the scores medbench's own rules give to a compat-scored result where they differ
+ * from the published scorer's (`own.tp`, `own.esm` …); aggregates read them to show both.
+ */
+export const OWN_SCORE_PREFIX = 'own.';

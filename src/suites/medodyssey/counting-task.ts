@@ -12,7 +12,7 @@ export const countingTask: Task = {
   suite: 'medodyssey',
   name: 'counting',
   metrics: ['esm', 'ssm'],
-  failedScores: { esm: 0, ssm: 0 },
+  failedScores: () => ({ esm: 0, ssm: 0 }),
   score({ sample, rawOutput }: ScoreInput): ScoredOutput {
     const gold = sample.gold as CountingGold;
     const extracted = extractJsonAnswer(rawOutput, COUNTING_ANSWER_KEYS);

@@ -63,7 +63,30 @@ describe('KG', () => {
   });
 });
 
+describe('samples never answered (too_long, error)', () => {
+  it('KG and Table count every distinct gold item as a false negative; accuracy tasks count 0', () => {
+    // KG gold lower-cased and de-duplicated: {a|b|c, d|e|f} → fn 2 (the spec's GPT-4 En.KG rule: 54/114).
+    const kg = { gold: { triplets: ['A|b|C', 'a|b|c', 'D|e|F'] }, params: {} };
+    expect(kgTask.failedScores(kg)).toEqual({ tp: 0, fp: 0, fn: 2, ssm: 0 });
+    // Table gold without spaces: {"1 mg" → "1mg", "1mg", "2mg"} → {1mg, 2mg} → fn 2.
+    const table = { gold: { answers: ['1 mg', '1mg', '2mg'] }, params: {} };
+    expect(tableTask.failedScores(table)).toEqual({ tp: 0, fp: 0, fn: 2, ssm: 0 });
+    expect(termTask.failedScores({ gold: { answer: 'x' }, params: {} })).toEqual({ esm: 0, ssm: 0 });
+  });
+});
+
 describe('Table', () => {
+  it('de-duplicates the predictions before the join rule, as the published scorer took set() first', () => {
+    // ["A、x", "A、x"] is one distinct item against two gold items: the gold joins to "A、x、B" → tp 0, fp 1, fn 1.
+    // Without de-duplication it would be two items, no join: tp 1, fp 0, fn 1.
+    expect(run(tableTask, { answers: ['A、x', 'B'] }, '{"result": ["A、x", "A、x"]}').scores).toEqual({
+      tp: 0,
+      fp: 1,
+      fn: 1,
+      ssm: 0,
+    });
+  });
+
   it('removes spaces, and joins several gold items when the model gave one', () => {
     // gold ["心电图", "超声 心动图"]; one predicted item "心电图，超声心动图": the first gold item holds no
     // separator, so no join: tp 0, fp 1, fn 2.

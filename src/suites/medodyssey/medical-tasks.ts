@@ -1,4 +1,4 @@
-import type { ScoredOutput } from '../../core/sample.js';
+import type { Sample, ScoredOutput } from '../../core/sample.js';
 import type { ScoreInput, ScoringMode, Task } from '../../core/task.js';
 import { extractJsonAnswer } from '../../metrics/json-answer.js';
 import { answerString, lowerCase, pythonString, removeAsciiSpaces } from '../../metrics/string-match.js';
@@ -30,12 +30,34 @@ function counts(predicted: ReadonlySet<string>, gold: ReadonlySet<string>) {
   return { tp, fp: predicted.size - tp, fn: gold.size - tp };
 }
 
+/** KG gold as compared: lower-cased, de-duplicated triplets. */
+function kgGoldSet(sample: Pick<Sample, 'gold'>): Set<string> {
+  return new Set((sample.gold as { triplets: string[] }).triplets.map(lowerCase));
+}
+
+/**
+ * Table gold and predictions as compared. Predictions are de-duplicated first (the published
+ * scorer took `set()` of them), then, when exactly one distinct item answers a gold list of
+ * several, the gold items are joined with the first separator found in the first gold item;
+ * both sides then lose their U+0020 spaces.
+ */
+function tableSets(answers: readonly string[], predicted: readonly string[]) {
+  const distinct = [...new Set(predicted)];
+  let goldItems: readonly string[] = answers;
+  const separator = answers.length > 1 ? firstSeparator(answers[0]!) : undefined;
+  if (distinct.length === 1 && separator !== undefined) goldItems = [answers.join(separator)];
+  return {
+    predicted: new Set(distinct.map(removeAsciiSpaces)),
+    gold: new Set(goldItems.map(removeAsciiSpaces)),
+  };
+}
+
 /** Term: the standard term, compared case-insensitively; SSM looks inside the parsed answer. */
 export const termTask: Task = {
   suite: 'medodyssey',
   name: 'term',
   metrics: ['esm', 'ssm'],
-  failedScores: { esm: 0, ssm: 0 },
+  failedScores: () => ({ esm: 0, ssm: 0 }),
   score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
     const { answer } = sample.gold as { answer: string };
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
@@ -57,12 +79,12 @@ export const kgTask: Task = {
   suite: 'medodyssey',
   name: 'kg',
   metrics: ['tp', 'fp', 'fn', 'ssm'],
-  failedScores: { tp: 0, fp: 0, fn: 0, ssm: 0 },
+  // Not answered: predicts nothing, so every gold triplet is a false negative (spec: too_long).
+  failedScores: (sample) => ({ tp: 0, fp: 0, fn: kgGoldSet(sample).size, ssm: 0 }),
   score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
-    const { triplets } = sample.gold as { triplets: string[] };
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : [];
-    const gold = new Set(triplets.map(lowerCase));
+    const gold = kgGoldSet(sample);
     const predicted = new Set(predictedItems(parsed, mode).map(lowerCase));
     const raw = lowerCase(rawOutput);
     return {
@@ -77,28 +99,29 @@ export const kgTask: Task = {
 };
 
 /**
- * Table: like KG with U+0020 spaces removed instead of lower-casing, and the repair rule:
- * one predicted item against several gold items joins the gold items with the first
- * separator found in the first gold item. SSM: every gold string in the raw output.
+ * Table: like KG with U+0020 spaces removed instead of lower-casing, and the repair rule of
+ * `tableSets`. SSM: every gold string in the raw output.
  */
 export const tableTask: Task = {
   suite: 'medodyssey',
   name: 'table',
   metrics: ['tp', 'fp', 'fn', 'ssm'],
-  failedScores: { tp: 0, fp: 0, fn: 0, ssm: 0 },
+  failedScores: (sample) => ({
+    tp: 0,
+    fp: 0,
+    fn: tableSets((sample.gold as { answers: string[] }).answers, []).gold.size,
+    ssm: 0,
+  }),
   score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
     const { answers } = sample.gold as { answers: string[] };
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : [];
-    const items = predictedItems(parsed, mode);
-    let goldItems = answers;
-    const separator = answers.length > 1 ? firstSeparator(answers[0]!) : undefined;
-    if (items.length === 1 && separator !== undefined) goldItems = [answers.join(separator)];
+    const sets = tableSets(answers, predictedItems(parsed, mode));
     return {
       status: extracted.wellFormed ? 'ok' : 'bad_format',
       parsed,
       scores: {
-        ...counts(new Set(items.map(removeAsciiSpaces)), new Set(goldItems.map(removeAsciiSpaces))),
+        ...counts(sets.predicted, sets.gold),
         ssm: answers.every((answer) => rawOutput.includes(answer)) ? 1 : 0,
       },
     };
@@ -122,7 +145,7 @@ export const caseTask: Task = {
   suite: 'medodyssey',
   name: 'case',
   metrics: ['esm', 'ssm'],
-  failedScores: { esm: 0, ssm: 0 },
+  failedScores: () => ({ esm: 0, ssm: 0 }),
   score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
     const { alternatives } = sample.gold as { alternatives: string[][] };
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);

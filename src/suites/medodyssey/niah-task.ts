@@ -24,7 +24,7 @@ export const niahTask: Task = {
   suite: 'medodyssey',
   name: 'niah',
   metrics: ['esm', 'ssm'],
-  failedScores: { esm: 0, ssm: 0 },
+  failedScores: () => ({ esm: 0, ssm: 0 }),
   score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
     const gold = sample.gold as NiahGold;
     const normalize = niahNormalizer(sample.params.language);

@@ -1,17 +1,26 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
-import type { Sample, SampleStatus } from '../../core/sample.js';
-import type { Task } from '../../core/task.js';
-import { extractJsonAnswer } from '../../metrics/json-answer.js';
-import { pythonString } from '../../metrics/string-match.js';
-import { type CountingType, type Language, levelName } from './constants.js';
+import type { Sample, SampleParams, SampleStatus } from '../../core/sample.js';
+import type { ScoringMode, Task } from '../../core/task.js';
+import { type CountingType, type Language, levelName, OWN_SCORE_PREFIX } from './constants.js';
 import { countingTask } from './counting-task.js';
 import { caseTask, kgTask, tableTask, termTask } from './medical-tasks.js';
 import { niahTask } from './niah-task.js';
-import { NIAH_ANSWER_KEYS } from './prompts.js';
-import { loadNeedles, resolveDatasetFolder } from './release.js';
+import { listPublishedFiles, type PublishedFile, resolveEvaluationFolder } from './published-files.js';
+import {
+  type CountingLine,
+  countingLineSchema,
+  type MedicalLine,
+  medicalLineSchema,
+  type NiahLine,
+  niahLineSchema,
+  readJsonLines,
+} from './published-lines.js';
+import { loadNeedles } from './release.js';
+
+export { resolveEvaluationFolder } from './published-files.js';
 
 /** The ten published models: display name (as in the paper's tables) and context window. */
 export const PUBLISHED_MODELS: Readonly<Record<string, { label: string; contextWindow: number }>> = {
@@ -27,375 +36,445 @@ export const PUBLISHED_MODELS: Readonly<Record<string, { label: string; contextW
   'Yarn-Mistral-7b-128k': { label: 'Yarn-Mistral-7b-128k', contextWindow: 128000 },
 };
 
-const COUNTING_TYPE_NAMES: Readonly<Record<string, CountingType>> = {
+/** The release's Counting type names → medbench's. */
+export const COUNTING_TYPE_NAMES: Readonly<Record<string, CountingType>> = {
   acquisition_1: 'repeat',
   acquisition_inc: 'increase',
   acquisition_shuffle: 'shuffle',
   reasoning: 'correction',
 };
 
-/** task_result file prefixes of the medical tasks → medbench task, language and gold shape. */
-const MEDICAL_FILES: Readonly<Record<string, { task: Task; language: Language }>> = {
-  en_kg: { task: kgTask, language: 'en' },
-  zh_kg: { task: kgTask, language: 'zh' },
-  en_norm: { task: termTask, language: 'en' },
-  zh_norm: { task: termTask, language: 'zh' },
-  zh_table: { task: tableTask, language: 'zh' },
-  zh_medcase: { task: caseTask, language: 'zh' },
-};
-
-/** Fields every task_result line has (formats.md). */
-const taskLineSchema = z.object({
-  id: z.union([z.number(), z.string()]),
-  pred_answer: z.unknown(),
-  pred_origin: z.string().nullable(),
-  token_len: z.number().nullable().optional(),
-  sample_size: z.number().int(),
-  model: z.string(),
-  note: z.string(),
-});
-
-const medicalLineSchema = taskLineSchema.extend({
-  type: z.string().optional(),
-  true_answer: z.union([z.string(), z.array(z.string())]),
-});
-
-/** `raw_data/zh_medcase/answer_correct.json`: sample id → accepted alternatives (one-element lists). */
-export function loadCaseAlternatives(datasetFolder: string): Record<string, string[][]> {
-  const path = join(datasetFolder, 'raw_data', 'zh_medcase', 'answer_correct.json');
-  if (!existsSync(path)) return {};
-  const parsed = z
-    .record(z.string(), z.array(z.array(z.string())))
-    .safeParse(JSON.parse(readFileSync(path, 'utf8')));
-  if (!parsed.success) {
-    throw new MedbenchError({
-      code: 'DATA_INVALID',
-      message: `${path}: ${parsed.error.issues[0]!.path.join('.')} ${parsed.error.issues[0]!.message}`,
-    });
-  }
-  return parsed.data;
-}
-
-function medicalGold(
-  task: Task,
-  trueAnswer: string | string[],
-  alternatives: string[][] | undefined,
-): unknown {
-  const list = Array.isArray(trueAnswer) ? trueAnswer : [trueAnswer];
-  if (task === termTask) return { answer: Array.isArray(trueAnswer) ? (trueAnswer[0] ?? '') : trueAnswer };
-  if (task === kgTask) return { triplets: list };
-  if (task === tableTask) return { answers: list };
-  const all = [list, ...(alternatives ?? [])];
-  return {
-    alternatives: all.filter(
-      (alternative, index) => all.findIndex((other) => other[0] === alternative[0]) === index,
-    ),
-  };
-}
-
-const niahLineSchema = z.object({
-  idx: z.number().int(),
-  type: z.string(),
-  pred_answer: z.unknown(),
-  pred_origin: z.string().nullable(),
-  'position(%)': z.number(),
-  'length(tokens)': z.number().nullable().optional(),
-  'length(origin)': z.number().int(),
-  model: z.string(),
-  note: z.string(),
-});
-
-const countingLineSchema = taskLineSchema.extend({
-  type: z.string(),
-  input: z.string(),
-  true_answer: z.array(z.number()),
-});
+const MEDICAL_TASKS = { kg: kgTask, term: termTask, table: tableTask, case: caseTask } as const;
 
 /** One published output, turned into a sample plus the model's answer. */
 export interface ImportedResult {
   model: string;
   sample: Sample;
-  /** The prompt when the file holds it (counting); NIAH files do not. */
+  /** The prompt when the file holds it (Counting); the other files hold only the question. */
   hasPrompt: boolean;
   rawOutput: string | null;
   status: SampleStatus;
   parsed: unknown;
+  /** Compat-mode scores, plus `own.<metric>` where medbench's own rules give another value. */
   scores: Record<string, number>;
+  promptChars: number | null;
+  /** The prompt's tokens under the model's own tokenizer, as the file records them. */
   promptTokens: number | null;
 }
 
-export interface ImportStatistics {
-  files: number;
-  lines: number;
-  /** Lines where medbench's parser and the published `pred_answer`/`note` disagree. */
-  parserDisagreements: Array<{ file: string; line: number; detail: string }>;
-}
-
-function readLines<Schema extends z.ZodType>(
-  path: string,
-  schema: Schema,
-): Array<{ line: number; value: z.infer<Schema> }> {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .map((text, index) => ({ text, line: index + 1 }))
-    .filter(({ text }) => text.trim() !== '')
-    .map(({ text, line }) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new MedbenchError({ code: 'DATA_INVALID', message: `${path}:${line}: not valid JSON.` });
-      }
-      const parsed = schema.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new MedbenchError({
-          code: 'DATA_INVALID',
-          message: `${path}:${line}: field ${issue.path.join('.') || '(root)'}: ${issue.message}`,
-          hint: 'The published output files are described in shared/spec/formats.md.',
-        });
-      }
-      return { line, value: parsed.data };
-    });
-}
-
-/** Finds evaluation_result/ given the repository root or the folder itself. */
-export function resolveEvaluationFolder(folder: string): string {
-  for (const candidate of [join(folder, 'evaluation_result'), folder]) {
-    if (existsSync(join(candidate, 'niah_result')) || existsSync(join(candidate, 'task_result')))
-      return candidate;
-  }
-  throw new MedbenchError({
-    code: 'DATA_NOT_FOUND',
-    message: `No published outputs in ${folder}: neither evaluation_result/niah_result nor niah_result exists.`,
-    hint: "Pass the root of the MedOdyssey authors' repository (holding evaluation_result/).",
-  });
-}
-
-const sameValue = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
-
-/** Re-scores one published output in compat mode; a "too long" note means it was never sent. */
-function rescore(options: {
-  task: Task;
+/** What one file gave: shown per file by the import command. */
+export interface PublishedFileSummary {
+  name: string;
   model: string;
-  sample: Sample;
-  note: string;
-  rawOutput: string | null;
-  hasPrompt: boolean;
-  promptTokens: number | null;
-}): ImportedResult {
-  const base = {
-    model: options.model,
-    sample: options.sample,
-    hasPrompt: options.hasPrompt,
-    promptTokens: options.promptTokens,
-  };
-  if (options.note === 'too long') {
-    return { ...base, rawOutput: null, status: 'too_long', parsed: null, scores: options.task.failedScores };
+  language: Language;
+  task: string;
+  /** The context setting of Counting files ("medical MIC", "generic MIC", "medical per-model maximum"). */
+  setting: string | null;
+  outputs: number;
+  statuses: Record<'ok' | 'bad_format' | 'too_long', number>;
+  /** Samples of the published grid this file has no output for (ids, or NIAH needle/level/depth keys). */
+  expected: number;
+  missing: string[];
+  /** Lines where medbench's parse disagrees with the published pred_answer or format note. */
+  parserDisagreements: Array<{ line: number; detail: string }>;
+}
+
+/** `raw_data/zh_medcase/answer_correct.json`: sample id → accepted alternatives (one-element lists). */
+export function loadCaseAlternatives(datasetFolder: string): Record<string, string[][]> {
+  const path = join(datasetFolder, 'raw_data', 'zh_medcase', 'answer_correct.json');
+  if (!existsSync(path)) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${path}: not valid JSON (${(error as Error).message}).`,
+      hint: 'Restore the file from the official release.',
+    });
   }
-  const rawOutput = options.rawOutput ?? '';
-  const scored = options.task.score({ sample: options.sample, rawOutput, mode: 'compat' });
-  return { ...base, rawOutput, status: scored.status, parsed: scored.parsed, scores: scored.scores };
+  const parsed = z.record(z.string(), z.array(z.array(z.string()).min(1)).min(1)).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${path}: entry ${issue.path.join('.')}: expected a list of alternatives, each a list of strings whose first string is the answer (e.g. [["14"], ["14岁"]]).`,
+      hint: 'Restore the file from the official release.',
+    });
+  }
+  return parsed.data;
 }
 
 /**
- * Reads the published NIAH and Counting outputs and re-scores them with medbench's own
- * parser and metrics in compat mode. NIAH answers are checked against every accepted
- * answer of the needle file (looked up by `idx`), not the single `true_answer`.
+ * Case gold as the published scorer took it: the alternatives of answer_correct.json when the
+ * sample id is listed there (they replace the line's own answer), a line's nested
+ * `true_answer` (already a list of alternatives), or the line's answer as the only one.
  */
-export function readPublishedOutputs(options: { folder: string; needlesFolder?: string }): {
+function caseAlternatives(
+  trueAnswer: MedicalLine['true_answer'],
+  listed: string[][] | undefined,
+): string[][] {
+  if (listed) return listed;
+  if (Array.isArray(trueAnswer) && trueAnswer.some((item) => Array.isArray(item))) {
+    return (trueAnswer as Array<string | string[]>).map((item) => (Array.isArray(item) ? item : [item]));
+  }
+  return [Array.isArray(trueAnswer) ? (trueAnswer as string[]) : [trueAnswer]];
+}
+
+/** Flat gold strings of a KG, Term or Table line (a nested answer keeps each alternative's first string). */
+function flatAnswers(trueAnswer: MedicalLine['true_answer']): string[] {
+  const list: Array<string | string[]> = Array.isArray(trueAnswer) ? trueAnswer : [trueAnswer];
+  return list.map((item) => (Array.isArray(item) ? (item[0] ?? '') : item));
+}
+
+function medicalGold(task: keyof typeof MEDICAL_TASKS, line: MedicalLine, listed: string[][] | undefined) {
+  switch (task) {
+    case 'term':
+      return { answer: flatAnswers(line.true_answer)[0] ?? '' };
+    case 'kg':
+      return { triplets: flatAnswers(line.true_answer) };
+    case 'table':
+      return { answers: flatAnswers(line.true_answer) };
+    case 'case':
+      return { alternatives: caseAlternatives(line.true_answer, listed) };
+  }
+}
+
+/** The release's dataset/ folder beside (or around) evaluation_result/, if there is one. */
+function releaseFolderBeside(evaluationFolder: string): string {
+  const parent = join(evaluationFolder, '..');
+  for (const candidate of [parent, join(parent, 'dataset')]) {
+    if (existsSync(join(candidate, 'task_data')) || existsSync(join(candidate, 'raw_data'))) return candidate;
+  }
+  return parent;
+}
+
+const sameJson = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
+
+/**
+ * Re-scores one published output with medbench's parser and metrics: compat mode (the
+ * published scorer's rules) for the stored scores, and medbench's own rules beside them
+ * where they differ. A "too long" note means the sample was never sent.
+ */
+function rescore(task: Task, sample: Sample, note: string, rawOutput: string | null) {
+  if (note === 'too long') {
+    return { status: 'too_long' as const, rawOutput: null, parsed: null, scores: task.failedScores(sample) };
+  }
+  const output = rawOutput ?? '';
+  const scoreIn = (mode: ScoringMode) => task.score({ sample, rawOutput: output, mode });
+  const compat = scoreIn('compat');
+  const own = scoreIn('standard');
+  const scores: Record<string, number> = { ...compat.scores };
+  for (const [metric, value] of Object.entries(own.scores)) {
+    if (value !== compat.scores[metric]) scores[`${OWN_SCORE_PREFIX}${metric}`] = value;
+  }
+  return { status: compat.status, rawOutput: output, parsed: compat.parsed, scores };
+}
+
+function countingSetting(kind: Extract<PublishedFile['kind'], { task: 'counting' }>): string {
+  return kind.mic === 'per-model' ? `${kind.haystack} per-model maximum` : `${kind.haystack} MIC`;
+}
+
+interface Reader {
+  file: PublishedFile;
+  summary: PublishedFileSummary;
   results: ImportedResult[];
-  statistics: ImportStatistics;
-} {
-  const evaluation = resolveEvaluationFolder(options.folder);
-  const datasetFolder = resolveDatasetFolder(options.needlesFolder ?? options.folder);
-  const statistics: ImportStatistics = { files: 0, lines: 0, parserDisagreements: [] };
-  const results: ImportedResult[] = [];
-  const needlesByLanguage = new Map<Language, Map<number, string[]>>();
-  const answersFor = (language: Language, id: number, file: string, line: number) => {
-    if (!needlesByLanguage.has(language)) {
-      needlesByLanguage.set(
-        language,
-        new Map(loadNeedles(datasetFolder, language).map((needle) => [needle.id, needle.ground_truth])),
-      );
-    }
-    const answers = needlesByLanguage.get(language)!.get(id);
-    if (!answers)
-      throw new MedbenchError({
-        code: 'DATA_INVALID',
-        message: `${file}:${line}: needle ${id} is not in the ${language} needles file.`,
-      });
-    return answers;
-  };
+  seen: Map<string, number>;
+}
 
-  const niahFolder = join(evaluation, 'niah_result');
-  const niahFiles = existsSync(niahFolder)
-    ? readdirSync(niahFolder)
-        .filter((name) => /^(en|zh)_.+\.jsonl$/.test(name))
-        .sort()
-    : [];
-  for (const name of niahFiles) {
-    const language = name.slice(0, 2) as Language;
-    const path = join(niahFolder, name);
-    statistics.files++;
-    for (const { line, value } of readLines(path, niahLineSchema)) {
-      statistics.lines++;
-      const level = value['length(origin)'];
-      const depth = value['position(%)'];
-      const sample: Sample = {
-        id: `niah-${language}-${levelName(level)}-d${depth}-n${value.idx}`,
-        suite: 'medodyssey',
-        task: 'niah',
-        params: {
-          language,
-          level,
-          depth,
-          needleId: value.idx,
-          needleType: value.type,
-          mic: 'ratio',
-          haystack: 'medical',
-        },
-        prompt: '',
-        promptChars: 0,
-        promptTokens: {},
-        gold: { answers: answersFor(language, value.idx, path, line) },
-      };
-      const imported = rescore({
-        task: niahTask,
-        model: value.model,
-        sample,
-        note: value.note,
-        rawOutput: value.pred_origin,
-        hasPrompt: false,
-        promptTokens: value['length(tokens)'] ?? null,
-      });
-      results.push(imported);
-      if (imported.status !== 'too_long') {
-        const theirs = value.note === 'wrong format' ? 'bad_format' : 'ok';
-        const extracted = extractJsonAnswer(imported.rawOutput ?? '', NIAH_ANSWER_KEYS);
-        if (imported.status !== theirs) {
-          statistics.parserDisagreements.push({
-            file: name,
-            line,
-            detail: `medbench: ${imported.status}, published note: "${value.note}"`,
-          });
-        } else if (
-          extracted.wellFormed &&
-          pythonString(extracted.value) !== pythonString(value.pred_answer)
-        ) {
-          statistics.parserDisagreements.push({ file: name, line, detail: 'parsed answers differ' });
-        }
-      }
-    }
-  }
-
-  const taskFolder = join(evaluation, 'task_result');
-  const countingFiles = existsSync(taskFolder)
-    ? readdirSync(taskFolder)
-        .filter((name) => /^(en|zh)_counting_.+\.jsonl$/.test(name))
-        .sort()
-    : [];
-  for (const name of countingFiles) {
-    const language = name.slice(0, 2) as Language;
-    const path = join(taskFolder, name);
-    statistics.files++;
-    const seen = new Set<string>();
-    for (const { line, value } of readLines(path, countingLineSchema)) {
-      statistics.lines++;
-      const type = COUNTING_TYPE_NAMES[value.type];
-      if (!type)
-        throw new MedbenchError({
-          code: 'DATA_INVALID',
-          message: `${path}:${line}: unknown counting type "${value.type}".`,
-        });
-      let id = `counting-${language}-${levelName(value.sample_size)}-${type}`;
-      if (seen.has(`${value.model}/${id}`)) id += `-${value.id}`;
-      seen.add(`${value.model}/${id}`);
-      const sample: Sample = {
-        id,
-        suite: 'medodyssey',
-        task: 'counting',
-        params: {
-          language,
-          level: value.sample_size,
-          countingType: type,
-          sentences: value.true_answer.length,
-          mic: 'ratio',
-          haystack: 'medical',
-        },
-        prompt: value.input,
-        promptChars: [...value.input].length,
-        promptTokens: {},
-        gold: { counts: value.true_answer },
-      };
-      const imported = rescore({
-        task: countingTask,
-        model: value.model,
-        sample,
-        note: value.note,
-        rawOutput: value.pred_origin,
-        hasPrompt: true,
-        promptTokens: value.token_len ?? null,
-      });
-      results.push(imported);
-      if (imported.status === 'ok' && !sameValue(imported.parsed, value.pred_answer)) {
-        statistics.parserDisagreements.push({ file: name, line, detail: 'parsed answers differ' });
-      }
-    }
-  }
-  const medicalFiles = existsSync(taskFolder)
-    ? readdirSync(taskFolder)
-        .filter((name) => /^(en_kg|zh_kg|en_norm|zh_norm|zh_table|zh_medcase)_.+\.jsonl$/.test(name))
-        .sort()
-    : [];
-  const alternatives = medicalFiles.some((name) => name.startsWith('zh_medcase_'))
-    ? loadCaseAlternatives(datasetFolder)
-    : {};
-  for (const name of medicalFiles) {
-    const prefix = /^(en_kg|zh_kg|en_norm|zh_norm|zh_table|zh_medcase)_/.exec(name)![1]!;
-    const { task, language } = MEDICAL_FILES[prefix]!;
-    const path = join(taskFolder, name);
-    statistics.files++;
-    for (const { line, value } of readLines(path, medicalLineSchema)) {
-      statistics.lines++;
-      const sample: Sample = {
-        id: `${task.name}-${language}-${value.id}`,
-        suite: 'medodyssey',
-        task: task.name,
-        params: { language, level: value.sample_size, subtype: value.type ?? '', mic: 'ratio' },
-        prompt: '',
-        promptChars: 0,
-        promptTokens: {},
-        gold: medicalGold(task, value.true_answer, alternatives[String(value.id)]),
-      };
-      const imported = rescore({
-        task,
-        model: value.model,
-        sample,
-        note: value.note,
-        rawOutput: value.pred_origin,
-        hasPrompt: false,
-        promptTokens: value.token_len ?? null,
-      });
-      results.push(imported);
-      if (
-        imported.status !== 'too_long' &&
-        imported.status !== (value.note === 'wrong format' ? 'bad_format' : 'ok')
-      ) {
-        statistics.parserDisagreements.push({
-          file: name,
-          line,
-          detail: `medbench: ${imported.status}, published note: "${value.note}"`,
-        });
-      }
-    }
-  }
-  if (statistics.files === 0) {
+function remember(reader: Reader, key: string, line: number): void {
+  const earlier = reader.seen.get(key);
+  if (earlier !== undefined) {
     throw new MedbenchError({
-      code: 'DATA_NOT_FOUND',
-      message: `No published output files in ${evaluation}.`,
-      hint: 'Expected niah_result/{en|zh}_<model>_v1.jsonl and task_result/<task>_<model>_v1.jsonl (counting, kg, norm, table, medcase).',
+      code: 'DATA_INVALID',
+      message: `${reader.file.path}:${line}: repeats sample ${key} of line ${earlier}.`,
+      hint: 'Each sample has one output per file: delete one of the two lines and import again; nothing was imported.',
     });
   }
-  return { results, statistics };
+  reader.seen.set(key, line);
+}
+
+function checkModel(reader: Reader, line: number, model: string): void {
+  if (model !== reader.file.model) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${reader.file.path}:${line}: field "model" is "${model}", but the file name says "${reader.file.model}".`,
+      hint: "Each file holds one model's outputs, named <task>_<model>_v1.jsonl: move the line to its own file, or fix the field; nothing was imported.",
+    });
+  }
+}
+
+function record(
+  reader: Reader,
+  line: number,
+  options: {
+    task: Task;
+    sample: Sample;
+    note: string;
+    predOrigin: string | null;
+    predAnswer: unknown;
+    hasPrompt: boolean;
+    promptChars: number | null;
+    promptTokens: number | null;
+  },
+): void {
+  const scored = rescore(options.task, options.sample, options.note, options.predOrigin);
+  reader.results.push({
+    model: reader.file.model,
+    sample: options.sample,
+    hasPrompt: options.hasPrompt,
+    rawOutput: scored.rawOutput,
+    status: scored.status,
+    parsed: scored.parsed,
+    scores: scored.scores,
+    promptChars: options.promptChars,
+    promptTokens: options.promptTokens,
+  });
+  reader.summary.outputs++;
+  reader.summary.statuses[scored.status as 'ok' | 'bad_format' | 'too_long']++;
+  if (scored.status === 'too_long') return;
+  const theirs = options.note === 'wrong format' ? 'bad_format' : 'ok';
+  if (scored.status !== theirs) {
+    reader.summary.parserDisagreements.push({
+      line,
+      detail: `medbench: ${scored.status}, published note: "${options.note}"`,
+    });
+  } else if (scored.status === 'ok' && !sameJson(scored.parsed, options.predAnswer)) {
+    reader.summary.parserDisagreements.push({ line, detail: 'parsed answers differ' });
+  }
+}
+
+function readNiah(
+  reader: Reader,
+  answersFor: (line: NiahLine, lineNumber: number, path: string) => string[],
+): void {
+  const { file } = reader;
+  for (const { line, value } of readJsonLines(file.path, niahLineSchema)) {
+    checkModel(reader, line, value.model);
+    const level = value['length(origin)'];
+    const depth = value['position(%)'];
+    const key = `n${value.idx}/${levelName(level)}/d${depth}`;
+    remember(reader, key, line);
+    const params: SampleParams = {
+      language: file.language,
+      level,
+      depth,
+      needleId: value.idx,
+      needleType: value.type,
+      mic: 'ratio',
+      haystack: 'medical',
+    };
+    record(reader, line, {
+      task: niahTask,
+      sample: {
+        id: `niah-${file.language}-${levelName(level)}-d${depth}-n${value.idx}`,
+        suite: 'medodyssey',
+        task: 'niah',
+        params,
+        prompt: '',
+        promptChars: value['length(string)'] ?? 0,
+        promptTokens: {},
+        gold: { answers: answersFor(value, line, file.path) },
+      },
+      note: value.note,
+      predOrigin: value.pred_origin,
+      predAnswer: value.pred_answer,
+      hasPrompt: false,
+      promptChars: value['length(string)'] ?? null,
+      promptTokens: value['length(tokens)'] ?? null,
+    });
+  }
+  const levels = new Set(reader.results.map((result) => result.sample.params.level));
+  reader.summary.expected = file.expected;
+  if (reader.summary.outputs < file.expected) {
+    reader.summary.missing = [
+      `${file.expected - reader.summary.outputs} of the ${file.expected} needle × length × depth samples (levels present: ${[...levels].map((level) => levelName(Number(level))).join(', ')})`,
+    ];
+  }
+}
+
+function readCounting(reader: Reader, kind: Extract<PublishedFile['kind'], { task: 'counting' }>): void {
+  const { file } = reader;
+  const suffix = kind.haystack === 'generic' ? '-generic' : kind.mic === 'per-model' ? '-max' : '';
+  for (const { line, value } of readJsonLines(file.path, countingLineSchema)) {
+    checkModel(reader, line, value.model);
+    const type = COUNTING_TYPE_NAMES[value.type];
+    if (!type) {
+      throw new MedbenchError({
+        code: 'DATA_INVALID',
+        message: `${file.path}:${line}: field "type": expected one of ${Object.keys(COUNTING_TYPE_NAMES).join(', ')}; found the string ${JSON.stringify(value.type)}.`,
+        hint: 'Correct or delete that line and import again; nothing was imported.',
+      });
+    }
+    remember(reader, String(value.id), line);
+    record(reader, line, {
+      task: countingTask,
+      sample: countingSample(file.language, value, type, kind, suffix),
+      note: value.note,
+      predOrigin: value.pred_origin,
+      predAnswer: value.pred_answer,
+      hasPrompt: true,
+      promptChars: [...value.input].length,
+      promptTokens: value.token_len ?? null,
+    });
+  }
+  missingIds(reader);
+}
+
+function countingSample(
+  language: Language,
+  value: CountingLine,
+  type: CountingType,
+  kind: Extract<PublishedFile['kind'], { task: 'counting' }>,
+  suffix: string,
+): Sample {
+  return {
+    id: `counting-${language}-${levelName(value.sample_size)}-${type}${suffix}`,
+    suite: 'medodyssey',
+    task: 'counting',
+    params: {
+      language,
+      level: value.sample_size,
+      countingType: type,
+      countingId: value.id,
+      sentences: value.true_answer.length,
+      mic: kind.mic,
+      haystack: kind.haystack,
+    },
+    prompt: value.input,
+    promptChars: [...value.input].length,
+    promptTokens: {},
+    gold: { counts: value.true_answer },
+  };
+}
+
+function readMedical(
+  reader: Reader,
+  task: keyof typeof MEDICAL_TASKS,
+  alternatives: () => Record<string, string[][]>,
+): void {
+  const { file } = reader;
+  for (const { line, value } of readJsonLines(file.path, medicalLineSchema)) {
+    checkModel(reader, line, value.model);
+    remember(reader, String(value.id), line);
+    const listed = task === 'case' ? alternatives()[String(value.id)] : undefined;
+    record(reader, line, {
+      task: MEDICAL_TASKS[task],
+      sample: {
+        id: `${task}-${file.language}-${levelName(value.sample_size)}-${value.id}`,
+        suite: 'medodyssey',
+        task,
+        params: {
+          language: file.language,
+          level: value.sample_size,
+          subtype: value.type,
+          questionId: value.id,
+          mic: 'ratio',
+        },
+        prompt: '',
+        promptChars: 0,
+        promptTokens: {},
+        gold: medicalGold(task, value, listed),
+        meta: { question: value.input },
+      },
+      note: value.note,
+      predOrigin: value.pred_origin,
+      predAnswer: value.pred_answer,
+      hasPrompt: false,
+      promptChars: null,
+      promptTokens: value.token_len ?? null,
+    });
+  }
+  missingIds(reader);
+}
+
+/** Ids 0 … expected−1 without an output in the file. */
+function missingIds(reader: Reader): void {
+  reader.summary.expected = reader.file.expected;
+  for (let id = 0; id < reader.file.expected; id++) {
+    if (!reader.seen.has(String(id))) reader.summary.missing.push(String(id));
+  }
+}
+
+/**
+ * Reads every published output file of the release (NIAH, Counting with both haystacks, KG,
+ * Term, Table, Case) and re-scores each output with medbench's parser and metrics. NIAH
+ * answers are checked against every accepted answer of the needles file (by `idx`), as the
+ * published scorer did; without the needles file, against the line's own `true_answer`.
+ */
+export function readPublishedOutputs(options: { folder: string; datasetFolder?: string }): {
+  evaluationFolder: string;
+  results: ImportedResult[];
+  files: PublishedFileSummary[];
+  unknownFiles: string[];
+} {
+  const evaluationFolder = resolveEvaluationFolder(options.folder);
+  const datasetFolder = options.datasetFolder ?? releaseFolderBeside(evaluationFolder);
+  const { files, unknown } = listPublishedFiles(evaluationFolder);
+  if (files.length === 0) {
+    throw new MedbenchError({
+      code: 'DATA_NOT_FOUND',
+      message: `No published output files in ${evaluationFolder}.`,
+      hint: 'Expected niah_result/{en|zh}_<model>_v1.jsonl, task_result/<lang>_<task>_<model>_v1.jsonl (counting, kg, norm, table, medcase) or counting_compare_result/<lang>_counting_general_<model>_v1.jsonl.',
+    });
+  }
+  const needles = new Map<Language, Map<number, string[]> | null>();
+  const answersFor = (language: Language) => (line: NiahLine, lineNumber: number, path: string) => {
+    if (!needles.has(language)) {
+      const path = join(datasetFolder, 'task_data', 'needles', `${language}_pure_needles.json`);
+      needles.set(
+        language,
+        existsSync(path)
+          ? new Map(loadNeedles(datasetFolder, language).map((needle) => [needle.id, needle.ground_truth]))
+          : null,
+      );
+    }
+    const known = needles.get(language);
+    if (known === null || known === undefined) {
+      const own = line.true_answer;
+      return typeof own === 'string' ? [own] : (own ?? []);
+    }
+    const answers = known.get(line.idx);
+    if (!answers) {
+      throw new MedbenchError({
+        code: 'DATA_INVALID',
+        message: `${path}:${lineNumber}: field "idx": needle ${line.idx} is not in the ${language} needles file.`,
+        hint: 'Import the outputs together with the release they were made from (its task_data/needles/).',
+      });
+    }
+    return answers;
+  };
+  let alternatives: Record<string, string[][]> | undefined;
+  const caseAlternativesFile = () => {
+    alternatives ??= loadCaseAlternatives(datasetFolder);
+    return alternatives;
+  };
+  const results: ImportedResult[] = [];
+  const summaries: PublishedFileSummary[] = [];
+  for (const file of files) {
+    const reader: Reader = {
+      file,
+      results: [],
+      seen: new Map(),
+      summary: {
+        name: file.name,
+        model: file.model,
+        language: file.language,
+        task: file.kind.task,
+        setting: file.kind.task === 'counting' ? countingSetting(file.kind) : null,
+        outputs: 0,
+        statuses: { ok: 0, bad_format: 0, too_long: 0 },
+        expected: file.expected,
+        missing: [],
+        parserDisagreements: [],
+      },
+    };
+    const kind = file.kind;
+    if (kind.task === 'niah') readNiah(reader, answersFor(file.language));
+    else if (kind.task === 'counting') readCounting(reader, kind);
+    else readMedical(reader, kind.task, caseAlternativesFile);
+    results.push(...reader.results);
+    summaries.push(reader.summary);
+  }
+  return { evaluationFolder, results, files: summaries, unknownFiles: unknown };
 }

@@ -1,0 +1,243 @@
+import type { NiahTable } from '../suites/medodyssey/aggregate.js';
+import { MEDICAL_DATASETS } from '../suites/medodyssey/aggregate.js';
+import { COUNTING_TYPES, LANGUAGES, levelName } from '../suites/medodyssey/constants.js';
+import { escapeHtml } from './escape-html.js';
+import { LANGUAGE_NAMES, MEDODYSSEY_METRICS, METRIC_NAMES, TYPE_NAMES } from './medodyssey-labels.js';
+import type { MedOdysseyReport, RunReport } from './medodyssey-report.js';
+import {
+  ablationGaps,
+  countingAblation,
+  fraction,
+  medicalTableRows,
+  missingNote,
+  niahErrorRows,
+  niahTextRows,
+  percent,
+} from './medodyssey-text.js';
+import { renderGroupedBarChart } from './svg-bar-chart.js';
+import { renderHeatmap } from './svg-heatmap.js';
+import { renderLineChart } from './svg-line-chart.js';
+import { renderRadar } from './svg-radar.js';
+
+function niahHeatmap(run: RunReport, table: NiahTable, metric: string): string {
+  return renderHeatmap({
+    title: `${run.label} — ${LANGUAGE_NAMES[table.language]}.NIAH ${metric.toUpperCase()}`,
+    rowLabels: table.depths.map((depth) => `${depth}%`),
+    columnLabels: table.levels.map(levelName),
+    rowAxis: 'needle depth',
+    columnAxis: 'context length (tokens)',
+    cells: table.depths.map((depth) =>
+      table.levels.map((level) => {
+        const cell = table.cells[depth]?.[level];
+        if (!cell) return { value: null, label: '—' };
+        return { value: cell.counted ? cell.correct / cell.counted : null, label: fraction(cell) };
+      }),
+    ),
+  });
+}
+
+function htmlTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  return `<table><thead><tr>${header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
+function notes(lines: readonly string[]): string {
+  return lines.length === 0
+    ? ''
+    : `<ul class="meta">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
+}
+
+/** A self-contained HTML report: tables, NIAH heatmaps (ESM and SSM) and counting bar charts. */
+export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
+  const body: string[] = [
+    '<h1>MedOdyssey</h1>',
+    `<p class="meta">Generated ${escapeHtml(report.generatedAt)} by medbench. Every colour has its value written beside it; the scale is viridis (0 → dark purple, 1 → yellow).</p>`,
+    htmlTable(
+      ['Model', 'Source', 'Scoring', 'Context window', 'Samples', 'Input tokens', 'Output tokens', 'Cost'],
+      report.runs.map((run) => [
+        run.label,
+        run.source,
+        run.scoringMode,
+        run.contextWindow === null ? 'unknown' : String(run.contextWindow),
+        String(run.samples),
+        run.usage.inputTokens === null ? '—' : String(run.usage.inputTokens),
+        run.usage.outputTokens === null ? '—' : String(run.usage.outputTokens),
+        run.usage.cost === null ? '—' : run.usage.cost.toFixed(4),
+      ]),
+    ),
+  ];
+  for (const metric of MEDODYSSEY_METRICS) {
+    for (const language of LANGUAGES) {
+      const niah = niahTextRows(report, language, metric);
+      if (!niah) continue;
+      body.push(
+        `<h2>${LANGUAGE_NAMES[language]}.NIAH — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
+        `<div class="grid">${niah.tables.map(({ run, table }) => `<figure>${niahHeatmap(run, table, metric)}</figure>`).join('')}</div>`,
+        '<details><summary>Table (correct per cell)</summary>',
+        htmlTable(niah.header, niah.rows),
+        '</details>',
+      );
+    }
+    const countingRuns = report.runs.filter((run) =>
+      LANGUAGES.some((language) => run.counting[language]?.[metric]),
+    );
+    for (const language of LANGUAGES) {
+      const runs = countingRuns.filter((run) => run.counting[language]?.[metric]);
+      if (runs.length === 0) continue;
+      const maximum = Math.max(
+        1,
+        ...runs.flatMap((run) =>
+          COUNTING_TYPES.map((type) => run.counting[language]![metric]!.byType[type]?.counted ?? 0),
+        ),
+      );
+      body.push(
+        `<h2>${LANGUAGE_NAMES[language]}.Counting — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
+        renderGroupedBarChart({
+          title: `${LANGUAGE_NAMES[language]}.Counting: correct per type (${metric.toUpperCase()})`,
+          groups: COUNTING_TYPES.map((type) => TYPE_NAMES[type]!),
+          series: runs.map((run) => run.label),
+          values: COUNTING_TYPES.map((type) =>
+            runs.map((run) => run.counting[language]![metric]!.byType[type]?.correct ?? 0),
+          ),
+          maximum,
+          valueLabel: (value) => String(value),
+        }),
+        htmlTable(
+          ['Model', ...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All', 'Accuracy'],
+          runs.map((run) => {
+            const table = run.counting[language]![metric]!;
+            return [
+              run.label,
+              ...COUNTING_TYPES.map((type) => fraction(table.byType[type])),
+              fraction(table.all),
+              percent(table.all),
+            ];
+          }),
+        ),
+      );
+    }
+  }
+  body.push(notes(missingNote(report, ['niah', 'counting'])));
+  for (const metric of MEDODYSSEY_METRICS) {
+    const table = medicalTableRows(report, metric);
+    if (!table) continue;
+    body.push(
+      `<h2>${escapeHtml(table.title)}</h2>`,
+      htmlTable(table.header, table.rows),
+      notes([
+        ...table.ownNotes,
+        ...(metric === 'esm' ? missingNote(report, ['kg', 'term', 'table', 'case']) : []),
+      ]),
+    );
+  }
+  for (const [key, heading, metricName] of [
+    ['medicalByLevel', 'Medical tasks — ESM score against context length (Figure 5)', 'ESM'],
+    ['medicalByLevelSsm', 'Medical tasks — SSM accuracy against context length (Figure A4)', 'SSM'],
+  ] as const) {
+    const withLevels = report.runs.filter((run) => Object.keys(run[key]).length > 0);
+    if (withLevels.length === 0) continue;
+    body.push(`<h2>${heading}</h2><div class="grid">`);
+    for (const { task, language, name } of MEDICAL_DATASETS) {
+      const dataset = `${task}-${language}`;
+      const runs = withLevels.filter((run) => run[key][dataset]);
+      if (runs.length === 0) continue;
+      const levels = [...new Set(runs.flatMap((run) => Object.keys(run[key][dataset]!).map(Number)))].sort(
+        (a, b) => a - b,
+      );
+      const measure = key === 'medicalByLevel' && (task === 'kg' || task === 'table') ? 'F1' : 'accuracy';
+      body.push(
+        `<figure>${renderLineChart({
+          title: `${name}: ${metricName} ${measure} by context length`,
+          xLabels: levels.map(levelName),
+          yLabel: 'score ×100',
+          series: runs.map((run) => ({
+            name: run.label,
+            values: levels.map((level) => run[key][dataset]![level]),
+          })),
+        })}</figure>`,
+      );
+    }
+    body.push('</div>');
+  }
+  const ablation = countingAblation(report);
+  if (ablation.models.length > 0) {
+    const series = ablation.models.flatMap((model) =>
+      ablation.settings
+        .filter((setting) => model.bySetting[setting])
+        .map((setting) => ({ name: `${model.label} — ${setting}`, entry: model.bySetting[setting]! })),
+    );
+    body.push(
+      '<h2>Counting — ESM by context setting (Figure 6)</h2>',
+      renderGroupedBarChart({
+        title: 'Counting: correct per type and context setting',
+        groups: [...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All'],
+        series: series.map((item) => item.name),
+        values: [
+          ...COUNTING_TYPES.map((type) => series.map((item) => item.entry.byType[type]?.correct ?? 0)),
+          series.map((item) => item.entry.all.correct),
+        ],
+        maximum: Math.max(1, ...series.map((item) => item.entry.all.counted)),
+        valueLabel: (value) => String(value),
+      }),
+      htmlTable(
+        ['Model', 'Setting', ...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All', 'Accuracy'],
+        series.map((item) => [
+          item.name.split(' — ')[0]!,
+          item.name.split(' — ')[1]!,
+          ...COUNTING_TYPES.map((type) => fraction(item.entry.byType[type])),
+          fraction(item.entry.all),
+          percent(item.entry.all),
+        ]),
+      ),
+      notes(ablationGaps(ablation.settings)),
+    );
+  }
+  for (const metric of MEDODYSSEY_METRICS) {
+    const errors = niahErrorRows(report, metric);
+    if (errors.rows.length === 0) continue;
+    body.push(
+      `<h2>NIAH errors — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
+      '<p class="meta">Wrong of counted per needle type and depth, over the levels within each model\'s window.</p>',
+      htmlTable(errors.header, errors.rows),
+      notes([
+        `All rows: ${errors.totals.general} errors on general needles, ${errors.totals.med} on medical ones.`,
+      ]),
+    );
+  }
+  const axes = Object.keys(report.runs[0]?.overview ?? {});
+  const ranked = report.runs.filter((run) => Object.values(run.overview).some((value) => value !== null));
+  if (ranked.length > 0) {
+    body.push(
+      '<h2>Overview of the ten datasets (Figure 2)</h2>',
+      '<p class="meta">Each axis is the dataset\'s main ESM score ×100 on one shared 0–100 scale (NIAH and Counting: accuracy; KG and Table: micro F1; Term and Case: accuracy); nothing is rescaled, and a dataset not run sits at 0 and reads — in the table.</p>',
+      renderRadar({
+        title: 'MedOdyssey: main ESM score per dataset',
+        axes,
+        series: ranked.map((run) => ({
+          name: run.label,
+          values: axes.map((axis) => run.overview[axis] ?? undefined),
+        })),
+      }),
+      htmlTable(
+        ['Model', ...axes],
+        ranked.map((run) => [
+          run.label,
+          ...axes.map((axis) => (run.overview[axis] === null ? '—' : run.overview[axis]!.toFixed(2))),
+        ]),
+      ),
+    );
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>medbench — MedOdyssey report</title>
+<style>
+body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans","WenQuanYi Micro Hei",sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1a1a1a}
+h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd;padding-bottom:.25rem}
+table{border-collapse:collapse;margin:.75rem 0;font-size:.85rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}
+th:first-child,td:first-child{text-align:left}.grid{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}.meta{color:#555}
+</style></head><body>
+${body.join('\n')}
+</body></html>
+`;
+}

@@ -1,0 +1,338 @@
+import type { CountingTable, NiahTable, Tally } from '../suites/medodyssey/aggregate.js';
+import { MEDICAL_DATASETS } from '../suites/medodyssey/aggregate.js';
+import { COUNTING_TYPES, LANGUAGES, levelName } from '../suites/medodyssey/constants.js';
+import {
+  COUNTING_SETTINGS,
+  datasetName,
+  LANGUAGE_NAMES,
+  MEDODYSSEY_METRICS,
+  METRIC_NAMES,
+  NEEDLE_TYPE_NAMES,
+  TYPE_NAMES,
+} from './medodyssey-labels.js';
+import type { MedOdysseyReport, RunReport } from './medodyssey-report.js';
+import { renderTextTable } from './text-table.js';
+
+export const fraction = (tally: Tally | null | undefined) =>
+  tally ? `${tally.correct}/${tally.counted}` : '—';
+export const percent = (tally: Tally) =>
+  tally.counted === 0 ? '—' : `${((100 * tally.correct) / tally.counted).toFixed(1)}%`;
+
+/** Tables A2/A3: rows per run and depth, a column per level, — beyond the window. */
+export function niahTextRows(report: MedOdysseyReport, language: string, metric: string) {
+  const tables = report.runs.flatMap((run) => {
+    const table = run.niah[language]?.[metric];
+    return table ? [{ run, table }] : [];
+  });
+  if (tables.length === 0) return undefined;
+  const levels = [...new Set(tables.flatMap(({ table }) => table.levels))].sort((a, b) => a - b);
+  const depths = [...new Set(tables.flatMap(({ table }) => table.depths))].sort((a, b) => a - b);
+  const rows: string[][] = [];
+  for (const { run, table } of tables) {
+    depths.forEach((depth, index) => {
+      const cells = levels.map((level) => {
+        const cell = table.cells[depth]?.[level];
+        return cell === null ? '—' : cell ? String(cell.correct) : '';
+      });
+      rows.push([index === 0 ? run.label : '', `${depth}%`, ...cells, fraction(table.byDepth[depth])]);
+    });
+    rows.push(['', 'ALL', ...levels.map((level) => fraction(table.byLevel[level])), fraction(table.all)]);
+  }
+  return { header: ['Model', 'Depth', ...levels.map(levelName), 'ALL'], rows, tables };
+}
+
+function statusNote(tables: ReadonlyArray<{ run: RunReport; table: NiahTable | CountingTable }>): string {
+  const notes = tables
+    .filter(({ table }) => table.statuses.too_long + table.statuses.bad_format + table.statuses.error > 0)
+    .map(
+      ({ run, table }) =>
+        `${run.label}: ${table.statuses.bad_format} bad_format, ${table.statuses.too_long} too_long, ${table.statuses.error} error`,
+    );
+  return notes.length > 0 ? `\n${notes.join('\n')}` : '';
+}
+
+/** Lines saying which released files lack part of the grid, for the given tasks. */
+export function missingNote(report: MedOdysseyReport, tasks: readonly string[]): string[] {
+  return report.runs.flatMap((run) =>
+    run.missingOutputs
+      .filter((missing) => tasks.includes(missing.task))
+      .map((missing) => {
+        const what =
+          missing.task === 'niah'
+            ? missing.missing.join(', ')
+            : `no output for ids ${missing.missing.join(', ')}`;
+        return `${run.label}: ${missing.file} holds ${missing.outputs} of the ${missing.expected} samples (${what}); its cells count the ${missing.outputs} present.`;
+      }),
+  );
+}
+
+function countingTextTable(report: MedOdysseyReport, metric: string): string | undefined {
+  const runs = report.runs.filter((run) => LANGUAGES.some((language) => run.counting[language]?.[metric]));
+  if (runs.length === 0) return undefined;
+  const header = ['Model'];
+  for (const language of LANGUAGES) {
+    header.push(
+      ...COUNTING_TYPES.map((type) => `${LANGUAGE_NAMES[language]} ${TYPE_NAMES[type]}`),
+      `${LANGUAGE_NAMES[language]} All`,
+    );
+  }
+  const rows = runs.map((run) => {
+    const cells = [run.label];
+    for (const language of LANGUAGES) {
+      const table = run.counting[language]?.[metric];
+      cells.push(
+        ...COUNTING_TYPES.map((type) => (table ? String(table.byType[type]?.correct ?? 0) : '—')),
+        fraction(table?.all),
+      );
+    }
+    return cells;
+  });
+  const tables = runs.flatMap((run) =>
+    LANGUAGES.flatMap((language) => {
+      const table = run.counting[language]?.[metric];
+      return table ? [{ run, table }] : [];
+    }),
+  );
+  const missing = missingNote(report, ['counting']);
+  return `Counting — ${METRIC_NAMES[metric]}: correct per type (Table 3; medical haystack, identical context)\n${renderTextTable(header, rows)}${statusNote(tables)}${missing.length > 0 ? `\n${missing.join('\n')}` : ''}`;
+}
+
+/** Table 2 (ESM: P/R/F1 for KG and Table, accuracy for Term and Case) or Table A4 (SSM, accuracy). */
+export function medicalTableRows(
+  report: MedOdysseyReport,
+  metric: string,
+): { title: string; header: string[]; rows: string[][]; ownNotes: string[] } | undefined {
+  const runs = report.runs.filter((run) => Object.keys(run.medical).length > 0);
+  if (runs.length === 0) return undefined;
+  const prf = (task: string) => metric === 'esm' && (task === 'kg' || task === 'table');
+  const header = ['Model'];
+  for (const { task, name } of MEDICAL_DATASETS) {
+    header.push(...(prf(task) ? [`${name} P`, `${name} R`, `${name} F1`] : [`${name} Acc`]));
+  }
+  const ownNotes: string[] = [];
+  const two = (value: number | undefined) => (value === undefined ? '—' : value.toFixed(2));
+  const rows = runs.map((run) => {
+    const cells = [run.label];
+    for (const { task, language, name } of MEDICAL_DATASETS) {
+      const score = run.medical[`${task}-${language}`]?.[metric];
+      const shown = (value: number | undefined) => (score ? two(value) : '—');
+      cells.push(
+        ...(prf(task)
+          ? [shown(score?.precision), shown(score?.recall), shown(score?.f1)]
+          : [shown(score?.accuracy)]),
+      );
+      if (score?.own) {
+        const values = (cell: typeof score.own) =>
+          prf(task) ? `${two(cell.precision)} / ${two(cell.recall)} / ${two(cell.f1)}` : two(cell.accuracy);
+        ownNotes.push(
+          `${run.label} ${name}: ${values(score)} by the published scorer's rules (compat, shown above); ${values(score.own)} by medbench's own rules.`,
+        );
+      }
+    }
+    return cells;
+  });
+  const title = metric === 'esm' ? 'Medical tasks — ESM (Table 2)' : 'Medical tasks — SSM (Table A4)';
+  return { title, header, rows, ownNotes };
+}
+
+/** Figure 6: counting ESM per model, context setting and type (runs of one label merged). */
+export function countingAblation(report: MedOdysseyReport): {
+  settings: string[];
+  models: Array<{ label: string; bySetting: Record<string, { all: Tally; byType: Record<string, Tally> }> }>;
+} {
+  const byModel = new Map<string, Record<string, { all: Tally; byType: Record<string, Tally> }>>();
+  const merge = (into: Tally, tally: Tally) => {
+    into.correct += tally.correct;
+    into.counted += tally.counted;
+  };
+  for (const run of report.runs) {
+    const label = run.label.replace(/ #[0-9a-f]{6}$/, '');
+    const merged = byModel.get(label) ?? {};
+    for (const [setting, entry] of Object.entries(run.countingSettings)) {
+      const total = merged[setting] ?? { all: { correct: 0, counted: 0 }, byType: {} };
+      merge(total.all, entry.all);
+      for (const [type, tally] of Object.entries(entry.byType)) {
+        total.byType[type] ??= { correct: 0, counted: 0 };
+        merge(total.byType[type]!, tally);
+      }
+      merged[setting] = total;
+    }
+    byModel.set(label, merged);
+  }
+  const present = new Set([...byModel.values()].flatMap((bySetting) => Object.keys(bySetting)));
+  const settings = [
+    ...COUNTING_SETTINGS.filter((setting) => present.has(setting)),
+    ...[...present].filter((setting) => !(COUNTING_SETTINGS as readonly string[]).includes(setting)).sort(),
+  ];
+  return {
+    settings,
+    models: [...byModel]
+      .filter(([, bySetting]) => Object.keys(bySetting).length > 1)
+      .map(([label, bySetting]) => ({ label, bySetting })),
+  };
+}
+
+/** What Figure 6 cannot show: settings no run has (the per-model maximum was never released). */
+export function ablationGaps(settings: readonly string[]): string[] {
+  return COUNTING_SETTINGS.filter((setting) => !settings.includes(setting)).map((setting) =>
+    setting === 'medical per-model maximum'
+      ? "medical per-model maximum: no outputs here. The authors did not release this setting (the paper's third bar); build it with `--mic per-model --task counting` and run it to fill the column."
+      : `${setting}: no outputs here.`,
+  );
+}
+
+function ablationText(report: MedOdysseyReport): string | undefined {
+  const ablation = countingAblation(report);
+  if (ablation.models.length === 0) return undefined;
+  const rows = ablation.models.flatMap((model) =>
+    ablation.settings
+      .filter((setting) => model.bySetting[setting])
+      .map((setting, index) => {
+        const entry = model.bySetting[setting]!;
+        return [
+          index === 0 ? model.label : '',
+          setting,
+          ...COUNTING_TYPES.map((type) => fraction(entry.byType[type])),
+          fraction(entry.all),
+        ];
+      }),
+  );
+  const gaps = ablationGaps(ablation.settings);
+  return `Counting — ESM by context setting and type (Figure 6)\n${renderTextTable(
+    ['Model', 'Setting', ...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All'],
+    rows,
+  )}${gaps.length > 0 ? `\n${gaps.join('\n')}` : ''}`;
+}
+
+type ByLevelKey = 'medicalByLevel' | 'medicalByLevelSsm';
+
+/** Figure 5 (ESM) or A4 (SSM) as a table: a row per model and medical dataset, a column per level. */
+function medicalByLevelTable(
+  report: MedOdysseyReport,
+  key: ByLevelKey,
+): { header: string[]; rows: string[][] } | undefined {
+  const runs = report.runs.filter((run) => Object.keys(run[key]).length > 0);
+  if (runs.length === 0) return undefined;
+  const levels = [
+    ...new Set(
+      runs.flatMap((run) => Object.values(run[key]).flatMap((byLevel) => Object.keys(byLevel).map(Number))),
+    ),
+  ].sort((a, b) => a - b);
+  const rows = runs.flatMap((run) =>
+    MEDICAL_DATASETS.filter(({ task, language }) => run[key][`${task}-${language}`]).map(
+      ({ task, language, name }) => {
+        const byLevel = run[key][`${task}-${language}`]!;
+        return [
+          run.label,
+          name,
+          ...levels.map((level) => (byLevel[level] === undefined ? '—' : byLevel[level]!.toFixed(2))),
+        ];
+      },
+    ),
+  );
+  return { header: ['Model', 'Dataset', ...levels.map(levelName)], rows };
+}
+
+/** NIAH error analysis rows: per run and language, errors by needle type and depth. */
+export function niahErrorRows(report: MedOdysseyReport, metric: string) {
+  const depths = [
+    ...new Set(
+      report.runs.flatMap((run) =>
+        Object.values(run.niahErrors).flatMap((byMetric) => Object.keys(byMetric[metric]?.byDepth ?? {})),
+      ),
+    ),
+  ].sort((a, b) => Number(a) - Number(b));
+  const rows: string[][] = [];
+  const totals = { general: 0, med: 0 };
+  for (const run of report.runs) {
+    for (const language of LANGUAGES) {
+      const table = run.niahErrors[language]?.[metric];
+      if (!table) continue;
+      const of = (entry: { errors: number; counted: number } | undefined) =>
+        entry ? `${entry.errors}/${entry.counted}` : '—';
+      totals.general += table.byNeedleType.general?.errors ?? 0;
+      totals.med += table.byNeedleType.med?.errors ?? 0;
+      rows.push([
+        run.label,
+        datasetName(language, 'niah'),
+        `${table.errors}/${table.counted}`,
+        of(table.byNeedleType.general),
+        of(table.byNeedleType.med),
+        ...depths.map((depth) => of(table.byDepth[depth])),
+        String(table.badFormat),
+        String(table.tooLong),
+      ]);
+    }
+  }
+  const header = [
+    'Model',
+    'Dataset',
+    'Errors',
+    `${NEEDLE_TYPE_NAMES.general} needles`,
+    `${NEEDLE_TYPE_NAMES.med} needles`,
+    ...depths.map((depth) => `${depth}%`),
+    'of which bad_format',
+    'too_long',
+  ];
+  return { header, rows, totals };
+}
+
+function errorAnalysisText(report: MedOdysseyReport, metric: string): string | undefined {
+  const { header, rows, totals } = niahErrorRows(report, metric);
+  if (rows.length === 0) return undefined;
+  const ratio = totals.med > 0 ? (totals.general / totals.med).toFixed(2) : '—';
+  return `NIAH errors — ${METRIC_NAMES[metric]}: wrong of counted, per needle type and depth, over the levels within each model's window\n${renderTextTable(header, rows)}\nAll rows: ${totals.general} errors on general needles, ${totals.med} on medical ones (ratio ${ratio} : 1).`;
+}
+
+/** Tables A2/A3 (NIAH), Table 3 (Counting), Tables 2/A4, Figures 6/5/A4 and the NIAH error analysis as text. */
+export function renderMedOdysseyText(
+  report: MedOdysseyReport,
+  metrics: readonly string[] = MEDODYSSEY_METRICS,
+): string {
+  const sections: string[] = [];
+  for (const metric of metrics) {
+    for (const language of LANGUAGES) {
+      const niah = niahTextRows(report, language, metric);
+      if (!niah) continue;
+      sections.push(
+        `${LANGUAGE_NAMES[language]}.NIAH — ${METRIC_NAMES[metric]}: correct per length × depth; — = level beyond the model's context window\n${renderTextTable(niah.header, niah.rows)}${statusNote(niah.tables)}`,
+      );
+    }
+    const counting = countingTextTable(report, metric);
+    if (counting) sections.push(counting);
+  }
+  const niahMissing = missingNote(report, ['niah']);
+  if (niahMissing.length > 0) sections.push(niahMissing.join('\n'));
+  for (const metric of metrics) {
+    const table = medicalTableRows(report, metric);
+    if (!table) continue;
+    const notes = [
+      ...table.ownNotes,
+      ...(metric === metrics[0] ? missingNote(report, ['kg', 'term', 'table', 'case']) : []),
+    ];
+    sections.push(
+      `${table.title}\n${renderTextTable(table.header, table.rows)}${notes.length > 0 ? `\n${notes.join('\n')}` : ''}`,
+    );
+  }
+  const ablation = ablationText(report);
+  if (ablation) sections.push(ablation);
+  for (const [key, title, metric] of [
+    ['medicalByLevel', 'Medical tasks — ESM score against context length (Figure 5)', 'esm'],
+    ['medicalByLevelSsm', 'Medical tasks — SSM accuracy against context length (Figure A4)', 'ssm'],
+  ] as const) {
+    if (!metrics.includes(metric)) continue;
+    const byLevel = medicalByLevelTable(report, key);
+    if (byLevel) sections.push(`${title}\n${renderTextTable(byLevel.header, byLevel.rows)}`);
+  }
+  for (const metric of metrics) {
+    const errors = errorAnalysisText(report, metric);
+    if (errors) sections.push(errors);
+  }
+  const imported = report.runs.filter((run) => run.scoring === 'compat').map((run) => run.label);
+  if (imported.length > 0) {
+    sections.push(
+      `Scored in compat mode (the published scorer's rules, see docs/scoring.md): ${imported.join(', ')}`,
+    );
+  }
+  return sections.join('\n\n');
+}

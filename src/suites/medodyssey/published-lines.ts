@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { MedbenchError } from '../../core/errors.js';
+
+/** The accepted shapes of each field, in words for error messages (docs/medodyssey-release.md). */
+const EXPECTED: Readonly<Record<string, string>> = {
+  id: 'an integer sample id',
+  idx: 'an integer needle id',
+  type: 'a string (the sample type)',
+  input: 'a string (the question, or the whole prompt for Counting)',
+  true_answer:
+    'a string, a list of strings, or a list of alternative lists such as [["3"], ["3次"]] (Counting: a list of integers)',
+  pred_origin: "a string (the model's raw output) or null",
+  token_len: 'an integer or null',
+  sample_size: 'an integer length level such as 4000',
+  model: 'a string (the model id)',
+  note: 'a string: "", "wrong format" or "too long"',
+  'position(%)': 'an integer depth in percent (0, 25, 50, 75 or 100)',
+  'length(origin)': 'an integer length level such as 4000',
+  'length(string)': 'an integer or null',
+  'length(tokens)': 'an integer or null',
+};
+
+const note = z.enum(['', 'wrong format', 'too long']);
+const nullableCount = z.number().int().nonnegative().nullable().optional();
+const level = z.number().int().positive();
+
+/** A line of `niah_result/<lang>_<model>_v1.jsonl`. */
+export const niahLineSchema = z.object({
+  idx: z.number().int().nonnegative(),
+  type: z.string(),
+  pred_answer: z.unknown(),
+  pred_origin: z.string().nullable(),
+  'position(%)': z.number().int().min(0).max(100),
+  'length(origin)': level,
+  'length(string)': nullableCount,
+  'length(tokens)': nullableCount,
+  model: z.string(),
+  note,
+  needle: z.string().optional(),
+  question: z.string().optional(),
+  true_answer: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+const taskLine = {
+  id: z.number().int().nonnegative(),
+  type: z.string(),
+  input: z.string(),
+  pred_answer: z.unknown(),
+  pred_origin: z.string().nullable(),
+  token_len: nullableCount,
+  sample_size: level,
+  model: z.string(),
+  note,
+};
+
+/** A line of `task_result/<lang>_counting_<model>_v1.jsonl` or `counting_compare_result/`. */
+export const countingLineSchema = z.object({ ...taskLine, true_answer: z.array(z.number().int()) });
+
+/** A line of the KG, Term (`norm`), Table or Case files of `task_result/`. */
+export const medicalLineSchema = z.object({
+  ...taskLine,
+  true_answer: z.union([z.string(), z.array(z.string()), z.array(z.array(z.string()).min(1))]),
+});
+
+export type NiahLine = z.infer<typeof niahLineSchema>;
+export type CountingLine = z.infer<typeof countingLineSchema>;
+export type MedicalLine = z.infer<typeof medicalLineSchema>;
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is missing)';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list (${JSON.stringify(value).slice(0, 60)})`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 60))}`;
+  if (typeof value === 'object') return 'an object';
+  return `the ${typeof value} ${String(value)}`;
+}
+
+const FIX =
+  'Correct or delete that line (docs/medodyssey-release.md lists every field and its shapes) and import again; nothing was imported.';
+
+function lineError(path: string, line: number, message: string): MedbenchError {
+  return new MedbenchError({ code: 'DATA_INVALID', message: `${path}:${line}: ${message}`, hint: FIX });
+}
+
+/** Decodes a file as UTF-8 (a BOM is dropped); invalid bytes are an error naming the line. */
+export function readUtf8(path: string): string {
+  const bytes = readFileSync(path);
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch {
+    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+      throw new MedbenchError({
+        code: 'DATA_INVALID',
+        message: `${path}: the file is UTF-16; published outputs are UTF-8 JSON lines.`,
+        hint: 'Re-save the file as UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8`).',
+      });
+    }
+    let offset = 0;
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    let lineNumber = 1;
+    while (offset < bytes.length) {
+      let end = bytes.indexOf(0x0a, offset);
+      if (end === -1) end = bytes.length;
+      try {
+        decoder.decode(bytes.subarray(offset, end));
+      } catch {
+        throw lineError(path, lineNumber, 'the line is not valid UTF-8.');
+      }
+      offset = end + 1;
+      lineNumber++;
+    }
+    throw lineError(path, lineNumber, 'the file is not valid UTF-8.');
+  }
+}
+
+/**
+ * The lines of a JSON-lines file, each parsed and checked against `schema`. A bad line is an
+ * error naming file, line and field, what was expected and what was found.
+ */
+export function readJsonLines<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+): Array<{ line: number; value: z.infer<Schema> }> {
+  const lines = readUtf8(path).split('\n');
+  const values: Array<{ line: number; value: z.infer<Schema> }> = [];
+  for (let index = 0; index < lines.length; index++) {
+    const text = lines[index]!.endsWith('\r') ? lines[index]!.slice(0, -1) : lines[index]!;
+    if (text.trim() === '') continue;
+    const line = index + 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw lineError(path, line, `not valid JSON (${(error as Error).message}).`);
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+      throw lineError(path, line, `expected a JSON object, found ${describe(json)}.`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = String(issue.path[0] ?? '');
+      const found = (json as Record<string, unknown>)[field];
+      const expected = EXPECTED[field] ?? issue.message;
+      throw lineError(
+        path,
+        line,
+        `field "${issue.path.join('.')}": expected ${expected}; found ${describe(
+          issue.path.length > 1
+            ? issue.path.slice(1).reduce<unknown>((value, key) => (value as never)?.[key as never], found)
+            : found,
+        )}.`,
+      );
+    }
+    values.push({ line, value: parsed.data });
+  }
+  return values;
+}
