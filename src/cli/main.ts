@@ -101,6 +101,14 @@ export function createProgram(): Command {
         '6-20',
       ),
     )
+    .option(
+      '--counting-draws <file>',
+      "Counting: the published random choices (the shared data's counting-draws.json, or a file of that shape) instead of seeded ones; rebuilds the published prompts byte for byte",
+    )
+    .option(
+      '--counting-from-published <folder>',
+      "Counting: take the published zh prompts as they are from a release's evaluation_result/",
+    )
     .addOption(new Option('--seed <seed>', 'seed of every random choice').default('medbench'))
     .action(action((options) => buildMedOdysseyCommand(options, output)));
 

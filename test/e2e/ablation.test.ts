@@ -19,7 +19,7 @@ describe('the context-setting ablation of Figure 6 (built CLI)', () => {
       '--levels',
       '1000,1500',
       '--counting-sentences',
-      '3-5',
+      '2-4',
     ];
     const settings = {
       medical: [],

@@ -3,6 +3,7 @@ import { MedbenchError } from '../../core/errors.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import { writeDataset } from '../../runner/dataset-file.js';
 import { buildMedicalSamples } from '../../suites/medodyssey/build-medical-samples.js';
+import { loadCountingDraws } from '../../suites/medodyssey/counting-draws.js';
 import {
   COUNTING_TYPES,
   DEFAULT_GAMMA,
@@ -12,6 +13,7 @@ import {
   prepareMedOdysseyBuild,
 } from '../../suites/medodyssey/index.js';
 import { loadMedicalSources } from '../../suites/medodyssey/medical-sources.js';
+import { publishedCountingSamples } from '../../suites/medodyssey/published-counting.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { VERSION } from '../../version.js';
 import { parseChoiceList, parseNumberList, parsePositiveNumber, parseRange } from '../parse-options.js';
@@ -35,6 +37,8 @@ export interface BuildMedOdysseyOptions {
   seed: string;
   countingTypes?: string;
   countingSentences: string;
+  countingDraws?: string;
+  countingFromPublished?: string;
 }
 
 export interface CommandOutput {
@@ -60,10 +64,19 @@ export async function buildMedOdysseyCommand(
   const medicalTasks = requested.filter(
     (task): task is 'kg' | 'term' | 'table' | 'case' => task !== 'niah' && task !== 'counting',
   );
-  if (tasks.length > 0 && !options.data) {
+  const fromPublished = options.countingFromPublished !== undefined && tasks.includes('counting');
+  const builtTasks = fromPublished ? tasks.filter((task) => task !== 'counting') : tasks;
+  if (builtTasks.length > 0 && !options.data) {
     throw new MedbenchError({
       code: 'USAGE',
       message: 'NIAH and Counting need --data <official release folder>.',
+    });
+  }
+  if (options.countingDraws && options.countingFromPublished) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message:
+        '--counting-draws and --counting-from-published exclude each other: rebuild the prompts, or take them as published.',
     });
   }
   if (medicalTasks.length > 0 && !options.sources) {
@@ -90,24 +103,35 @@ export async function buildMedOdysseyCommand(
     ...(options.gammaEn ? { en: parsePositiveNumber('--gamma-en', options.gammaEn) } : {}),
     ...(options.gammaZh ? { zh: parsePositiveNumber('--gamma-zh', options.gammaZh) } : {}),
   };
+  const countingSentences = parseRange('--counting-sentences', options.countingSentences);
+  if (countingSentences.min < 2 || countingSentences.max > 49) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--counting-sentences ${options.countingSentences}: k must lie in 2 … 49 (a correction moves counts between sentences, and a group's counts sum to between 2k and 99).`,
+    });
+  }
+  const countingTypes = options.countingTypes
+    ? parseChoiceList('--counting-types', options.countingTypes, COUNTING_TYPES)
+    : COUNTING_TYPES;
   const niahCounting =
-    tasks.length > 0
+    builtTasks.length > 0
       ? prepareMedOdysseyBuild({
           data: options.data!,
-          tasks,
+          tasks: builtTasks,
           languages,
           levels,
           depths: options.depths ? parseNumberList('--depths', options.depths) : DEPTHS,
-          countingTypes: options.countingTypes
-            ? parseChoiceList('--counting-types', options.countingTypes, COUNTING_TYPES)
-            : COUNTING_TYPES,
+          countingTypes,
           mic,
           gamma,
           tokenizers,
           haystack,
           seed: options.seed,
-          countingSentences: parseRange('--counting-sentences', options.countingSentences),
+          countingSentences,
           ...(options.needles ? { needleIds: parseNumberList('--needles', options.needles) } : {}),
+          ...(options.countingDraws
+            ? { countingDraws: loadCountingDraws(resolve(options.countingDraws)) }
+            : {}),
         })
       : undefined;
   const medical =
@@ -122,8 +146,21 @@ export async function buildMedOdysseyCommand(
       : { sources: [], skipped: [] };
   for (const skipped of medical.skipped) output.stderr(`skipped ${skipped}\n`);
   const statistics = niahCounting?.statistics ?? { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
+  const published = fromPublished
+    ? languages.flatMap((language) =>
+        publishedCountingSamples({
+          folder: resolve(options.countingFromPublished!),
+          language,
+          haystack,
+          levels,
+          countingTypes,
+          tokenizers,
+        }),
+      )
+    : [];
   function* samples() {
     if (niahCounting) yield* niahCounting.samples;
+    yield* published;
     yield* buildMedicalSamples({
       sources: medical.sources,
       levels,
@@ -150,6 +187,8 @@ export async function buildMedOdysseyCommand(
         seed: options.seed,
         gamma: { en: options.gammaEn ?? null, zh: options.gammaZh ?? null },
         countingSentences: options.countingSentences,
+        countingDraws: options.countingDraws ? resolve(options.countingDraws) : null,
+        countingFromPublished: options.countingFromPublished ? resolve(options.countingFromPublished) : null,
       },
       tokenizers: tokenizers.map((tokenizer) => tokenizer.name),
     },

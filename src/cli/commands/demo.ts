@@ -36,7 +36,7 @@ export async function demoCommand(options: { home?: string }, output: CommandOut
       tokenizers: 'o200k_base',
       haystack: 'medical',
       seed: 'demo',
-      countingSentences: '3-5',
+      countingSentences: '2-4',
     },
     output,
   );

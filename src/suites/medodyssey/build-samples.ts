@@ -5,8 +5,15 @@ import type { CodePointText } from '../../tokenizers/code-point-text.js';
 import { CorpusTokenIndex } from '../../tokenizers/corpus-token-index.js';
 import { joinPromptParts, type PromptPart } from '../../tokenizers/prompt-parts.js';
 import { ANSWER_RESERVE_CHARS, type CountingType, type Language, levelName } from './constants.js';
-import { countingOverheadChars, countingParts } from './counting-parts.js';
-import { countingPlan } from './counting-plan.js';
+import {
+  type CountingDraw,
+  type CountingDrawsFile,
+  countingGrid,
+  publishedDraw,
+  seededGroupDraws,
+} from './counting-draws.js';
+import type { CountingHaystack } from './counting-haystack.js';
+import { countingOverheadChars, countingParts, countingShortOf } from './counting-parts.js';
 import { fitGroups, fitOrFail, ratioCharBudget } from './mic.js';
 import { niahOverheadChars, niahParts } from './niah-parts.js';
 import type { HaystackKind, Needle } from './release.js';
@@ -15,9 +22,12 @@ export type MicMode = 'ratio' | 'exact' | 'per-model';
 
 export interface LanguageSource {
   language: Language;
-  corpus: CodePointText;
+  /** The NIAH haystack; undefined when NIAH is not built. */
+  corpus: CodePointText | undefined;
   /** Needles for NIAH; undefined when NIAH is not built. */
   needles: Needle[] | undefined;
+  /** The Counting haystack (its own book order and cut rules); undefined when Counting is not built. */
+  countingHaystack?: CountingHaystack | undefined;
 }
 
 export interface BuildSamplesOptions {
@@ -33,6 +43,8 @@ export interface BuildSamplesOptions {
   haystack: HaystackKind;
   seed: string;
   countingSentences: { min: number; max: number };
+  /** Published (or user-given) Counting draws; seeded draws where absent. */
+  countingDraws?: CountingDrawsFile | undefined;
 }
 
 export interface BuildStatistics {
@@ -45,72 +57,119 @@ export interface BuildStatistics {
 
 interface Assembler {
   task: 'niah' | 'counting';
+  /** The text the prompt's haystack ranges index into. */
+  corpus: CodePointText;
   idStem: string;
   params: Record<string, string | number>;
   gold: unknown;
   meta: Record<string, unknown>;
   overheadChars: number;
   assemble: (haystackChars: number) => { parts: PromptPart[]; offsets: Record<string, unknown> };
+  /** Refuses a final assembly that cannot be a valid sample (an error to throw). */
+  check?: (haystackChars: number) => Error | undefined;
 }
 
-function* assemblers(
+function* niahAssemblers(
   source: LanguageSource,
   options: BuildSamplesOptions,
   level: number,
 ): Generator<Assembler> {
   const { language, corpus } = source;
-  if (options.tasks.includes('niah') && source.needles) {
-    for (const depth of options.depths) {
-      for (const needle of source.needles) {
-        yield {
-          task: 'niah',
-          idStem: `niah-${language}-${levelName(level)}-d${depth}-n${needle.id}`,
-          params: { language, level, depth, needleId: needle.id, needleType: needle.type },
-          gold: { answers: needle.ground_truth },
-          meta: { needle: needle.needle, question: needle.input },
-          overheadChars: niahOverheadChars({
+  if (!options.tasks.includes('niah') || !source.needles || !corpus) return;
+  for (const depth of options.depths) {
+    for (const needle of source.needles) {
+      yield {
+        task: 'niah',
+        corpus,
+        idStem: `niah-${language}-${levelName(level)}-d${depth}-n${needle.id}`,
+        params: { language, level, depth, needleId: needle.id, needleType: needle.type },
+        gold: { answers: needle.ground_truth },
+        meta: { needle: needle.needle, question: needle.input },
+        overheadChars: niahOverheadChars({ language, needle: needle.needle, question: needle.input, depth }),
+        assemble: (haystackChars) => {
+          const built = niahParts({
             language,
             needle: needle.needle,
             question: needle.input,
             depth,
-          }),
-          assemble: (haystackChars) => {
-            const built = niahParts({
-              language,
-              needle: needle.needle,
-              question: needle.input,
-              depth,
-              corpus,
-              haystackChars,
-            });
-            return { parts: built.parts, offsets: { needleOffset: built.needleOffset } };
-          },
-        };
-      }
-    }
-  }
-  if (options.tasks.includes('counting')) {
-    for (const type of options.countingTypes) {
-      const plan = countingPlan({
-        type,
-        seed: `${options.seed}/counting/${language}/${level}/${type}`,
-        minSentences: options.countingSentences.min,
-        maxSentences: options.countingSentences.max,
-      });
-      yield {
-        task: 'counting',
-        idStem: `counting-${language}-${levelName(level)}-${type}`,
-        params: { language, level, countingType: type, sentences: plan.counts.length },
-        gold: { counts: plan.counts },
-        meta: plan.wrongCounts ? { wrongCounts: plan.wrongCounts } : {},
-        overheadChars: countingOverheadChars(language, type, plan),
-        assemble: (haystackChars) => {
-          const built = countingParts({ language, type, plan, corpus, haystackChars });
-          return { parts: built.parts, offsets: { insertOffsets: built.insertOffsets } };
+            corpus,
+            haystackChars,
+          });
+          return { parts: built.parts, offsets: { needleOffset: built.needleOffset } };
         },
       };
     }
   }
+}
+
+function* countingAssemblers(
+  source: LanguageSource,
+  options: BuildSamplesOptions,
+  level: number,
+  drawsOf: (cell: ReturnType<typeof countingGrid>[number]) => CountingDraw,
+): Generator<Assembler> {
+  const { language, countingHaystack: haystack } = source;
+  if (!options.tasks.includes('counting') || !haystack) return;
+  for (const cell of countingGrid(options.levels)) {
+    if (cell.level !== level || !options.countingTypes.includes(cell.type)) continue;
+    const draw = drawsOf(cell);
+    const idStem = `counting-${language}-${levelName(level)}-${cell.type}${options.haystack === 'generic' ? '-generic' : ''}`;
+    const assemble = (budget: number) =>
+      countingParts({
+        language,
+        type: cell.type,
+        draw,
+        haystack,
+        budget,
+        seed: `${options.seed}/counting/${language}/${options.haystack}/${cell.id}/offsets`,
+        sampleId: idStem,
+      });
+    yield {
+      task: 'counting',
+      corpus: haystack.text,
+      idStem,
+      params: {
+        language,
+        level,
+        countingType: cell.type,
+        countingId: cell.id,
+        sentences: draw.counts.length,
+      },
+      gold: { counts: draw.counts },
+      meta: { draws: draw.source, ...(draw.wrongCounts ? { wrongCounts: draw.wrongCounts } : {}) },
+      overheadChars: countingOverheadChars(language, cell.type, draw),
+      check: (budget) => countingShortOf(assemble(budget), idStem),
+      assemble: (budget) => {
+        const built = assemble(budget);
+        return {
+          parts: built.parts,
+          offsets: {
+            insertOffsets: built.insertOffsets,
+            haystackOffsets: built.haystackOffsets,
+            kept: built.kept,
+          },
+        };
+      },
+    };
+  }
+}
+
+/** The draws of each Counting cell of a language: the given file's, or seeded per group. */
+function countingDrawsFor(source: LanguageSource, options: BuildSamplesOptions) {
+  const file = options.countingDraws?.language === source.language ? options.countingDraws : undefined;
+  const groups = new Map<number, ReturnType<typeof seededGroupDraws>>();
+  return (cell: ReturnType<typeof countingGrid>[number]): CountingDraw => {
+    if (file) return publishedDraw(file, options.haystack, cell);
+    let group = groups.get(cell.group);
+    if (!group) {
+      group = seededGroupDraws({
+        seed: `${options.seed}/counting/${source.language}/${options.haystack}/group${cell.group}`,
+        sentences: options.countingSentences,
+      });
+      groups.set(cell.group, group);
+    }
+    return { ...group[cell.type], offsets: undefined, source: 'seeded' };
+  };
 }
 
 /**
@@ -121,17 +180,25 @@ function* assemblers(
  */
 export function* buildSamples(options: BuildSamplesOptions, statistics: BuildStatistics): Generator<Sample> {
   for (const source of options.sources) {
-    const indexCache = new Map<string, CorpusTokenIndex>();
-    const indexFor = (tokenizer: Tokenizer) => {
-      let index = indexCache.get(tokenizer.name);
+    const indexCache = new Map<CodePointText, Map<string, CorpusTokenIndex>>();
+    const indexFor = (corpus: CodePointText) => (tokenizer: Tokenizer) => {
+      const byTokenizer = indexCache.get(corpus) ?? new Map<string, CorpusTokenIndex>();
+      indexCache.set(corpus, byTokenizer);
+      let index = byTokenizer.get(tokenizer.name);
       if (!index) {
-        index = new CorpusTokenIndex({ corpus: source.corpus, tokenizer, limit: source.corpus.length });
-        indexCache.set(tokenizer.name, index);
+        index = new CorpusTokenIndex({ corpus, tokenizer, limit: corpus.length });
+        byTokenizer.set(tokenizer.name, index);
       }
       return index;
     };
+    const drawsOf = countingDrawsFor(source, options);
     for (const level of options.levels) {
-      for (const assembler of assemblers(source, options, level)) {
+      const assemblers = [
+        ...niahAssemblers(source, options, level),
+        ...countingAssemblers(source, options, level, drawsOf),
+      ];
+      for (const assembler of assemblers) {
+        const corpus = assembler.corpus;
         const groups = fitGroups(options.mic, options.tokenizers);
         for (const group of groups) {
           const fitted =
@@ -141,14 +208,16 @@ export function* buildSamples(options: BuildSamplesOptions, statistics: BuildSta
                     assembler,
                     level,
                     options.gamma[source.language],
-                    source.corpus.length,
+                    corpus.length,
                   ),
                   counts: {} as Record<string, number>,
                 }
-              : fitExact(assembler, group.tokenizers.map(indexFor), level, source.corpus, statistics);
+              : fitExact(assembler, group.tokenizers.map(indexFor(corpus)), level, corpus, statistics);
           const haystackChars = fitted.haystackChars;
+          const refusal = assembler.check?.(haystackChars);
+          if (refusal) throw refusal;
           const { parts, offsets } = assembler.assemble(haystackChars);
-          const prompt = joinPromptParts(source.corpus, parts);
+          const prompt = joinPromptParts(corpus, parts);
           // Counts verified while fitting are full counts of this very prompt: reuse them.
           const promptTokens = Object.fromEntries(
             options.tokenizers.map((tokenizer) => [
@@ -156,7 +225,7 @@ export function* buildSamples(options: BuildSamplesOptions, statistics: BuildSta
               fitted.counts[tokenizer.name] ?? tokenizer.count(prompt),
             ]),
           );
-          if (options.mic !== 'ratio' && haystackChars === source.corpus.length) statistics.corpusExhausted++;
+          if (options.mic !== 'ratio' && haystackChars === corpus.length) statistics.corpusExhausted++;
           statistics.samples++;
           yield {
             id: assembler.idStem + group.suffix,

@@ -4,11 +4,12 @@ import { CorpusTokenIndex } from '../../tokenizers/corpus-token-index.js';
 import { joinPromptParts } from '../../tokenizers/prompt-parts.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { type BuildSamplesOptions, type BuildStatistics, buildSamples } from './build-samples.js';
+import { countingGrid, seededGroupDraws } from './counting-draws.js';
+import { countingHaystackOf } from './counting-haystack.js';
 import { countingParts } from './counting-parts.js';
-import { countingPlan } from './counting-plan.js';
 import { fitHaystackChars, pythonFloorDivide, ratioCharBudget } from './mic.js';
 import { niahParts } from './niah-parts.js';
-import { NIAH_INSTRUCTION } from './prompts.js';
+import { COUNTING_INSTRUCTION, NIAH_INSTRUCTION } from './prompts.js';
 
 const en = new CodePointText('Alpha beta. Gamma delta epsilon. Zeta eta.\nTheta iota kappa. Lambda mu.');
 const zh = new CodePointText('甲乙丙。丁戊己庚。辛壬.癸子\n丑寅卯。');
@@ -76,62 +77,124 @@ describe('MIC budgets', () => {
 });
 
 describe('counting builder', () => {
-  it('plans are seeded and follow each type', () => {
-    const plan = (type: 'repeat' | 'increase' | 'shuffle' | 'correction', seed = 's') =>
-      countingPlan({ type, seed, minSentences: 6, maxSentences: 20 });
-    expect(plan('shuffle')).toEqual(plan('shuffle'));
-    expect(plan('shuffle', 'a')).not.toEqual(plan('shuffle', 'b'));
-    expect(new Set(plan('repeat').counts)).toEqual(new Set([1]));
-    const increase = plan('increase').counts;
-    expect(increase).toEqual(increase.map((_, index) => index + 1));
-    const correction = plan('correction');
-    expect(correction.wrongCounts).toHaveLength(correction.counts.length);
-    correction.counts.forEach((count, index) => {
-      expect(correction.wrongCounts![index]).not.toBe(count);
-    });
-    for (const type of ['repeat', 'increase', 'shuffle', 'correction'] as const) {
-      const k = plan(type, type).counts.length;
-      expect(k).toBeGreaterThanOrEqual(6);
+  it('lays out the grid as published: type = id mod 4, level = id mod 7, groups of four ids', () => {
+    const grid = countingGrid([4000, 8000, 16000, 32000, 64000, 128000, 200000]);
+    expect(grid).toHaveLength(28);
+    expect(grid[0]).toEqual({ id: 0, type: 'repeat', level: 4000, group: 0 });
+    expect(grid[1]).toEqual({ id: 1, type: 'increase', level: 8000, group: 0 });
+    expect(grid[6]).toEqual({ id: 6, type: 'shuffle', level: 200000, group: 1 });
+    expect(grid[27]).toEqual({ id: 27, type: 'correction', level: 200000, group: 6 });
+    // Every (type, level) pair once.
+    expect(new Set(grid.map((cell) => `${cell.type}@${cell.level}`)).size).toBe(28);
+    // Two levels share a factor with 4: id = 4 × level index + type index.
+    expect(countingGrid([1000, 1500]).map((cell) => `${cell.id}:${cell.type}@${cell.level}`)).toEqual([
+      '0:repeat@1000',
+      '1:increase@1000',
+      '2:shuffle@1000',
+      '3:correction@1000',
+      '4:repeat@1500',
+      '5:increase@1500',
+      '6:shuffle@1500',
+      '7:correction@1500',
+    ]);
+  });
+
+  it('seeded draws keep every published constraint, for any seed', () => {
+    for (let trial = 0; trial < 300; trial++) {
+      const draws = seededGroupDraws({ seed: `t${trial}`, sentences: { min: 2, max: 20 } });
+      const k = draws.repeat.counts.length;
+      expect(k).toBeGreaterThanOrEqual(2);
       expect(k).toBeLessThanOrEqual(20);
+      expect(draws.repeat.counts).toEqual(Array.from({ length: k }, () => 1));
+      expect(draws.increase.counts).toEqual(Array.from({ length: k }, (_, index) => index + 1));
+      const wrong = draws.correction.wrongCounts!;
+      const corrected = draws.correction.counts;
+      expect(draws.shuffle.counts).toEqual(wrong);
+      const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+      expect(sum(wrong)).toBeLessThanOrEqual(99);
+      expect(sum(wrong)).toBeGreaterThanOrEqual(2 * k);
+      expect(sum(corrected)).toBe(sum(wrong));
+      corrected.forEach((count, index) => {
+        expect(count).toBeGreaterThanOrEqual(1);
+        expect(count).not.toBe(wrong[index]);
+      });
     }
-  });
-
-  it('inserts the sentences in order at evenly spaced sentence boundaries', () => {
-    const corpus = new CodePointText(
-      Array.from({ length: 40 }, (_, index) => `Sentence ${index}.`).join(' '),
+    expect(seededGroupDraws({ seed: 'a', sentences: { min: 6, max: 20 } })).toEqual(
+      seededGroupDraws({ seed: 'a', sentences: { min: 6, max: 20 } }),
     );
-    const plan = { counts: [3, 1, 2], wrongCounts: undefined };
-    const { parts, insertOffsets } = countingParts({
-      language: 'en',
-      type: 'shuffle',
-      plan,
-      corpus,
-      haystackChars: corpus.length,
-    });
-    const prompt = joinPromptParts(corpus, parts);
-    const found = [...prompt.matchAll(/counted (\d+) little penguins?\./g)].map((match) => Number(match[1]));
-    expect(found).toEqual([3, 1, 2]);
-    for (const offset of insertOffsets) expect(prompt.slice(offset, offset + 15)).toBe('The little star');
-    // Each sentence follows a "." of the haystack, near i/4 of the way through.
-    insertOffsets.forEach((offset, index) => {
-      expect(prompt[offset - 2]).toBe('.');
-      const fraction = (offset - insertOffsets[0]! + 1) / prompt.length;
-      expect(fraction).toBeLessThan(((index + 1) / 4) * 1.2);
-    });
   });
 
-  it('correction sentences state the wrong count, then the right one', () => {
-    const corpus = new CodePointText('一。二。三。四。五。');
-    const { parts } = countingParts({
+  it('cuts the medical haystack at its last newline and inserts sentences after boundaries', () => {
+    // 甲0 乙1 丙2 。3 ↵4 丁5 戊6 。7 ↵8 ↵9 庚10 辛11 壬12 。13 ↵14 癸15 子16
+    const haystack = countingHaystackOf({
+      language: 'zh',
+      kind: 'medical',
+      text: '甲乙丙。\n丁戊。\n\n庚辛壬。\n癸子',
+    });
+    const built = countingParts({
+      language: 'zh',
+      type: 'shuffle',
+      draw: { counts: [2, 5], wrongCounts: undefined, offsets: [4, 10], source: 'published' },
+      haystack,
+      budget: 17, // past the end: walks left from "子" (16) to the newline at 14, keeping 15 characters
+      seed: 'unused',
+      sampleId: 't',
+    });
+    expect(built.kept).toBe(15);
+    expect(joinPromptParts(haystack.text, built.parts)).toBe(
+      `${COUNTING_INSTRUCTION.plain.zh}甲乙丙。\n小星星看向一小块区域，数了2只小企鹅。\n\n丁戊。\n\n\n小星星看向一小块区域，数了5只小企鹅。\n庚辛壬。\n`,
+    );
+    // Each sentence is 19 characters plus its two newlines.
+    expect(built.insertOffsets).toEqual([167 + 4 + 1, 167 + 4 + 21 + 6 + 1]);
+  });
+
+  it('generic zh haystack: cut at 。, then every 。 of the kept text becomes a newline', () => {
+    const haystack = countingHaystackOf({ language: 'zh', kind: 'generic', text: '一二。三\n四。五六。七' });
+    const built = countingParts({
       language: 'zh',
       type: 'correction',
-      plan: { counts: [7], wrongCounts: [5] },
-      corpus,
-      haystackChars: corpus.length,
+      draw: { counts: [7], wrongCounts: [5], offsets: [3], source: 'published' },
+      haystack,
+      budget: 9, // "六。" ends at 8: keeps 9
+      seed: 'unused',
+      sampleId: 't',
     });
-    expect(joinPromptParts(corpus, parts)).toContain(
-      '小星星看向一小块区域数了5只小企鹅，但发现数错了，于是又数了一遍，这次数对了，是7只小企鹅。',
+    expect(joinPromptParts(haystack.text, built.parts)).toBe(
+      `${COUNTING_INSTRUCTION.correction.zh}一二\n\n小星星看向一小块区域数了5只小企鹅，但发现数错了，于是又数了一遍，这次数对了，是7只小企鹅。\n三\n四\n五六\n`,
     );
+  });
+
+  it('rejects published offsets that do not fit the haystack, and draws seeded ones among boundaries', () => {
+    const haystack = countingHaystackOf({
+      language: 'en',
+      kind: 'medical',
+      text: 'A b. C d.\nE f. G h.\nI j.\n',
+    });
+    const draw = { counts: [1, 2], wrongCounts: undefined, offsets: [3, 4], source: 'published' as const };
+    expect(() =>
+      countingParts({
+        language: 'en',
+        type: 'shuffle',
+        draw,
+        haystack,
+        budget: 30,
+        seed: 's',
+        sampleId: 'x',
+      }),
+    ).toThrow(/x: cut_offsets\[0\] = 3 is not just after a sentence boundary/);
+    const seeded = countingParts({
+      language: 'en',
+      type: 'shuffle',
+      draw: { ...draw, offsets: undefined, source: 'seeded' },
+      haystack,
+      budget: 30,
+      seed: 's',
+      sampleId: 'x',
+    });
+    // Boundaries after "." and newlines: 4, 9, 10, 14, 19, 20, 24, 25 (the end).
+    expect(seeded.haystackOffsets).toHaveLength(2);
+    for (const offset of seeded.haystackOffsets) expect([4, 9, 10, 14, 19, 20, 24, 25]).toContain(offset);
+    expect(seeded.haystackOffsets[0]).toBeLessThan(seeded.haystackOffsets[1]!);
   });
 });
 
@@ -172,6 +235,7 @@ describe('exact MIC', () => {
           language: 'en',
           corpus,
           needles: [{ id: 3, needle: 'N.', input: 'Q?', ground_truth: ['A'], type: 'medical' }],
+          countingHaystack: countingHaystackOf({ language: 'en', kind: 'medical', text }),
         },
       ],
       tasks: ['niah', 'counting'],
@@ -194,8 +258,11 @@ describe('exact MIC', () => {
         expect(sample.promptTokens[tokenizer.name]).toBe(tokenizer.count(sample.prompt));
         expect(sample.promptTokens[tokenizer.name]).toBeLessThanOrEqual(sample.params.level as number);
       }
+      // NIAH cuts at any character; Counting cuts after a newline, so it may stop a line
+      // (about 15 tokens here) short.
+      const slack = sample.task === 'counting' ? 25 : 10;
       expect(Math.max(...Object.values(sample.promptTokens))).toBeGreaterThan(
-        (sample.params.level as number) - 10,
+        (sample.params.level as number) - slack,
       );
     }
     const perModel = [

@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { type BuildStatistics, buildSamples } from './build-samples.js';
-import { DEFAULT_GAMMA, type Language } from './constants.js';
+import { DEFAULT_GAMMA, DEPTHS, type Language, LEVELS } from './constants.js';
 import { loadHaystack, loadNeedles, resolveDatasetFolder } from './release.js';
 
 /**
@@ -89,3 +89,66 @@ describe.skipIf(!available)('ratio build against the published NIAH prompts', ()
     expect(checked).toHaveLength(entries.length);
   });
 });
+
+describe.skipIf(!available || !existsSync(join(folder ?? '', 'evaluation_result', 'niah_result')))(
+  'ratio build against every published NIAH output',
+  () => {
+    it('gives every prompt of the grid the length(string) of all twenty published files', {
+      timeout: 300_000,
+    }, () => {
+      const datasetFolder = resolveDatasetFolder(folder!);
+      const niahFolder = join(folder!, 'evaluation_result', 'niah_result');
+      let compared = 0;
+      const misses: string[] = [];
+      for (const language of ['en', 'zh'] as const) {
+        const published = new Map<string, number>();
+        for (const name of readdirSync(niahFolder).filter((file) => file.startsWith(`${language}_`))) {
+          for (const text of readFileSync(join(niahFolder, name), 'utf8').split('\n')) {
+            if (text.trim() === '') continue;
+            const line = JSON.parse(text) as Record<string, number>;
+            const key = `${line.idx}/${line['length(origin)']}/${line['position(%)']}`;
+            const chars = line['length(string)']!;
+            if (published.has(key) && published.get(key) !== chars)
+              misses.push(`${name}: ${key} disagrees across files`);
+            published.set(key, chars);
+            compared++;
+          }
+        }
+        const corpus = loadHaystack({
+          datasetFolder,
+          language,
+          kind: 'medical',
+          minimumChars: Math.floor(Math.max(...LEVELS) / DEFAULT_GAMMA[language]),
+        });
+        const statistics: BuildStatistics = { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
+        let built = 0;
+        for (const sample of buildSamples(
+          {
+            sources: [{ language, corpus, needles: loadNeedles(datasetFolder, language) }],
+            tasks: ['niah'],
+            levels: LEVELS,
+            depths: DEPTHS,
+            countingTypes: [],
+            mic: 'ratio',
+            gamma: DEFAULT_GAMMA,
+            tokenizers: [],
+            haystack: 'medical',
+            seed: 'conformance',
+            countingSentences: { min: 6, max: 20 },
+          },
+          statistics,
+        )) {
+          built++;
+          const key = `${sample.params.needleId}/${sample.params.level}/${sample.params.depth}`;
+          if (published.get(key) !== sample.promptChars)
+            misses.push(`${sample.id}: ${sample.promptChars} characters, published ${published.get(key)}`);
+        }
+        expect(built).toBe(700);
+      }
+      console.log(
+        `${compared - misses.length} of ${compared} published NIAH prompt lengths reproduced (14 000 lines, 1 400 prompts).`,
+      );
+      expect(misses).toEqual([]);
+    });
+  },
+);

@@ -3,6 +3,8 @@ import type { Task } from '../../core/task.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import { type BuildStatistics, buildSamples, type LanguageSource, type MicMode } from './build-samples.js';
 import { ANSWER_RESERVE_CHARS, type CountingType, DEFAULT_GAMMA, type Language } from './constants.js';
+import type { CountingDrawsFile } from './counting-draws.js';
+import { loadCountingHaystack } from './counting-haystack.js';
 import { countingTask } from './counting-task.js';
 import { caseTask, kgTask, tableTask, termTask } from './medical-tasks.js';
 import { ratioCharBudget } from './mic.js';
@@ -38,6 +40,8 @@ export interface MedOdysseyBuildRequest {
   countingSentences: { min: number; max: number };
   /** Only these needle ids (all when undefined). */
   needleIds?: readonly number[];
+  /** Counting draws to use instead of seeded ones (e.g. the published `counting-draws.json`). */
+  countingDraws?: CountingDrawsFile | undefined;
 }
 
 /**
@@ -59,16 +63,22 @@ export function prepareMedOdysseyBuild(request: MedOdysseyBuildRequest): {
           (needle) => request.needleIds === undefined || request.needleIds.includes(needle.id),
         )
       : undefined;
-    const corpus = loadHaystack({
-      datasetFolder,
-      language,
-      kind: request.haystack,
-      // The builder checks each sample's exact need; here the corpus must merely exist.
-      // ratio mode never needs more than its budget; exact modes may use more than γ predicts.
-      minimumChars: 1,
-      preferredChars: request.mic === 'ratio' ? ratioBudget - ANSWER_RESERVE_CHARS : ratioBudget * 2,
-    });
-    return { language, corpus, needles };
+    // The builder checks each sample's exact need; here the corpus must merely exist.
+    // ratio mode never needs more than its budget; exact modes may use more than γ predicts.
+    const preferredChars = request.mic === 'ratio' ? ratioBudget - ANSWER_RESERVE_CHARS : ratioBudget * 2;
+    const corpus = request.tasks.includes('niah')
+      ? loadHaystack({ datasetFolder, language, kind: request.haystack, minimumChars: 1, preferredChars })
+      : undefined;
+    const countingHaystack = request.tasks.includes('counting')
+      ? loadCountingHaystack({
+          datasetFolder,
+          language,
+          kind: request.haystack,
+          minimumChars: 1,
+          preferredChars: request.mic === 'ratio' ? ratioBudget : ratioBudget * 2,
+        })
+      : undefined;
+    return { language, corpus, needles, countingHaystack };
   });
   const statistics: BuildStatistics = { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
   const samples = buildSamples(
@@ -84,6 +94,7 @@ export function prepareMedOdysseyBuild(request: MedOdysseyBuildRequest): {
       haystack: request.haystack,
       seed: request.seed,
       countingSentences: request.countingSentences,
+      countingDraws: request.countingDraws,
     },
     statistics,
   );

@@ -23,23 +23,29 @@ export const SENTENCE_BOUNDARIES: Record<Language, ReadonlySet<string>> = {
 export const NIAH_ANSWER_KEYS = ['answer', '答案'] as const;
 export const COUNTING_ANSWER_KEYS = ['little_star', '小星星'] as const;
 
-/** Figures B6 (repeat, increase, shuffle) and B7 (correction), followed by a blank line. */
+/**
+ * The Counting prefix, as the published prompts have it: a blank line, the Figure B6 (repeat,
+ * increase, shuffle) or B7 (correction) story as one line, a blank line. Unlike the figures,
+ * the JSON example has no spaces (`{"小星星":[x,x,x,...]}`): the 322 published zh prompts all
+ * read so. No en prompt was published; the en prefix follows the same rule with the figures'
+ * English story (its stray closing quote in Figure B6 left out).
+ */
 export const COUNTING_INSTRUCTION: Record<'plain' | 'correction', Record<Language, string>> = {
   plain: {
-    en: 'On a moonlit and misty night, a little star in the sky above Antarctica opened its eyes and looked down, it was bored and started to count the number of little penguins on the ground. Please help the little star collect the number of little penguins, for example: {"little_star": [x, x, x, ...]}. The summation is not required, and the numbers in [x, x, x, ...] represent the counted number of little penguins by the little star. Only output the results in JSON format without any explanation.\n\n',
-    zh: '在某个月光皎洁、云雾缭绕的夜晚，南极洲上空有一只小星星睁开了眼睛往下面看，它很无聊于是开始全神贯注地数地面一共有多少只小企鹅。请帮助小星星收集所数的小企鹅只数，按照如下格式：{"小星星": [x, x, x, ...]}，不要求和，[x, x, x, ...]中数字为小星星每次数小企鹅的只数，仅以JSON格式输出结果，不需要输出任何解释。\n\n',
+    en: '\n\nOn a moonlit and misty night, a little star in the sky above Antarctica opened its eyes and looked down, it was bored and started to count the number of little penguins on the ground. Please help the little star collect the number of little penguins, for example: {"little_star":[x,x,x,...]}. The summation is not required, and the numbers in [x,x,x,...] represent the counted number of little penguins by the little star. Only output the results in JSON format without any explanation.\n\n',
+    zh: '\n\n在某个月光皎洁、云雾缭绕的夜晚，南极洲上空有一只小星星睁开了眼睛往下面看，它很无聊于是开始全神贯注地数地面一共有多少只小企鹅。请帮助小星星收集所数的小企鹅只数，按照如下格式：{"小星星":[x,x,x,...]}，不要求和，[x,x,x,...]中数字为小星星每次数小企鹅的只数，仅以JSON格式输出结果，不需要输出任何解释。\n\n',
   },
   correction: {
-    en: 'On a moonlit and misty night, a little star in the sky above Antarctica opened its eyes and looked down, it was bored and started to count the number of little penguins on the ground. Please help the little star collect the correct number of little penguins, for example: {"little_star": [x, x, x,...]}. The summation is not required, and the numbers in [x, x, x,...] represent the correctly counted number of little penguins by the little star. Only output the results in JSON format without any explanation.\n\n',
-    zh: '在某个月光皎洁、云雾缭绕的夜晚，南极洲上空有一只小星星睁开了眼睛往下面看，它很无聊于是开始全神贯注地数地面一共有多少只小企鹅。请帮助小星星收集所数的正确小企鹅只数，按照如下格式：{"小星星": [x, x, x, ...]}，不要求和，[x, x, x, ...]中数字为小星星每次数小企鹅正确的只数，仅以JSON格式输出结果，不需要输出任何解释。\n\n',
+    en: '\n\nOn a moonlit and misty night, a little star in the sky above Antarctica opened its eyes and looked down, it was bored and started to count the number of little penguins on the ground. Please help the little star collect the correct number of little penguins, for example: {"little_star":[x,x,x,...]}. The summation is not required, and the numbers in [x,x,x,...] represent the correctly counted number of little penguins by the little star. Only output the results in JSON format without any explanation.\n\n',
+    zh: '\n\n在某个月光皎洁、云雾缭绕的夜晚，南极洲上空有一只小星星睁开了眼睛往下面看，它很无聊于是开始全神贯注地数地面一共有多少只小企鹅。请帮助小星星收集所数的正确小企鹅只数，按照如下格式：{"小星星":[x,x,x,...]}，不要求和，[x,x,x,...]中数字为小星星每次数小企鹅正确的只数，仅以JSON格式输出结果，不需要输出任何解释。\n\n',
   },
 };
 
-function penguins(count: number): string {
-  return count === 1 ? 'little penguin' : 'little penguins';
-}
-
-/** One counting sentence (Figures B2, B6, B7). */
+/**
+ * One counting sentence, without the newlines around it (Figures B2, B6, B7; zh as published,
+ * with no comma after 区域 in the correction sentence). The en sentences are the figures' words,
+ * "little penguin." included: no en prompt was published to say otherwise.
+ */
 export function countingSentence(options: {
   language: Language;
   count: number;
@@ -49,9 +55,9 @@ export function countingSentence(options: {
   if (wrongCount === undefined) {
     return language === 'zh'
       ? `小星星看向一小块区域，数了${count}只小企鹅。`
-      : `The little star looked to a small area and counted ${count} ${penguins(count)}.`;
+      : `The little star looked to a small area and counted ${count} little penguin.`;
   }
   return language === 'zh'
     ? `小星星看向一小块区域数了${wrongCount}只小企鹅，但发现数错了，于是又数了一遍，这次数对了，是${count}只小企鹅。`
-    : `The little star looked to a small area and counted ${wrongCount} ${penguins(wrongCount)}, but found that a mistake had been made, so the counting was done again, and this time ${count} ${penguins(count)} was counted correctly.`;
+    : `The little star looked to a small area and counted ${wrongCount} little penguins, but found that a mistake had been made, so the counting was done again, and this time ${count} little penguins was counted correctly.`;
 }

@@ -1,0 +1,116 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, temporaryHome } from './cli.js';
+
+/**
+ * The published zh Counting prompts, rebuilt: every `input` of task_result/zh_counting_* and
+ * counting_compare_result/* (322 lines, 28 distinct prompts per haystack) must equal the
+ * prompt medbench builds from the release with the published draws, byte for byte. Needs
+ * MEDBENCH_SHARED_DATA=<shared/data>.
+ */
+const shared = process.env.MEDBENCH_SHARED_DATA;
+const release = shared ? join(shared, 'medodyssey') : undefined;
+const available = release !== undefined && existsSync(join(release, 'counting-draws.json'));
+if (!available) {
+  console.warn(
+    'SKIPPED published-prompts.test.ts: set MEDBENCH_SHARED_DATA to the shared data folder (holding medodyssey/) to rebuild the published Counting prompts.',
+  );
+}
+
+interface PublishedLine {
+  id: number;
+  input: string;
+  true_answer: number[];
+}
+
+function publishedLines(folder: string, pattern: RegExp): Array<{ file: string; line: PublishedLine }> {
+  return readdirSync(folder)
+    .filter((name) => pattern.test(name))
+    .flatMap((name) =>
+      readFileSync(join(folder, name), 'utf8')
+        .split('\n')
+        .filter((text) => text.trim() !== '')
+        .map((text) => ({ file: name, line: JSON.parse(text) as PublishedLine })),
+    );
+}
+
+function builtSamples(path: string) {
+  const [, ...samples] = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((text) => text !== '')
+    .map((text) => JSON.parse(text));
+  return new Map(
+    samples.map((sample: { params: { countingId: number }; prompt: string; gold: { counts: number[] } }) => [
+      sample.params.countingId,
+      sample,
+    ]),
+  );
+}
+
+const home = available ? temporaryHome() : '';
+afterAll(() => {
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+describe.skipIf(!available)('the published zh Counting prompts', () => {
+  const evaluation = join(release ?? '', 'evaluation_result');
+  const sets = [
+    {
+      haystack: 'medical',
+      lines: () => publishedLines(join(evaluation, 'task_result'), /^zh_counting_.+\.jsonl$/),
+    },
+    {
+      haystack: 'generic',
+      lines: () =>
+        publishedLines(join(evaluation, 'counting_compare_result'), /^zh_counting_general_.+\.jsonl$/),
+    },
+  ] as const;
+
+  for (const how of ['--counting-draws', '--counting-from-published'] as const) {
+    it(`${how}: every published input, byte for byte`, { timeout: 120_000 }, async () => {
+      let matched = 0;
+      let total = 0;
+      const misses: string[] = [];
+      for (const set of sets) {
+        const out = join(home, `${set.haystack}${how}.jsonl`);
+        const source = how === '--counting-draws' ? join(release!, 'counting-draws.json') : release!;
+        const built = await runCli([
+          'build',
+          'medodyssey',
+          '--data',
+          release!,
+          '--task',
+          'counting',
+          '--lang',
+          'zh',
+          '--haystack',
+          set.haystack,
+          how,
+          source,
+          '--tokenizers',
+          'o200k_base',
+          '--out',
+          out,
+        ]);
+        expect(built.stderr).toBe('');
+        expect(built.code).toBe(0);
+        const samples = builtSamples(out);
+        expect(samples.size).toBe(28);
+        for (const { file, line } of set.lines()) {
+          total++;
+          const sample = samples.get(line.id);
+          if (
+            sample?.prompt === line.input &&
+            JSON.stringify(sample.gold.counts) === JSON.stringify(line.true_answer)
+          )
+            matched++;
+          else misses.push(`${file} id ${line.id}`);
+        }
+      }
+      console.log(`${how}: ${matched} of ${total} published Counting prompts rebuilt byte for byte.`);
+      expect(misses).toEqual([]);
+      expect(total).toBe(322);
+    });
+  }
+});
