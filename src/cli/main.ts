@@ -77,6 +77,10 @@ export function createProgram(): Command {
       ),
     )
     .option('--kg-questions <n>', 'KG questions to generate per language (default 100)')
+    .option(
+      '--prompts <file>',
+      "KG/Term/Table/Case prompt templates in the release's prompt.json layout (default: --data's prompt.json, else --sources')",
+    )
     .addOption(new Option('--lang <languages>', 'en, zh, en,zh or all').default('all'))
     .option('--levels <list>', "token levels, e.g. 4k,8k (default: the paper's seven, 4k to 200k)")
     .option('--depths <list>', 'needle depths in percent (default 0,25,50,75,100)')

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import { writeDataset } from '../../runner/dataset-file.js';
@@ -12,8 +13,10 @@ import {
   LEVELS,
   prepareMedOdysseyBuild,
 } from '../../suites/medodyssey/index.js';
+import { loadPromptTemplates } from '../../suites/medodyssey/medical-prompts.js';
 import { loadMedicalSources } from '../../suites/medodyssey/medical-sources.js';
 import { publishedCountingSamples } from '../../suites/medodyssey/published-counting.js';
+import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { VERSION } from '../../version.js';
 import { parseChoiceList, parseNumberList, parsePositiveNumber, parseRange } from '../parse-options.js';
@@ -39,6 +42,29 @@ export interface BuildMedOdysseyOptions {
   countingSentences: string;
   countingDraws?: string;
   countingFromPublished?: string;
+  /** KG/Term/Table/Case prompt templates (prompt.json); default: the release's, else the sources'. */
+  prompts?: string;
+}
+
+/**
+ * The KG/Term/Table/Case prompt templates: --prompts, else the release's prompt.json (--data),
+ * else a prompt.json in the sources folder.
+ */
+function promptsFile(options: BuildMedOdysseyOptions): string {
+  if (options.prompts) return resolve(options.prompts);
+  const candidates = [
+    ...(options.data ? [join(resolveDatasetFolder(resolve(options.data)), 'prompt.json')] : []),
+    ...(options.sources ? [join(resolve(options.sources), 'prompt.json')] : []),
+  ];
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `KG, Term, Table and Case need prompt templates; none of ${candidates.join(', ') || '--prompts'} exists.`,
+      hint: "Pass the official release with --data (its prompt.json is read), or --prompts <file> in the release's prompt.json layout.",
+    });
+  }
+  return found;
 }
 
 export interface CommandOutput {
@@ -145,6 +171,7 @@ export async function buildMedOdysseyCommand(
         })
       : { sources: [], skipped: [] };
   for (const skipped of medical.skipped) output.stderr(`skipped ${skipped}\n`);
+  const prompts = medical.sources.length > 0 ? loadPromptTemplates(promptsFile(options)) : undefined;
   const statistics = niahCounting?.statistics ?? { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
   const published = fromPublished
     ? languages.flatMap((language) =>
@@ -161,7 +188,9 @@ export async function buildMedOdysseyCommand(
   function* samples() {
     if (niahCounting) yield* niahCounting.samples;
     yield* published;
+    if (!prompts) return;
     yield* buildMedicalSamples({
+      prompts,
       sources: medical.sources,
       levels,
       mic,
@@ -189,6 +218,7 @@ export async function buildMedOdysseyCommand(
         countingSentences: options.countingSentences,
         countingDraws: options.countingDraws ? resolve(options.countingDraws) : null,
         countingFromPublished: options.countingFromPublished ? resolve(options.countingFromPublished) : null,
+        prompts: prompts?.path ?? null,
       },
       tokenizers: tokenizers.map((tokenizer) => tokenizer.name),
     },

@@ -6,7 +6,7 @@ import { CorpusTokenIndex } from '../../tokenizers/corpus-token-index.js';
 import { joinPromptParts, type PromptPart } from '../../tokenizers/prompt-parts.js';
 import type { MicMode } from './build-samples.js';
 import { ANSWER_RESERVE_CHARS, type Language, levelName } from './constants.js';
-import { medicalPrompt } from './medical-prompts.js';
+import { medicalPrompt, namedQuestion, type PromptTemplates } from './medical-prompts.js';
 import type { MedicalSource } from './medical-sources.js';
 import { fitGroups, fitOrFail, ratioCharBudget } from './mic.js';
 import { SeededRandom } from './seeded-random.js';
@@ -18,6 +18,8 @@ export interface BuildMedicalOptions {
   gamma: Record<Language, number>;
   tokenizers: readonly Tokenizer[];
   seed: string;
+  /** The prompt templates (the release's prompt.json). */
+  prompts: PromptTemplates;
 }
 
 function shuffle<T>(items: readonly T[], seed: string): T[] {
@@ -43,6 +45,20 @@ function boundaryAtMost(boundaries: readonly number[], limit: number): number {
 }
 
 /**
+ * Units are joined by the separator, none after the last (the authors' `'\n'.join`): every
+ * stream range and inserted unit ends with a separator, so the last part loses its own.
+ */
+function dropTrailingSeparator(parts: PromptPart[], separator: string): void {
+  const length = codePointLength(separator);
+  const last = parts.at(-1);
+  if (parts.length <= 1 || last === undefined) return;
+  if (typeof last === 'string') parts[parts.length - 1] = last.slice(0, last.length - separator.length);
+  else if (last.end - length > last.start)
+    parts[parts.length - 1] = { start: last.start, end: last.end - length };
+  else parts.pop();
+}
+
+/**
  * Builds KG, Term, Table and Case samples: each question's context is a prefix of the
  * task's seeded stream of knowledge units (cut only between units) with the question's own
  * answer units taken out of the stream and inserted whole at evenly spaced unit boundaries,
@@ -51,7 +67,7 @@ function boundaryAtMost(boundaries: readonly number[], limit: number): number {
  */
 export function* buildMedicalSamples(options: BuildMedicalOptions): Generator<Sample> {
   for (const source of options.sources) {
-    const probe = medicalPrompt(source.task, source.language, '');
+    const probe = medicalPrompt(options.prompts, source.task, source.language, '');
     const order = shuffle(
       source.units.map((_, index) => index),
       `${options.seed}/${source.task}/${source.language}/order`,
@@ -77,7 +93,11 @@ export function* buildMedicalSamples(options: BuildMedicalOptions): Generator<Sa
     };
     for (const level of options.levels) {
       for (const question of source.questions) {
-        const shape = medicalPrompt(source.task, source.language, question.question);
+        const asked =
+          source.task === 'table' || source.task === 'case'
+            ? namedQuestion(source.task, source.language, question.name, question.question)
+            : question.question;
+        const shape = medicalPrompt(options.prompts, source.task, source.language, asked);
         const answers = shuffle(question.answerUnits, `${options.seed}/${question.id}/answers`);
         const excluded = answers.map((unit) => {
           const position = positionOf.get(unit)!;
@@ -111,6 +131,7 @@ export function* buildMedicalSamples(options: BuildMedicalOptions): Generator<Sa
             parts.push(answerTexts[index]!);
           });
           pushRange(from, cut);
+          dropTrailingSeparator(parts, shape.separator);
           parts.push(shape.tail);
           return { parts, cut };
         };
@@ -167,12 +188,12 @@ export function* buildMedicalSamples(options: BuildMedicalOptions): Generator<Sa
             promptTokens,
             gold: question.gold,
             meta: {
-              question: question.question,
+              question: asked,
               contextUnits:
                 boundaryAtMost(boundaries, cut) -
                 excluded.filter((range) => range.end <= cut).length +
                 answers.length,
-              answerOffsets: answerTexts.map((text) => prompt.indexOf(text)),
+              answerOffsets: answers.map((unit) => prompt.indexOf(source.units[unit]!)),
             },
           };
         }

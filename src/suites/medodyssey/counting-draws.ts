@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
 import { COUNTING_TYPES, type CountingType, type Language } from './constants.js';
-import type { HaystackKind } from './release.js';
+import { type HaystackKind, readJsonFile } from './release.js';
 import { SeededRandom } from './seeded-random.js';
 
 /** The release's Counting type names, in the grid's order (type = id mod 4). */
@@ -100,22 +99,11 @@ export type CountingDrawsFile = {
  * wrong_counts, cut_offsets }. It applies to zh unless it says `"language": "en"`.
  */
 export function loadCountingDraws(path: string): CountingDrawsFile {
-  if (!existsSync(path)) {
-    throw new MedbenchError({
-      code: 'DATA_NOT_FOUND',
-      message: `--counting-draws: file not found: ${path}`,
-      hint: 'Pass a JSON file of { "medical": [...], "general": [...] } draws (docs/medodyssey-counting.md).',
-    });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new MedbenchError({
-      code: 'DATA_INVALID',
-      message: `--counting-draws: ${path} is not valid JSON (${(error as Error).message}).`,
-    });
-  }
+  const json = readJsonFile(path, {
+    missing:
+      'Pass a JSON file of { "medical": [...], "general": [...] } draws (docs/medodyssey-counting.md).',
+    invalid: 'The draws file is JSON: { "medical": [...], "general": [...] } (docs/medodyssey-counting.md).',
+  });
   const parsed = drawsFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import { CodePointText } from '../../tokenizers/code-point-text.js';
 import type { Language } from './constants.js';
 import { normalizeReleaseText } from './normalize-release-text.js';
-import { EN_GUIDELINE_ORDER, type HaystackKind, ZH_BOOK_ORDER } from './release.js';
+import { EN_GUIDELINE_ORDER, genericHaystackFiles, type HaystackKind, ZH_BOOK_ORDER } from './release.js';
 
 /**
  * The zh books Counting reads, in order. The published prompts start with 《食疗本草》 and
@@ -43,15 +43,6 @@ interface HaystackRule {
   replace?: { from: string; to: string };
 }
 
-function generic(datasetFolder: string, language: Language): string[] {
-  const folder = join(datasetFolder, 'raw_data', `${language}_general_haystack`);
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder)
-    .filter((name) => name.endsWith('.txt'))
-    .sort()
-    .map((name) => join(folder, name));
-}
-
 const collapse = (text: string) => text.replaceAll('\r\n', '\n').replace(/\n+/g, '\n');
 
 /** The published rules (spec: Counting), and medbench's choices where nothing was published (en). */
@@ -68,14 +59,14 @@ function ruleFor(language: Language, kind: HaystackKind): HaystackRule {
   }
   return language === 'zh'
     ? {
-        files: (datasetFolder) => generic(datasetFolder, 'zh'),
+        files: (datasetFolder) => genericHaystackFiles(datasetFolder, 'zh'),
         normalize: collapse,
         cutCharacter: '。',
         boundaries: new Set(['\n', '。']),
         replace: { from: '。', to: '\n' },
       }
     : {
-        files: (datasetFolder) => generic(datasetFolder, 'en'),
+        files: (datasetFolder) => genericHaystackFiles(datasetFolder, 'en'),
         normalize: collapse,
         cutCharacter: '\n',
         boundaries: new Set(['\n', '.']),

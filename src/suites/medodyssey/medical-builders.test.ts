@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../../core/sample.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { buildMedicalSamples } from './build-medical-samples.js';
+import { loadPromptTemplates } from './medical-prompts.js';
 import {
   loadCaseSource,
   loadKgSource,
@@ -20,6 +21,10 @@ const file = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
+
+const prompts = loadPromptTemplates(
+  join(import.meta.dirname, '..', '..', '..', 'samples', 'medodyssey-sources', 'prompt.json'),
+);
 
 const heads = [
   'Aspirin',
@@ -109,6 +114,7 @@ describe('KG, Term, Table and Case builders', () => {
     const tokenizers = [await getTokenizer('o200k_base')];
     const samples = [
       ...buildMedicalSamples({
+        prompts,
         sources: sources(),
         levels: [600, 900],
         mic: 'ratio',
@@ -142,6 +148,7 @@ describe('KG, Term, Table and Case builders', () => {
     const tokenizers = [await getTokenizer('o200k_base'), await getTokenizer('llama3')];
     const build = () => [
       ...buildMedicalSamples({
+        prompts,
         sources: sources().slice(0, 2),
         levels: [400],
         mic: 'exact',

@@ -1,67 +1,143 @@
+import { z } from 'zod';
+import { MedbenchError } from '../../core/errors.js';
 import type { Language } from './constants.js';
+import { readJsonFile } from './release.js';
 
 export type MedicalTask = 'kg' | 'term' | 'table' | 'case';
 
-/** What goes before the context, between units, and after it (Figures B8 to B11). */
+/** What goes before the context, between units, and after it. */
 export interface MedicalPromptShape {
   head: string;
   separator: string;
   tail: string;
 }
 
-const LIST_FORMAT = '{"result": ["xxx", "xxx", "..."]}';
+/** Prompt templates by key (`zh_kg`, `en_norm` …), as in the release's `prompt.json`. */
+export interface PromptTemplates {
+  path: string;
+  templates: Readonly<Record<string, string>>;
+}
 
-/** The prompt around a question's context, character for character as the figures print it. */
-export function medicalPrompt(task: MedicalTask, language: Language, question: string): MedicalPromptShape {
-  const zh = language === 'zh';
-  switch (task) {
-    case 'term':
-      return zh
-        ? {
-            head: `请完成医疗术语标准化任务，从给定的术语库中选出输入医疗名词对应的标准术语，标准化结果按照下面的JSON格式输出：{"result": "xxx"}\n\n医疗名词：${question}\n\n术语库：`,
-            separator: '\n',
-            tail: '\n\n标准化结果：',
-          }
-        : {
-            head: `Please complete the medical terminology normalization task by selecting the standard terminology that corresponds to the input medical noun from the given Termbase, and then output the normalized result in the following JSON format: {"result": "xxx"}\n\nMedical Phrase: ${question}\n\nTermbase: `,
-            separator: '\n',
-            tail: '\n\nNormalization result:',
-          };
-    case 'kg':
-      return zh
-        ? {
-            head: `请给定一些三元组，格式为 实体1|关系|实体2，请找出能回答所提供问题的三元组，回答按照下面的JSON格式。给出的答案三元组仍需保持提供的格式。仅限从提供的三元组中给出答案，严禁给出答案JSON以外的内容：${LIST_FORMAT}\n\n三元组：`,
-            separator: '\n',
-            tail: `\n\n问题：${question}\n\n答案：`,
-          }
-        : {
-            head: `Given some triplets in the format Entity1|Relation|Entity2, please find the triplets that can answer the provided question. The answer is in the JSON format below. The given answer triplets must still be in the format provided. Answers can only be given from the provided triplets, and answers other than JSON are strictly prohibited: ${LIST_FORMAT}\n\nTriplets: `,
-            separator: '\n',
-            tail: `\n\nQuestion: ${question}\n\nAnswer:`,
-          };
-    case 'table':
-      return zh
-        ? {
-            head: `给定一些markdown格式的表格，请根据表格给出后续问题的答案。给出的答案需符合下面的JSON格式。仅限从提供的表格中给出答案，严禁给出未提供的内容，严禁给出额外内容：${LIST_FORMAT}\n\n表格: `,
-            separator: '\n\n',
-            tail: `\n\n问题: ${question}\n\n答案:`,
-          }
-        : {
-            head: `Given some markdown tables, please give answers to the subsequent questions based on the tables. The answers given must conform to the following JSON format. Only answers from the provided tables are allowed. It is strictly forbidden to give answers that are not provided, and it is strictly forbidden to give additional content: ${LIST_FORMAT}\n\nTables: `,
-            separator: '\n\n',
-            tail: `\n\nQuestion: ${question}\n\nAnswer:`,
-          };
-    case 'case':
-      return zh
-        ? {
-            head: `给定一些病例，请根据病例给出后续问题的答案。给出的答案需符合下面的JSON格式。仅限从提供的病例中给出答案，严禁给出未提供的内容，严禁给出额外内容：${LIST_FORMAT}\n\n病例: `,
-            separator: '\n\n',
-            tail: `\n\n问题: ${question}\n\n答案:`,
-          }
-        : {
-            head: `Given some medical cases, please give answers to the follow-up questions based on the cases. The answers given must conform to the following JSON format. Only answers based on the cases provided are allowed. It is strictly forbidden to give answers that are not provided or to give additional content: ${LIST_FORMAT}\n\nMedcases: `,
-            separator: '\n\n',
-            tail: `\n\nQuestion: ${question}\n\nAnswer:`,
-          };
+/** Each task's template key stem and placeholders, as the authors' inference script filled them. */
+const SLOTS: Readonly<Record<MedicalTask, { key: string; context: string; question: string }>> = {
+  term: { key: 'norm', context: 'concept_set', question: 'mention' },
+  kg: { key: 'kg', context: 'triplets', question: 'question' },
+  table: { key: 'table', context: 'tables', question: 'question' },
+  case: { key: 'medcase', context: 'medcases', question: 'question' },
+};
+
+/**
+ * The `{output_format}` values: Python's `json.dumps` of the answer shape with
+ * `ensure_ascii=False`, as the authors' script wrote them (the list ends in "…", U+2026; the
+ * paper's Figures B8–B11 print three dots).
+ */
+export const OUTPUT_FORMATS: Readonly<Record<'single' | 'list', string>> = {
+  single: '{"result": "xxx"}',
+  list: '{"result": ["xxx", "xxx", "…"]}',
+};
+
+export function loadPromptTemplates(path: string): PromptTemplates {
+  const parsed = z.record(z.string(), z.string()).safeParse(
+    readJsonFile(path, {
+      missing: "Pass the release's prompt.json (the dataset/ folder of the official release) with --prompts.",
+      invalid: 'prompt.json is one JSON object of template strings (key → template).',
+    }),
+  );
+  if (!parsed.success) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${path}: expected one JSON object of template strings (e.g. "zh_kg": "…{triplets}…").`,
+      hint: "Use the release's prompt.json unchanged, or a file of the same shape.",
+    });
   }
+  return { path, templates: parsed.data };
+}
+
+/** Python's `str.format` with keyword fields only: `{name}` filled, `{{` and `}}` escaped. */
+export function formatTemplate(
+  template: string,
+  values: Readonly<Record<string, string>>,
+  where: string,
+): string {
+  return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (match, name: string | undefined) => {
+    if (match === '{{') return '{';
+    if (match === '}}') return '}';
+    const value = values[name!];
+    if (value === undefined) {
+      throw new MedbenchError({
+        code: 'DATA_INVALID',
+        message: `${where}: unknown placeholder {${name}}; this template may use ${Object.keys(values)
+          .map((key) => `{${key}}`)
+          .join(', ')}.`,
+      });
+    }
+    return value;
+  });
+}
+
+/**
+ * The prompt around a question's context: the `<lang>_<task>` template of prompt.json filled as
+ * the authors' script did (`{output_format}`, the question or mention, and the context units
+ * joined by newlines), split at the context.
+ */
+export function medicalPrompt(
+  prompts: PromptTemplates,
+  task: MedicalTask,
+  language: Language,
+  question: string,
+): MedicalPromptShape {
+  const slot = SLOTS[task];
+  const key = `${language}_${slot.key}`;
+  const template = prompts.templates[key];
+  if (template === undefined) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${prompts.path} has no "${key}" template, which ${language} ${task} needs.`,
+      hint: `Add "${key}" with the placeholders {output_format}, {${slot.question}} and {${slot.context}}, or pass another file with --prompts.`,
+    });
+  }
+  const marker = '\u0000context\u0000';
+  const filled = formatTemplate(
+    template,
+    {
+      output_format: task === 'term' ? OUTPUT_FORMATS.single : OUTPUT_FORMATS.list,
+      [slot.question]: question,
+      [slot.context]: marker,
+    },
+    `${prompts.path} "${key}"`,
+  );
+  const [head, tail, ...rest] = filled.split(marker);
+  if (tail === undefined || rest.length > 0) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${prompts.path} "${key}": the template must hold {${slot.context}} exactly once.`,
+    });
+  }
+  return { head: head!, separator: '\n', tail };
+}
+
+/**
+ * A Table or Case question as the authors' script asked it: prefixed with the name of the unit
+ * it is about (zh published; the en wording is medbench's, no en prompt was published).
+ */
+export function namedQuestion(
+  task: 'table' | 'case',
+  language: Language,
+  name: string | undefined,
+  question: string,
+) {
+  if (!name) return question;
+  if (language === 'zh')
+    return task === 'table' ? `在表格“${name}”中，${question}` : `在病例“${name}”中，${question}`;
+  return task === 'table' ? `In the table "${name}", ${question}` : `In the case "${name}", ${question}`;
+}
+
+/** A unit's name from its title line ("表格：…", "病例：…", "Table: …", "Case: …"), if it has one. */
+export function unitName(unit: string): string | undefined {
+  const first = unit
+    .split('\n', 1)[0]!
+    .replace(/^#+\s*/, '')
+    .trim();
+  const match = /^(?:表格|病例)[：:]\s*(.+)$|^(?:Table|Case)\s*:\s*(.+)$/i.exec(first);
+  return match ? (match[1] ?? match[2])!.trim() : undefined;
 }

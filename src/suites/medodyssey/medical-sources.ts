@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
 import type { Language } from './constants.js';
+import { unitName } from './medical-prompts.js';
 import { SeededRandom } from './seeded-random.js';
 
 /** A question over knowledge units: which units hold its answer, and its gold data. */
@@ -12,6 +13,8 @@ export interface MedicalQuestion {
   /** Indexes into the source's units that must be in the context. */
   answerUnits: number[];
   gold: unknown;
+  /** Table and Case: the name of the unit asked about, put before the question (`在表格“…”中，`). */
+  name?: string | undefined;
 }
 
 export interface MedicalSource {
@@ -200,6 +203,7 @@ export function loadTableSource(options: {
     table: z.number().int().nonnegative(),
     question: z.string().min(1),
     answers: z.array(z.string().min(1)).min(1),
+    name: z.string().min(1).optional(),
   });
   const questions = readLines(options.questions).map(({ text, line: number }, position) => {
     let value: unknown;
@@ -223,6 +227,7 @@ export function loadTableSource(options: {
       subtype: 'table',
       answerUnits: [parsed.data.table],
       gold: { answers: parsed.data.answers },
+      name: parsed.data.name ?? unitName(blocks[parsed.data.table]!.text),
     };
   });
   return { task: 'table', language: options.language, units: blocks.map((block) => block.text), questions };
@@ -238,6 +243,7 @@ export function loadCaseSource(options: { path: string; language: Language }): M
           question: z.string().min(1),
           answers: z.array(z.string()).min(1),
           alternatives: z.array(z.array(z.string()).min(1)).optional(),
+          name: z.string().min(1).optional(),
         }),
       )
       .min(1),
@@ -267,6 +273,7 @@ export function loadCaseSource(options: { path: string; language: Language }): M
         subtype: 'case',
         answerUnits: [unit],
         gold: { alternatives: [item.answers, ...(item.alternatives ?? [])] },
+        name: item.name ?? unitName(parsed.data.text.trim()),
       });
     }
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
@@ -18,7 +18,7 @@ import {
   niahLineSchema,
   readJsonLines,
 } from './published-lines.js';
-import { loadNeedles } from './release.js';
+import { loadNeedles, readJsonFile } from './release.js';
 
 export { resolveEvaluationFolder } from './published-files.js';
 
@@ -83,16 +83,7 @@ export interface PublishedFileSummary {
 export function loadCaseAlternatives(datasetFolder: string): Record<string, string[][]> {
   const path = join(datasetFolder, 'raw_data', 'zh_medcase', 'answer_correct.json');
   if (!existsSync(path)) return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new MedbenchError({
-      code: 'DATA_INVALID',
-      message: `${path}: not valid JSON (${(error as Error).message}).`,
-      hint: 'Restore the file from the official release.',
-    });
-  }
+  const json = readJsonFile(path);
   const parsed = z.record(z.string(), z.array(z.array(z.string()).min(1)).min(1)).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -79,12 +79,19 @@ export function resolveDatasetFolder(folder: string): string {
   });
 }
 
-function readJsonFile(path: string): unknown {
+/** A JSON file's value; a missing file or bad JSON is an error naming the file, with `hints` for each. */
+export function readJsonFile(
+  path: string,
+  hints: { missing: string; invalid: string } = {
+    missing: 'Check the release folder; the needles live in dataset/task_data/needles/.',
+    invalid: 'Restore the file from the official release.',
+  },
+): unknown {
   if (!existsSync(path)) {
     throw new MedbenchError({
       code: 'DATA_NOT_FOUND',
       message: `File not found: ${path}`,
-      hint: 'Check the release folder; the needles live in dataset/task_data/needles/.',
+      hint: hints.missing,
     });
   }
   try {
@@ -93,7 +100,7 @@ function readJsonFile(path: string): unknown {
     throw new MedbenchError({
       code: 'DATA_INVALID',
       message: `${path} is not valid JSON: ${(error as Error).message}`,
-      hint: 'Restore the file from the official release.',
+      hint: hints.invalid,
       cause: error,
     });
   }
@@ -119,6 +126,11 @@ function haystackFiles(datasetFolder: string, language: Language, kind: Haystack
     const order = language === 'en' ? EN_GUIDELINE_ORDER : ZH_BOOK_ORDER;
     return order.map((name) => join(folder, name));
   }
+  return genericHaystackFiles(datasetFolder, language);
+}
+
+/** The generic haystack files of a language (`raw_data/<lang>_general_haystack/*.txt`), in name order. */
+export function genericHaystackFiles(datasetFolder: string, language: Language): string[] {
   const folder = join(datasetFolder, 'raw_data', `${language}_general_haystack`);
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
