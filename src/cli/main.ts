@@ -285,7 +285,7 @@ export function createProgram(): Command {
   program
     .command('ratios')
     .description(
-      'token-to-character ratio of each tokenizer on each MedOdyssey haystack (Table A1), and the γ it needs',
+      'token-to-character ratios (Table A1): each tokenizer on each MedOdyssey haystack, every printed cell compared, and the γ it needs',
     )
     .requiredOption('--data <folder>', 'the official release: repository root or its dataset/ folder')
     .addOption(
@@ -295,6 +295,7 @@ export function createProgram(): Command {
     )
     .addOption(new Option('--lang <languages>', 'en, zh or all').default('all'))
     .addOption(new Option('--haystack <kind>', 'medical or generic').default('medical'))
+    .option('--dataset <file>', 'also measure the prompts of a built dataset, per language and task')
     .option('--json', 'rows as JSON')
     .action(action((options) => ratiosCommand(options, output)));
 

@@ -13,7 +13,7 @@ describe('medbench ratios (built CLI)', () => {
       '--json',
     ]);
     expect(result.code).toBe(0);
-    const rows = JSON.parse(result.stdout) as Array<{
+    const rows = (JSON.parse(result.stdout) as { corpus: unknown }).corpus as Array<{
       language: string;
       ratios: Record<string, number>;
       gammaNeeded: number;

@@ -1,9 +1,18 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import { renderTextTable } from '../../report/text-table.js';
+import { readDataset } from '../../runner/dataset-file.js';
 import { LANGUAGES } from '../../suites/medodyssey/constants.js';
 import { tokenRatios } from '../../suites/medodyssey/ratios.js';
 import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
+import {
+  PRINTED_TABLE_A1,
+  publishedNiahRatios,
+  TABLE_A1_COLUMNS,
+  type TableA1Cell,
+  tableA1Cells,
+} from '../../suites/medodyssey/table-a1.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { parseChoiceList } from '../parse-options.js';
 import type { CommandOutput } from './build-medodyssey.js';
@@ -13,10 +22,63 @@ export interface RatiosOptions {
   tokenizers: string;
   lang: string;
   haystack: string;
+  /** A dataset built by `medbench build`: also measure its prompts per task and language. */
+  dataset?: string;
   json?: boolean;
 }
 
-/** `medbench ratios`: Table A1 for the given tokenizers, and the γ ratio mode would need. */
+const MARK: Record<TableA1Cell['status'], string> = { reproduced: '=', differs: '≠', 'not computable': '' };
+
+function tableA1Text(cells: readonly TableA1Cell[]): string {
+  const header = ['Tokenizer', ...TABLE_A1_COLUMNS];
+  const rows = PRINTED_TABLE_A1.map((printed) => [
+    printed.row,
+    ...TABLE_A1_COLUMNS.map((column) => {
+      const cell = cells.find((item) => item.row === printed.row && item.column === column)!;
+      return cell.measured === null
+        ? `— (${cell.printed})`
+        : `${cell.measured} ${MARK[cell.status]} ${cell.printed}`;
+    }),
+  ]);
+  // Cells sharing a reason are listed together (every cell named); --json gives each its own.
+  const byReason = new Map<string, TableA1Cell[]>();
+  for (const cell of cells.filter((item) => item.status !== 'reproduced')) {
+    const key = `${cell.status}; ${cell.why}`;
+    byReason.set(key, [...(byReason.get(key) ?? []), cell]);
+  }
+  const notes = [...byReason].map(
+    ([reason, group]) =>
+      `  ${group.map((cell) => `${cell.row} ${cell.column}${cell.measured === null ? '' : ` (${cell.measured}, printed ${cell.printed})`}`).join(', ')}: ${reason}`,
+  );
+  const reproduced = cells.filter((cell) => cell.status === 'reproduced');
+  return `Table A1 — medbench's value against the printed one ("=" the same to 3 decimals, "≠" different, "—" not computable here)\n${renderTextTable(header, rows)}\nReproduced: ${reproduced.length} of ${cells.length} printed cells (${reproduced.map((cell) => `${cell.row} ${cell.column}`).join(', ')}).\nWhy the others are not:\n${notes.join('\n')}`;
+}
+
+/** Tokens per character of a built dataset's prompts, per task and language (any column of Table A1). */
+async function datasetRatios(path: string, tokenizers: readonly Tokenizer[]) {
+  const dataset = await readDataset(resolve(path));
+  const groups = new Map<string, { characters: number; tokens: Record<string, number> }>();
+  for (const sample of dataset.samples) {
+    const key = `${String(sample.params.language)}.${sample.task}`;
+    const group = groups.get(key) ?? { characters: 0, tokens: {} };
+    groups.set(key, group);
+    group.characters += sample.promptChars;
+    for (const tokenizer of tokenizers) {
+      group.tokens[tokenizer.name] =
+        (group.tokens[tokenizer.name] ?? 0) +
+        (sample.promptTokens[tokenizer.name] ?? tokenizer.count(sample.prompt));
+    }
+  }
+  return [...groups].map(([column, group]) => ({
+    column,
+    characters: group.characters,
+    ratios: Object.fromEntries(
+      tokenizers.map((tokenizer) => [tokenizer.name, group.tokens[tokenizer.name]! / group.characters]),
+    ),
+  }));
+}
+
+/** `medbench ratios`: Table A1 for the given tokenizers, cell by cell against the paper, and the γ ratio mode would need. */
 export async function ratiosCommand(options: RatiosOptions, output: CommandOutput): Promise<void> {
   const tokenizers: Tokenizer[] = [];
   for (const name of options.tokenizers
@@ -24,14 +86,25 @@ export async function ratiosCommand(options: RatiosOptions, output: CommandOutpu
     .map((item) => item.trim())
     .filter(Boolean))
     tokenizers.push(await getTokenizer(name));
+  const datasetFolder = resolveDatasetFolder(resolve(options.data));
+  const haystack = parseChoiceList('--haystack', options.haystack, ['medical', 'generic'] as const)[0]!;
   const rows = tokenRatios({
-    datasetFolder: resolveDatasetFolder(resolve(options.data)),
+    datasetFolder,
     languages: options.lang === 'all' ? LANGUAGES : parseChoiceList('--lang', options.lang, LANGUAGES),
     tokenizers,
-    haystack: parseChoiceList('--haystack', options.haystack, ['medical', 'generic'] as const)[0]!,
+    haystack,
   });
+  const evaluation = [
+    join(datasetFolder, 'evaluation_result'),
+    join(datasetFolder, '..', 'evaluation_result'),
+  ].find((path) => existsSync(path));
+  const cells =
+    haystack === 'medical'
+      ? tableA1Cells({ corpus: rows, published: evaluation ? publishedNiahRatios(evaluation) : new Map() })
+      : [];
+  const dataset = options.dataset ? await datasetRatios(options.dataset, tokenizers) : [];
   if (options.json) {
-    output.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+    output.stdout(`${JSON.stringify({ corpus: rows, tableA1: cells, dataset }, null, 2)}\n`);
     return;
   }
   const header = ['Corpus', 'Characters', ...tokenizers.map((tokenizer) => tokenizer.name), 'γ needed'];
@@ -41,7 +114,21 @@ export async function ratiosCommand(options: RatiosOptions, output: CommandOutpu
     ...tokenizers.map((tokenizer) => row.ratios[tokenizer.name]!.toFixed(3)),
     row.gammaNeeded.toFixed(2),
   ]);
-  output.stdout(
-    `Tokens per character over each haystack corpus (Table A1). In ratio mode, a γ at least "γ needed" keeps every listed tokenizer within its token level.\n${renderTextTable(header, table)}\n`,
-  );
+  const sections = [
+    `Tokens per character over each haystack corpus. In ratio mode, a γ at least "γ needed" keeps every listed tokenizer within its token level.\n${renderTextTable(header, table)}`,
+  ];
+  if (cells.length > 0) sections.push(tableA1Text(cells));
+  if (dataset.length > 0) {
+    sections.push(
+      `Tokens per character of the prompts of ${options.dataset}, per language and task\n${renderTextTable(
+        ['Column', 'Characters', ...tokenizers.map((tokenizer) => tokenizer.name)],
+        dataset.map((row) => [
+          row.column,
+          String(row.characters),
+          ...tokenizers.map((tokenizer) => row.ratios[tokenizer.name]!.toFixed(3)),
+        ]),
+      )}`,
+    );
+  }
+  output.stdout(`${sections.join('\n\n')}\n`);
 }

@@ -9,7 +9,7 @@ export interface RatioRow {
   haystack: HaystackKind;
   characters: number;
   /** Haystack files read, of those the published order lists (generic: of those present). */
-  files: { read: number; listed: number };
+  files: { read: number; listed: number; firstMissing?: string };
   /** tokenizer name → tokens per character over the whole corpus. */
   ratios: Record<string, number>;
   /** The smallest γ (2 decimals, rounded up) that keeps every listed tokenizer within budget in ratio mode. */
@@ -46,7 +46,10 @@ export function tokenRatios(options: {
       language,
       haystack: options.haystack,
       characters: corpus.length,
-      files: options.haystack === 'medical' ? { read, listed: order.length } : { read: 0, listed: 0 },
+      files:
+        options.haystack === 'medical'
+          ? { read, listed: order.length, ...(read < order.length ? { firstMissing: order[read]! } : {}) }
+          : { read: 0, listed: 0 },
       ratios,
       gammaNeeded: Math.ceil(Math.max(...Object.values(ratios)) * 100) / 100,
     };
