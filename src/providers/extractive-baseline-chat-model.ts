@@ -2,13 +2,20 @@ import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js
 import { bm25Scores, lexicalTerms } from './bm25.js';
 
 const TEMPLATE = /\{\s*"([^"]+)"\s*:\s*(\[\s*"|\[|")/;
-const QUESTION_LINE = /^(?:Question|问题|Medical Phrase|医疗名词)\s*[:：]\s*(.*)$/;
+// The release's en_kg template spells "Quesiton".
+const QUESTION_LINE = /^(?:Question|Quesiton|问题|Medical (?:Phrase|Noun)|医疗名词)\s*[:：]\s*(.*)$/i;
 
-/** The last "Question:"/"问题：" (or Term's "Medical Phrase:"/"医疗名词：") line, else the last line with a question mark. */
+/**
+ * The question: the text after the last "Question:"/"问题：" label (or Term's "Medical phrase:"/
+ * "医疗名词："), on the label's line or the next non-empty one; else the last line with a question mark.
+ */
 function findQuestion(lines: readonly string[]): { question: string; index: number } | undefined {
   for (let index = lines.length - 1; index >= 0; index--) {
     const match = QUESTION_LINE.exec(lines[index]!.trim());
-    if (match) return { question: match[1]!, index };
+    if (!match) continue;
+    if (match[1]!.trim() !== '') return { question: match[1]!, index };
+    const next = lines.findIndex((line, at) => at > index && line.trim() !== '');
+    if (next !== -1) return { question: lines[next]!.trim(), index: next };
   }
   for (let index = lines.length - 1; index >= 0; index--) {
     if (/[?？]/.test(lines[index]!)) return { question: lines[index]!, index };
