@@ -42,6 +42,9 @@ function htmlTable(header: readonly string[], rows: ReadonlyArray<readonly strin
     .join('')}</tbody></table>`;
 }
 
+const accuracy = (tally: { correct: number; counted: number } | undefined) =>
+  tally && tally.counted > 0 ? (100 * tally.correct) / tally.counted : 0;
+
 function notes(lines: readonly string[]): string {
   return lines.length === 0
     ? ''
@@ -170,15 +173,19 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
     body.push(
       '<h2>Counting — ESM by context setting (Figure 6)</h2>',
       renderGroupedBarChart({
-        title: 'Counting: correct per type and context setting',
+        title: 'Counting accuracy (%) per type and context setting (labels: correct/counted)',
         groups: [...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All'],
         series: series.map((item) => item.name),
         values: [
-          ...COUNTING_TYPES.map((type) => series.map((item) => item.entry.byType[type]?.correct ?? 0)),
-          series.map((item) => item.entry.all.correct),
+          ...COUNTING_TYPES.map((type) => series.map((item) => accuracy(item.entry.byType[type]))),
+          series.map((item) => accuracy(item.entry.all)),
         ],
-        maximum: Math.max(1, ...series.map((item) => item.entry.all.counted)),
-        valueLabel: (value) => String(value),
+        labels: [
+          ...COUNTING_TYPES.map((type) => series.map((item) => fraction(item.entry.byType[type]))),
+          series.map((item) => fraction(item.entry.all)),
+        ],
+        maximum: 100,
+        valueLabel: (value) => value.toFixed(0),
       }),
       htmlTable(
         ['Model', 'Setting', ...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All', 'Accuracy'],

@@ -12,15 +12,36 @@ export function renderGroupedBarChart(options: {
   values: ReadonlyArray<ReadonlyArray<number>>;
   maximum: number;
   valueLabel: (value: number) => string;
+  /** Labels above the bars instead of `valueLabel` (labels[group][series]), e.g. "6/7". */
+  labels?: ReadonlyArray<ReadonlyArray<string>>;
 }): string {
-  const barWidth = 18;
+  // Wide enough for the longest bar label (about 5.2 px a character at 9 px).
+  const longestLabel = Math.max(
+    ...options.groups.flatMap((_, group) =>
+      options.series.map(
+        (__, series) =>
+          [...(options.labels?.[group]?.[series] ?? options.valueLabel(options.values[group]![series]!))]
+            .length,
+      ),
+    ),
+    1,
+  );
+  const barWidth = Math.max(18, Math.ceil(longestLabel * 5.2) + 5);
   const groupGap = 22;
   const plotHeight = 160;
   const left = 40;
   const top = 30;
   const groupWidth = options.series.length * barWidth + groupGap;
-  const legendHeight = 18 * Math.ceil(options.series.length / 3);
-  const width = Math.max(360, left + options.groups.length * groupWidth + 10);
+  // Legend: as many columns as the longest label allows (about 6.5 px a character at 11 px).
+  const longest = Math.max(...options.series.map((series) => [...series].length), 1);
+  const legendColumn = Math.ceil(longest * 6.5) + 24;
+  const width = Math.max(
+    360,
+    left + options.groups.length * groupWidth + 10,
+    left + [...options.title].length * 7.5,
+  );
+  const legendColumns = Math.max(1, Math.min(3, Math.floor((width - left) / legendColumn)));
+  const legendHeight = 18 * Math.ceil(options.series.length / legendColumns);
   const height = top + plotHeight + 40 + legendHeight;
   const colours = options.series.map((_, index) =>
     viridis(options.series.length === 1 ? 0.5 : index / (options.series.length - 1)),
@@ -35,11 +56,12 @@ export function renderGroupedBarChart(options: {
     const groupLeft = left + groupIndex * groupWidth + groupGap / 2;
     options.series.forEach((series, seriesIndex) => {
       const value = options.values[groupIndex]![seriesIndex]!;
+      const label = options.labels?.[groupIndex]?.[seriesIndex] ?? options.valueLabel(value);
       const barHeight = options.maximum > 0 ? (value / options.maximum) * plotHeight : 0;
       const x = groupLeft + seriesIndex * barWidth;
       parts.push(
-        `<rect x="${x}" y="${top + plotHeight - barHeight}" width="${barWidth - 3}" height="${barHeight}" fill="${colours[seriesIndex]}"><title>${escapeHtml(`${series}, ${group}: ${options.valueLabel(value)}`)}</title></rect>`,
-        `<text x="${x + (barWidth - 3) / 2}" y="${top + plotHeight - barHeight - 3}" font-size="9" text-anchor="middle">${escapeHtml(options.valueLabel(value))}</text>`,
+        `<rect x="${x}" y="${top + plotHeight - barHeight}" width="${barWidth - 3}" height="${barHeight}" fill="${colours[seriesIndex]}"><title>${escapeHtml(`${series}, ${group}: ${label}`)}</title></rect>`,
+        `<text x="${x + (barWidth - 3) / 2}" y="${top + plotHeight - barHeight - 3}" font-size="9" text-anchor="middle">${escapeHtml(label)}</text>`,
       );
     });
     parts.push(
@@ -47,8 +69,8 @@ export function renderGroupedBarChart(options: {
     );
   });
   options.series.forEach((series, index) => {
-    const x = left + (index % 3) * 170;
-    const y = top + plotHeight + 30 + Math.floor(index / 3) * 18;
+    const x = left + (index % legendColumns) * legendColumn;
+    const y = top + plotHeight + 30 + Math.floor(index / legendColumns) * 18;
     parts.push(
       `<rect x="${x}" y="${y}" width="10" height="10" fill="${colours[index]}"/>`,
       `<text x="${x + 14}" y="${y + 9}" font-size="11">${escapeHtml(series)}</text>`,
