@@ -41,6 +41,8 @@ const model = {
   contextWindow: undefined,
   tokenizer: undefined,
   prices: undefined,
+  instruct: true,
+  systemRole: true,
   parameters: { temperature: 0, maxOutputTokens: 16 },
 };
 const run = {

@@ -22,6 +22,8 @@ const modelSchema = z
     model: z.string().min(1),
     /** openai-compatible: `chat` (default) or `completions` for base models (plain-text prompts). */
     api: z.enum(['chat', 'completions']).optional(),
+    /** false for a chat model whose template has no system role (the system prompt joins the first user turn). */
+    systemRole: z.boolean().optional(),
     label: z.string().optional(),
     endpoints: z.array(endpointSchema).min(1).optional(),
     contextWindow: z.number().int().positive().optional(),

@@ -3,6 +3,7 @@ import { MedbenchError } from '../core/errors.js';
 import { listTokenizers } from '../tokenizers/registry.js';
 import { VERSION } from '../version.js';
 import { buildMedOdysseyCommand, type CommandOutput } from './commands/build-medodyssey.js';
+import { exportClueUmlsTextsCommand, rescoreClueUmlsCommand } from './commands/clue-umls-entities.js';
 import { demoCommand } from './commands/demo.js';
 import { exportMedEurekaTriplesCommand } from './commands/export-medeureka-triples.js';
 import { importMedOdysseyCommand } from './commands/import-medodyssey.js';
@@ -45,7 +46,7 @@ const number = (flag: string) => (value: string) => parsePositiveNumber(flag, va
 export function createProgram(): Command {
   const program = new Command('medbench')
     .description(
-      'Evaluate LLMs on medical benchmarks (MedOdyssey NIAH and Counting so far), scored as the papers did.',
+      'Evaluate LLMs and embedding models on medical benchmarks (MedOdyssey, MedEureka, CLUE), scored as the papers did.',
     )
     .version(VERSION)
     .option(
@@ -134,26 +135,32 @@ export function createProgram(): Command {
     .option('--umls <file>', 'clue: your UMLS MRCONSO.RRF, for UMLS F1 and the Problem Summary baseline')
     .option('--umls-language <code>', 'clue: MRCONSO language to keep (default ENG)')
     .option('--icd10 <file>', 'clue: the official ICD-10-CM order or codes file, for the valid-code rate')
-    .option(
-      '--python-compatible-shuffle',
-      "clue: shuffle as Python's random.seed(1); random.shuffle (the published splits)",
+    .addOption(
+      new Option(
+        '--protocol <name>',
+        "clue: which version of the authors' scripts to follow: paper-2024 (commit fdb4ec7, Table 3's) or repo-2025 (commit 2de4314)",
+      ).default('paper-2024'),
     )
     .option('--limit <n>', 'clue: at most n scored items per task', number('--limit'))
     .option(
-      '--bertscore-model <folder>',
-      'clue: a local ONNX encoder folder for BERTScore F1 (model.onnx + tokenizer.json)',
+      '--bertscore-model <encoder=folder>',
+      'clue: a local ONNX export for BERTScore (model.onnx + tokenizer.json), as allenai/scibert_scivocab_uncased=<folder> or emilyalsentzer/Bio_ClinicalBERT=<folder>, or a bare folder for both; repeatable',
+      (value: string, previous: string[] = []) => [...previous, value],
     )
     .option(
-      '--bertscore-max-length <n>',
-      'clue: token limit of the BERTScore encoder',
-      number('--bertscore-max-length'),
+      '--bertscore-layer <n|last>',
+      "clue: hidden layer to read (output hidden_states.<n>) instead of the protocol's (8 SciBERT, 9 Bio_ClinicalBERT); last: the export's last_hidden_state (an export cut to that layer)",
+      (value) => (value === 'last' ? 'last' : parsePositiveNumber('--bertscore-layer', value)),
     )
     .option(
-      '--bertscore-layer <n>',
-      'clue: hidden layer to read (output hidden_states.<n>); default the last',
-      (value) => Number(value),
+      '--seed <n>',
+      "clue: seed of LongHealth's document shuffles and distractor draws (default 1)",
+      number('--seed'),
     )
-    .option('--seed <seed>', 'seed of the shot draw')
+    .option(
+      '--no-system-role',
+      "the model's chat template has no system role: the system prompt joins the first user turn",
+    )
     .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
     .option('--label <name>', 'display name in reports')
     .option('--task <task>', 'only this task of the dataset')
@@ -177,7 +184,9 @@ export function createProgram(): Command {
     .option('--encoding <format>', 'medeureka: float or base64 embeddings')
     .option('--no-embedding-cache', 'medeureka: do not read or write the embedding cache')
     .action(
-      action(async (suite: string | undefined, options) => {
+      action(async (suite: string | undefined, options, command: Command) => {
+        // --no-system-role defaults to true; only a flag the user typed may override the config.
+        if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;
         const withHome = { ...options, ...(home() ? { home: home()! } : {}) };
         if (suite === 'medeureka') {
           if (!options.data)
@@ -223,9 +232,37 @@ export function createProgram(): Command {
       ),
     );
 
+  const exportCommand = program.command('export').description('export data derived from a benchmark');
+  exportCommand
+    .command('clue-umls-texts')
+    .description(
+      "a CLUE run's outputs and references scored with UMLS F1, as JSONL { id, prediction, reference }, for a linker such as scispacy",
+    )
+    .requiredOption('--run <id>', 'the run (an id prefix)')
+    .requiredOption('--out <file>', 'JSONL file to write')
+    .action(
+      action((options) =>
+        exportClueUmlsTextsCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output),
+      ),
+    );
   program
-    .command('export')
-    .description('export data derived from a benchmark')
+    .command('rescore')
+    .description('score a stored run again with resources computed elsewhere')
+    .command('clue')
+    .description(
+      'UMLS F1 of a CLUE run from entity sets (JSONL { id, prediction: [...], reference: [...] }, e.g. from scispacy)',
+    )
+    .requiredOption('--run <id>', 'the run (an id prefix)')
+    .requiredOption(
+      '--umls-entities <file>',
+      'JSONL of the concept names (or CUIs) found in each output and reference',
+    )
+    .action(
+      action((options) =>
+        rescoreClueUmlsCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output),
+      ),
+    );
+  exportCommand
     .command('medeureka-triples')
     .description(
       'training triples: query, positive, hard negatives mined with --model (sentence-transformers JSONL)',
@@ -303,8 +340,8 @@ export function createProgram(): Command {
     .command('tokenizers')
     .description('list the tokenizers medbench can count with')
     .action(() => {
-      for (const { name, description } of listTokenizers())
-        output.stdout(`${name.padEnd(14)} ${description}\n`);
+      for (const { name, description, cuts } of listTokenizers())
+        output.stdout(`${name.padEnd(14)} ${description}${cuts ? '' : ' (counts only: cannot cut text)'}\n`);
     });
   return program;
 }

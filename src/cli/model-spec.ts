@@ -12,6 +12,8 @@ import type { MedbenchConfig, ModelConfig } from './config.js';
 export interface ModelOverrides {
   /** Send plain-text prompts to /completions (a base model). */
   completions?: boolean;
+  /** False for a chat model without a system role: the system prompt joins the first user turn. */
+  systemRole?: boolean;
   label?: string;
   contextWindow?: number;
   tokenizer?: string;
@@ -124,6 +126,7 @@ export async function bindModel(options: {
           ? new OpenAICompatibleCompletionModel({
               baseURL: endpoint.baseURL,
               modelId: modelConfig.model,
+              serverExtensions: modelConfig.provider !== 'openai',
               ...(apiKey ? { apiKey } : {}),
               ...(apiKeyEnv ? { apiKeyEnv } : {}),
             })
@@ -137,6 +140,7 @@ export async function bindModel(options: {
             : new OpenAICompatibleChatModel({
                 baseURL: endpoint.baseURL,
                 modelId: modelConfig.model,
+                serverExtensions: modelConfig.provider !== 'openai',
                 ...(apiKey ? { apiKey } : {}),
                 ...(apiKeyEnv ? { apiKeyEnv } : {}),
               });
@@ -157,6 +161,8 @@ export async function bindModel(options: {
       overrides.contextWindow ?? modelConfig.contextWindow ?? knownContextWindow(modelConfig.model),
     tokenizer: tokenizerName ? await getTokenizer(tokenizerName) : undefined,
     prices: modelConfig.prices,
+    instruct: !(overrides.completions ?? modelConfig.api === 'completions'),
+    systemRole: overrides.systemRole ?? modelConfig.systemRole ?? true,
     parameters: {
       temperature: overrides.temperature ?? modelConfig.temperature ?? DEFAULT_TEMPERATURE,
       maxOutputTokens: overrides.maxOutputTokens ?? modelConfig.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,

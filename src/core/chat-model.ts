@@ -9,9 +9,26 @@ export interface GenerationParameters {
 }
 
 export interface ChatRequest {
+  /**
+   * The conversation. A last message with the assistant role is a prefill: the start of the
+   * answer, which the model continues (the text it returns does not repeat it).
+   */
   messages: ChatMessage[];
   parameters: GenerationParameters;
+  /** Keep only the last this many prompt tokens (server-side truncation), when the model can. */
+  truncatePromptTokens?: number;
   signal?: AbortSignal;
+}
+
+/**
+ * What an adapter can do with a request beyond plain messages. `prefill`: `continue` sends a
+ * trailing assistant message for the model to continue as it is; `trimmed` does too, but the
+ * API refuses trailing whitespace in it; `none` cannot (the caller must leave it out).
+ * `truncatePrompt`: honours `truncatePromptTokens`.
+ */
+export interface ChatCapabilities {
+  prefill: 'continue' | 'trimmed' | 'none';
+  truncatePrompt: boolean;
 }
 
 export interface TokenUsage {
@@ -36,5 +53,7 @@ export interface ChatModel {
   readonly modelId: string;
   /** Endpoint identity for logs and concurrency (base URL, never a key). */
   readonly endpoint: string;
+  /** Absent: no prefill, no truncation. */
+  readonly capabilities?: ChatCapabilities;
   generate(request: ChatRequest): Promise<ChatResponse>;
 }

@@ -23,6 +23,12 @@ export interface Sample {
   gold: unknown;
   /** Extra data a scorer or viewer may need (needle text, insert offsets …). */
   meta?: Record<string, unknown>;
+  /** What this sample asks of generation beyond the model's own settings (a protocol's limits). */
+  generation?: {
+    maxOutputTokens?: number;
+    /** Keep only the last this many prompt tokens, when the model can truncate (else too_long gating). */
+    truncatePromptTokens?: number;
+  };
 }
 
 /** A result's status, as the spec defines it. */

@@ -17,4 +17,13 @@ export interface Tokenizer {
   readonly exact: boolean;
   /** Number of tokens of `text`, without special tokens. */
   count(text: string): number;
+  /** Token ids of `text` without special tokens, where the tokenizer can give them. */
+  encode?(text: string): number[];
+  /** The text of token ids (the inverse of `encode`). */
+  decode?(ids: readonly number[]): string;
+  /**
+   * What Hugging Face's `tokenizer.encode(text)` puts before the text's own tokens for this
+   * model family (Llama 3: `<|begin_of_text|>`), as decoded text; absent when nothing.
+   */
+  readonly huggingFaceBos?: string;
 }

@@ -23,13 +23,20 @@ describe('ICD-10', () => {
     expect(extractIcd10Codes('lower-case e11.9 is not a code, nor is I2')).toEqual([]);
   });
 
-  it('scores exact and category matches', () => {
-    // predicted {I214, E119, J189}; gold {I214, E1165}: EM hits 1 → P 1/3, R 1/2, F1 0.4
+  it('scores exact matches over lists and category matches over sets, as the scripts do', () => {
+    // predicted [I214, E119, J189]; gold [I214, E1165]: EM hits 1 → P 1/3, R 1/2, F1 0.4
     const predicted = ['I214', 'E119', 'J189'];
-    const gold = ['I21.4', 'E1165'];
+    const gold = ['I214', 'E1165'];
     expect(icd10ExactMatch(predicted, gold).f1).toBeCloseTo(0.4, 12);
     // categories {I21, E11, J18} vs {I21, E11}: P 2/3, R 1, F1 0.8
     expect(icd10ApproximateMatch(predicted, gold).f1).toBeCloseTo(0.8, 12);
+    // A repeated prediction counts twice: [I214, I214, J189] → P 2/3, R 1/2, F1 4/7 (a set would give P 1/2).
+    expect(icd10ExactMatch(['I214', 'I214', 'J189'], gold)).toEqual({
+      precision: 2 / 3,
+      recall: 0.5,
+      f1: expect.closeTo(4 / 7, 12),
+    });
+    expect(icd10ExactMatch([], gold)).toEqual({ precision: 0, recall: 0, f1: 0 });
   });
 
   it('rates valid codes per item', () => {

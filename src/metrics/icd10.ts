@@ -1,4 +1,4 @@
-import { type PrecisionRecallF1, setF1 } from './set-f1.js';
+import type { PrecisionRecallF1 } from './set-f1.js';
 
 /** CLUE's code pattern: a letter other than U, two digits, then an optional (dotted) extension. */
 const ICD10_PATTERN = /\b[A-TV-Z][0-9]{2}(?:\.?[0-9A-Z]{1,4})?\b/g;
@@ -8,21 +8,36 @@ export function extractIcd10Codes(text: string): string[] {
   return [...text.matchAll(ICD10_PATTERN)].map((match) => match[0].replaceAll('.', ''));
 }
 
-/** Exact-match P/R/F1 of code sets. */
+/** P/R/F1 the way the CLUE scripts' `compute_icd_f1` counts: over lists, so repeats count on each side. */
+function listF1(predicted: readonly string[], reference: readonly string[]): PrecisionRecallF1 {
+  const gold = new Set(reference);
+  const found = new Set(predicted);
+  const precision =
+    predicted.length === 0 ? 0 : predicted.filter((code) => gold.has(code)).length / predicted.length;
+  const recall =
+    reference.length === 0 ? 0 : reference.filter((code) => found.has(code)).length / reference.length;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1 };
+}
+
+/**
+ * Exact match as CLUE's scripts compute it: predicted codes (dots removed) against the gold list
+ * as written, both as lists, so a code predicted twice counts twice in the precision.
+ */
 export function icd10ExactMatch(
   predicted: readonly string[],
   reference: readonly string[],
 ): PrecisionRecallF1 {
-  return setF1(new Set(predicted), new Set(reference.map((code) => code.replaceAll('.', ''))));
+  return listF1(predicted, reference);
 }
 
-/** Approximate-match P/R/F1: sets of the codes' first three characters (their category). */
+/** Approximate match: the sets of the codes' first three characters (their category). */
 export function icd10ApproximateMatch(
   predicted: readonly string[],
   reference: readonly string[],
 ): PrecisionRecallF1 {
-  const category = (code: string) => code.replaceAll('.', '').slice(0, 3);
-  return setF1(new Set(predicted.map(category)), new Set(reference.map(category)));
+  const categories = (codes: readonly string[]) => [...new Set(codes.map((code) => code.slice(0, 3)))];
+  return listF1(categories(predicted), categories(reference));
 }
 
 /** Share of an item's predicted codes that exist in the code table; 0 when it predicted none. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import type { ChatCapabilities, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
 import { postJson } from './http-json.js';
 
 const responseSchema = z.object({
@@ -20,6 +20,8 @@ export interface AnthropicChatModelOptions {
 /** Anthropic's Messages API (POST /v1/messages). */
 export class AnthropicChatModel implements ChatModel {
   readonly provider = 'anthropic';
+  /** A trailing assistant message is continued natively; the API refuses one ending in whitespace. */
+  readonly capabilities: ChatCapabilities = { prefill: 'trimmed', truncatePrompt: false };
   readonly modelId: string;
   readonly endpoint: string;
   private readonly apiKey: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import type { ChatCapabilities, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
 import { postJson } from './http-json.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 
@@ -21,7 +21,15 @@ const responseSchema = z.object({
 export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider = 'openai-compatible';
 
+  get capabilities(): ChatCapabilities {
+    return {
+      prefill: this.serverExtensions ? 'continue' : 'none',
+      truncatePrompt: this.serverExtensions,
+    };
+  }
+
   async generate(request: ChatRequest): Promise<ChatResponse> {
+    const prefilled = request.messages.at(-1)?.role === 'assistant';
     const response = await postJson({
       url: `${this.endpoint}/chat/completions`,
       headers: this.headers(),
@@ -31,6 +39,13 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
         temperature: request.parameters.temperature,
         max_tokens: request.parameters.maxOutputTokens,
         stream: false,
+        // vLLM: continue the trailing assistant message instead of opening a new one.
+        ...(prefilled && this.serverExtensions
+          ? { continue_final_message: true, add_generation_prompt: false }
+          : {}),
+        ...(request.truncatePromptTokens !== undefined && this.serverExtensions
+          ? { truncate_prompt_tokens: request.truncatePromptTokens }
+          : {}),
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),

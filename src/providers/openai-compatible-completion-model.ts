@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import type {
+  ChatCapabilities,
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+} from '../core/chat-model.js';
 import { postJson } from './http-json.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 
@@ -20,6 +26,11 @@ export function plainTextPrompt(messages: readonly ChatMessage[]): string {
 export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider = 'openai-compatible-completions';
 
+  get capabilities(): ChatCapabilities {
+    // Plain text: a prefill is simply the end of the prompt.
+    return { prefill: 'continue', truncatePrompt: this.serverExtensions };
+  }
+
   async generate(request: ChatRequest): Promise<ChatResponse> {
     const response = await postJson({
       url: `${this.endpoint}/completions`,
@@ -29,6 +40,9 @@ export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint im
         prompt: plainTextPrompt(request.messages),
         temperature: request.parameters.temperature,
         max_tokens: request.parameters.maxOutputTokens,
+        ...(request.truncatePromptTokens !== undefined && this.serverExtensions
+          ? { truncate_prompt_tokens: request.truncatePromptTokens }
+          : {}),
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),

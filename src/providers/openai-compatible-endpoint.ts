@@ -7,6 +7,11 @@ export interface OpenAICompatibleChatModelOptions {
   /** Name of the variable the key came from, for error hints. */
   apiKeyEnv?: string;
   headers?: Record<string, string>;
+  /**
+   * Send vLLM's request extensions when asked for (`continue_final_message` for an answer
+   * prefill, `truncate_prompt_tokens`); OpenAI's own API refuses unknown fields. Default true.
+   */
+  serverExtensions?: boolean;
 }
 
 /** What the chat, completions and embeddings adapters of an OpenAI-compatible server share: address and auth. */
@@ -17,8 +22,10 @@ export abstract class OpenAICompatibleEndpoint {
   private readonly apiKey: string | undefined;
   private readonly apiKeyEnv: string | undefined;
   private readonly extraHeaders: Record<string, string>;
+  protected readonly serverExtensions: boolean;
 
   constructor(options: OpenAICompatibleChatModelOptions) {
+    this.serverExtensions = options.serverExtensions ?? true;
     this.endpoint = options.baseURL.replace(/\/+$/, '');
     this.modelId = options.modelId;
     this.apiKey = options.apiKey;

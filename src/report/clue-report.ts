@@ -1,5 +1,12 @@
 import type { RunRecord, StoredResult } from '../store/store.js';
 import { levelScore } from '../suites/clue/level-score.js';
+import type { ClueTaskName } from '../suites/clue/load-tasks.js';
+import {
+  averaged,
+  CLUE_PROTOCOL,
+  type ClueProtocol,
+  type ClueProtocolName,
+} from '../suites/clue/protocols.js';
 import { escapeHtml } from './escape-html.js';
 import { renderScatter } from './svg-scatter.js';
 import { renderTextTable } from './text-table.js';
@@ -36,6 +43,10 @@ const COLUMNS = {
 export interface ClueRunReport {
   runId: string;
   label: string;
+  /** Which version of the authors' scripts produced every number of this run. */
+  protocol: { name: string; commit: string } | null;
+  /** How UMLS F1 was computed (medbench's MRCONSO matcher, or entity sets supplied from elsewhere). */
+  umls: string | null;
   /** dataset → metric → mean ×100 over its items (LongHealth: accuracy per sub-task). */
   scores: Record<string, Record<string, number>>;
   /** Items scored per dataset. */
@@ -71,24 +82,33 @@ export function buildClueReport(
     suite: 'clue',
     generatedAt: new Date().toISOString(),
     runs: runs.map(({ run, results }) => {
-      const sums: Record<string, Record<string, { total: number; count: number }>> = {};
+      const protocolName = (run.parameters.protocol as { name?: string } | undefined)?.name;
+      const protocol = CLUE_PROTOCOL[protocolName as ClueProtocolName] as ClueProtocol | undefined;
+      // dataset → metric → per-item values in scoring order.
+      const values: Record<string, Record<string, Array<{ order: number; value: number }>>> = {};
       const items: Record<string, number> = {};
       for (const result of results) {
         items[result.task] = (items[result.task] ?? 0) + 1;
-        const dataset = sums[result.task] ?? {};
-        sums[result.task] = dataset;
+        const dataset = values[result.task] ?? {};
+        values[result.task] = dataset;
         for (const [metric, value] of Object.entries(result.scores)) {
           const key = result.task === 'longhealth' ? `task${result.params.subtask}` : metric;
-          const entry = dataset[key] ?? { total: 0, count: 0 };
-          dataset[key] = entry;
-          entry.total += value;
-          entry.count++;
+          dataset[key] ??= [];
+          dataset[key]!.push({ order: Number(result.params.order ?? 0), value });
         }
       }
       const scores: ClueRunReport['scores'] = {};
-      for (const [dataset, metrics] of Object.entries(sums)) {
+      for (const [dataset, metrics] of Object.entries(values)) {
+        const rule = protocol?.tasks[dataset as ClueTaskName]?.averaging ?? 'mean';
         scores[dataset] = Object.fromEntries(
-          Object.entries(metrics).map(([metric, { total, count }]) => [metric, (100 * total) / count]),
+          Object.entries(metrics).map(([metric, list]) => [
+            metric,
+            100 *
+              averaged(
+                [...list].sort((left, right) => left.order - right.order).map((entry) => entry.value),
+                rule,
+              ),
+          ]),
         );
       }
       // A level needs every one of its datasets; metrics not computed are left out of a
@@ -97,9 +117,16 @@ export function buildClueReport(
         datasets.every((dataset) => scores[dataset])
           ? levelScore(Object.fromEntries(datasets.map((dataset) => [dataset, scores[dataset]!])))
           : null;
+      const umls = run.parameters.umls as { source?: string; file?: string } | null | undefined;
       return {
         runId: run.id,
         label: run.label,
+        protocol: protocol ? { name: protocol.name, commit: protocol.commit } : null,
+        umls: !umls
+          ? null
+          : umls.source === 'entities'
+            ? `entity sets from ${umls.file} (e.g. scispacy, as the paper)`
+            : "medbench's MRCONSO string matcher, not the paper's scispacy linker",
         scores,
         items,
         notComputed: (run.parameters.notComputed as Record<string, string> | undefined) ?? {},
@@ -108,8 +135,27 @@ export function buildClueReport(
       };
     }),
   };
+  distinguishLabels(report.runs);
   if (options.base) report.base = differencesAgainst(report.runs, options.base);
   return report;
+}
+
+/**
+ * Runs sharing a label (the baseline under both protocols, say) get their protocol added,
+ * then a short run id if that is not enough, so no two rows of a table read the same.
+ */
+function distinguishLabels(runs: ClueRunReport[]): void {
+  const shared = (run: ClueRunReport) => runs.filter((other) => other.label === run.label).length > 1;
+  const withProtocol = runs.map((run) =>
+    shared(run) ? `${run.label} (${run.protocol?.name ?? 'no protocol'})` : run.label,
+  );
+  runs.forEach((run, index) => {
+    const label = withProtocol[index]!;
+    run.label =
+      withProtocol.filter((other) => other === label).length > 1
+        ? `${label} ${run.runId.slice(0, 8)}`
+        : label;
+  });
 }
 
 const cell = (run: ClueRunReport, dataset: string, metric: string) => {
@@ -197,7 +243,22 @@ export function renderClueText(report: ClueReport): string {
       ([metric, reason]) => `${run.label}: ${metric} not computed — ${reason}`,
     ),
   );
-  return [...tables, ...(reasons.length ? [reasons.join('\n')] : []), ...differenceText(report)].join('\n\n');
+  return [
+    ...tables,
+    runNotes(report).join('\n'),
+    ...(reasons.length ? [reasons.join('\n')] : []),
+    ...differenceText(report),
+  ].join('\n\n');
+}
+
+/** Per run: the protocol behind its numbers, and how UMLS F1 was computed. */
+function runNotes(report: ClueReport): string[] {
+  return report.runs.map((run) => {
+    const protocol = run.protocol
+      ? `protocol ${run.protocol.name} (the authors' scripts at commit ${run.protocol.commit})`
+      : 'no protocol recorded (a run from before protocols)';
+    return `${run.label}: ${protocol}${run.umls ? `; UMLS F1 by ${run.umls}` : ''}.`;
+  });
 }
 
 /** Figure 4: level 1 against level 2, one labelled point per run with both levels. */
@@ -225,5 +286,9 @@ export function renderClueHtml(report: ClueReport): string {
       .map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`)
       .join('')}</tbody></table>`;
   };
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — CLUE report</title><style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse;font-size:.85rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th:first-child,td:first-child{text-align:left}</style></head><body><h1>CLUE</h1><p>Scores ×100; n/c = not computed; — = task not run; * = level score without every metric.</p>${table(1)}${table(2)}${figure4(report)}${figure5(report)}</body></html>\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — CLUE report</title><style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse;font-size:.85rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th:first-child,td:first-child{text-align:left}</style></head><body><h1>CLUE</h1><p>Scores ×100; n/c = not computed; — = task not run; * = level score without every metric.</p><ul>${runNotes(
+    report,
+  )
+    .map((line) => `<li>${escapeHtml(line)}</li>`)
+    .join('')}</ul>${table(1)}${table(2)}${figure4(report)}${figure5(report)}</body></html>\n`;
 }

@@ -17,6 +17,10 @@ export interface ModelBinding {
   contextWindow: number | undefined;
   tokenizer: Tokenizer | undefined;
   prices: Prices | undefined;
+  /** A chat (instruction-tuned) model; false for a base model prompted with plain text. */
+  instruct: boolean;
+  /** The chat template has a system role (else the system prompt joins the first user turn). */
+  systemRole: boolean;
   parameters: GenerationParameters;
 }
 

@@ -64,6 +64,8 @@ async function binding(
     contextWindow: options.window,
     tokenizer: await getTokenizer('o200k_base'),
     prices: { inputPerMillion: 2.5, outputPerMillion: 10 },
+    instruct: true,
+    systemRole: true,
     parameters: { temperature: 0, maxOutputTokens: 100 },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import type { ChatMessage, ChatModel } from '../core/chat-model.js';
+import type { ChatMessage, ChatModel, ChatRequest } from '../core/chat-model.js';
 import { isFatalForRun, MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
@@ -188,7 +188,11 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   });
 
   // One controller and timer per attempt: cheaper than AbortSignal.any + AbortSignal.timeout.
-  const generateWithTimeout = async (endpoint: ChatModel, messages: ChatMessage[]) => {
+  const generateWithTimeout = async (
+    endpoint: ChatModel,
+    messages: ChatMessage[],
+    generation: Pick<ChatRequest, 'parameters' | 'truncatePromptTokens'>,
+  ) => {
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new DOMException('The request timed out.', 'TimeoutError')),
@@ -197,7 +201,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     const onHardStop = () => controller.abort(hardStop.signal.reason);
     hardStop.signal.addEventListener('abort', onHardStop, { once: true });
     try {
-      return await endpoint.generate({ messages, parameters: model.parameters, signal: controller.signal });
+      return await endpoint.generate({ messages, ...generation, signal: controller.signal });
     } finally {
       clearTimeout(timer);
       hardStop.signal.removeEventListener('abort', onHardStop);
@@ -235,7 +239,23 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       ? (sample.promptTokens[tokenizerName] ??
         messages.reduce((sum, message) => sum + model.tokenizer!.count(message.content), 0))
       : null;
-    if (model.contextWindow !== undefined && promptTokens !== null && promptTokens > model.contextWindow) {
+    const parameters = {
+      ...model.parameters,
+      ...(sample.generation?.maxOutputTokens !== undefined
+        ? { maxOutputTokens: sample.generation.maxOutputTokens }
+        : {}),
+    };
+    // A sample that asks for server-side truncation, on an endpoint that does it, is sent as it is.
+    const truncatePromptTokens =
+      sample.generation?.truncatePromptTokens !== undefined && endpoint.capabilities?.truncatePrompt
+        ? sample.generation.truncatePromptTokens
+        : undefined;
+    if (
+      truncatePromptTokens === undefined &&
+      model.contextWindow !== undefined &&
+      promptTokens !== null &&
+      promptTokens > model.contextWindow
+    ) {
       write(
         failedResult({
           sample,
@@ -252,7 +272,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     const cacheKey = responseCacheKey({
       provider: model.provider,
       modelId: model.modelId,
-      parameters: model.parameters,
+      parameters: truncatePromptTokens === undefined ? parameters : { ...parameters, truncatePromptTokens },
       messages,
     });
     const cached = store.getCachedResponse(cacheKey);
@@ -270,7 +290,11 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
         const answer = await withRetry({
           policy: options.retry,
           signal: hardStop.signal,
-          attempt: () => generateWithTimeout(endpoint, messages),
+          attempt: () =>
+            generateWithTimeout(endpoint, messages, {
+              parameters,
+              ...(truncatePromptTokens !== undefined ? { truncatePromptTokens } : {}),
+            }),
           onRetry: (error, delayMs) =>
             options.onRetry?.(
               `${sample.id}: ${error.message} — retrying in ${(delayMs / 1000).toFixed(1)} s`,

@@ -456,6 +456,11 @@ export class Store {
     );
   }
 
+  /** Replaces a run's parameters (what a later scoring step records, such as the UMLS source). */
+  updateRunParameters(runId: string, parameters: Record<string, unknown>): void {
+    this.statement('UPDATE runs SET parameters_json = ? WHERE id = ?').run(JSON.stringify(parameters), runId);
+  }
+
   /** Replaces a result's scores (metrics computed after generation, such as BERTScore). */
   updateScores(runId: string, sampleId: string, scores: SampleScores): void {
     this.statement('UPDATE results SET scores_json = ? WHERE run_id = ? AND sample_id = ?').run(

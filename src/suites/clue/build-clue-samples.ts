@@ -1,9 +1,7 @@
-import type { ChatMessage } from '../../core/chat-model.js';
 import type { Sample } from '../../core/sample.js';
-import type { Tokenizer } from '../../core/tokenizer.js';
+import { type ClueModelKind, type ClueTurn, clueConversation } from './clue-conversation.js';
 import type {
   ClueTaskName,
-  LongHealthData,
   MeDiSumCodeItem,
   MeDiSumQaItem,
   MedNliItem,
@@ -11,28 +9,16 @@ import type {
 } from './load-tasks.js';
 import type { MeQSumItem } from './meqsum.js';
 import {
-  dischargeLetter,
-  longHealthUser,
-  medisumqaAnswer,
+  CLUE_SYSTEM_PROMPTS,
+  medisumcodeUser,
   medisumqaUser,
   mednliUser,
-  meqsumAnswer,
   meqsumUser,
-  NOT_IN_DOCUMENTS,
   problemSummaryUser,
-  SYSTEM_PROMPTS,
-} from './prompts.js';
-import { type ShuffleMode, shuffled } from './shuffle.js';
+} from './protocol-prompts.js';
+import type { ClueProtocol } from './protocols.js';
+import { PythonRandom } from './python-random.js';
 
-/** Shots per level: 3 at level 1, 1 at level 2, none for LongHealth. */
-export const SHOTS: Record<ClueTaskName, number> = {
-  mednli: 3,
-  meqsum: 3,
-  'problem-summary': 3,
-  longhealth: 0,
-  medisumqa: 1,
-  medisumcode: 1,
-};
 export const LEVEL: Record<ClueTaskName, 1 | 2> = {
   mednli: 1,
   meqsum: 1,
@@ -42,193 +28,146 @@ export const LEVEL: Record<ClueTaskName, 1 | 2> = {
   medisumcode: 2,
 };
 
-interface Turn {
+/** What building a task's samples depends on: the protocol, and the model it will be sent to. */
+export interface ClueBuildContext {
+  protocol: ClueProtocol;
+  model: ClueModelKind;
+  /** The model's context window, for the protocol's truncation (none when unknown). */
+  contextWindow: number | undefined;
+}
+
+interface Turn extends ClueTurn {
   id: string;
-  user: string;
-  assistant: string;
   gold: unknown;
-  /** Text a baseline may use as its prediction (the task's input). */
+  /** The task's input, which a baseline may use as its prediction. */
   input: string;
 }
 
-/** System prompt, the first `shots` turns as examples, then one sample per remaining turn. */
-function fewShotSamples(task: ClueTaskName, turns: readonly Turn[], shuffle: ShuffleMode): Sample[] {
-  const ordered = shuffled(turns, shuffle);
-  const shots = ordered.slice(0, SHOTS[task]);
-  const examples: ChatMessage[] = shots.flatMap((shot) => [
-    { role: 'user' as const, content: shot.user },
-    { role: 'assistant' as const, content: shot.assistant },
-  ]);
-  return ordered.slice(SHOTS[task]).map((turn) => ({
-    id: `${task}/${turn.id}`,
-    suite: 'clue',
-    task,
-    params: { level: LEVEL[task], shots: shots.length },
-    prompt: turn.user,
-    messages: [
-      { role: 'system', content: SYSTEM_PROMPTS[task] },
-      ...examples,
-      { role: 'user', content: turn.user },
-    ],
-    promptChars: turn.user.length,
-    promptTokens: {},
-    gold: turn.gold,
-    meta: { input: turn.input, shotIds: shots.map((shot) => shot.id) },
-  }));
+/** The items in the protocol's order: as in the file, or Python's `random.seed(1); random.shuffle`. */
+export function protocolOrder<T>(items: readonly T[], order: 'file' | 'python-seed-1'): T[] {
+  return order === 'python-seed-1' ? new PythonRandom(1).shuffle([...items]) : [...items];
 }
 
-export const buildMedNli = (items: readonly MedNliItem[], shuffle: ShuffleMode) =>
+/**
+ * The samples of a few-shot task: items in the protocol's order, the first `shots` as the
+ * examples (not scored), then one sample per remaining item, numbered in scoring order.
+ */
+function fewShotSamples(
+  task: Exclude<ClueTaskName, 'longhealth'>,
+  turns: readonly Turn[],
+  context: ClueBuildContext,
+): Sample[] {
+  const rules = context.protocol.tasks[task];
+  const ordered = protocolOrder(turns, rules.order);
+  const shots = ordered.slice(0, rules.shots);
+  const truncate =
+    rules.truncate && context.contextWindow !== undefined ? rules.truncate(context.contextWindow) : undefined;
+  return ordered.slice(rules.shots).map((turn, index) => {
+    const messages = clueConversation({
+      protocol: context.protocol,
+      model: context.model,
+      system: CLUE_SYSTEM_PROMPTS[task],
+      shots,
+      user: turn.user,
+      prefill: rules.prefill,
+    });
+    return {
+      id: `${task}/${turn.id}`,
+      suite: 'clue',
+      task,
+      params: { level: LEVEL[task], protocol: context.protocol.name, order: index, shots: shots.length },
+      prompt: turn.user,
+      messages,
+      promptChars: messages.reduce((sum, message) => sum + message.content.length, 0),
+      promptTokens: {},
+      gold: turn.gold,
+      generation: {
+        maxOutputTokens: rules.maxNewTokens,
+        ...(truncate !== undefined ? { truncatePromptTokens: truncate } : {}),
+      },
+      meta: { input: turn.input, shotIds: shots.map((shot) => shot.id), prefill: rules.prefill },
+    };
+  });
+}
+
+export const buildMedNli = (items: readonly MedNliItem[], context: ClueBuildContext) =>
   fewShotSamples(
     'mednli',
     items.map((item) => ({
       id: item.id,
       user: mednliUser(item.premise, item.hypothesis),
-      assistant: item.label,
+      answer: `${context.protocol.tasks.mednli.answerStart}${item.label}`,
       gold: { label: item.label },
       input: '',
     })),
-    shuffle,
+    context,
   );
 
-export const buildMeQSum = (items: readonly MeQSumItem[], shuffle: ShuffleMode) =>
+export const buildMeQSum = (items: readonly MeQSumItem[], context: ClueBuildContext) =>
   fewShotSamples(
     'meqsum',
     items.map((item) => ({
       id: item.id,
       user: meqsumUser(item.question),
-      assistant: meqsumAnswer(item.summary),
+      answer: `${context.protocol.tasks.meqsum.answerStart}${item.summary}`,
       gold: { reference: item.summary },
       input: item.question,
     })),
-    shuffle,
+    context,
   );
 
-export const buildProblemSummary = (items: readonly ProblemSummaryItem[], shuffle: ShuffleMode) =>
+export const buildProblemSummary = (items: readonly ProblemSummaryItem[], context: ClueBuildContext) =>
   fewShotSamples(
     'problem-summary',
     items.map((item) => ({
       id: item.id,
       user: problemSummaryUser(item.subjective, item.assessment),
-      assistant: item.summary,
+      answer: `${context.protocol.tasks['problem-summary'].answerStart}${item.summary}`,
       gold: { reference: item.summary },
       input: `${item.subjective}\n${item.assessment}`,
     })),
-    shuffle,
+    context,
   );
-
-export const buildMeDiSumQa = (items: readonly MeDiSumQaItem[], shuffle: ShuffleMode) =>
-  fewShotSamples(
-    'medisumqa',
-    items.map((item) => ({
-      id: item.id,
-      user: medisumqaUser(item.dischargeSummary, item.question),
-      assistant: medisumqaAnswer(item.answer),
-      gold: { reference: item.answer },
-      input: item.dischargeSummary,
-    })),
-    shuffle,
-  );
-
-export const buildMeDiSumCode = (items: readonly MeDiSumCodeItem[], shuffle: ShuffleMode) =>
-  fewShotSamples(
-    'medisumcode',
-    items.map((item) => ({
-      id: item.id,
-      user: dischargeLetter(item.text),
-      assistant: item.codes.join(', '),
-      gold: { codes: item.codes },
-      input: item.text,
-    })),
-    shuffle,
-  );
-
-/** The longest prefix of `text` with at most `tokens` tokens (binary search on characters). */
-export function cutToTokens(text: string, tokens: number, tokenizer: Tokenizer): string {
-  if (tokenizer.count(text) <= tokens) return text;
-  let low = 0;
-  let high = text.length;
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (tokenizer.count(text.slice(0, middle)) <= tokens) low = middle;
-    else high = middle;
-  }
-  return text.slice(0, low);
-}
-
-export interface LongHealthBudget {
-  tokenizer: Tokenizer;
-  /** Tokens the documents may take (the model's window minus room for instructions and answer). */
-  documentTokens: number;
-}
 
 /**
- * LongHealth sub-tasks: 1 — the patient's documents; 2 — those plus other patients'
- * documents as distractors up to the token budget, in shuffled order; 3 — the documents
- * holding the answer removed (distractors added as in 2) and option F, the right answer.
- * What overflows the budget is cut at it. Where the answer documents start is recorded.
+ * The discharge letter a protocol shows: paper-2024's template reads `without_discharge_summary`,
+ * repo-2025's `discharge_summary`; a file with only one of them gives that one to both.
  */
-export function buildLongHealth(
-  data: LongHealthData,
-  shuffle: ShuffleMode,
-  budget: LongHealthBudget | undefined,
-): Sample[] {
-  const samples: Sample[] = [];
-  const patients = Object.keys(data.documents);
-  for (const question of data.questions) {
-    const own = data.documents[question.patientId] ?? {};
-    const relevant = new Set(Object.keys(question.answerLocations));
-    const others = shuffled(
-      patients
-        .filter((patient) => patient !== question.patientId)
-        .flatMap((patient) => Object.values(data.documents[patient] ?? {})),
-      { kind: 'seeded', seed: `${JSON.stringify(shuffle)}/${question.id}/distractors` },
-    );
-    for (const subtask of [1, 2, 3] as const) {
-      const base = Object.entries(own).filter(([documentId]) => subtask !== 3 || !relevant.has(documentId));
-      let documents = base.map(([documentId, text]) => ({ documentId, text }));
-      if (subtask > 1 && budget) {
-        let used = documents.reduce((sum, document) => sum + budget.tokenizer.count(document.text), 0);
-        for (const [index, text] of others.entries()) {
-          const cost = budget.tokenizer.count(text);
-          if (used + cost > budget.documentTokens) break;
-          documents.push({ documentId: `distractor-${index}`, text });
-          used += cost;
-        }
-        documents = shuffled(documents, {
-          kind: 'seeded',
-          seed: `${JSON.stringify(shuffle)}/${question.id}/${subtask}`,
-        });
-      }
-      let texts = documents.map((document) => document.text);
-      if (budget) {
-        const joined = cutToTokens(texts.join('\n\n'), budget.documentTokens, budget.tokenizer);
-        texts = [joined];
-      }
-      const options: Record<string, string> = { ...question.options };
-      if (subtask === 3) options.F = NOT_IN_DOCUMENTS;
-      const user = longHealthUser(texts, question.question, options);
-      const answerOffsets = documents
-        .filter((document) => relevant.has(document.documentId))
-        .map((document) => ({
-          documentId: document.documentId,
-          offset: user.indexOf(document.text.slice(0, 200)),
-        }));
-      samples.push({
-        id: `longhealth/task${subtask}/${question.id}`,
-        suite: 'clue',
-        task: 'longhealth',
-        params: { level: 2, subtask, options: Object.keys(options).length },
-        prompt: user,
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPTS.longhealth },
-          { role: 'user', content: user },
-        ],
-        promptChars: user.length,
-        promptTokens: {},
-        gold: { choice: subtask === 3 ? 'F' : question.correct },
-        meta: { answerOffsets, documents: documents.map((document) => document.documentId) },
-      });
-    }
-  }
-  return samples;
+export function medisumqaLetter(item: MeDiSumQaItem, protocol: ClueProtocol): string {
+  return protocol.name === 'paper-2024'
+    ? (item.withoutDischargeSummary ?? item.dischargeSummary)!
+    : (item.dischargeSummary ?? item.withoutDischargeSummary)!;
 }
+
+export const buildMeDiSumQa = (items: readonly MeDiSumQaItem[], context: ClueBuildContext) =>
+  fewShotSamples(
+    'medisumqa',
+    items.map((item) => {
+      const letter = medisumqaLetter(item, context.protocol);
+      return {
+        id: item.id,
+        user: medisumqaUser(letter, item.question, context.protocol.name === 'paper-2024'),
+        answer: `${context.protocol.tasks.medisumqa.answerStart}${item.answer}`,
+        gold: { reference: item.answer },
+        input: letter,
+      };
+    }),
+    context,
+  );
+
+export const buildMeDiSumCode = (items: readonly MeDiSumCodeItem[], context: ClueBuildContext) =>
+  fewShotSamples(
+    'medisumcode',
+    items.map((item) => {
+      const codes = item.codes.join(', ');
+      return {
+        id: item.id,
+        user: medisumcodeUser(item.text),
+        answer: `${context.protocol.tasks.medisumcode.answerStart}${codes}`,
+        // The scripts compare against the joined list split again at ", ".
+        gold: { codes: codes.split(', ') },
+        input: item.text,
+      };
+    }),
+    context,
+  );

@@ -1,5 +1,5 @@
 import type { Sample, SampleScores, SampleStatus } from '../../core/sample.js';
-import type { ClueResources } from './clue-tasks.js';
+import type { ClueResources, ClueScoring } from './clue-tasks.js';
 import { createClueTasks } from './clue-tasks.js';
 import { PythonRandom } from './python-random.js';
 
@@ -12,17 +12,18 @@ export interface BaselineResult {
 
 /**
  * CLUE's baselines (paper §4.3), one per sample. MedNLI and LongHealth: the expected
- * accuracy of a uniform random choice (1/3; 1/5, or 1/6 with option F). MeQSum and
+ * accuracy of a uniform random choice (1/3; 1/5, or 1/6 in LongHealth sub-task 3). MeQSum and
  * MeDiSumQA: the unchanged input as the prediction. Problem Summary: the input's UMLS
  * concepts (needs the MRCONSO matcher; otherwise undefined: not computed). MeDiSumCode:
  * as many random codes as the item has gold codes, drawn from every code in the dataset.
  */
 export function createClueBaseline(options: {
   resources: ClueResources;
+  scoring: ClueScoring;
   codePool: readonly string[];
   seed: number;
 }) {
-  const tasks = createClueTasks(options.resources);
+  const tasks = createClueTasks(options.resources, options.scoring);
   return (sample: Sample): BaselineResult | undefined => {
     const input = String(sample.meta?.input ?? '');
     switch (sample.task) {
@@ -34,7 +35,9 @@ export function createClueBaseline(options: {
           scores: { accuracy: 1 / 3 },
         };
       case 'longhealth': {
-        const options = Number(sample.params.options);
+        // Table 3's baseline row: 1/5 for sub-tasks 1 and 2, 1/6 for sub-task 3 (its prompt adds F).
+        // The scripts also show F in sub-task 2; the printed 20.00 counts its five answer options.
+        const options = sample.params.subtask === 3 ? 6 : 5;
         return {
           status: 'ok',
           rawOutput: null,

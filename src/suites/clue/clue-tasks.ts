@@ -9,7 +9,8 @@ import {
 } from '../../metrics/icd10.js';
 import { rouge } from '../../metrics/rouge.js';
 import { setF1 } from '../../metrics/set-f1.js';
-import { longHealthChoice, mednliCorrect } from './answers.js';
+import { mednliCorrect } from './answers.js';
+import { type ClueProtocol, postprocessOutput } from './protocols.js';
 
 /** Resources some metrics need; a missing one leaves its metric out (reported as not computed). */
 export interface ClueResources {
@@ -18,32 +19,53 @@ export interface ClueResources {
   /** The official ICD-10-CM code table, for the valid-code rate. */
   icd10Codes?: ReadonlySet<string>;
   /**
-   * The BERTScore encoder's name and revision, when one is given. Scoring is synchronous, so
-   * BERTScore is added after generation by `bertScoreF1s`; failed samples score 0.
+   * Task → its BERTScore encoder (name, layer, file fingerprint), for the tasks that get one.
+   * Scoring is synchronous, so BERTScore is added after generation; failed samples score 0.
    */
-  bertscore?: string;
+  bertscore?: Partial<Record<string, string>>;
 }
 
-/** Why each resource-bound metric was not computed, for a run's record and its report. */
-export function notComputed(resources: ClueResources): Record<string, string> {
+/**
+ * Why each resource-bound metric was not computed, for a run's record and its report: keys are
+ * `<task>.<metric>`, or a metric alone when it is missing for every task.
+ */
+export function notComputed(
+  resources: ClueResources,
+  tasks: readonly string[],
+  bertscoreMissing: Partial<Record<string, string>> = {},
+): Record<string, string> {
+  const umlsTasks = tasks.includes('problem-summary') || tasks.includes('medisumqa');
   return {
-    ...(resources.bertscore ? {} : { bertscore: 'no local encoder given (--bertscore-model)' }),
-    ...(resources.umls ? {} : { umls: 'no MRCONSO.RRF given (--umls)' }),
-    ...(resources.icd10Codes ? {} : { validCodes: 'no ICD-10-CM code file given (--icd10)' }),
+    ...Object.fromEntries(Object.entries(bertscoreMissing).map(([task, why]) => [`${task}.bertscore`, why!])),
+    ...(resources.umls || !umlsTasks ? {} : { umls: 'no MRCONSO.RRF given (--umls)' }),
+    ...(resources.icd10Codes || !tasks.includes('medisumcode')
+      ? {}
+      : { validCodes: 'no ICD-10-CM code file given (--icd10)' }),
   };
 }
 
-/** The label the shots teach a model to write ("Question: …", "Answer: …") is not part of the answer. */
-export function stripAnswerLabel(output: string): string {
-  return output.trim().replace(/^(?:question|answer)\s*:\s*/i, '');
+/** What a task needs to know of the run: the protocol's rules, and the model (Phi's end marker). */
+export interface ClueScoring {
+  protocol: ClueProtocol;
+  modelId: string;
 }
 
-function generationTask(name: string, options: { umls: boolean; resources: ClueResources }): Task {
+/** LongHealth's answer: the letter after the first "The correct answer is " followed by a colon. */
+export function longHealthChoiceOf(output: string): string | undefined {
+  // Python's \w is Unicode-aware.
+  return /The correct answer is ([\p{L}\p{N}_]):/u.exec(output)?.[1];
+}
+
+function generationTask(
+  name: 'meqsum' | 'problem-summary' | 'medisumqa',
+  options: { umls: boolean; resources: ClueResources; scoring: ClueScoring },
+): Task {
+  const rules = options.scoring.protocol.tasks[name];
   const metrics = [
     'rougeL',
     'rouge1',
     'rouge2',
-    ...(options.resources.bertscore ? ['bertscore'] : []),
+    ...(options.resources.bertscore?.[name] ? ['bertscore'] : []),
     ...(options.umls ? ['umls'] : []),
   ];
   return {
@@ -55,7 +77,7 @@ function generationTask(name: string, options: { umls: boolean; resources: ClueR
         metrics.filter((metric) => metric !== 'umls' || options.resources.umls).map((metric) => [metric, 0]),
       ),
     score({ sample, rawOutput }: ScoreInput): ScoredOutput {
-      const prediction = stripAnswerLabel(rawOutput);
+      const prediction = postprocessOutput(rawOutput, rules.postprocess, options.scoring.modelId);
       const reference = (sample.gold as { reference: string }).reference;
       const scores = rouge(prediction, reference);
       const result: Record<string, number> = {
@@ -74,8 +96,9 @@ function generationTask(name: string, options: { umls: boolean; resources: ClueR
   };
 }
 
-/** The six CLUE tasks, scored per item (fractions in [0, 1]; reports show ×100). */
-export function createClueTasks(resources: ClueResources): Record<string, Task> {
+/** The six CLUE tasks under a protocol, scored per item (fractions in [0, 1]; reports show ×100). */
+export function createClueTasks(resources: ClueResources, scoring: ClueScoring): Record<string, Task> {
+  const { protocol, modelId } = scoring;
   return {
     mednli: {
       suite: 'clue',
@@ -84,10 +107,11 @@ export function createClueTasks(resources: ClueResources): Record<string, Task> 
       failedScores: () => ({ accuracy: 0 }),
       score({ sample, rawOutput }) {
         const { label } = sample.gold as { label: string };
+        const output = postprocessOutput(rawOutput, protocol.tasks.mednli.postprocess, modelId);
         return {
           status: 'ok',
-          parsed: rawOutput.trim(),
-          scores: { accuracy: mednliCorrect(rawOutput, label) ? 1 : 0 },
+          parsed: output.trim(),
+          scores: { accuracy: mednliCorrect(output, label) ? 1 : 0 },
         };
       },
     },
@@ -97,7 +121,14 @@ export function createClueTasks(resources: ClueResources): Record<string, Task> 
       metrics: ['accuracy'],
       failedScores: () => ({ accuracy: 0 }),
       score({ sample, rawOutput }) {
-        const choice = longHealthChoice(rawOutput);
+        // paper-2024 cuts Phi's end marker in sub-task 1 only.
+        const phiCut =
+          protocol.name === 'paper-2024' &&
+          sample.params.subtask === 1 &&
+          modelId.toLowerCase().includes('phi') &&
+          rawOutput.includes(' <|end|>');
+        const output = phiCut ? rawOutput.split(' <|end|>')[0]! : rawOutput;
+        const choice = longHealthChoiceOf(output);
         const { choice: gold } = sample.gold as { choice: string };
         return {
           status: choice ? 'ok' : 'bad_format',
@@ -106,9 +137,9 @@ export function createClueTasks(resources: ClueResources): Record<string, Task> 
         };
       },
     },
-    meqsum: generationTask('meqsum', { umls: false, resources }),
-    'problem-summary': generationTask('problem-summary', { umls: true, resources }),
-    medisumqa: generationTask('medisumqa', { umls: true, resources }),
+    meqsum: generationTask('meqsum', { umls: false, resources, scoring }),
+    'problem-summary': generationTask('problem-summary', { umls: true, resources, scoring }),
+    medisumqa: generationTask('medisumqa', { umls: true, resources, scoring }),
     medisumcode: {
       suite: 'clue',
       name: 'medisumcode',
@@ -116,7 +147,8 @@ export function createClueTasks(resources: ClueResources): Record<string, Task> 
       failedScores: () => ({ emF1: 0, apF1: 0, ...(resources.icd10Codes ? { validCodes: 0 } : {}) }),
       score({ sample, rawOutput }) {
         const { codes } = sample.gold as { codes: string[] };
-        const predicted = extractIcd10Codes(rawOutput);
+        const output = postprocessOutput(rawOutput, protocol.tasks.medisumcode.postprocess, modelId);
+        const predicted = extractIcd10Codes(output);
         return {
           status: 'ok',
           parsed: predicted,

@@ -1,6 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { longHealthChoice, mednliCorrect } from './answers.js';
+import { mednliCorrect } from './answers.js';
+import { longHealthChoiceOf } from './clue-tasks.js';
 import { levelScore } from './level-score.js';
+import { loadIcd10Codes } from './load-tasks.js';
+import { averaged, postprocessOutput } from './protocols.js';
 
 describe('CLUE level scores', () => {
   it('reproduce Table 3 from its per-metric numbers', () => {
@@ -38,11 +44,55 @@ describe('answer rules', () => {
     expect(mednliCorrect('neutral', 'contradiction')).toBe(false);
   });
 
-  it('LongHealth reads the first stated choice', () => {
+  it('LongHealth reads the first "The correct answer is X:" (the colon is required, as in the scripts)', () => {
     expect(
-      longHealthChoice('Reasoning… The correct answer is C: metformin. Later: The correct answer is D'),
+      longHealthChoiceOf('Reasoning… The correct answer is C: metformin. Later: The correct answer is D:'),
     ).toBe('C');
-    expect(longHealthChoice('I think it is B')).toBeUndefined();
-    expect(longHealthChoice('The correct answer is F: not in the documents')).toBe('F');
+    expect(longHealthChoiceOf('The correct answer is B.')).toBeUndefined();
+    expect(longHealthChoiceOf('I think it is B')).toBeUndefined();
+    expect(longHealthChoiceOf('The correct answer is F: not in the documents')).toBe('F');
+  });
+});
+
+describe('protocol rules', () => {
+  it('utils.update_results counts the first item twice; repo-2025 means are plain', () => {
+    // [1, 0, 0]: (1 + 1 + 0 + 0) / 4 = 0.5 with the quirk, 1/3 without.
+    expect(averaged([1, 0, 0], 'first-item-twice')).toBe(0.5);
+    expect(averaged([1, 0, 0], 'mean')).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('post-processes outputs as the scripts did', () => {
+    // Self-prompting is cut to the end of its line; the Phi end marker only for Phi models.
+    expect(postprocessOutput('A question?\n[INST] next turn\nkept', 'paper', 'llama')).toBe(
+      'A question?\n\nkept',
+    );
+    expect(postprocessOutput('Answer x <|end|> junk', 'paper', 'microsoft/Phi-3-mini')).toBe('Answer x');
+    expect(postprocessOutput('Answer x <|end|> junk', 'paper', 'llama')).toBe('Answer x <|end|> junk');
+    expect(postprocessOutput('  padded  ', 'paper-strip', 'llama')).toBe('padded');
+    expect(postprocessOutput('You are an AI, say', 'none', 'llama')).toBe('You are an AI, say');
+  });
+});
+
+describe('the ICD-10-CM code table', () => {
+  it('reads the order file as it is, and adds each billable code’s category from the codes file', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'medbench-icd-'));
+    try {
+      const order = join(folder, 'icd10cm_order_2024.txt');
+      writeFileSync(
+        order,
+        '00001 A00     0 Cholera                                                      Cholera\n00002 A000    1 Cholera due to Vibrio cholerae 01, biovar cholerae           Cholera due to Vibrio cholerae 01, biovar cholerae\n',
+      );
+      expect([...loadIcd10Codes(order)].sort()).toEqual(['A00', 'A000']);
+      const codes = join(folder, 'icd10cm_codes_2024.txt');
+      writeFileSync(
+        codes,
+        'E1165   Type 2 diabetes mellitus with hyperglycemia\nI10     Essential (primary) hypertension\n',
+      );
+      // Categories E11 and I10 count as valid, as the icd10 package accepts them; E116 is a header
+      // the codes file cannot tell.
+      expect([...loadIcd10Codes(codes)].sort()).toEqual(['E11', 'E1165', 'I10']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -15,27 +15,31 @@ export interface ProblemSummaryItem {
   id: string;
   subjective: string;
   assessment: string;
-  /** The reference problems, ";"-separated in the file, joined with ", ". */
+  /** The reference problems: every ";" of the file's Summary turned into ", ", as the scripts do (a trailing ";" too). */
   summary: string;
 }
 export interface LongHealthQuestion {
   id: string;
   patientId: string;
   question: string;
-  options: Record<'A' | 'B' | 'C' | 'D' | 'E', string>;
-  /** The letter of the right option. */
-  correct: 'A' | 'B' | 'C' | 'D' | 'E';
-  /** Documents holding the answer, with character spans. */
+  /** answer_a … answer_e, in order. */
+  options: Record<'a' | 'b' | 'c' | 'd' | 'e', string>;
+  /** The text of the right answer (an option contains it). */
+  correct: string;
+  /** Documents holding the answer, in the file's order, with relative spans. */
   answerLocations: Record<string, { start: number[]; end: number[] }>;
 }
 export interface LongHealthData {
-  /** patient id → document id → text */
+  /** patient id → document id → text, in the file's order */
   documents: Record<string, Record<string, string>>;
   questions: LongHealthQuestion[];
 }
 export interface MeDiSumQaItem {
   id: string;
-  dischargeSummary: string;
+  /** `discharge_summary` (the released form; repo-2025 reads it). */
+  dischargeSummary: string | undefined;
+  /** `without_discharge_summary` (the generation script's field; paper-2024 reads it). */
+  withoutDischargeSummary: string | undefined;
   question: string;
   answer: string;
 }
@@ -124,11 +128,7 @@ export function loadProblemSummary(path: string): ProblemSummaryItem[] {
       id: fileId >= 0 ? (fields[fileId] ?? `row-${line}`) : `row-${line}`,
       subjective: fields[subjective] ?? '',
       assessment: fields[assessment] ?? '',
-      summary: (fields[summary] ?? '')
-        .split(';')
-        .map((problem) => problem.trim())
-        .filter(Boolean)
-        .join(', '),
+      summary: (fields[summary] ?? '').replaceAll(';', ', '),
     };
     if (item.summary === '') fail(path, `:${line}`, 'empty Summary');
     if (`${item.subjective}${item.assessment}`.trim() === '')
@@ -137,7 +137,7 @@ export function loadProblemSummary(path: string): ProblemSummaryItem[] {
   });
 }
 
-const letters = ['A', 'B', 'C', 'D', 'E'] as const;
+const letters = ['a', 'b', 'c', 'd', 'e'] as const;
 const longHealthSchema = z.record(
   z.string(),
   z.object({
@@ -169,21 +169,28 @@ export function loadLongHealth(path: string): LongHealthData {
     documents[patientId] = patient.texts;
     patient.questions.forEach((item, index) => {
       const options = {
-        A: item.answer_a,
-        B: item.answer_b,
-        C: item.answer_c,
-        D: item.answer_d,
-        E: item.answer_e,
+        a: item.answer_a,
+        b: item.answer_b,
+        c: item.answer_c,
+        d: item.answer_d,
+        e: item.answer_e,
       };
-      const correct = letters.find((letter) => options[letter] === item.correct);
-      if (!correct)
-        fail(path, ` ${patientId}.questions.${index}`, '"correct" matches none of answer_a … answer_e');
+      if (!letters.some((letter) => options[letter].includes(item.correct)))
+        fail(path, ` ${patientId}.questions.${index}`, '"correct" is in none of answer_a … answer_e');
+      for (const documentId of Object.keys(item.answer_location)) {
+        if (patient.texts[documentId] === undefined)
+          fail(
+            path,
+            ` ${patientId}.questions.${index}.answer_location`,
+            `document "${documentId}" is not among the patient's texts`,
+          );
+      }
       questions.push({
         id: `${patientId}-q${index}`,
         patientId,
         question: item.question,
         options,
-        correct,
+        correct: item.correct,
         answerLocations: item.answer_location,
       });
     });
@@ -191,21 +198,50 @@ export function loadLongHealth(path: string): LongHealthData {
   return { documents, questions };
 }
 
-/** MeDiSumQA: a JSON list of { discharge_summary, Question, Answer }. */
+/** A JSON list, or JSON lines (one object per line, as the generation script writes them). */
+function readJsonListOrLines(path: string): unknown {
+  const text = readFileSync(path, 'utf8');
+  if (text.trimStart().startsWith('[')) return readJson(path);
+  return text
+    .split('\n')
+    .map((line, index) => ({ line, number: index + 1 }))
+    .filter(({ line }) => line.trim() !== '')
+    .map(({ line, number }) => {
+      try {
+        return JSON.parse(line);
+      } catch (error) {
+        return fail(path, `:${number}`, `not valid JSON (${(error as Error).message})`);
+      }
+    });
+}
+
+/**
+ * MeDiSumQA: a JSON list (or JSON lines) of { discharge_summary and/or without_discharge_summary,
+ * Question, Answer }.
+ */
 export function loadMeDiSumQa(path: string): MeDiSumQaItem[] {
   const parsed = z
     .array(
-      z.object({
-        discharge_summary: z.string().min(1),
-        Question: z.string().min(1),
-        Answer: z.string().min(1),
-      }),
+      z
+        .object({
+          discharge_summary: z.string().min(1).optional(),
+          without_discharge_summary: z.string().min(1).optional(),
+          Question: z.string().min(1),
+          Answer: z.string().min(1),
+        })
+        .refine(
+          (item) => item.discharge_summary !== undefined || item.without_discharge_summary !== undefined,
+          {
+            message: 'needs discharge_summary or without_discharge_summary',
+          },
+        ),
     )
-    .safeParse(readJson(path));
+    .safeParse(readJsonListOrLines(path));
   if (!parsed.success) fail(path, '', issueText(parsed.error));
   return parsed.data.map((item, index) => ({
     id: `item-${index}`,
     dischargeSummary: item.discharge_summary,
+    withoutDischargeSummary: item.without_discharge_summary,
     question: item.Question,
     answer: item.Answer,
   }));
@@ -225,13 +261,17 @@ export function loadMeDiSumCode(path: string): MeDiSumCodeItem[] {
   return parsed.data.map((item, index) => ({
     id: `item-${index}`,
     text: item.text,
-    codes: item.icd_codes.map((code) => code.code.replaceAll('.', '').trim()),
+    // As written: the scripts join them with ", " and split the gold list again.
+    codes: item.icd_codes.map((code) => code.code),
   }));
 }
 
 /**
- * The official ICD-10-CM code table: the "order" file (order number, code, header flag,
- * titles) or the "codes" file (code, title). Every listed code counts as valid.
+ * The official ICD-10-CM code table, as the valid set of the `icd10` package the scripts used
+ * (which also accepts category codes such as E11). The CMS "order" file lists every code, headers
+ * included, and is read as it is. The "codes" file lists only billable codes: each one's
+ * three-character category is added (every category exists as a header), while other header
+ * codes (e.g. E116) are not derivable from it — give the order file for the exact set.
  */
 export function loadIcd10Codes(path: string): Set<string> {
   const codes = new Set<string>();
@@ -244,6 +284,7 @@ export function loadIcd10Codes(path: string): Set<string> {
       const code = order?.[1] ?? plain?.[1];
       if (!code) fail(path, `:${index + 1}`, 'not a line of the ICD-10-CM order or codes file');
       codes.add(code);
+      if (!order) codes.add(code.slice(0, 3));
     });
   return codes;
 }

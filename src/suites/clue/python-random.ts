@@ -95,10 +95,41 @@ export class PythonRandom {
 
   /** `_randbelow(n)`: rejection sampling on `n.bit_length()` bits. */
   randbelow(limit: number): number {
-    const bits = Math.floor(Math.log2(limit)) + 1;
+    // int.bit_length(), exactly (a logarithm can round up just below a power of two).
+    const bits = limit.toString(2).length;
     let value = this.getrandbits(bits);
     while (value >= limit) value = this.getrandbits(bits);
     return value;
+  }
+
+  /**
+   * `random.sample(population, k)` as CPython draws it: a pool that shrinks as items are taken
+   * when the population is small, otherwise indexes drawn until unseen.
+   */
+  sample<T>(population: readonly T[], k: number): T[] {
+    const n = population.length;
+    if (!Number.isInteger(k) || k < 0 || k > n)
+      throw new RangeError('sample larger than population or is negative');
+    let setsize = 21;
+    if (k > 5) setsize += 4 ** Math.ceil(Math.log(k * 3) / Math.log(4));
+    const result: T[] = [];
+    if (n <= setsize) {
+      const pool = [...population];
+      for (let index = 0; index < k; index++) {
+        const pick = this.randbelow(n - index);
+        result.push(pool[pick]!);
+        pool[pick] = pool[n - index - 1]!;
+      }
+      return result;
+    }
+    const selected = new Set<number>();
+    for (let index = 0; index < k; index++) {
+      let pick = this.randbelow(n);
+      while (selected.has(pick)) pick = this.randbelow(n);
+      selected.add(pick);
+      result.push(population[pick]!);
+    }
+    return result;
   }
 
   /** `random.shuffle(items)`, in place. */
