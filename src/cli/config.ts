@@ -4,9 +4,12 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
 
+/** A base URL medbench can send requests to: http or https only. */
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
 const endpointSchema = z
   .object({
-    baseURL: z.url(),
+    baseURL: httpUrl,
     /** Name of the environment variable holding the key; the key itself never goes in a config. */
     apiKeyEnv: z
       .string()
@@ -42,7 +45,7 @@ const embeddingModelSchema = z
     provider: z.enum(['openai-compatible', 'openai', 'local-onnx']),
     /** Model name sent to the server (openai, openai-compatible). */
     model: z.string().min(1).optional(),
-    baseURL: z.url().optional(),
+    baseURL: httpUrl.optional(),
     apiKeyEnv: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')

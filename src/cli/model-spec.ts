@@ -63,11 +63,11 @@ export function modelConfigFromSpec(spec: string, config: MedbenchConfig): Model
     };
   }
   if (provider === 'openai-compatible' && rest.includes('@')) {
-    const at = rest.lastIndexOf('@');
-    const model = rest.slice(0, at);
+    // The URL starts at the first "@http(s)://" (it may itself hold user info with an "@").
+    const at = rest.search(/@https?:\/\//i);
+    const model = rest.slice(0, Math.max(at, 0));
     const baseURL = rest.slice(at + 1);
-    if (model && /^https?:\/\//.test(baseURL))
-      return { provider: 'openai-compatible', model, endpoints: [{ baseURL }] };
+    if (at > 0 && model) return { provider: 'openai-compatible', model, endpoints: [{ baseURL }] };
   }
   throw new MedbenchError({
     code: 'MODEL_SPEC_INVALID',

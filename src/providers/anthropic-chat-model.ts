@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatCapabilities, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import { endpointIdentity, routeUrl } from './endpoint-identity.js';
 import { postJson } from './http-json.js';
 
 const responseSchema = z.object({
@@ -23,13 +24,16 @@ export class AnthropicChatModel implements ChatModel {
   /** A trailing assistant message is continued natively; the API refuses one ending in whitespace. */
   readonly capabilities: ChatCapabilities = { prefill: 'trimmed', truncatePrompt: false };
   readonly modelId: string;
+  /** The base URL without credentials (`endpointIdentity`). */
   readonly endpoint: string;
+  private readonly baseURL: string;
   private readonly apiKey: string;
   private readonly apiKeyEnv: string | undefined;
   private readonly version: string;
 
   constructor(options: AnthropicChatModelOptions) {
-    this.endpoint = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');
+    this.baseURL = options.baseURL ?? 'https://api.anthropic.com';
+    this.endpoint = endpointIdentity(this.baseURL);
     this.modelId = options.modelId;
     this.apiKey = options.apiKey;
     this.apiKeyEnv = options.apiKeyEnv;
@@ -42,7 +46,7 @@ export class AnthropicChatModel implements ChatModel {
       .map((message) => message.content)
       .join('\n\n');
     const response = await postJson({
-      url: `${this.endpoint}/v1/messages`,
+      url: routeUrl(this.baseURL, '/v1/messages'),
       headers: { 'x-api-key': this.apiKey, 'anthropic-version': this.version },
       body: {
         model: this.modelId,

@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
+import { endpointIdentity } from './endpoint-identity.js';
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
@@ -81,6 +82,8 @@ export async function postJson<Schema extends z.ZodType>(options: {
   /** How to fix an authentication failure, e.g. which variable holds the key. */
   authHint: string;
 }): Promise<z.infer<Schema>> {
+  // Messages name the URL without credentials (user info, key-like query values).
+  const shown = endpointIdentity(options.url);
   let url: URL;
   try {
     url = new URL(options.url);
@@ -88,7 +91,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
   } catch (error) {
     throw new MedbenchError({
       code: 'CONFIG_INVALID',
-      message: `Not an http(s) URL: ${options.url}`,
+      message: `Not an http(s) URL: ${shown}`,
       hint: 'Base URLs look like http://127.0.0.1:8000/v1.',
       cause: error,
     });
@@ -107,9 +110,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
       const timedOut = reason instanceof DOMException && reason.name === 'TimeoutError';
       throw new MedbenchError({
         code: timedOut ? 'ENDPOINT_TIMEOUT' : 'ABORTED',
-        message: timedOut
-          ? `Request to ${options.url} timed out.`
-          : `Request to ${options.url} was cancelled.`,
+        message: timedOut ? `Request to ${shown} timed out.` : `Request to ${shown} was cancelled.`,
         retryable: timedOut,
         cause: error,
       });
@@ -117,7 +118,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
     const code = (error as { code?: string }).code;
     throw new MedbenchError({
       code: 'ENDPOINT_UNREACHABLE',
-      message: `Cannot reach ${options.url}${code ? ` (${code})` : ''}.`,
+      message: `Cannot reach ${shown}${code ? ` (${code})` : ''}.`,
       hint: 'Check that the server is running and the base URL (including /v1 where the server needs it) is right.',
       retryable: true,
       cause: error,
@@ -128,7 +129,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
     if (status === 401 || status === 403) {
       throw new MedbenchError({
         code: 'ENDPOINT_AUTH',
-        message: `${options.url} refused the credentials (HTTP ${status})${errorDetail(text)}`,
+        message: `${shown} refused the credentials (HTTP ${status})${errorDetail(text)}`,
         hint: options.authHint,
         status,
       });
@@ -137,7 +138,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
     const retryAfterMs = parseRetryAfter(typeof retryAfterHeader === 'string' ? retryAfterHeader : null);
     throw new MedbenchError({
       code: 'ENDPOINT_HTTP',
-      message: `${options.url} answered HTTP ${status}${errorDetail(text)}`,
+      message: `${shown} answered HTTP ${status}${errorDetail(text)}`,
       ...(status === 404 ? { hint: 'Check the base URL and the model name.' } : {}),
       retryable: isRetryableStatus(status),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
@@ -150,7 +151,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
   } catch (error) {
     throw new MedbenchError({
       code: 'ENDPOINT_BAD_RESPONSE',
-      message: `${options.url} returned a body that is not JSON${errorDetail(text)}`,
+      message: `${shown} returned a body that is not JSON${errorDetail(text)}`,
       retryable: true,
       cause: error,
     });
@@ -160,7 +161,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
     const issue = parsed.error.issues[0]!;
     throw new MedbenchError({
       code: 'ENDPOINT_BAD_RESPONSE',
-      message: `${options.url} returned an unexpected response: ${issue.path.join('.')} ${issue.message}`,
+      message: `${shown} returned an unexpected response: ${issue.path.join('.')} ${issue.message}`,
       retryable: true,
     });
   }

@@ -31,7 +31,7 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
   async generate(request: ChatRequest): Promise<ChatResponse> {
     const prefilled = request.messages.at(-1)?.role === 'assistant';
     const response = await postJson({
-      url: `${this.endpoint}/chat/completions`,
+      url: this.url('/chat/completions'),
       headers: this.headers(),
       body: {
         model: this.modelId,

@@ -33,7 +33,7 @@ export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint im
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
     const response = await postJson({
-      url: `${this.endpoint}/completions`,
+      url: this.url('/completions'),
       headers: this.headers(),
       body: {
         model: this.modelId,

@@ -69,7 +69,7 @@ export class OpenAICompatibleEmbeddingModel extends OpenAICompatibleEndpoint imp
   }
 
   async embed(request: EmbeddingRequest): Promise<EmbeddingResponse> {
-    const url = `${this.endpoint}/embeddings`;
+    const url = this.url('/embeddings');
     const response = await postJson({
       url,
       headers: this.headers(),

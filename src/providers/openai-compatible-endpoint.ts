@@ -1,3 +1,5 @@
+import { endpointIdentity, routeUrl } from './endpoint-identity.js';
+
 export interface OpenAICompatibleChatModelOptions {
   /** Base URL up to and including the API version, e.g. http://127.0.0.1:8000/v1. */
   baseURL: string;
@@ -18,7 +20,9 @@ export interface OpenAICompatibleChatModelOptions {
 export abstract class OpenAICompatibleEndpoint {
   abstract readonly provider: string;
   readonly modelId: string;
+  /** The base URL without credentials (`endpointIdentity`). */
   readonly endpoint: string;
+  private readonly baseURL: string;
   private readonly apiKey: string | undefined;
   private readonly apiKeyEnv: string | undefined;
   private readonly extraHeaders: Record<string, string>;
@@ -26,11 +30,17 @@ export abstract class OpenAICompatibleEndpoint {
 
   constructor(options: OpenAICompatibleChatModelOptions) {
     this.serverExtensions = options.serverExtensions ?? true;
-    this.endpoint = options.baseURL.replace(/\/+$/, '');
+    this.baseURL = options.baseURL;
+    this.endpoint = endpointIdentity(options.baseURL);
     this.modelId = options.modelId;
     this.apiKey = options.apiKey;
     this.apiKeyEnv = options.apiKeyEnv;
     this.extraHeaders = options.headers ?? {};
+  }
+
+  /** Where a route of this API is sent: the configured base URL, credentials included. */
+  protected url(route: string): string {
+    return routeUrl(this.baseURL, route);
   }
 
   protected headers(): Record<string, string> {

@@ -36,3 +36,20 @@ export function describeModel(binding: ModelBinding): Record<string, unknown> {
     prices: binding.prices ?? null,
   };
 }
+
+/**
+ * What a run id covers of the model: everything that can change an answer (the adapter, every
+ * endpoint's identity — never a key —, the model, window and tokenizer that decide too_long,
+ * how the conversation is assembled), and nothing that cannot (label, prices, concurrency).
+ */
+export function modelRunIdentity(binding: ModelBinding): Record<string, unknown> {
+  return {
+    provider: binding.provider,
+    modelId: binding.modelId,
+    endpoints: [...new Set(binding.endpoints.map((endpoint) => endpoint.model.endpoint))].sort(),
+    contextWindow: binding.contextWindow ?? null,
+    tokenizer: binding.tokenizer?.name ?? null,
+    instruct: binding.instruct,
+    systemRole: binding.systemRole,
+  };
+}

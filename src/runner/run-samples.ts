@@ -49,30 +49,40 @@ export interface RunSamplesOptions {
   onRetry?: (message: string) => void;
 }
 
-/**
- * Cache key of one request: provider, model, generation parameters and messages; never a
- * key or URL. Message texts are hashed as they are, without a JSON copy of long prompts.
- */
-export function responseCacheKey(options: {
-  provider: string;
-  modelId: string;
-  parameters: unknown;
-  messages: readonly ChatMessage[];
-}): string {
+/** Digest of a conversation: roles and texts, hashed as they are (no JSON copy of long prompts). */
+export function messagesDigest(messages: readonly ChatMessage[]): string {
   const hash = createHash('sha256');
-  hash.update(
-    canonicalJson({
-      version: 2,
-      provider: options.provider,
-      modelId: options.modelId,
-      parameters: options.parameters,
-    }),
-  );
-  for (const message of options.messages) {
+  for (const message of messages) {
     hash.update(`\u0000${message.role}\u0000${message.content.length}\u0000`);
     hash.update(message.content);
   }
   return hash.digest('hex');
+}
+
+/**
+ * Cache key of one request: everything that can change the answer — the adapter (provider and
+ * API), the endpoint that answers (its identity, never a key), the model, every generation
+ * parameter and the messages. The same model name on another server is another key.
+ */
+export function responseCacheKey(options: {
+  provider: string;
+  endpoint: string;
+  modelId: string;
+  parameters: unknown;
+  messagesDigest: string;
+}): string {
+  return createHash('sha256')
+    .update(
+      canonicalJson({
+        version: 3,
+        provider: options.provider,
+        endpoint: options.endpoint,
+        modelId: options.modelId,
+        parameters: options.parameters,
+        messages: options.messagesDigest,
+      }),
+    )
+    .digest('hex');
 }
 
 /**
@@ -269,13 +279,25 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       progress.tooLong++;
       return;
     }
-    const cacheKey = responseCacheKey({
-      provider: model.provider,
-      modelId: model.modelId,
-      parameters: truncatePromptTokens === undefined ? parameters : { ...parameters, truncatePromptTokens },
-      messages,
-    });
-    const cached = store.getCachedResponse(cacheKey);
+    // A binding's endpoints serve one model: an answer any of them gave is this request's answer;
+    // a fresh one is stored under the endpoint that gave it.
+    const requestParameters =
+      truncatePromptTokens === undefined ? parameters : { ...parameters, truncatePromptTokens };
+    const digest = messagesDigest(messages);
+    const keyFor = (chat: ChatModel) =>
+      responseCacheKey({
+        provider: chat.provider,
+        endpoint: chat.endpoint,
+        modelId: chat.modelId,
+        parameters: requestParameters,
+        messagesDigest: digest,
+      });
+    const cacheKey = keyFor(endpoint);
+    let cached = store.getCachedResponse(cacheKey);
+    for (const other of model.endpoints) {
+      if (cached) break;
+      if (other.model !== endpoint) cached = store.getCachedResponse(keyFor(other.model));
+    }
     const started = Date.now();
     let text: string;
     let inputTokens: number | null;

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -29,4 +29,13 @@ export function resultIds(home: string): string[] {
   } finally {
     database.close();
   }
+}
+
+/** Whether any file under `folder` (store, WAL, caches, reports) holds `text` as bytes. */
+export function filesContain(folder: string, text: string): string[] {
+  const needle = Buffer.from(text, 'utf8');
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((path) => readFileSync(path).includes(needle));
 }

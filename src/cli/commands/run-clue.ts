@@ -4,7 +4,7 @@ import type { Sample } from '../../core/sample.js';
 import { ConceptMatcher } from '../../metrics/concept-matcher.js';
 import { buildClueReport, renderClueText } from '../../report/clue-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
-import { describeModel, type ModelBinding } from '../../runner/model-binding.js';
+import { describeModel, type ModelBinding, modelRunIdentity } from '../../runner/model-binding.js';
 import { DEFAULT_RETRY_POLICY } from '../../runner/retry.js';
 import { runSamples } from '../../runner/run-samples.js';
 import { NO_MODEL_CALL, type RunRecord, Store, sha256 } from '../../store/store.js';
@@ -211,10 +211,14 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
   };
   const identity = model ? describeModel(model) : { provider: 'baseline', modelId: 'clue-baseline' };
   const run: RunRecord = {
-    id: sha256(canonicalJson({ datasetId, model: { ...identity, endpoints: undefined }, parameters })).slice(
-      0,
-      16,
-    ),
+    id: sha256(
+      canonicalJson({
+        version: 2,
+        datasetId,
+        model: model ? modelRunIdentity(model) : identity,
+        parameters,
+      }),
+    ).slice(0, 16),
     suite: 'clue',
     label: model?.label ?? options.label ?? 'baseline',
     datasetId,

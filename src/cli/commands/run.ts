@@ -3,7 +3,7 @@ import type { Sample } from '../../core/sample.js';
 import { renderMedOdysseyText } from '../../report/medodyssey-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { readDataset } from '../../runner/dataset-file.js';
-import { describeModel } from '../../runner/model-binding.js';
+import { describeModel, modelRunIdentity } from '../../runner/model-binding.js';
 import { DEFAULT_RETRY_POLICY } from '../../runner/retry.js';
 import { type RunSummary, runSamples } from '../../runner/run-samples.js';
 import { Store, sha256 } from '../../store/store.js';
@@ -72,11 +72,9 @@ export async function runCommand(options: RunCommandOptions, output: CommandOutp
   const parameters = { ...model.parameters, task: options.task ?? null };
   const runId = sha256(
     canonicalJson({
+      version: 2,
       datasetId: dataset.id,
-      provider: model.provider,
-      modelId: model.modelId,
-      contextWindow: model.contextWindow ?? null,
-      tokenizer: model.tokenizer?.name ?? null,
+      model: modelRunIdentity(model),
       parameters,
       scoringMode: 'standard',
     }),

@@ -234,7 +234,7 @@ describe('exact MIC', () => {
         {
           language: 'en',
           corpus,
-          needles: [{ id: 3, needle: 'N.', input: 'Q?', ground_truth: ['A'], type: 'medical' }],
+          needles: [{ id: 3, needle: 'N.', input: 'Q?', ground_truth: ['A'], type: 'med' }],
           countingHaystack: countingHaystackOf({ language: 'en', kind: 'medical', text }),
         },
       ],

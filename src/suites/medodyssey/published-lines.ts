@@ -6,7 +6,7 @@ import { MedbenchError } from '../../core/errors.js';
 const EXPECTED: Readonly<Record<string, string>> = {
   id: 'an integer sample id',
   idx: 'an integer needle id',
-  type: 'a string (the sample type)',
+  type: 'a string: the sample type (NIAH: "general" or "med")',
   input: 'a string (the question, or the whole prompt for Counting)',
   true_answer:
     'a string, a list of strings, or a list of alternative lists such as [["3"], ["3次"]] (Counting: a list of integers)',
@@ -28,7 +28,8 @@ const level = z.number().int().positive();
 /** A line of `niah_result/<lang>_<model>_v1.jsonl`. */
 export const niahLineSchema = z.object({
   idx: z.number().int().nonnegative(),
-  type: z.string(),
+  // The needle type: the release writes "med", the format notes "medical".
+  type: z.enum(['general', 'med', 'medical']).transform((type) => (type === 'medical' ? 'med' : type)),
   pred_answer: z.unknown(),
   pred_origin: z.string().nullable(),
   'position(%)': z.number().int().min(0).max(100),

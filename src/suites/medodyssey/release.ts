@@ -52,7 +52,8 @@ const needleSchema = z.object({
   needle: z.string().min(1),
   input: z.string().min(1),
   ground_truth: z.array(z.string()).min(1),
-  type: z.string(),
+  // The release writes "med"; the format notes say "medical": one type either way.
+  type: z.enum(['general', 'med', 'medical']).transform((type) => (type === 'medical' ? 'med' : type)),
   id: z.number().int(),
 });
 export type Needle = z.infer<typeof needleSchema>;
@@ -114,7 +115,7 @@ export function loadNeedles(datasetFolder: string, language: Language): Needle[]
     throw new MedbenchError({
       code: 'DATA_INVALID',
       message: `${path}: item ${issue.path.join('.')} ${issue.message}`,
-      hint: 'Each needle needs needle, input, ground_truth (array of strings), type and an integer id.',
+      hint: 'Each needle needs needle, input, ground_truth (array of strings), type ("general" or "med") and an integer id.',
     });
   }
   return parsed.data;

@@ -1,0 +1,39 @@
+/** Query parameters whose values are credentials (Azure's `api-key`, signed URLs, tokens). */
+const SECRET_PARAMETER = /key|token|secret|sig|password|auth|credential/i;
+
+/**
+ * What names an endpoint in run ids, cache keys, stored runs and messages: the base URL
+ * without credentials. User info is dropped, credential-like query values are replaced by
+ * `redacted` (their names stay: `api-version` changes the answer, a key does not), a default
+ * port and trailing slashes are dropped, so one server is one identity however it is written.
+ */
+export function endpointIdentity(baseURL: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    // Not a URL: nothing to strip; callers validate URLs before requests are made.
+    return baseURL.replace(/\/+$/, '');
+  }
+  url.username = '';
+  url.password = '';
+  url.hash = '';
+  for (const name of [...url.searchParams.keys()]) {
+    if (SECRET_PARAMETER.test(name)) url.searchParams.set(name, 'redacted');
+  }
+  url.searchParams.sort();
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.protocol}//${url.host}${path}${url.search}`;
+}
+
+/** The URL of an API route under a base URL, keeping the base URL's query (e.g. `api-version`). */
+export function routeUrl(baseURL: string, route: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    return `${baseURL.replace(/\/+$/, '')}${route}`; // the request reports the bad URL
+  }
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${route}`;
+  return url.toString();
+}
