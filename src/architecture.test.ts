@@ -28,7 +28,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   store: ['core'],
   providers: ['core', 'metrics'],
   suites: ['core', 'metrics', 'tokenizers'],
-  runner: ['core', 'metrics', 'store'],
+  runner: ['core', 'metrics', 'tokenizers', 'store'],
   report: ['core', 'metrics', 'store', 'suites'],
   view: ['core', 'metrics', 'store', 'suites', 'report'],
   cli: [

@@ -1,5 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import {
+  type LlmTestServer,
+  type RecordedRequest,
+  startLlmTestServer,
+} from '../../test/support/llm-test-server.js';
+import type { ChatModel } from '../core/chat-model.js';
 import type { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import { OpenAICompatibleChatModel } from '../providers/openai-compatible-chat-model.js';
@@ -22,6 +31,10 @@ afterEach(async () => {
   store.close();
   await server.close();
 });
+
+function promptOf(request: RecordedRequest): string {
+  return (request.body.messages as Array<{ content: string }>)[0]!.content;
+}
 
 function samples(count: number, extra: Partial<Sample> = {}): Sample[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -101,6 +114,60 @@ describe('runSamples', () => {
       results.reduce((sum, result) => sum + result.cost!, 0),
       10,
     );
+  });
+
+  it('commits every answer within 5 ms of its arrival, before the sample counts as done', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'medbench-commit-'));
+    const fileStore = new Store(join(folder, 'medbench.sqlite'));
+    try {
+      server.fallback = (request) => ({
+        kind: 'answer',
+        text: JSON.stringify({ answer: promptOf(request) }),
+        delayMs: Math.floor(Math.random() * 20),
+      });
+      // The real HTTP adapter, with the moment each answer reached medbench noted.
+      const arrivals = new Map<string, number>();
+      const model = await binding({ concurrency: 8 });
+      const http = model.endpoints[0]!.model;
+      const timed: ChatModel = {
+        provider: http.provider,
+        modelId: http.modelId,
+        endpoint: http.endpoint,
+        generate: async (request) => {
+          const response = await http.generate(request);
+          arrivals.set(request.messages[0]!.content, Date.now());
+          return response;
+        },
+      };
+      const items = samples(120).map((sample, index) => ({
+        ...sample,
+        // Long prompts, counted and compressed while other answers arrive.
+        prompt: `Prompt ${index}\n${'A line of the haystack.\n'.repeat(8000)}`,
+      }));
+      const committedWhenDone: number[] = [];
+      await go({ ...model, endpoints: [{ model: timed, concurrency: 8 }] }, items, {
+        store: fileStore,
+        onProgress: (progress) => committedWhenDone.push(progress.done - fileStore.countResults('run-1')),
+      });
+      // Every sample was in the store by the time it was counted as done.
+      expect(committedWhenDone.every((missing) => missing <= 0)).toBe(true);
+      const database = new Database(fileStore.path, { readonly: true });
+      const rows = database.prepare('SELECT text, created_at FROM responses').all() as Array<{
+        text: string;
+        created_at: string;
+      }>;
+      database.close();
+      // created_at (the commit) has whole milliseconds: the arrival is floored to match.
+      const lags = rows.map(
+        (row) =>
+          Date.parse(row.created_at) - Math.floor(arrivals.get(JSON.parse(row.text).answer as string)!),
+      );
+      expect(lags).toHaveLength(120);
+      expect(Math.max(...lags)).toBeLessThanOrEqual(5);
+    } finally {
+      fileStore.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('re-running costs nothing: finished samples are skipped', async () => {

@@ -4,7 +4,8 @@ import type { ChatMessage, ChatModel, ChatRequest } from '../core/chat-model.js'
 import { isFatalForRun, MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
-import type { ResultRecord, RunRecord, Store } from '../store/store.js';
+import { preparePromptAsync, type ResultRecord, type RunRecord, type Store } from '../store/store.js';
+import { countTokensYielding } from '../tokenizers/count-tokens-yielding.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ModelBinding } from './model-binding.js';
 import { type RetryPolicy, withRetry } from './retry.js';
@@ -120,29 +121,32 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   const hardStop = new AbortController();
   // One abort listener per request in flight: more than the default warning threshold.
   setMaxListeners(0, hardStop.signal);
-  // Group commit: results are queued and committed together at most GROUP_COMMIT_MS later
-  // (or at once when GROUP_COMMIT_MAX are waiting), so concurrent workers share one
-  // transaction and no worker waits for the disk before its next request. Every way out of
-  // this function (done, Ctrl-C, an error) flushes the queue; only a SIGKILL can lose the
-  // responses of those last few milliseconds, which the next run then requests again.
+  // A fresh answer is committed at once, synchronously, in the same turn of the event loop in
+  // which it arrived (its prompt was hashed and compressed before the request went out), so a
+  // kill -9 can lose only answers still on the wire, and a re-run never pays for one twice.
+  // Results that cost nothing to redo (cache hits, too_long, errors) are committed in groups:
+  // at most GROUP_COMMIT_MS later, or at once when GROUP_COMMIT_MAX are waiting.
   const queue: Array<() => void> = [];
   let flushTimer: NodeJS.Timeout | undefined;
   let writeError: unknown;
-  const flushQueue = () => {
-    if (flushTimer) clearTimeout(flushTimer);
-    flushTimer = undefined;
-    const batch = queue.splice(0);
-    if (batch.length === 0) return;
+  const writeNow = (work: () => void) => {
     try {
-      store.transaction(() => {
-        for (const work of batch) work();
-      });
+      store.transaction(work);
     } catch (error) {
       writeError ??= error;
       hardStop.abort();
     }
   };
-  const commit = (work: () => void) => {
+  const flushQueue = () => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = queue.splice(0);
+    if (batch.length > 0)
+      writeNow(() => {
+        for (const work of batch) work();
+      });
+  };
+  const later = (work: () => void) => {
     queue.push(work);
     if (queue.length >= GROUP_COMMIT_MAX) flushQueue();
     else flushTimer ??= setTimeout(flushQueue, GROUP_COMMIT_MS);
@@ -151,23 +155,25 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   // Writes wait until the first successful response (or the end of a run that needs none).
   let committed = existing !== undefined;
   const buffered: ResultRecord[] = [];
-  const write = (result: ResultRecord, cache?: () => void): void => {
+  const write = (result: ResultRecord, fresh?: () => void): void => {
     if (!committed) {
       buffered.push(result);
-      if (!cache) return;
+      if (!fresh) return;
       committed = true;
       const items = buffered.splice(0);
-      commit(() => {
+      writeNow(() => {
         store.ensureRun(run);
+        fresh();
         for (const item of items) store.putResult(item);
-        cache();
       });
       return;
     }
-    commit(() => {
-      cache?.();
-      store.putResult(result);
-    });
+    if (fresh)
+      writeNow(() => {
+        fresh();
+        store.putResult(result);
+      });
+    else later(() => store.putResult(result));
   };
   const flush = () => {
     flushQueue();
@@ -186,13 +192,17 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   let next = 0;
   const stopped = () => options.stopSignal?.aborted === true || hardStop.signal.aborted;
 
-  const baseResult = (sample: Sample, promptTokens: number | null) => ({
+  const baseResult = (
+    sample: Sample,
+    promptTokens: number | null,
+    prompt: ResultRecord['prompt'] = sample.prompt,
+  ) => ({
     runId: run.id,
     sampleId: sample.id,
     task: sample.task,
     params: sample.params,
     gold: sample.gold,
-    prompt: sample.prompt,
+    prompt,
     promptChars: sample.promptChars,
     promptTokens,
   });
@@ -245,10 +255,15 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     const task = tasks[sample.task]!;
     const tokenizerName = model.tokenizer?.name;
     const messages: ChatMessage[] = sample.messages ?? [{ role: 'user', content: sample.prompt }];
-    const promptTokens = tokenizerName
-      ? (sample.promptTokens[tokenizerName] ??
-        messages.reduce((sum, message) => sum + model.tokenizer!.count(message.content), 0))
-      : null;
+    let promptTokens: number | null = null;
+    if (tokenizerName) {
+      promptTokens = sample.promptTokens[tokenizerName] ?? null;
+      if (promptTokens === null) {
+        promptTokens = 0;
+        for (const message of messages)
+          promptTokens += await countTokensYielding(model.tokenizer!, message.content);
+      }
+    }
     const parameters = {
       ...model.parameters,
       ...(sample.generation?.maxOutputTokens !== undefined
@@ -298,6 +313,8 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       if (cached) break;
       if (other.model !== endpoint) cached = store.getCachedResponse(keyFor(other.model));
     }
+    // Hashed and compressed now, so the commit when the answer arrives is only the inserts.
+    const prompt = cached ? sample.prompt : await preparePromptAsync(sample.prompt);
     const started = Date.now();
     let text: string;
     let inputTokens: number | null;
@@ -360,7 +377,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     const scored = task.score({ sample, rawOutput: text, mode: run.scoringMode });
     write(
       {
-        ...baseResult(sample, promptTokens),
+        ...baseResult(sample, promptTokens, prompt),
         status: scored.status,
         rawOutput: text,
         parsed: scored.parsed,

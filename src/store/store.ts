@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip, gzipSync } from 'node:zlib';
+
+const gzipAsync = promisify(gzip);
+
 import Database from 'better-sqlite3';
 import { MedbenchError } from '../core/errors.js';
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
@@ -28,7 +32,8 @@ export interface ResultRecord {
   task: string;
   params: SampleParams;
   gold: unknown;
-  prompt: string | null;
+  /** The prompt, as text or already prepared for storage (`preparePrompt`). */
+  prompt: string | PreparedPrompt | null;
   promptChars: number | null;
   promptTokens: number | null;
   status: SampleStatus;
@@ -115,6 +120,40 @@ interface RunRow {
 
 /** Prompts at least this long are stored gzip-compressed. */
 const GZIP_THRESHOLD_CHARS = 4096;
+
+/** A prompt hashed (and compressed, when long) for storage: the CPU work of writing it, done ahead. */
+export interface PreparedPrompt {
+  hash: string;
+  chars: number;
+  encoding: 'utf8' | 'gzip';
+  content: Buffer;
+}
+
+/** `preparePrompt` with the compression on libuv's thread pool, off the event loop. */
+export async function preparePromptAsync(text: string): Promise<PreparedPrompt> {
+  if (text.length < GZIP_THRESHOLD_CHARS) return preparePrompt(text);
+  return {
+    hash: sha256(text),
+    chars: text.length,
+    encoding: 'gzip',
+    content: await gzipAsync(text, { level: 1 }),
+  };
+}
+
+/**
+ * Hashes and, past 4,096 characters, compresses a prompt. The runner does this before a request
+ * is sent, so that committing the answer when it arrives costs only the inserts.
+ */
+export function preparePrompt(text: string, hash = sha256(text)): PreparedPrompt {
+  const long = text.length >= GZIP_THRESHOLD_CHARS;
+  return {
+    hash,
+    chars: text.length,
+    encoding: long ? 'gzip' : 'utf8',
+    // Short prompts are stored as they are: compressing them costs more than it saves.
+    content: long ? gzipSync(text, { level: 1 }) : Buffer.from(text, 'utf8'),
+  };
+}
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -298,22 +337,24 @@ export class Store {
     return new Set(rows.map((row) => row.sample_id));
   }
 
-  putPrompt(text: string): string {
-    const hash = sha256(text);
-    if (text.length < GZIP_THRESHOLD_CHARS) {
-      // Short prompts are stored as they are: compressing them costs more than it saves.
-      this.statement(
-        'INSERT OR IGNORE INTO prompts (hash, chars, encoding, content) VALUES (?, ?, ?, ?)',
-      ).run(hash, text.length, 'utf8', Buffer.from(text, 'utf8'));
-    } else if (!this.statement('SELECT 1 FROM prompts WHERE hash = ?').get(hash)) {
-      this.statement('INSERT INTO prompts (hash, chars, encoding, content) VALUES (?, ?, ?, ?)').run(
-        hash,
-        text.length,
-        'gzip',
-        gzipSync(text, { level: 1 }),
-      );
+  putPrompt(prompt: string | PreparedPrompt): string {
+    if (typeof prompt === 'string') {
+      const hash = sha256(prompt);
+      // Skip compressing a long prompt that is already stored.
+      if (
+        prompt.length >= GZIP_THRESHOLD_CHARS &&
+        this.statement('SELECT 1 FROM prompts WHERE hash = ?').get(hash)
+      )
+        return hash;
+      return this.putPrompt(preparePrompt(prompt, hash));
     }
-    return hash;
+    this.statement('INSERT OR IGNORE INTO prompts (hash, chars, encoding, content) VALUES (?, ?, ?, ?)').run(
+      prompt.hash,
+      prompt.chars,
+      prompt.encoding,
+      prompt.content,
+    );
+    return prompt.hash;
   }
 
   getPrompt(hash: string): string | undefined {

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { type LlmTestServer, preciseNow, startLlmTestServer } from '../support/llm-test-server.js';
 import { ROOT, runCli, startCli, temporaryHome } from './cli.js';
 import { resultIds } from './store-snapshot.js';
 
@@ -54,28 +54,66 @@ const runArgs = (home: string) => [
 ];
 
 describe('interrupted runs', () => {
-  it('SIGKILL mid-run loses nothing: the re-run completes only the missing samples', async () => {
-    const home = join(scratch, 'kill');
-    server.requests.length = 0;
-    const { child, done } = startCli(runArgs(home));
-    await waitForRequests(12);
-    child.kill('SIGKILL');
-    await done;
-    const kept = resultIds(home);
-    expect(kept.length).toBeGreaterThan(0);
-    expect(kept.length).toBeLessThan(TOTAL);
-    const sentBefore = server.requests.length;
-    const rerun = await runCli(runArgs(home));
-    expect(rerun.code).toBe(0);
-    expect(rerun.stderr).toContain(`${kept.length} from before`);
-    const ids = resultIds(home);
-    expect(ids).toHaveLength(TOTAL);
-    expect(new Set(ids).size).toBe(TOTAL);
-    // Only the samples without a stored result were sent again. Lost to the kill: at most the
-    // 2 requests in flight plus the responses of the last 5 ms group-commit window (with
-    // 40 ms answers and 2 workers, at most 2 more).
-    expect(server.requests.length - sentBefore).toBe(TOTAL - kept.length);
-    expect(sentBefore).toBeLessThanOrEqual(kept.length + 4);
+  it('kill -9 at random points: nothing lost, nothing duplicated, no answered request sent again', async () => {
+    const home = join(scratch, 'kill-loop');
+    const killServer = await startLlmTestServer(() => ({
+      kind: 'answer',
+      text: '{"answer": "x"}',
+      delayMs: 10 + Math.floor(Math.random() * 60),
+    }));
+    try {
+      const args = runArgs(home).map((arg) =>
+        arg.includes(server.url) ? arg.replace(server.url, killServer.url) : arg,
+      );
+      const kills: number[] = [];
+      let stored = 0;
+      for (let round = 0; round < 12; round++) {
+        const before = killServer.requests.length;
+        const { child, done } = startCli(args);
+        // A random point: while starting up, or after some of this round's requests.
+        const requests = Math.floor(Math.random() * 6);
+        const deadline = Date.now() + 5000;
+        while (killServer.requests.length < before + requests && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+        kills.push(preciseNow());
+        child.kill('SIGKILL');
+        await done;
+        const now = resultIds(home, { missingStore: [] }).length;
+        // Nothing committed is ever lost.
+        expect(now).toBeGreaterThanOrEqual(stored);
+        stored = now;
+      }
+      const last = await runCli(args);
+      expect(last.code).toBe(0);
+      const ids = resultIds(home);
+      expect(ids).toHaveLength(TOTAL);
+      expect(new Set(ids).size).toBe(TOTAL);
+      // Every prompt was answered at most once before being sent again only if that answer
+      // never reached medbench: it was still on the wire (answered after, or within 5 ms
+      // before, the kill that ended its process).
+      const byPrompt = new Map<string, typeof killServer.requests>();
+      for (const request of killServer.requests) {
+        const key = JSON.stringify(request.body.messages);
+        byPrompt.set(key, [...(byPrompt.get(key) ?? []), request]);
+      }
+      expect(byPrompt.size).toBe(TOTAL);
+      const resentAfterAnswer = [...byPrompt.values()].flatMap((sends) =>
+        sends.slice(0, -1).filter((send) => {
+          if (send.answeredAt === undefined) return false;
+          const kill = kills.find((at) => at >= send.receivedAt);
+          return kill !== undefined && send.answeredAt < kill - 5;
+        }),
+      );
+      const resent = [...byPrompt.values()].reduce((sum, sends) => sum + sends.length - 1, 0);
+      console.log(
+        `kill -9 × ${kills.length}: ${TOTAL} of ${TOTAL} results, 0 duplicated; ${resent} requests sent again (all in flight at a kill), ${resentAfterAnswer.length} of them answered before it.`,
+      );
+      expect(resentAfterAnswer).toEqual([]);
+      expect(kills).toHaveLength(12);
+    } finally {
+      await killServer.close();
+    }
   });
 
   it('Ctrl-C stops cleanly, keeps finished work and exits 130', async () => {

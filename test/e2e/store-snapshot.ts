@@ -18,7 +18,8 @@ export function storeSnapshot(home: string): Record<string, number> | 'absent' {
   }
 }
 
-export function resultIds(home: string): string[] {
+export function resultIds(home: string, options: { missingStore?: string[] } = {}): string[] {
+  if (options.missingStore && !existsSync(join(home, 'medbench.sqlite'))) return options.missingStore;
   const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
   try {
     return (

@@ -6,6 +6,14 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** When the server received it, and when its answer was handed to the OS (ms, sub-ms precision). */
+  receivedAt: number;
+  answeredAt?: number;
+}
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable across the test process. */
+export function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 /** What the server does with one request. */
@@ -60,7 +68,11 @@ export async function startLlmTestServer(
         path: request.url ?? '',
         headers: request.headers,
         body: requestBody,
+        receivedAt: preciseNow(),
       };
+      response.on('finish', () => {
+        recorded.answeredAt = preciseNow();
+      });
       state.requests.push(recorded);
       const current = (inFlight.get(recorded.path) ?? 0) + 1;
       inFlight.set(recorded.path, current);
