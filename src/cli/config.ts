@@ -84,7 +84,11 @@ export const configSchema = z
       .object({
         concurrency: z.number().int().positive().optional(),
         timeoutMs: z.number().int().positive().optional(),
-        maxRetries: z.number().int().nonnegative().optional(),
+        maxRetries: z.number().int().nonnegative().max(100).optional(),
+        /** The longest wait a Retry-After header may impose. */
+        maxRetryWaitMs: z.number().int().nonnegative().optional(),
+        /** Per sample, every attempt and wait included. */
+        sampleTimeoutMs: z.number().int().positive().optional(),
       })
       .strict()
       .default({}),

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { MedbenchError } from '../core/errors.js';
 import { listTokenizers } from '../tokenizers/registry.js';
 import { VERSION } from '../version.js';
@@ -13,22 +13,23 @@ import { runCommand } from './commands/run.js';
 import { runClueCommand } from './commands/run-clue.js';
 import { runMedEurekaCommand } from './commands/run-medeureka.js';
 import { viewCommand } from './commands/view.js';
-import { parsePositiveNumber } from './parse-options.js';
+import { type NumberRule, parseNumber } from './parse-options.js';
+import { EXIT } from './run-session.js';
 
 const output: CommandOutput = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
 };
 
-/** Prints one clear error: code, message, and how to fix it. */
+/** Prints one clear error: code, message, and how to fix it; returns the exit code. */
 export function printError(error: unknown): number {
   if (MedbenchError.is(error)) {
     process.stderr.write(`medbench: error [${error.code}] ${error.message}\n`);
     if (error.hint) process.stderr.write(`  hint: ${error.hint}\n`);
-    return error.code === 'USAGE' ? 2 : 1;
+    return error.code === 'USAGE' ? EXIT.usage : EXIT.failed;
   }
   process.stderr.write(`medbench: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
-  return 1;
+  return EXIT.failed;
 }
 
 function action<Arguments extends unknown[]>(handler: (...args: Arguments) => unknown) {
@@ -37,11 +38,35 @@ function action<Arguments extends unknown[]>(handler: (...args: Arguments) => un
       await handler(...args);
     } catch (error) {
       process.exitCode = printError(error);
+      // A usage error also shows how the command is called (commander passes it last).
+      const command = args.at(-1);
+      if (MedbenchError.is(error) && error.code === 'USAGE' && command instanceof Command)
+        process.stderr.write(
+          `  usage: ${command.parent?.name() ?? ''} ${command.name()} ${command.usage()} (--help for every option)\n`.replace(
+            /^ {2}usage: {2}/,
+            '  usage: ',
+          ),
+        );
     }
   };
 }
 
-const number = (flag: string) => (value: string) => parsePositiveNumber(flag, value);
+/** An option's value parsed and checked, or commander's usage error (exit 2) naming the option. */
+function checked<T>(parse: (value: string) => T) {
+  return (value: string): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      if (MedbenchError.is(error)) throw new InvalidArgumentError(error.message.replace(/^--[\w-]+: /, ''));
+      throw error;
+    }
+  };
+}
+
+const integer = (flag: string, rule: NumberRule = {}) =>
+  checked((value) => parseNumber(flag, value, { ...rule, integer: true }));
+const decimal = (flag: string, rule: NumberRule = {}) =>
+  checked((value) => parseNumber(flag, value, { ...rule, integer: false }));
 
 export function createProgram(): Command {
   const program = new Command('medbench')
@@ -49,6 +74,9 @@ export function createProgram(): Command {
       'Evaluate LLMs and embedding models on medical benchmarks (MedOdyssey, MedEureka, CLUE), scored as the papers did.',
     )
     .version(VERSION)
+    // Commander's own usage errors (unknown option, bad value) throw instead of exiting, so that
+    // main() can give them exit code 2; set before the subcommands, which inherit it.
+    .exitOverride()
     .option(
       '--home <dir>',
       'folder for all state (store, caches, reports); default $MEDBENCH_HOME or ~/.medbench',
@@ -68,7 +96,9 @@ export function createProgram(): Command {
     .description('build a benchmark dataset file from an official release');
   build
     .command('medodyssey')
-    .description('build the MedOdyssey NIAH and Counting grid into a JSONL dataset')
+    .description(
+      'build MedOdyssey samples into a JSONL dataset: NIAH and Counting from the release (--data), KG, Term, Table and Case from your sources (--sources)',
+    )
     .option('--data <folder>', 'NIAH/Counting: the official release (repository root or its dataset/ folder)')
     .option('--sources <folder>', 'KG/Term/Table/Case: your knowledge sources (docs/medodyssey-sources.md)')
     .requiredOption('--out <file>', 'dataset file to write (JSONL)')
@@ -87,9 +117,9 @@ export function createProgram(): Command {
     .option('--depths <list>', 'needle depths in percent (default 0,25,50,75,100)')
     .option('--needles <ids>', 'only these needle ids')
     .addOption(
-      new Option('--mic <mode>', 'maximum identical context: ratio (paper), exact or per-model').default(
-        'ratio',
-      ),
+      new Option('--mic <mode>', 'maximum identical context: ratio (paper), exact or per-model')
+        .choices(['ratio', 'exact', 'per-model'])
+        .default('ratio'),
     )
     .option('--gamma-en <ratio>', 'ratio mode: tokens per character for en (default 0.36)')
     .option('--gamma-zh <ratio>', 'ratio mode: tokens per character for zh (default 1.41)')
@@ -99,7 +129,11 @@ export function createProgram(): Command {
         'tokenizers or model names to count (and, for exact/per-model, fit) with',
       ).default('o200k_base'),
     )
-    .addOption(new Option('--haystack <kind>', 'medical (published) or generic haystack').default('medical'))
+    .addOption(
+      new Option('--haystack <kind>', 'medical (published) or generic haystack')
+        .choices(['medical', 'generic'])
+        .default('medical'),
+    )
     .option('--counting-types <types>', 'repeat,increase,shuffle,correction (default all four)')
     .addOption(
       new Option('--counting-sentences <range>', 'number k of counting sentences, N or MIN-MAX').default(
@@ -120,14 +154,14 @@ export function createProgram(): Command {
   program
     .command('run [suite]')
     .description(
-      'run a dataset file (--dataset) against a model, or `run clue --data <folder>`; stores every response and score',
+      'run a model on a benchmark and store every response and score: a built MedOdyssey dataset (`run --dataset <file>`), CLUE (`run clue --data <folder>`) or MedEureka (`run medeureka --data <folder>`, embedding models and retrievers). Exit code 0 when every sample was answered, 3 when some were not (re-run to retry them), 130 when stopped, 2 for a usage error, 1 otherwise',
     )
     .option('--dataset <file>', 'dataset file written by `medbench build`')
     .requiredOption(
       '--model <spec>',
-      'config name, baseline, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>',
+      'a config name, baseline, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>; medeureka: an embedding model spec, bm25 or lsa',
     )
-    .option('--data <folder>', 'clue: folder with the official task files')
+    .option('--data <folder>', 'clue, medeureka: the folder with the official files')
     .option(
       '--tasks <list>',
       'clue: mednli,meqsum,problem-summary,longhealth,medisumqa,medisumcode (default: all found)',
@@ -139,9 +173,11 @@ export function createProgram(): Command {
       new Option(
         '--protocol <name>',
         "clue: which version of the authors' scripts to follow: paper-2024 (commit fdb4ec7, Table 3's) or repo-2025 (commit 2de4314)",
-      ).default('paper-2024'),
+      )
+        .choices(['paper-2024', 'repo-2025'])
+        .default('paper-2024'),
     )
-    .option('--limit <n>', 'clue: at most n scored items per task', number('--limit'))
+    .option('--limit <n>', 'clue: at most n scored items per task', integer('--limit', { min: 1 }))
     .option(
       '--bertscore-model <encoder=folder>',
       'clue: a local ONNX export for BERTScore (model.onnx + tokenizer.json), as allenai/scibert_scivocab_uncased=<folder> or emilyalsentzer/Bio_ClinicalBERT=<folder>, or a bare folder for both; repeatable',
@@ -150,12 +186,14 @@ export function createProgram(): Command {
     .option(
       '--bertscore-layer <n|last>',
       "clue: hidden layer to read (output hidden_states.<n>) instead of the protocol's (8 SciBERT, 9 Bio_ClinicalBERT); last: the export's last_hidden_state (an export cut to that layer)",
-      (value) => (value === 'last' ? 'last' : parsePositiveNumber('--bertscore-layer', value)),
+      checked((value) =>
+        value === 'last' ? 'last' : parseNumber('--bertscore-layer', value, { min: 0, max: 100 }),
+      ),
     )
     .option(
       '--seed <n>',
       "clue: seed of LongHealth's document shuffles and distractor draws (default 1)",
-      number('--seed'),
+      integer('--seed', { min: 0 }),
     )
     .option(
       '--no-system-role',
@@ -164,24 +202,71 @@ export function createProgram(): Command {
     .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
     .option('--label <name>', 'display name in reports')
     .option('--task <task>', 'only this task of the dataset')
-    .option('--context-window <tokens>', "the model's context window", number('--context-window'))
+    .option(
+      '--context-window <tokens>',
+      "the model's context window",
+      integer('--context-window', { min: 1 }),
+    )
     .option('--tokenizer <name>', "tokenizer counting the model's prompts (too_long check)")
-    .option('--concurrency <n>', 'requests in flight per endpoint', number('--concurrency'))
+    .option(
+      '--concurrency <n>',
+      'requests in flight per endpoint',
+      integer('--concurrency', { min: 1, max: 1024 }),
+    )
     .option('--api-key-env <name>', 'environment variable holding the API key')
     .option('--completions', 'a base model: send plain-text prompts to /completions instead of chat messages')
-    .option('--temperature <t>', 'sampling temperature (default 0)', (value) => Number(value))
-    .option('--max-output-tokens <n>', 'output token limit (default 500)', number('--max-output-tokens'))
-    .option('--timeout-ms <ms>', 'per-request timeout (default 600000)', number('--timeout-ms'))
-    .option('--max-retries <n>', 'retries on 429/5xx/timeouts (default 6)', (value) => Number(value))
+    .option(
+      '--temperature <t>',
+      'sampling temperature, 0 to 2 (default 0)',
+      decimal('--temperature', { min: 0, max: 2 }),
+    )
+    .option(
+      '--max-output-tokens <n>',
+      'output token limit (default 500)',
+      integer('--max-output-tokens', { min: 1 }),
+    )
+    .option('--timeout-ms <ms>', 'per-request timeout (default 600000)', integer('--timeout-ms', { min: 1 }))
+    .option(
+      '--max-retries <n>',
+      'retries per request on 429, 5xx, timeouts and broken connections (default 6)',
+      integer('--max-retries', { min: 0, max: 100 }),
+    )
+    .option(
+      '--max-retry-wait-ms <ms>',
+      "the longest wait before a retry, whatever a server's Retry-After asks (default 60000)",
+      integer('--max-retry-wait-ms', { min: 0 }),
+    )
+    .option(
+      '--sample-timeout-ms <ms>',
+      'time limit per sample, every attempt and wait included (default 1800000)',
+      integer('--sample-timeout-ms', { min: 1 }),
+    )
+    .option('--fail-fast', 'stop at the first sample that gets no answer (default: record it and go on)')
     .option(
       '--instruction <template>',
       'medeureka: query instruction template: e5, bge, bge-gemma2, none, or a literal with {instruction} and {query}',
     )
-    .option('--pooling <pooling>', 'medeureka, onnx models: cls, mean or last-token')
-    .option('--batch-size <n>', 'medeureka: texts per embedding call', number('--batch-size'))
-    .option('--dimensions <n>', 'medeureka: expected embedding size (checked)', number('--dimensions'))
-    .option('--max-length <n>', 'medeureka, onnx models: token limit per text', number('--max-length'))
-    .option('--encoding <format>', 'medeureka: float or base64 embeddings')
+    .addOption(
+      new Option('--pooling <pooling>', 'medeureka, onnx models: cls, mean or last-token').choices([
+        'cls',
+        'mean',
+        'last-token',
+      ]),
+    )
+    .option('--batch-size <n>', 'medeureka: texts per embedding call', integer('--batch-size', { min: 1 }))
+    .option(
+      '--dimensions <n>',
+      'medeureka: expected embedding size (checked)',
+      integer('--dimensions', { min: 1 }),
+    )
+    .option(
+      '--max-length <n>',
+      'medeureka, onnx models: token limit per text',
+      integer('--max-length', { min: 1 }),
+    )
+    .addOption(
+      new Option('--encoding <format>', 'medeureka: float or base64 embeddings').choices(['float', 'base64']),
+    )
     .option('--no-embedding-cache', 'medeureka: do not read or write the embedding cache')
     .action(
       action(async (suite: string | undefined, options, command: Command) => {
@@ -275,18 +360,23 @@ export function createProgram(): Command {
     .option(
       '--threshold <score>',
       'keep negatives scoring at least this (cosine for embedding models; default 0.5)',
-      (value) => Number(value),
+      decimal('--threshold'),
     )
-    .option('--negatives <n>', 'hard negatives per pair (default 5)', number('--negatives'))
+    .option('--negatives <n>', 'hard negatives per pair (default 5)', integer('--negatives', { min: 1 }))
     .addOption(
-      new Option(
-        '--format <format>',
-        'triplet (one row per negative) or n-tuple (negative_1 … negative_n)',
-      ).default('triplet'),
+      new Option('--format <format>', 'triplet (one row per negative) or n-tuple (negative_1 … negative_n)')
+        .choices(['triplet', 'n-tuple'])
+        .default('triplet'),
     )
     .option('--instruction <template>', 'query instruction template: e5, bge, bge-gemma2, none or a literal')
-    .option('--pooling <pooling>', 'onnx models: cls, mean or last-token')
-    .option('--batch-size <n>', 'texts per embedding call', number('--batch-size'))
+    .addOption(
+      new Option('--pooling <pooling>', 'onnx models: cls, mean or last-token').choices([
+        'cls',
+        'mean',
+        'last-token',
+      ]),
+    )
+    .option('--batch-size <n>', 'texts per embedding call', integer('--batch-size', { min: 1 }))
     .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
     .action(
       action((options) =>
@@ -297,7 +387,7 @@ export function createProgram(): Command {
   program
     .command('view')
     .description('a local web viewer over the store (read-only; binds 127.0.0.1)')
-    .option('--port <port>', 'port (default: a free one)', number('--port'))
+    .option('--port <port>', 'port (default: a free one)', integer('--port', { min: 0, max: 65535 }))
     .option(
       '--host <host>',
       'address to bind (default 127.0.0.1; anything else is reachable from your network)',
@@ -307,10 +397,14 @@ export function createProgram(): Command {
   program
     .command('report')
     .description('print stored results as tables (or --json, --html)')
-    .addOption(new Option('--suite <suite>', 'medodyssey, clue or medeureka').default('medodyssey'))
+    .addOption(
+      new Option('--suite <suite>', 'medodyssey, clue or medeureka')
+        .choices(['medodyssey', 'clue', 'medeureka'])
+        .default('medodyssey'),
+    )
     .option('--run <ids...>', 'only these runs (id prefixes)')
     .option('--model <labels...>', 'only these model labels')
-    .option('--metric <metric>', 'esm or ssm (default both)')
+    .addOption(new Option('--metric <metric>', 'esm or ssm (default both)').choices(['esm', 'ssm']))
     .option('--json', 'one machine-readable JSON document')
     .option(
       '--html <file|folder>',
@@ -331,7 +425,11 @@ export function createProgram(): Command {
       ),
     )
     .addOption(new Option('--lang <languages>', 'en, zh or all').default('all'))
-    .addOption(new Option('--haystack <kind>', 'medical or generic').default('medical'))
+    .addOption(
+      new Option('--haystack <kind>', 'medical or generic')
+        .choices(['medical', 'generic'])
+        .default('medical'),
+    )
     .option('--dataset <file>', 'also measure the prompts of a built dataset, per language and task')
     .option('--json', 'rows as JSON')
     .action(action((options) => ratiosCommand(options, output)));
@@ -347,5 +445,11 @@ export function createProgram(): Command {
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
-  await createProgram().parseAsync(argv);
+  try {
+    await createProgram().parseAsync(argv);
+  } catch (error) {
+    // Commander has printed its message (and the command's help) already.
+    if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    else process.exitCode = printError(error);
+  }
 }

@@ -1,18 +1,48 @@
 import { MedbenchError } from '../core/errors.js';
 
-/** Parses "4000,8000" or "4k,8k" into numbers; throws a USAGE error naming the flag. */
-export function parseNumberList(flag: string, value: string): number[] {
+/** Bounds of a numeric option; `integer` by default. */
+export interface NumberRule {
+  min?: number;
+  max?: number;
+  integer?: boolean;
+}
+
+function describeRule(rule: NumberRule): string {
+  const kind = rule.integer === false ? 'a number' : 'a whole number';
+  if (rule.min !== undefined && rule.max !== undefined) return `${kind} from ${rule.min} to ${rule.max}`;
+  if (rule.min !== undefined) return `${kind} of at least ${rule.min}`;
+  if (rule.max !== undefined) return `${kind} of at most ${rule.max}`;
+  return kind;
+}
+
+/** Parses one number, checking type and range; throws a USAGE error naming the flag and the rule. */
+export function parseNumber(flag: string, value: string, rule: NumberRule = {}, shown = value): number {
+  const text = value.trim();
+  // Number('') is 0 and Number('0x10') is 16: only plain decimal notation is a number here.
+  const number = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
+  const integer = rule.integer !== false;
+  if (
+    !Number.isFinite(number) ||
+    (integer && !Number.isInteger(number)) ||
+    (rule.min !== undefined && number < rule.min) ||
+    (rule.max !== undefined && number > rule.max)
+  ) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `${flag}: "${shown}" is not ${describeRule(rule)}.`,
+    });
+  }
+  return number;
+}
+
+/** Parses "4000,8000" or "4k,8k" into numbers, each checked against `rule`. */
+export function parseNumberList(flag: string, value: string, rule: NumberRule = { min: 0 }): number[] {
   return value.split(',').map((item) => {
     const text = item.trim().toLowerCase();
-    const number = text.endsWith('k') ? Number(text.slice(0, -1)) * 1000 : Number(text);
-    if (!Number.isFinite(number) || number < 0) {
-      throw new MedbenchError({
-        code: 'USAGE',
-        message: `${flag}: "${item}" is not a number.`,
-        hint: `Example: ${flag} 4k,8k,16k`,
-      });
-    }
-    return number;
+    const thousands = text.endsWith('k');
+    const number = parseNumber(flag, thousands ? text.slice(0, -1) : text, { integer: false }, item.trim());
+    // Checked again as a whole: "4.5k" is 4500, "1.0005k" is not a whole number.
+    return parseNumber(flag, String(thousands ? Math.round(number * 1e6) / 1e3 : number), rule, item.trim());
   });
 }
 
@@ -34,11 +64,7 @@ export function parseChoiceList<Choice extends string>(
 }
 
 export function parsePositiveNumber(flag: string, value: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) {
-    throw new MedbenchError({ code: 'USAGE', message: `${flag}: "${value}" must be a positive number.` });
-  }
-  return number;
+  return parseNumber(flag, value, { min: Number.MIN_VALUE, integer: false });
 }
 
 /** "6-20" or "8" → { min, max }. */

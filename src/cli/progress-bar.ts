@@ -35,6 +35,7 @@ export function formatProgress(progress: RunProgress, now = Date.now()): string 
 /** Draws progress on stderr: redrawn in place on a terminal, a line every 10 s otherwise. */
 export function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
   let lastLine = 0;
+  let finished = false;
   return {
     update(progress: RunProgress) {
       const now = Date.now();
@@ -46,7 +47,8 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
       }
     },
     finish() {
-      if (stream.isTTY) stream.write('\n');
+      if (stream.isTTY && !finished) stream.write('\n');
+      finished = true;
     },
   };
 }

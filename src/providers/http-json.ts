@@ -34,6 +34,21 @@ interface RawResponse {
   text: string;
 }
 
+/** A TCP connection not made within this is an unreachable endpoint (a filtered port hangs otherwise). */
+const CONNECT_TIMEOUT_MS = 3000;
+
+/** How a request failed before a whole response arrived. */
+class TransportError extends Error {
+  constructor(
+    /** `connect`: no connection was made; `exchange`: the connection broke before a whole answer. */
+    readonly stage: 'connect' | 'exchange',
+    readonly code: string | undefined,
+    options: { cause: unknown },
+  ) {
+    super(code ?? stage, options);
+  }
+}
+
 /** One POST through node:http(s) — much lighter per request than fetch's web streams. */
 function post(
   url: URL,
@@ -43,6 +58,11 @@ function post(
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    let connected = false;
+    const fail = (error: unknown) => {
+      const code = (error as { code?: string }).code;
+      reject(new TransportError(connected ? 'exchange' : 'connect', code, { cause: error }));
+    };
     const request = send(
       url,
       {
@@ -54,17 +74,34 @@ function post(
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
+        response.on('end', () => {
+          // A connection closed before the announced length arrived ends as 'aborted'.
+          if (!response.complete) return fail(Object.assign(new Error('cut off'), { code: 'ECUTOFF' }));
           resolve({
             status: response.statusCode ?? 0,
             headers: response.headers,
             text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        response.on('error', reject);
+          });
+        });
+        response.on('error', fail);
       },
     );
-    request.on('error', reject);
+    request.on('socket', (socket) => {
+      if (!socket.connecting) {
+        connected = true; // a kept-alive connection
+        return;
+      }
+      const timer = setTimeout(
+        () => request.destroy(Object.assign(new Error('connect timed out'), { code: 'ECONNECTTIMEOUT' })),
+        CONNECT_TIMEOUT_MS,
+      );
+      socket.once('connect', () => {
+        connected = true;
+        clearTimeout(timer);
+      });
+      socket.once('close', () => clearTimeout(timer));
+    });
+    request.on('error', fail);
     request.end(payload);
   });
 }
@@ -115,7 +152,17 @@ export async function postJson<Schema extends z.ZodType>(options: {
         cause: error,
       });
     }
-    const code = (error as { code?: string }).code;
+    const transport = error instanceof TransportError ? error : undefined;
+    const code = transport?.code ?? (error as { code?: string }).code;
+    if (transport?.stage === 'exchange') {
+      // The server was reached; the answer broke off (reset, closed mid-body): try again.
+      throw new MedbenchError({
+        code: 'ENDPOINT_DISCONNECTED',
+        message: `The connection to ${shown} closed before a whole answer arrived${code ? ` (${code})` : ''}.`,
+        retryable: true,
+        cause: error,
+      });
+    }
     throw new MedbenchError({
       code: 'ENDPOINT_UNREACHABLE',
       message: `Cannot reach ${shown}${code ? ` (${code})` : ''}.`,

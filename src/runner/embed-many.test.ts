@@ -10,8 +10,9 @@ import { MedbenchError } from '../core/errors.js';
 import { OpenAICompatibleEmbeddingModel } from '../providers/openai-compatible-embedding-model.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
 import { embeddingModelKey, embedMany } from './embed-many.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
 
-const FAST_RETRY = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5 };
+const FAST_RETRY = { ...DEFAULT_RETRY_POLICY, maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5 };
 
 describe('embedMany', () => {
   let server: EmbeddingTestServer | undefined;

@@ -5,13 +5,29 @@ export interface RetryPolicy {
   maxRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /** The longest wait a server's Retry-After may impose; longer requests are cut to this. */
+  maxRetryAfterMs: number;
+  /**
+   * How long an endpoint that cannot be reached at all (refused, unknown host, no connection
+   * within the connect timeout) is tried again before the error is final.
+   */
+  unreachableMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 6, baseDelayMs: 1000, maxDelayMs: 60_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 6,
+  baseDelayMs: 1000,
+  maxDelayMs: 60_000,
+  maxRetryAfterMs: 60_000,
+  unreachableMs: 7000,
+};
+
+/** First wait after an unreachable endpoint; doubles per attempt. */
+const UNREACHABLE_FIRST_DELAY_MS = 500;
 
 /** Full-jitter-style backoff: uniform in [d/2, d] with d = min(max, base · 2^attempt). */
 export function backoffDelay(
-  policy: RetryPolicy,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
   attempt: number,
   random: () => number = Math.random,
 ): number {
@@ -19,10 +35,12 @@ export function backoffDelay(
   return ceiling / 2 + random() * (ceiling / 2);
 }
 
+const stoppedError = () => new MedbenchError({ code: 'ABORTED', message: 'Stopped.' });
+
 export function sleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(new MedbenchError({ code: 'ABORTED', message: 'Stopped.' }));
+      reject(stoppedError());
       return;
     }
     const timer = setTimeout(() => {
@@ -31,34 +49,88 @@ export function sleep(milliseconds: number, signal?: AbortSignal): Promise<void>
     }, milliseconds);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new MedbenchError({ code: 'ABORTED', message: 'Stopped.' }));
+      reject(stoppedError());
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
+/** How a call with retries ended: failure is data, with the number of attempts really made. */
+export type RetryOutcome<T> =
+  | { ok: true; value: T; attempts: number }
+  | {
+      ok: false;
+      error: MedbenchError;
+      attempts: number;
+      /** The wait before another attempt was cut short by a stop request. */
+      stopped: boolean;
+    };
+
+function asMedbenchError(error: unknown): MedbenchError {
+  return MedbenchError.is(error)
+    ? error
+    : new MedbenchError({ code: 'ENDPOINT_BAD_RESPONSE', message: String(error), cause: error });
+}
+
 /**
- * Calls `attempt` until it succeeds, a non-retryable error occurs or the retries run out.
- * Reads only `MedbenchError.retryable`; a server's Retry-After wins over the backoff.
+ * Calls `attempt` until it succeeds, fails with a non-retryable error, or the retries, the
+ * deadline or (for an unreachable endpoint) `unreachableMs` run out. Reads only
+ * `MedbenchError.retryable`; a server's Retry-After wins over the backoff, up to
+ * `maxRetryAfterMs`. `signal` ends any wait at once (Ctrl-C must not sit through a long
+ * Retry-After); cancelling an attempt in flight is the attempt's business.
  */
-export async function withRetry<T>(options: {
+export async function retrying<T>(options: {
   policy: RetryPolicy;
   signal?: AbortSignal;
-  attempt: (attemptNumber: number) => Promise<T>;
-  onRetry?: (error: MedbenchError, delayMs: number) => void;
-}): Promise<{ value: T; attempts: number }> {
+  /** Epoch milliseconds after which no new attempt starts. */
+  deadline?: number;
+  /** `timeLeftMs`: until the deadline (Infinity without one), for the attempt's own timeout. */
+  attempt: (attemptNumber: number, timeLeftMs: number) => Promise<T>;
+  onRetry?: (error: MedbenchError, delayMs: number, attemptNumber: number) => void;
+}): Promise<RetryOutcome<T>> {
+  const { policy } = options;
+  const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
+  let unreachableSince: number | undefined;
+  let unreachableFailures = 0;
   for (let attemptNumber = 0; ; attemptNumber++) {
+    const attempts = attemptNumber + 1;
+    const startedAt = Date.now();
     try {
-      return { value: await options.attempt(attemptNumber), attempts: attemptNumber + 1 };
-    } catch (error) {
-      const known = MedbenchError.is(error)
-        ? error
-        : new MedbenchError({ code: 'ENDPOINT_BAD_RESPONSE', message: String(error), cause: error });
-      if (!known.retryable || attemptNumber >= options.policy.maxRetries || options.signal?.aborted)
-        throw known;
-      const delayMs = known.retryAfterMs ?? backoffDelay(options.policy, attemptNumber);
-      options.onRetry?.(known, delayMs);
-      await sleep(delayMs, options.signal);
+      return { ok: true, value: await options.attempt(attemptNumber, deadline - Date.now()), attempts };
+    } catch (caught) {
+      const error = asMedbenchError(caught);
+      const failed = { ok: false as const, error, attempts, stopped: false };
+      if (!error.retryable || attemptNumber >= policy.maxRetries || options.signal?.aborted) return failed;
+      let delayMs: number;
+      if (error.code === 'ENDPOINT_UNREACHABLE') {
+        unreachableSince ??= startedAt;
+        delayMs = UNREACHABLE_FIRST_DELAY_MS * 2 ** unreachableFailures++;
+        if (Date.now() + delayMs - unreachableSince > policy.unreachableMs) return failed;
+      } else {
+        unreachableSince = undefined;
+        unreachableFailures = 0;
+        delayMs =
+          error.retryAfterMs !== undefined
+            ? Math.min(error.retryAfterMs, policy.maxRetryAfterMs)
+            : backoffDelay(policy, attemptNumber);
+      }
+      if (Date.now() + delayMs >= deadline) return failed;
+      options.onRetry?.(error, delayMs, attemptNumber);
+      try {
+        await sleep(delayMs, options.signal);
+      } catch {
+        return { ...failed, stopped: true };
+      }
     }
   }
+}
+
+/** `retrying`, throwing the last error (with the attempts made) instead of returning it. */
+export async function withRetry<T>(options: Parameters<typeof retrying<T>>[0]): Promise<{
+  value: T;
+  attempts: number;
+}> {
+  const outcome = await retrying(options);
+  if (outcome.ok) return outcome;
+  throw outcome.error;
 }

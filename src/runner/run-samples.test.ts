@@ -16,6 +16,7 @@ import { type RunRecord, Store } from '../store/store.js';
 import { niahTask } from '../suites/medodyssey/niah-task.js';
 import { getTokenizer } from '../tokenizers/registry.js';
 import type { ModelBinding } from './model-binding.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
 import { runSamples } from './run-samples.js';
 
 let server: LlmTestServer;
@@ -83,7 +84,7 @@ async function binding(
   };
 }
 
-const fastRetry = { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 50 };
+const fastRetry = { ...DEFAULT_RETRY_POLICY, maxRetries: 3, baseDelayMs: 10, maxDelayMs: 50 };
 
 async function go(
   model: ModelBinding,

@@ -8,7 +8,7 @@ import { preparePromptAsync, type ResultRecord, type RunRecord, type Store } fro
 import { countTokensYielding } from '../tokenizers/count-tokens-yielding.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ModelBinding } from './model-binding.js';
-import { type RetryPolicy, withRetry } from './retry.js';
+import { type RetryPolicy, retrying } from './retry.js';
 
 /** Longest a received response waits before its result is committed. */
 const GROUP_COMMIT_MS = 5;
@@ -23,6 +23,8 @@ export interface RunProgress {
   cached: number;
   tooLong: number;
   errors: number;
+  /** Samples without an answer, by kind ("HTTP 500", "timeout", …). */
+  errorKinds: Record<string, number>;
   inputTokens: number;
   outputTokens: number;
   cost: number;
@@ -30,8 +32,31 @@ export interface RunProgress {
 }
 
 export interface RunSummary extends RunProgress {
-  /** True when a stop request ended the run before every sample was done. */
+  /** True when a stop request (or --fail-fast) ended the run before every sample was done. */
   interrupted: boolean;
+  /** The failure that ended the run early under `failFast`. */
+  failedFast: MedbenchError | undefined;
+}
+
+/** A retry about to wait, for progress output. */
+export interface RetryEvent {
+  sampleId: string;
+  error: MedbenchError;
+  delayMs: number;
+  /** The attempt that failed, from 1. */
+  attempt: number;
+}
+
+/** The kind of a failure, as run summaries count them. */
+export function errorKind(error: MedbenchError): string {
+  if (error.status !== undefined) return `HTTP ${error.status}`;
+  const kinds: Partial<Record<MedbenchError['code'], string>> = {
+    ENDPOINT_TIMEOUT: 'timeout',
+    ENDPOINT_DISCONNECTED: 'connection closed mid-answer',
+    ENDPOINT_BAD_RESPONSE: 'malformed answer',
+    ENDPOINT_UNREACHABLE: 'unreachable',
+  };
+  return kinds[error.code] ?? error.code;
 }
 
 export interface RunSamplesOptions {
@@ -41,13 +66,18 @@ export interface RunSamplesOptions {
   tasks: Readonly<Record<string, Task>>;
   model: ModelBinding;
   retry: RetryPolicy;
+  /** Per request. */
   timeoutMs: number;
+  /** Per sample, every attempt and wait included (default: no limit beyond the retries). */
+  sampleTimeoutMs?: number;
+  /** Stop (as a graceful stop does) at the first sample that ends in an error. */
+  failFast?: boolean;
   /** Graceful stop: no new requests; in-flight ones finish and are kept. */
   stopSignal?: AbortSignal;
   /** Hard stop: in-flight requests are cancelled and not recorded. */
   abortSignal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
-  onRetry?: (message: string) => void;
+  onRetry?: (event: RetryEvent) => void;
 }
 
 /** Digest of a conversation: roles and texts, hashed as they are (no JSON copy of long prompts). */
@@ -104,6 +134,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     cached: 0,
     tooLong: 0,
     errors: 0,
+    errorKinds: {},
     inputTokens: 0,
     outputTokens: 0,
     cost: 0,
@@ -121,6 +152,15 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   const hardStop = new AbortController();
   // One abort listener per request in flight: more than the default warning threshold.
   setMaxListeners(0, hardStop.signal);
+  // Any stop ends the waits between retries at once (a long Retry-After must not hold Ctrl-C up);
+  // only a hard stop cancels requests in flight.
+  const waitsEnd = new AbortController();
+  setMaxListeners(0, waitsEnd.signal);
+  const endWaits = () => waitsEnd.abort();
+  hardStop.signal.addEventListener('abort', endWaits, { once: true });
+  options.stopSignal?.addEventListener('abort', endWaits, { once: true });
+  if (options.stopSignal?.aborted) endWaits();
+  let failedFast: MedbenchError | undefined;
   // A fresh answer is committed at once, synchronously, in the same turn of the event loop in
   // which it arrived (its prompt was hashed and compressed before the request went out), so a
   // kill -9 can lose only answers still on the wire, and a re-run never pays for one twice.
@@ -190,7 +230,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   options.abortSignal?.addEventListener('abort', onAbort, { once: true });
   let fatal: MedbenchError | undefined;
   let next = 0;
-  const stopped = () => options.stopSignal?.aborted === true || hardStop.signal.aborted;
+  const stopped = () => waitsEnd.signal.aborted;
 
   const baseResult = (
     sample: Sample,
@@ -212,11 +252,12 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     endpoint: ChatModel,
     messages: ChatMessage[],
     generation: Pick<ChatRequest, 'parameters' | 'truncatePromptTokens'>,
+    timeoutMs: number,
   ) => {
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new DOMException('The request timed out.', 'TimeoutError')),
-      options.timeoutMs,
+      Math.max(1, timeoutMs),
     );
     const onHardStop = () => controller.abort(hardStop.signal.reason);
     hardStop.signal.addEventListener('abort', onHardStop, { once: true });
@@ -251,7 +292,8 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     error: failure.error,
   });
 
-  const processSample = async (sample: Sample, endpoint: ChatModel) => {
+  /** Runs one sample; false when it was left for the next run (stopped, or a fatal error). */
+  const processSample = async (sample: Sample, endpoint: ChatModel): Promise<boolean> => {
     const task = tasks[sample.task]!;
     const tokenizerName = model.tokenizer?.name;
     const messages: ChatMessage[] = sample.messages ?? [{ role: 'user', content: sample.prompt }];
@@ -292,7 +334,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
         }),
       );
       progress.tooLong++;
-      return;
+      return true;
     }
     // A binding's endpoints serve one model: an answer any of them gave is this request's answer;
     // a fresh one is stored under the endpoint that gave it.
@@ -325,48 +367,59 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       ({ text, inputTokens, outputTokens } = cached);
       progress.cached++;
     } else {
-      try {
-        const answer = await withRetry({
-          policy: options.retry,
-          signal: hardStop.signal,
-          attempt: () =>
-            generateWithTimeout(endpoint, messages, {
+      const outcome = await retrying({
+        policy: options.retry,
+        signal: waitsEnd.signal,
+        ...(options.sampleTimeoutMs !== undefined ? { deadline: started + options.sampleTimeoutMs } : {}),
+        attempt: (_, timeLeftMs) =>
+          generateWithTimeout(
+            endpoint,
+            messages,
+            {
               parameters,
               ...(truncatePromptTokens !== undefined ? { truncatePromptTokens } : {}),
-            }),
-          onRetry: (error, delayMs) =>
-            options.onRetry?.(
-              `${sample.id}: ${error.message} — retrying in ${(delayMs / 1000).toFixed(1)} s`,
-            ),
-        });
-        attempts = answer.attempts;
-        text = answer.value.text;
-        inputTokens = answer.value.usage?.inputTokens ?? promptTokens;
-        outputTokens = answer.value.usage?.outputTokens ?? model.tokenizer?.count(text) ?? null;
-        const response = { text, inputTokens, outputTokens, finishReason: answer.value.finishReason ?? null };
-        fresh = () =>
-          store.putCachedResponse({ cacheKey, provider: model.provider, modelId: model.modelId, response });
-      } catch (error) {
-        const known = error as MedbenchError;
-        if (known.code === 'ABORTED' || hardStop.signal.aborted) return;
-        if (isFatalForRun(known) || known.status === 404) {
-          fatal ??= known;
+            },
+            Math.min(options.timeoutMs, timeLeftMs),
+          ),
+        onRetry: (error, delayMs, attemptNumber) =>
+          options.onRetry?.({ sampleId: sample.id, error, delayMs, attempt: attemptNumber + 1 }),
+      });
+      if (!outcome.ok) {
+        const { error } = outcome;
+        // Stopped: not recorded; the next run does this sample.
+        if (outcome.stopped || error.code === 'ABORTED' || hardStop.signal.aborted) return false;
+        if (isFatalForRun(error) || error.status === 404) {
+          fatal ??= error;
           hardStop.abort();
-          return;
+          return false;
         }
+        const tries = outcome.attempts === 1 ? '1 attempt' : `${outcome.attempts} attempts`;
         write(
           failedResult({
             sample,
             promptTokens,
             status: 'error',
-            error: known.message,
+            error: `${error.message} (${tries} in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
             latencyMs: Date.now() - started,
-            attempts: options.retry.maxRetries + 1,
+            attempts: outcome.attempts,
           }),
         );
         progress.errors++;
-        return;
+        const kind = errorKind(error);
+        progress.errorKinds[kind] = (progress.errorKinds[kind] ?? 0) + 1;
+        if (options.failFast && !failedFast) {
+          failedFast = error;
+          endWaits();
+        }
+        return true;
       }
+      attempts = outcome.attempts;
+      text = outcome.value.text;
+      inputTokens = outcome.value.usage?.inputTokens ?? promptTokens;
+      outputTokens = outcome.value.usage?.outputTokens ?? model.tokenizer?.count(text) ?? null;
+      const response = { text, inputTokens, outputTokens, finishReason: outcome.value.finishReason ?? null };
+      fresh = () =>
+        store.putCachedResponse({ cacheKey, provider: model.provider, modelId: model.modelId, response });
     }
     const cost =
       model.prices && !cached
@@ -397,13 +450,14 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       progress.outputTokens += outputTokens ?? 0;
       progress.cost += cost;
     }
+    return true;
   };
 
   const worker = async (endpoint: ChatModel) => {
     while (!stopped() && next < pending.length) {
       const sample = pending[next++]!;
-      await processSample(sample, endpoint);
-      if (!hardStop.signal.aborted) {
+      const finished = await processSample(sample, endpoint);
+      if (finished && !hardStop.signal.aborted) {
         progress.done++;
         options.onProgress?.({ ...progress });
       }
@@ -432,5 +486,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     });
   }
   if (fatal) throw fatal;
-  return { ...progress, interrupted: progress.done < pending.length };
+  hardStop.signal.removeEventListener('abort', endWaits);
+  options.stopSignal?.removeEventListener('abort', endWaits);
+  return { ...progress, interrupted: progress.done < pending.length, failedFast };
 }

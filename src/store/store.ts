@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync, gzip, gzipSync } from 'node:zlib';
@@ -199,14 +199,21 @@ function toResult(row: ResultRow): StoredResult {
   };
 }
 
+/** SQLite's busy handler waits this long for another process's write lock. */
+const BUSY_TIMEOUT_MS = 10_000;
+
 /**
  * The SQLite store: runs, per-sample results, deduplicated prompts and the response
- * cache. Every write is its own transaction in WAL mode, so a killed process loses at
- * most the sample in flight.
+ * cache, in WAL mode. Several medbench processes may share it: creation and migrations take
+ * SQLite's write lock first, and every write is a short transaction. A store that does not
+ * exist yet is created by the first write, so a command that fails before writing anything
+ * leaves no store behind.
  */
 export class Store {
   readonly path: string;
-  private readonly database: Database.Database;
+  private database: Database.Database;
+  /** Reads are answered by an empty in-memory schema until the first write creates the file. */
+  private notCreated = false;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly parsedJson = new Map<string, Record<string, unknown>>();
 
@@ -216,58 +223,136 @@ export class Store {
       this.database = Store.openReadonly(path);
       return;
     }
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    try {
-      this.database = new Database(path);
-      this.database.pragma('journal_mode = WAL');
-      this.database.pragma('synchronous = NORMAL');
-      this.database.pragma('foreign_keys = ON');
-      this.database.pragma('busy_timeout = 5000');
-      // Checkpoint (and fsync) every ~40 MB of WAL rather than every 4 MB: commits stay cheap
-      // during long runs; a crash still loses nothing committed.
-      this.database.pragma('wal_autocheckpoint = 10000');
-      this.migrate();
-    } catch (error) {
-      throw new MedbenchError({
-        code: 'STORE_ERROR',
-        message: `Cannot open the medbench store at ${path}: ${(error as Error).message}`,
-        hint: 'Check that the folder is writable, or choose another with --home / MEDBENCH_HOME.',
-        cause: error,
-      });
+    if (path !== ':memory:' && !existsSync(path)) {
+      this.notCreated = true;
+      this.database = Store.openFile(':memory:', path);
+      return;
     }
+    this.database = Store.openFile(path, path);
   }
 
-  /** Read-only access for the viewer: no migrations, no writes, a clear error when there is no store. */
-  private static openReadonly(path: string): Database.Database {
+  /** Opens (creating if needed) and migrates; concurrent processes wait for each other's lock. */
+  private static openFile(location: string, shownPath: string): Database.Database {
     try {
-      const database = new Database(path, { readonly: true, fileMustExist: true });
-      database.pragma('busy_timeout = 5000');
-      const version = database.pragma('user_version', { simple: true }) as number;
-      if (version !== MIGRATIONS.length)
-        throw new Error(
-          `schema version ${version}; this medbench reads ${MIGRATIONS.length} (run any medbench command that writes, to migrate)`,
-        );
+      if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
+      const database = new Database(location);
+      database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      database.pragma('journal_mode = WAL');
+      database.pragma('synchronous = NORMAL');
+      database.pragma('foreign_keys = ON');
+      // Checkpoint (and fsync) every ~40 MB of WAL rather than every 4 MB: commits stay cheap
+      // during long runs; a crash still loses nothing committed.
+      database.pragma('wal_autocheckpoint = 10000');
+      Store.migrate(database);
       return database;
     } catch (error) {
       throw new MedbenchError({
         code: 'STORE_ERROR',
-        message: `Cannot read the medbench store at ${path}: ${(error as Error).message}`,
-        hint: 'Run an evaluation first (e.g. `medbench demo`), or point --home / MEDBENCH_HOME at the folder holding medbench.sqlite.',
+        message: `Cannot open the medbench store at ${shownPath}: ${(error as Error).message}`,
+        hint: 'Check that the folder exists or can be created and is writable, or choose another with --home / MEDBENCH_HOME.',
         cause: error,
       });
     }
   }
 
-  private migrate(): void {
-    const version = this.database.pragma('user_version', { simple: true }) as number;
-    if (version > MIGRATIONS.length) {
-      throw new Error(`the store was written by a newer medbench (schema ${version} > ${MIGRATIONS.length})`);
+  /**
+   * Applies the missing migrations, each under SQLite's write lock (BEGIN IMMEDIATE) with the
+   * version read again inside it: of several processes creating one store at once, one
+   * migrates and the others find the work done.
+   */
+  private static migrate(database: Database.Database): void {
+    for (;;) {
+      const done = database
+        .transaction(() => {
+          const version = database.pragma('user_version', { simple: true }) as number;
+          if (version > MIGRATIONS.length)
+            throw new Error(
+              `the store was written by a newer medbench (schema ${version} > ${MIGRATIONS.length})`,
+            );
+          if (version === MIGRATIONS.length) return true;
+          database.exec(MIGRATIONS[version]!);
+          database.pragma(`user_version = ${version + 1}`);
+          return false;
+        })
+        .immediate();
+      if (done) return;
     }
-    for (let index = version; index < MIGRATIONS.length; index++) {
-      this.database.transaction(() => {
-        this.database.exec(MIGRATIONS[index]!);
-        this.database.pragma(`user_version = ${index + 1}`);
-      })();
+  }
+
+  /** Creates the store file on the first write. */
+  private materialize(): void {
+    if (!this.notCreated) return;
+    const database = Store.openFile(this.path, this.path);
+    this.database.close();
+    this.database = database;
+    this.statements.clear();
+    this.notCreated = false;
+  }
+
+  /**
+   * Read-only access (report, view, export): no migrations, no writes. On a read-only file
+   * system SQLite cannot open a WAL store that was closed cleanly (it needs its -shm file); the
+   * store is then read into memory as it is on disk.
+   */
+  private static openReadonly(path: string): Database.Database {
+    if (!existsSync(path)) {
+      throw new MedbenchError({
+        code: 'STORE_ERROR',
+        message: `There is no medbench store at ${path}.`,
+        hint: 'Run an evaluation first (e.g. `medbench demo`), or point --home / MEDBENCH_HOME at the folder holding medbench.sqlite.',
+      });
+    }
+    let database: Database.Database;
+    try {
+      database = new Database(path, { readonly: true, fileMustExist: true });
+      database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      database.pragma('user_version', { simple: true });
+    } catch (error) {
+      database = Store.readIntoMemory(path, error);
+    }
+    const version = database.pragma('user_version', { simple: true }) as number;
+    if (version !== MIGRATIONS.length) {
+      database.close();
+      throw new MedbenchError({
+        code: 'STORE_ERROR',
+        message: `The medbench store at ${path} has schema version ${version}; this medbench reads ${MIGRATIONS.length}.`,
+        hint:
+          version < MIGRATIONS.length
+            ? 'Run any medbench command that writes (e.g. `medbench run` or `import`) on it once, to migrate it.'
+            : 'It was written by a newer medbench: update medbench.',
+      });
+    }
+    return database;
+  }
+
+  private static readIntoMemory(path: string, openError: unknown): Database.Database {
+    const wal = `${path}-wal`;
+    const cannotRead = (why: string) =>
+      new MedbenchError({
+        code: 'STORE_ERROR',
+        message: `Cannot read the medbench store at ${path}: ${why}`,
+        hint: 'Check that the file is readable; on a read-only file system, copy the store (with its -wal file) somewhere writable.',
+        cause: openError,
+      });
+    if (existsSync(wal) && statSync(wal).size > 0)
+      throw cannotRead(
+        `${(openError as Error).message}, and its -wal file holds commits not yet in the main file`,
+      );
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      throw cannotRead((error as Error).message);
+    }
+    // Bytes 18–19 of the header say "WAL"; an in-memory copy must say "rollback journal".
+    if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) {
+      bytes[18] = 1;
+      bytes[19] = 1;
+    }
+    try {
+      return new Database(bytes, { readonly: true });
+    } catch (error) {
+      throw cannotRead((error as Error).message);
     }
   }
 
@@ -286,6 +371,7 @@ export class Store {
   }
 
   transaction<T>(work: () => T): T {
+    this.materialize();
     return this.database.transaction(work)();
   }
 
@@ -305,6 +391,7 @@ export class Store {
 
   /** Inserts the run unless it exists (re-running the same command resumes it). */
   ensureRun(run: RunRecord): void {
+    this.materialize();
     this.statement(
       `INSERT OR IGNORE INTO runs (id, suite, label, dataset_id, dataset_path, model_json, parameters_json, source, scoring_mode, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -338,6 +425,7 @@ export class Store {
   }
 
   putPrompt(prompt: string | PreparedPrompt): string {
+    this.materialize();
     if (typeof prompt === 'string') {
       const hash = sha256(prompt);
       // Skip compressing a long prompt that is already stored.
@@ -366,6 +454,7 @@ export class Store {
   }
 
   putResult(result: ResultRecord): void {
+    this.materialize();
     // A transaction of its own unless the caller already holds one.
     const write = () => {
       const promptHash = result.prompt === null ? null : this.putPrompt(result.prompt);
@@ -499,11 +588,13 @@ export class Store {
 
   /** Replaces a run's parameters (what a later scoring step records, such as the UMLS source). */
   updateRunParameters(runId: string, parameters: Record<string, unknown>): void {
+    this.materialize();
     this.statement('UPDATE runs SET parameters_json = ? WHERE id = ?').run(JSON.stringify(parameters), runId);
   }
 
   /** Replaces a result's scores (metrics computed after generation, such as BERTScore). */
   updateScores(runId: string, sampleId: string, scores: SampleScores): void {
+    this.materialize();
     this.statement('UPDATE results SET scores_json = ? WHERE run_id = ? AND sample_id = ?').run(
       JSON.stringify(scores),
       runId,
@@ -557,6 +648,7 @@ export class Store {
     modelId: string;
     response: CachedResponse;
   }): void {
+    this.materialize();
     this.statement(
       `INSERT OR REPLACE INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

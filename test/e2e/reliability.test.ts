@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { ROOT, runCli, temporaryHome } from './cli.js';
+import { type Behaviour, type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { ROOT, runCli, startCli, temporaryHome } from './cli.js';
 import { filesContain, storeSnapshot } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -32,10 +33,25 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function server(text: string): Promise<LlmTestServer> {
-  const started = await startLlmTestServer(() => ({ kind: 'answer', text }));
+async function server(text: string | (() => Behaviour)): Promise<LlmTestServer> {
+  const started = await startLlmTestServer(
+    typeof text === 'string' ? () => ({ kind: 'answer', text }) : text,
+  );
   servers.push(started);
   return started;
+}
+
+function storedResults(home: string): Array<{ status: string; attempts: number; error: string | null }> {
+  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
+  try {
+    return database.prepare('SELECT status, attempts, error FROM results').all() as Array<{
+      status: string;
+      attempts: number;
+      error: string | null;
+    }>;
+  } finally {
+    database.close();
+  }
 }
 
 const runArgs = (home: string, url: string, ...extra: string[]) => [
@@ -91,5 +107,95 @@ describe('identity: run id and response cache', () => {
     // The same configuration again: a resumed run, no request.
     expect((await runCli(runArgs(home, only.url, '--temperature', '0.7'))).code).toBe(0);
     expect(only.requests).toHaveLength(3 * TOTAL);
+  });
+});
+
+describe('faults: retries, stops and exit codes', () => {
+  it('completes every sample under 25 % injected faults of every kind', async () => {
+    const home = join(scratch, 'faults');
+    const faults: Behaviour[] = [
+      { kind: 'status', status: 429, retryAfter: '0.05' },
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 503 },
+      { kind: 'malformed' },
+      { kind: 'cut' },
+      { kind: 'reset' },
+      { kind: 'hang' },
+    ];
+    const faulty = await server(() =>
+      Math.random() < 0.25
+        ? faults[Math.floor(Math.random() * faults.length)]!
+        : { kind: 'answer', text: '{"answer": "x"}' },
+    );
+    const result = await runCli(runArgs(home, faulty.url, '--timeout-ms', '300', '--max-retries', '10'));
+    expect(result.stderr).not.toMatch(/error \[/);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Done: ${TOTAL} new`);
+    const results = storedResults(home);
+    expect(results).toHaveLength(TOTAL);
+    expect(results.every((row) => row.status !== 'error')).toBe(true);
+    // Every request beyond one per sample was a retry of a fault.
+    expect(results.reduce((sum, row) => sum + row.attempts, 0)).toBe(faulty.requests.length);
+  });
+
+  it('a day-long Retry-After waits at most 60 s, and Ctrl-C ends the wait at once', async () => {
+    const home = join(scratch, 'retry-after');
+    const limited = await server(() => ({ kind: 'status', status: 429, retryAfter: '86400' }));
+    const { child, done } = startCli(runArgs(home, limited.url, '--concurrency', '1'));
+    while (limited.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stoppedAt = Date.now();
+    child.kill('SIGINT');
+    const result = await done;
+    expect(Date.now() - stoppedAt).toBeLessThan(3000);
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('retrying in 60.0 s');
+    expect(limited.requests).toHaveLength(1);
+  });
+
+  it('an unreachable endpoint is one clear error within 10 s, and nothing is stored', async () => {
+    const home = join(scratch, 'unreachable');
+    const gone = await startLlmTestServer();
+    const url = gone.url;
+    await gone.close();
+    const started = Date.now();
+    const result = await runCli(runArgs(home, url, '--concurrency', '8'));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.code).toBe(1);
+    expect(result.stderr.match(/Cannot reach/g)).toHaveLength(2); // the notice, then the error
+    expect(result.stderr).toMatch(
+      /error \[ENDPOINT_UNREACHABLE\] Cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions \(ECONNREFUSED\)/,
+    );
+    expect(storeSnapshot(home)).toBe('absent');
+  });
+
+  it('a run in which every request fails exits 3 with a summary, attempts recorded as made', async () => {
+    const home = join(scratch, 'all-fail');
+    const broken = await server(() => ({ kind: 'status', status: 500 }));
+    const result = await runCli(runArgs(home, broken.url, '--max-retries', '1'));
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('Finished with errors: ');
+    expect(result.stderr).toContain(`${TOTAL} samples got no answer (${TOTAL} × HTTP 500)`);
+    expect(result.stderr).toContain('re-run the same command to retry only them');
+    const results = storedResults(home);
+    expect(results.every((row) => row.status === 'error' && row.attempts === 2)).toBe(true);
+    expect(results[0]!.error).toMatch(/answered HTTP 500.*\(2 attempts in [\d.]+ s\)/);
+    expect(broken.requests).toHaveLength(2 * TOTAL);
+  });
+
+  it('a non-retryable answer is one attempt; --fail-fast stops at the first', async () => {
+    const home = join(scratch, 'fail-fast');
+    const refusing = await server(() => ({
+      kind: 'status',
+      status: 400,
+      body: '{"error": "prompt too long"}',
+    }));
+    const result = await runCli(runArgs(home, refusing.url, '--concurrency', '1', '--fail-fast'));
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('Stopped at the first sample without an answer (--fail-fast)');
+    expect(refusing.requests).toHaveLength(1);
+    expect(storedResults(home)).toEqual([
+      { status: 'error', attempts: 1, error: expect.stringContaining('HTTP 400') },
+    ]);
   });
 });

@@ -21,6 +21,10 @@ export type Behaviour =
   | { kind: 'answer'; text: string; delayMs?: number }
   | { kind: 'status'; status: number; retryAfter?: string; body?: string }
   | { kind: 'malformed' }
+  /** Headers and half the body, then the connection closes. */
+  | { kind: 'cut' }
+  /** The connection is reset without an answer. */
+  | { kind: 'reset' }
   | { kind: 'hang' };
 
 export interface LlmTestServer {
@@ -89,6 +93,19 @@ export async function startLlmTestServer(
       }
       if (behaviour.kind === 'malformed') {
         send(response, 200, '{"choices": [ this is not json');
+        return;
+      }
+      if (behaviour.kind === 'reset') {
+        request.socket.destroy();
+        return;
+      }
+      if (behaviour.kind === 'cut') {
+        const whole = '{"choices": [{"index": 0, "message": {"role": "assistant", "content": "cut"}}]}';
+        response.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': String(whole.length),
+        });
+        response.write(whole.slice(0, 30), () => request.socket.destroy());
         return;
       }
       const inputTokens = Math.ceil(promptOf(recorded.body).length / 4);

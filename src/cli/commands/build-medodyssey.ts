@@ -19,7 +19,13 @@ import { publishedCountingSamples } from '../../suites/medodyssey/published-coun
 import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { VERSION } from '../../version.js';
-import { parseChoiceList, parseNumberList, parsePositiveNumber, parseRange } from '../parse-options.js';
+import {
+  parseChoiceList,
+  parseNumber,
+  parseNumberList,
+  parsePositiveNumber,
+  parseRange,
+} from '../parse-options.js';
 
 export interface BuildMedOdysseyOptions {
   data?: string;
@@ -123,7 +129,7 @@ export async function buildMedOdysseyCommand(
     tokenizers.push(await getTokenizer(name));
   }
   const started = Date.now();
-  const levels = options.levels ? parseNumberList('--levels', options.levels) : LEVELS;
+  const levels = options.levels ? parseNumberList('--levels', options.levels, { min: 1 }) : LEVELS;
   const gamma = {
     ...DEFAULT_GAMMA,
     ...(options.gammaEn ? { en: parsePositiveNumber('--gamma-en', options.gammaEn) } : {}),
@@ -146,7 +152,7 @@ export async function buildMedOdysseyCommand(
           tasks: builtTasks,
           languages,
           levels,
-          depths: options.depths ? parseNumberList('--depths', options.depths) : DEPTHS,
+          depths: options.depths ? parseNumberList('--depths', options.depths, { min: 0, max: 100 }) : DEPTHS,
           countingTypes,
           mic,
           gamma,
@@ -154,7 +160,9 @@ export async function buildMedOdysseyCommand(
           haystack,
           seed: options.seed,
           countingSentences,
-          ...(options.needles ? { needleIds: parseNumberList('--needles', options.needles) } : {}),
+          ...(options.needles
+            ? { needleIds: parseNumberList('--needles', options.needles, { min: 0 }) }
+            : {}),
           ...(options.countingDraws
             ? { countingDraws: loadCountingDraws(resolve(options.countingDraws)) }
             : {}),
@@ -166,7 +174,9 @@ export async function buildMedOdysseyCommand(
           folder: resolve(options.sources!),
           tasks: medicalTasks,
           languages,
-          kgQuestions: options.kgQuestions ? parsePositiveNumber('--kg-questions', options.kgQuestions) : 100,
+          kgQuestions: options.kgQuestions
+            ? parseNumber('--kg-questions', options.kgQuestions, { min: 1, max: 100_000 })
+            : 100,
           seed: options.seed,
         })
       : { sources: [], skipped: [] };

@@ -70,7 +70,7 @@ function emitReport(
 export function reportCommand(options: ReportCommandOptions, output: CommandOutput): void {
   if (options.html && !/\.html?$/i.test(options.html)) {
     // A folder: the viewer as a static site, every suite, opening from disk.
-    const store = new Store(storePathIn(resolveHome(options.home)));
+    const store = new Store(storePathIn(resolveHome(options.home)), { readonly: true });
     try {
       const folder = resolve(options.html);
       const { files } = writeStaticSite(store, folder);
@@ -87,7 +87,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     return;
   }
   if (options.suite === 'medeureka') {
-    const store = new Store(storePathIn(resolveHome(options.home)));
+    const store = new Store(storePathIn(resolveHome(options.home)), { readonly: true });
     try {
       const runs = selectRuns(store, 'medeureka', options);
       if (runs.length === 0) {
@@ -117,7 +117,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
   const metrics = options.metric
     ? parseChoiceList('--metric', options.metric, ['esm', 'ssm'] as const)
     : undefined;
-  const store = new Store(storePathIn(resolveHome(options.home)));
+  const store = new Store(storePathIn(resolveHome(options.home)), { readonly: true });
   try {
     const report = medodysseyReportFor(store, {
       ...(options.run ? { runIds: options.run } : {}),
@@ -141,7 +141,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
 }
 
 function clueReportCommand(options: ReportCommandOptions, output: CommandOutput): void {
-  const store = new Store(storePathIn(resolveHome(options.home)));
+  const store = new Store(storePathIn(resolveHome(options.home)), { readonly: true });
   try {
     const runs = selectRuns(store, 'clue', options);
     if (runs.length === 0) {

@@ -5,8 +5,6 @@ import { ConceptMatcher } from '../../metrics/concept-matcher.js';
 import { buildClueReport, renderClueText } from '../../report/clue-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { describeModel, type ModelBinding, modelRunIdentity } from '../../runner/model-binding.js';
-import { DEFAULT_RETRY_POLICY } from '../../runner/retry.js';
-import { runSamples } from '../../runner/run-samples.js';
 import { NO_MODEL_CALL, type RunRecord, Store, sha256 } from '../../store/store.js';
 import {
   buildMeDiSumCode,
@@ -39,11 +37,11 @@ import { loadConfig } from '../config.js';
 import { resolveHome, storePathIn } from '../home.js';
 import { bindModel, type ModelOverrides } from '../model-spec.js';
 import { parseChoiceList } from '../parse-options.js';
-import { progressReporter } from '../progress-bar.js';
+import { type RetryOptions, runModelSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 import { addBertScores, bertscoreFolders, openBertScoreEncoders, planBertScore } from './clue-bertscore.js';
 
-export interface RunClueOptions extends ModelOverrides {
+export interface RunClueOptions extends ModelOverrides, RetryOptions {
   data: string;
   model: string;
   config?: string;
@@ -57,8 +55,6 @@ export interface RunClueOptions extends ModelOverrides {
   icd10?: string;
   /** Seed of the Python generator LongHealth draws its document orders and distractors from. */
   seed?: number;
-  timeoutMs?: number;
-  maxRetries?: number;
   /** Local ONNX encoders for BERTScore: `<encoder name>=<folder>`, or a folder for every encoder. */
   bertscoreModel?: string[];
   /**
@@ -264,24 +260,16 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
         );
     } else {
       if (prefill.startsWith('left out')) output.stderr(`warning: the answer prefill is ${prefill}.\n`);
-      const progress = progressReporter();
-      const summary = await runSamples({
+      await runModelSession({
         store,
         run,
         samples,
         tasks: createClueTasks(resources, scoring),
         model,
-        retry: {
-          ...DEFAULT_RETRY_POLICY,
-          ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-        },
-        timeoutMs: options.timeoutMs ?? 600_000,
-        onProgress: (state) => progress.update(state),
+        retry: options,
+        defaults: config.defaults,
+        output,
       });
-      progress.finish();
-      output.stderr(
-        `Done: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} cached, ${summary.errors} errors.\n`,
-      );
     }
     await addBertScores(store, run.id, bertscore, encoders, output);
     output.stdout(`${renderClueText(buildClueReport([{ run, results: store.results(run.id) }]))}\n`);

@@ -11,6 +11,7 @@ import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
 import { loadConfig } from '../config.js';
 import { resolveHome, storePathIn } from '../home.js';
 import { type RetrieverOverrides, retrieverFromSpec } from '../retriever-spec.js';
+import { retryPolicyFrom } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
 export interface RunMedEurekaOptions extends RetrieverOverrides {
@@ -22,6 +23,7 @@ export interface RunMedEurekaOptions extends RetrieverOverrides {
   label?: string;
   embeddingCache?: boolean;
   maxRetries?: number;
+  maxRetryWaitMs?: number;
 }
 
 /** Chooses the tasks `--tasks` names (either key spelling); unknown keys are an error. */
@@ -72,7 +74,7 @@ export async function runMedEurekaCommand(
       config,
       overrides: options,
       ...(cache ? { cache } : {}),
-      retry: { maxRetries: options.maxRetries ?? 6, baseDelayMs: 1000, maxDelayMs: 60_000 },
+      retry: retryPolicyFrom(options, config.defaults),
       onProgress: (stage, done, total) => {
         if (process.stderr.isTTY) output.stderr(`\r${current}: embedding ${stage} ${done}/${total}   `);
       },

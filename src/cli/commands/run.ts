@@ -4,25 +4,22 @@ import { renderMedOdysseyText } from '../../report/medodyssey-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { readDataset } from '../../runner/dataset-file.js';
 import { describeModel, modelRunIdentity } from '../../runner/model-binding.js';
-import { DEFAULT_RETRY_POLICY } from '../../runner/retry.js';
-import { type RunSummary, runSamples } from '../../runner/run-samples.js';
+import type { RunSummary } from '../../runner/run-samples.js';
 import { Store, sha256 } from '../../store/store.js';
 import { medodysseyTasks } from '../../suites/medodyssey/index.js';
 import { loadConfig } from '../config.js';
 import { resolveHome, storePathIn } from '../home.js';
 import { bindModel, type ModelOverrides } from '../model-spec.js';
-import { progressReporter } from '../progress-bar.js';
+import { type RetryOptions, runModelSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 import { medodysseyReportFor } from './report.js';
 
-export interface RunCommandOptions extends ModelOverrides {
+export interface RunCommandOptions extends ModelOverrides, RetryOptions {
   dataset: string;
   model: string;
   config?: string;
   home?: string;
   task?: string;
-  timeoutMs?: number;
-  maxRetries?: number;
   /** Show the result tables when done (default true). */
   report?: boolean;
 }
@@ -35,7 +32,21 @@ function samplesFor(
   tokenizerName: string | undefined,
   task: string | undefined,
 ): Sample[] {
+  if (samples.length === 0) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: 'The dataset holds no samples (only its header line).',
+      hint: 'Build it again with `medbench build medodyssey`; check --task, --lang and --levels there.',
+    });
+  }
   let selected = task ? samples.filter((sample) => sample.task === task) : [...samples];
+  if (selected.length === 0) {
+    const tasks = [...new Set(samples.map((sample) => sample.task))].sort();
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--task ${task}: the dataset has no samples of that task; it has ${tasks.join(', ')}.`,
+    });
+  }
   const fitted = selected.some((sample) => sample.params.fitFor !== undefined);
   if (fitted) {
     selected = selected.filter((sample) => sample.params.fitFor === tokenizerName);
@@ -81,26 +92,11 @@ export async function runCommand(options: RunCommandOptions, output: CommandOutp
   ).slice(0, 16);
   const home = resolveHome(options.home);
   const store = new Store(storePathIn(home));
-  const stop = new AbortController();
-  const abort = new AbortController();
-  const onSignal = () => {
-    if (!stop.signal.aborted) {
-      output.stderr(
-        '\nStopping: waiting for requests in flight (Ctrl-C again to cancel them). Re-run the same command to finish.\n',
-      );
-      stop.abort();
-    } else {
-      abort.abort();
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const progress = progressReporter();
   try {
     output.stderr(
       `Run ${runId}: ${samples.length} samples of ${options.dataset} on ${model.label} (store ${store.path}).\n`,
     );
-    const summary = await runSamples({
+    const summary = await runModelSession({
       store,
       run: {
         id: runId,
@@ -117,29 +113,15 @@ export async function runCommand(options: RunCommandOptions, output: CommandOutp
       samples,
       tasks,
       model,
-      retry: {
-        ...DEFAULT_RETRY_POLICY,
-        ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-      },
-      timeoutMs: options.timeoutMs ?? 600_000,
-      stopSignal: stop.signal,
-      abortSignal: abort.signal,
-      onProgress: (state) => progress.update(state),
-      onRetry: (message) => output.stderr(`\n${message}\n`),
+      retry: options,
+      defaults: config.defaults,
+      output,
     });
-    progress.finish();
-    output.stderr(
-      `${summary.interrupted ? 'Interrupted' : 'Done'}: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} from cache, ${summary.tooLong} too_long, ${summary.errors} errors; ${summary.inputTokens} input / ${summary.outputTokens} output tokens, cost ${summary.cost.toFixed(4)}.\n`,
-    );
     if (options.report !== false && store.getRun(runId)) {
       output.stdout(`${renderMedOdysseyText(medodysseyReportFor(store, { runIds: [runId] }))}\n`);
     }
-    if (summary.interrupted) process.exitCode = 130;
     return summary;
   } finally {
-    progress.finish();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     store.close();
   }
 }
