@@ -13,6 +13,7 @@ import { runCommand } from './commands/run.js';
 import { runClueCommand } from './commands/run-clue.js';
 import { runMedEurekaCommand } from './commands/run-medeureka.js';
 import { viewCommand } from './commands/view.js';
+import { redactKnownSecrets } from './known-secrets.js';
 import { type NumberRule, parseNumber } from './parse-options.js';
 import { EXIT } from './run-session.js';
 
@@ -24,11 +25,13 @@ const output: CommandOutput = {
 /** Prints one clear error: code, message, and how to fix it; returns the exit code. */
 export function printError(error: unknown): number {
   if (MedbenchError.is(error)) {
-    process.stderr.write(`medbench: error [${error.code}] ${error.message}\n`);
-    if (error.hint) process.stderr.write(`  hint: ${error.hint}\n`);
+    process.stderr.write(redactKnownSecrets(`medbench: error [${error.code}] ${error.message}\n`));
+    if (error.hint) process.stderr.write(redactKnownSecrets(`  hint: ${error.hint}\n`));
     return error.code === 'USAGE' ? EXIT.usage : EXIT.failed;
   }
-  process.stderr.write(`medbench: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.stderr.write(
+    redactKnownSecrets(`medbench: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`),
+  );
   return EXIT.failed;
 }
 

@@ -8,6 +8,7 @@ import { OpenAICompatibleCompletionModel } from '../providers/openai-compatible-
 import type { ModelBinding } from '../runner/model-binding.js';
 import { getTokenizer, resolveTokenizerName } from '../tokenizers/registry.js';
 import type { MedbenchConfig, ModelConfig } from './config.js';
+import { rememberSecret } from './known-secrets.js';
 
 export interface ModelOverrides {
   /** Send plain-text prompts to /completions (a base model). */
@@ -83,6 +84,7 @@ function readKey(
 ): string | undefined {
   if (!apiKeyEnv) return undefined;
   const key = environment[apiKeyEnv];
+  rememberSecret(key);
   if (!key && required) {
     throw new MedbenchError({
       code: 'MISSING_SECRET',

@@ -10,6 +10,7 @@ import type { RetryPolicy } from '../runner/retry.js';
 import type { EmbeddingCache } from '../store/embedding-cache.js';
 import { resolveTemplate } from '../suites/medeureka/instructions.js';
 import type { EmbeddingModelConfig, MedbenchConfig } from './config.js';
+import { rememberSecret } from './known-secrets.js';
 
 export interface RetrieverOverrides {
   instruction?: string;
@@ -85,6 +86,7 @@ function embeddingModelOf(
   const apiKeyEnv =
     overrides.apiKeyEnv ?? config.apiKeyEnv ?? (config.provider === 'openai' ? 'OPENAI_API_KEY' : undefined);
   const apiKey = apiKeyEnv ? environment[apiKeyEnv] : undefined;
+  rememberSecret(apiKey);
   if (apiKeyEnv && !apiKey && config.provider === 'openai')
     throw new MedbenchError({
       code: 'MISSING_SECRET',

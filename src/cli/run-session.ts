@@ -6,6 +6,7 @@ import { errorKind, type RetryEvent, type RunSummary, runSamples } from '../runn
 import type { RunRecord, Store } from '../store/store.js';
 import type { CommandOutput } from './commands/build-medodyssey.js';
 import type { MedbenchConfig } from './config.js';
+import { redactKnownSecrets } from './known-secrets.js';
 import { progressReporter } from './progress-bar.js';
 
 /** Exit codes of medbench (README, "Exit codes"). */
@@ -55,7 +56,9 @@ function retryPrinter(output: CommandOutput, unreachableMs: number) {
     if (event.error.code === 'ENDPOINT_UNREACHABLE') {
       if (lastAt.has(kind)) return;
       lastAt.set(kind, Date.now());
-      output.stderr(`\n${event.error.message} Trying again for up to ${unreachableMs / 1000} s.\n`);
+      output.stderr(
+        redactKnownSecrets(`\n${event.error.message} Trying again for up to ${unreachableMs / 1000} s.\n`),
+      );
       return;
     }
     const now = Date.now();
@@ -67,7 +70,9 @@ function retryPrinter(output: CommandOutput, unreachableMs: number) {
     lastAt.set(kind, now);
     folded.delete(kind);
     output.stderr(
-      `\n${event.sampleId}: ${event.error.message} — attempt ${event.attempt} failed, retrying in ${(event.delayMs / 1000).toFixed(1)} s${more > 0 ? ` (${more} more retries like it since the last line)` : ''}\n`,
+      redactKnownSecrets(
+        `\n${event.sampleId}: ${event.error.message} — attempt ${event.attempt} failed, retrying in ${(event.delayMs / 1000).toFixed(1)} s${more > 0 ? ` (${more} more retries like it since the last line)` : ''}\n`,
+      ),
     );
   };
 }
@@ -129,6 +134,7 @@ export async function runModelSession(options: {
       abortSignal: abort.signal,
       onProgress: (state) => progress.update(state),
       onRetry: retryPrinter(output, policy.unreachableMs),
+      redact: redactKnownSecrets,
     });
     progress.finish();
     const heading = summary.interrupted
@@ -141,12 +147,16 @@ export async function runModelSession(options: {
     );
     if (summary.failedFast)
       output.stderr(
-        `Stopped at the first sample without an answer (--fail-fast): ${summary.failedFast.message}\n`,
+        redactKnownSecrets(
+          `Stopped at the first sample without an answer (--fail-fast): ${summary.failedFast.message}\n`,
+        ),
       );
     if (summary.errors > 0) {
       output.stderr(
         `${summary.errors} ${summary.errors === 1 ? 'sample' : 'samples'} got no answer (${kinds(summary.errorKinds)}). They are stored as errors and count as wrong in reports; re-run the same command to retry only them (\`medbench view\` shows each error).\n`,
       );
+      for (const [kind, message] of Object.entries(summary.errorExamples))
+        output.stderr(redactKnownSecrets(`  first ${kind}: ${message}\n`));
     }
     process.exitCode =
       summary.interrupted && !summary.failedFast

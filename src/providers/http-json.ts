@@ -17,8 +17,32 @@ function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
-function errorDetail(body: string): string {
-  const text = body.trim().slice(0, 300);
+/** Header names whose values are credentials, wherever they are echoed. */
+const CREDENTIAL_FIELD =
+  /((?:proxy-)?authorization|x-api-key|api[-_]?key|x-goog-api-key|access[-_]?token)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;&}<]+/gi;
+
+/**
+ * `text` with every credential taken out: the values this request sent (the whole header value
+ * and the bare key after "Bearer"), anything that looks like a credential header echoed by a
+ * server or proxy, and Bearer tokens. Error texts pass through here before any terminal, store,
+ * report or page sees them.
+ */
+export function redactCredentials(text: string, sent: Readonly<Record<string, string>> = {}): string {
+  let redacted = text;
+  const secrets = Object.entries(sent)
+    .filter(([name]) => /authorization|api[-_]?key|token/i.test(name))
+    .flatMap(([, value]) => [value, value.replace(/^(bearer|basic|token)\s+/i, '')])
+    .filter((secret) => secret.length >= 4)
+    .sort((left, right) => right.length - left.length);
+  for (const secret of secrets) redacted = redacted.split(secret).join('[redacted]');
+  return redacted
+    .replace(CREDENTIAL_FIELD, '$1$2[redacted]')
+    .replace(/\b(bearer)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]');
+}
+
+function errorDetail(body: string, sent: Readonly<Record<string, string>>): string {
+  // Redacted before it is shortened: a key cut in half would no longer match.
+  const text = redactCredentials(body, sent).trim().slice(0, 300);
   return text ? `: ${text}` : '';
 }
 
@@ -172,11 +196,16 @@ export async function postJson<Schema extends z.ZodType>(options: {
     });
   }
   const { status, text } = response;
+  // What this request sent that is secret: echoed back in an error body, it is taken out.
+  const sent = {
+    ...options.headers,
+    ...(url.password ? { 'authorization (URL)': decodeURIComponent(url.password) } : {}),
+  };
   if (status < 200 || status >= 300) {
     if (status === 401 || status === 403) {
       throw new MedbenchError({
         code: 'ENDPOINT_AUTH',
-        message: `${shown} refused the credentials (HTTP ${status})${errorDetail(text)}`,
+        message: `${shown} refused the credentials (HTTP ${status})${errorDetail(text, sent)}`,
         hint: options.authHint,
         status,
       });
@@ -185,7 +214,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
     const retryAfterMs = parseRetryAfter(typeof retryAfterHeader === 'string' ? retryAfterHeader : null);
     throw new MedbenchError({
       code: 'ENDPOINT_HTTP',
-      message: `${shown} answered HTTP ${status}${errorDetail(text)}`,
+      message: `${shown} answered HTTP ${status}${errorDetail(text, sent)}`,
       ...(status === 404 ? { hint: 'Check the base URL and the model name.' } : {}),
       retryable: isRetryableStatus(status),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
@@ -198,7 +227,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
   } catch (error) {
     throw new MedbenchError({
       code: 'ENDPOINT_BAD_RESPONSE',
-      message: `${shown} returned a body that is not JSON${errorDetail(text)}`,
+      message: `${shown} returned a body that is not JSON${errorDetail(text, sent)}`,
       retryable: true,
       cause: error,
     });

@@ -25,6 +25,8 @@ export interface RunProgress {
   errors: number;
   /** Samples without an answer, by kind ("HTTP 500", "timeout", …). */
   errorKinds: Record<string, number>;
+  /** The first error message of each kind (redacted as stored). */
+  errorExamples: Record<string, string>;
   inputTokens: number;
   outputTokens: number;
   cost: number;
@@ -78,6 +80,8 @@ export interface RunSamplesOptions {
   abortSignal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
   onRetry?: (event: RetryEvent) => void;
+  /** Applied to every error text before it is stored (the CLI takes out every key it read). */
+  redact?: (text: string) => string;
 }
 
 /** Digest of a conversation: roles and texts, hashed as they are (no JSON copy of long prompts). */
@@ -135,6 +139,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     tooLong: 0,
     errors: 0,
     errorKinds: {},
+    errorExamples: {},
     inputTokens: 0,
     outputTokens: 0,
     cost: 0,
@@ -289,7 +294,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     latencyMs: failure.latencyMs,
     attempts: failure.attempts,
     cacheHit: false,
-    error: failure.error,
+    error: options.redact ? options.redact(failure.error) : failure.error,
   });
 
   /** Runs one sample; false when it was left for the next run (stopped, or a fatal error). */
@@ -407,6 +412,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
         progress.errors++;
         const kind = errorKind(error);
         progress.errorKinds[kind] = (progress.errorKinds[kind] ?? 0) + 1;
+        progress.errorExamples[kind] ??= options.redact ? options.redact(error.message) : error.message;
         if (options.failFast && !failedFast) {
           failedFast = error;
           endWaits();

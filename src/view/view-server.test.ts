@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +119,31 @@ describe('view server', () => {
       rows: Array<{ samples: number }>;
     };
     expect([first.rows[0]!.samples, second.rows[0]!.samples]).toEqual([4, 5]);
+  });
+
+  it('answers only requests addressed to it: another Host (DNS rebinding) gets 403', async () => {
+    const port = Number(new URL(viewer.url).port);
+    const statusFor = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpGet(
+          { host: '127.0.0.1', port, path: '/api/overview', headers: { host } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+      });
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`])
+      expect(await statusFor(host), host).toBe(200);
+    for (const host of [
+      `attacker.example:${port}`,
+      `127.0.0.1.nip.io:${port}`,
+      `localhost:${port + 1}`,
+      `192.168.1.5:${port}`,
+      'localhost',
+    ])
+      expect(await statusFor(host), host).toBe(403);
   });
 
   it('opens the store read-only', () => {

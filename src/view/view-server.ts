@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../store/store.js';
@@ -67,6 +68,26 @@ export function apiPayload(data: ViewData, route: string, query: URLSearchParams
   }
 }
 
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * Whether a request's Host header names this server: the bound address or a loopback name,
+ * with the bound port. Anything else (a DNS name resolving to 127.0.0.1, as a DNS-rebinding page
+ * uses) is refused, so no other site can read the store through the user's browser. Bound to
+ * every interface (0.0.0.0, ::), IP literals are accepted too: rebinding needs a name.
+ */
+export function hostAllowed(host: string | undefined, bound: { address: string; port: number }): boolean {
+  if (!host) return false;
+  const match = /^(\[[0-9a-f:.]+\]|[^:]+)(?::(\d+))?$/i.exec(host.trim().toLowerCase());
+  if (!match) return false;
+  const [, name, port] = match;
+  if (Number(port ?? 80) !== bound.port) return false;
+  const boundName = bound.address.includes(':') ? `[${bound.address}]` : bound.address;
+  if (name === boundName || LOOPBACK_NAMES.includes(name!)) return true;
+  const everywhere = bound.address === '0.0.0.0' || bound.address === '::';
+  return everywhere && (isIP(name!) !== 0 || isIP(name!.replace(/^\[|\]$/g, '')) !== 0);
+}
+
 /**
  * `medbench view`: a read-only HTTP server over the store. Requests map to fixed routes; no
  * request path ever reaches the filesystem, and every page renders data as text nodes.
@@ -84,6 +105,12 @@ export async function startViewServer(options: { store: Store; host: string; por
       response.writeHead(status, { 'content-type': `${type}; charset=utf-8`, ...SECURITY_HEADERS });
       response.end(request.method === 'HEAD' ? undefined : body);
     };
+    if (!hostAllowed(request.headers.host, server.address() as AddressInfo))
+      return send(
+        403,
+        'text/plain',
+        'Forbidden: this viewer answers only requests addressed to it by its own host name.',
+      );
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return send(405, 'text/plain', 'Method not allowed');
     let url: URL;

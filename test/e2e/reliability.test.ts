@@ -199,3 +199,59 @@ describe('faults: retries, stops and exit codes', () => {
     ]);
   });
 });
+
+describe('secrets', () => {
+  it('a key echoed back by an endpoint reaches no terminal, store, report, page or viewer answer', async () => {
+    const home = join(scratch, 'echo');
+    const key = 'sk-test-SECRET-0123456789abcdef';
+    const echoing = await server(() => ({ kind: 'status', status: 400, body: '' }));
+    echoing.fallback = (request) => ({
+      kind: 'status',
+      status: 400,
+      body: JSON.stringify({ error: 'bad request', received: request.headers }),
+    });
+    const environment = { MEDBENCH_TEST_KEY: key };
+    const run = await runCli(runArgs(home, echoing.url, '--api-key-env', 'MEDBENCH_TEST_KEY'), environment);
+    expect(run.code).toBe(3);
+    // The server did get the key, and echoed it.
+    expect(echoing.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
+    expect(run.stderr).toContain('[redacted]');
+    const report = await runCli(['--home', home, 'report', '--json'], environment);
+    const site = join(home, 'site');
+    expect((await runCli(['--home', home, 'report', '--html', site], environment)).code).toBe(0);
+    const viewer = startCli(['--home', home, 'view'], environment);
+    try {
+      const url = await new Promise<string>((resolve) => {
+        let seen = '';
+        viewer.child.stdout!.on('data', (chunk) => {
+          seen += chunk;
+          const match = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+          if (match) resolve(match[1]!);
+        });
+      });
+      const overview = await (await fetch(`${url}api/overview`)).text();
+      const runId = (JSON.parse(report.stdout) as { runs: Array<{ runId: string }> }).runs[0]!.runId;
+      const samples = await (await fetch(`${url}api/samples?run=${runId}&group=niah-en`)).text();
+      const sampleId = (JSON.parse(samples) as { rows: Array<{ id: string }> }).rows[0]!.id;
+      const sample = await (
+        await fetch(`${url}api/sample?run=${runId}&id=${encodeURIComponent(sampleId)}`)
+      ).text();
+      expect(sample).toContain('[redacted]');
+      for (const [where, text] of Object.entries({
+        'run stderr': run.stderr,
+        'run stdout': run.stdout,
+        'report --json': report.stdout,
+        'viewer overview': overview,
+        'viewer samples': samples,
+        'viewer sample': sample,
+      }))
+        expect(text.includes(key), where).toBe(false);
+    } finally {
+      viewer.child.kill('SIGTERM');
+      await viewer.done;
+    }
+    // Store, WAL, static site: not one file holds it.
+    expect(filesContain(home, key)).toEqual([]);
+    expect(filesContain(home, 'SECRET-0123')).toEqual([]);
+  });
+});
