@@ -167,10 +167,11 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   if (options.stopSignal?.aborted) endWaits();
   let failedFast: MedbenchError | undefined;
   // A fresh answer is committed at once, synchronously, in the same turn of the event loop in
-  // which it arrived (its prompt was hashed and compressed before the request went out), so a
-  // kill -9 can lose only answers still on the wire, and a re-run never pays for one twice.
-  // Results that cost nothing to redo (cache hits, too_long, errors) are committed in groups:
-  // at most GROUP_COMMIT_MS later, or at once when GROUP_COMMIT_MAX are waiting.
+  // which it arrived, before it is even scored (its prompt was hashed and compressed before the
+  // request went out), so a kill -9 can lose only answers still on the wire and a re-run never
+  // pays for one twice; its result follows as soon as it is scored, before the sample counts as
+  // done. Results that cost nothing to redo (cache hits, too_long, errors) are committed in
+  // groups: at most GROUP_COMMIT_MS later, or at once when GROUP_COMMIT_MAX are waiting.
   const queue: Array<() => void> = [];
   let flushTimer: NodeJS.Timeout | undefined;
   let writeError: unknown;
@@ -200,24 +201,21 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   // Writes wait until the first successful response (or the end of a run that needs none).
   let committed = existing !== undefined;
   const buffered: ResultRecord[] = [];
-  const write = (result: ResultRecord, fresh?: () => void): void => {
-    if (!committed) {
-      buffered.push(result);
-      if (!fresh) return;
-      committed = true;
-      const items = buffered.splice(0);
-      writeNow(() => {
-        store.ensureRun(run);
-        fresh();
-        for (const item of items) store.putResult(item);
-      });
-      return;
-    }
-    if (fresh)
-      writeNow(() => {
-        fresh();
-        store.putResult(result);
-      });
+  /** Commits a fresh answer to the response cache (with the run and what waited, the first time). */
+  const keepAnswer = (putInCache: () => void): void => {
+    if (committed) return writeNow(putInCache);
+    committed = true;
+    const items = buffered.splice(0);
+    writeNow(() => {
+      store.ensureRun(run);
+      putInCache();
+      for (const item of items) store.putResult(item);
+    });
+  };
+  /** `answered`: the result of a fresh answer, committed now; others may wait for a group. */
+  const write = (result: ResultRecord, answered = false): void => {
+    if (!committed) buffered.push(result);
+    else if (answered) writeNow(() => store.putResult(result));
     else later(() => store.putResult(result));
   };
   const flush = () => {
@@ -367,7 +365,6 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     let inputTokens: number | null;
     let outputTokens: number | null;
     let attempts = 0;
-    let fresh: (() => void) | undefined;
     if (cached) {
       ({ text, inputTokens, outputTokens } = cached);
       progress.cached++;
@@ -424,8 +421,9 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       inputTokens = outcome.value.usage?.inputTokens ?? promptTokens;
       outputTokens = outcome.value.usage?.outputTokens ?? model.tokenizer?.count(text) ?? null;
       const response = { text, inputTokens, outputTokens, finishReason: outcome.value.finishReason ?? null };
-      fresh = () =>
-        store.putCachedResponse({ cacheKey, provider: model.provider, modelId: model.modelId, response });
+      keepAnswer(() =>
+        store.putCachedResponse({ cacheKey, provider: model.provider, modelId: model.modelId, response }),
+      );
     }
     const cost =
       model.prices && !cached
@@ -449,7 +447,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
         cacheHit: cached !== undefined,
         error: null,
       },
-      fresh,
+      !cached,
     );
     if (!cached) {
       progress.inputTokens += inputTokens ?? 0;
