@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { MedbenchError } from '../core/errors.js';
+import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
 import { listTokenizers } from '../tokenizers/registry.js';
 import { VERSION } from '../version.js';
 import { buildMedOdysseyCommand, type CommandOutput } from './commands/build-medodyssey.js';
@@ -28,6 +28,11 @@ export function printError(error: unknown): number {
     process.stderr.write(redactKnownSecrets(`medbench: error [${error.code}] ${error.message}\n`));
     if (error.hint) process.stderr.write(redactKnownSecrets(`  hint: ${error.hint}\n`));
     return error.code === 'USAGE' ? EXIT.usage : EXIT.failed;
+  }
+  if (isFileSystemError(error)) {
+    // A file medbench did not expect to fail on: still a clear message, not a stack trace.
+    const action = /write|open|mkdir|rename|unlink|copy/.test(error.syscall ?? '') ? 'write' : 'read';
+    return printError(fileError(error, { path: error.path ?? '(a file)', action }));
   }
   process.stderr.write(
     redactKnownSecrets(`medbench: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`),

@@ -3,6 +3,7 @@ import type { Task } from '../core/task.js';
 import type { ModelBinding } from '../runner/model-binding.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../runner/retry.js';
 import { errorKind, type RetryEvent, type RunSummary, runSamples } from '../runner/run-samples.js';
+import { RequestClaims } from '../store/request-claims.js';
 import type { RunRecord, Store } from '../store/store.js';
 import type { CommandOutput } from './commands/build-medodyssey.js';
 import type { MedbenchConfig } from './config.js';
@@ -119,6 +120,7 @@ export async function runModelSession(options: {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = progressReporter();
+  const claims = RequestClaims.beside(options.store.path);
   try {
     const summary = await runSamples({
       store: options.store,
@@ -135,6 +137,7 @@ export async function runModelSession(options: {
       onProgress: (state) => progress.update(state),
       onRetry: retryPrinter(output, policy.unreachableMs),
       redact: redactKnownSecrets,
+      claims,
     });
     progress.finish();
     const heading = summary.interrupted
@@ -166,6 +169,7 @@ export async function runModelSession(options: {
           : EXIT.ok;
     return summary;
   } finally {
+    claims.close();
     progress.finish();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -16,6 +16,7 @@ export type MedbenchErrorCode =
   | 'MODEL_FOLDER_INVALID'
   | 'ABORTED'
   | 'STORE_ERROR'
+  | 'FILE_ERROR'
   | 'USAGE';
 
 export interface MedbenchErrorOptions {
@@ -59,4 +60,44 @@ export function isFatalForRun(error: MedbenchError): boolean {
   return (
     error.code === 'ENDPOINT_AUTH' || error.code === 'ENDPOINT_UNREACHABLE' || error.code === 'MISSING_SECRET'
   );
+}
+
+const FILE_PROBLEMS: Readonly<Record<string, string>> = {
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  ENOENT: 'no such file or folder',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EMFILE: 'too many open files',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** Whether `error` is a Node file-system error (it has an errno code and a system call). */
+export function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
+  const candidate = error as NodeJS.ErrnoException | undefined;
+  return typeof candidate?.code === 'string' && typeof candidate.syscall === 'string';
+}
+
+/**
+ * A file-system failure as a clear error: what could not be done to which path, why in words,
+ * the errno code, and what to do. Used wherever medbench reads or writes a file it was given.
+ */
+export function fileError(
+  error: unknown,
+  options: { path: string; action: 'read' | 'write' },
+): MedbenchError {
+  const code = isFileSystemError(error) ? error.code! : undefined;
+  const reason = (code && FILE_PROBLEMS[code]) ?? (error as Error)?.message ?? String(error);
+  return new MedbenchError({
+    code: 'FILE_ERROR',
+    message: `Cannot ${options.action} ${options.path}: ${reason}${code ? ` (${code})` : ''}.`,
+    hint:
+      options.action === 'write'
+        ? 'Choose a path on a writable disk with free space (for the store: --home or MEDBENCH_HOME).'
+        : 'Check the path and its permissions.',
+    cause: error,
+  });
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { MedbenchError } from '../core/errors.js';
+import { fileError, MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 
 export const DATASET_FORMAT_VERSION = 1;
@@ -55,6 +56,11 @@ export async function writeDataset(options: {
   samples: Iterable<Sample>;
 }): Promise<{ count: number; id: string }> {
   const partial = `${options.path}.partial`;
+  try {
+    mkdirSync(dirname(resolve(options.path)), { recursive: true });
+  } catch (error) {
+    throw fileError(error, { path: options.path, action: 'write' });
+  }
   const stream = createWriteStream(partial, { encoding: 'utf8' });
   const hash = createHash('sha256');
   const put = async (line: string, hashed = true) => {
@@ -81,7 +87,7 @@ export async function writeDataset(options: {
       await closed;
     }
     rmSync(partial, { force: true });
-    throw error;
+    throw MedbenchError.is(error) ? error : fileError(error, { path: options.path, action: 'write' });
   }
   return { count, id: hash.digest('hex') };
 }

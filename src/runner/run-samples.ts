@@ -4,11 +4,12 @@ import type { ChatMessage, ChatModel, ChatRequest } from '../core/chat-model.js'
 import { isFatalForRun, MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
+import { CLAIM_LEASE_MS, type RequestClaims } from '../store/request-claims.js';
 import { preparePromptAsync, type ResultRecord, type RunRecord, type Store } from '../store/store.js';
 import { countTokensYielding } from '../tokenizers/count-tokens-yielding.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ModelBinding } from './model-binding.js';
-import { type RetryPolicy, retrying } from './retry.js';
+import { type RetryPolicy, retrying, sleep } from './retry.js';
 
 /** Longest a received response waits before its result is committed. */
 const GROUP_COMMIT_MS = 5;
@@ -82,7 +83,12 @@ export interface RunSamplesOptions {
   onRetry?: (event: RetryEvent) => void;
   /** Applied to every error text before it is stored (the CLI takes out every key it read). */
   redact?: (text: string) => string;
+  /** Shared with other processes on the same home: each request is sent by one of them only. */
+  claims?: RequestClaims;
 }
+
+/** How often a sample whose request another process holds looks for that process's answer. */
+const CLAIM_POLL_MS = 200;
 
 /** Digest of a conversation: roles and texts, hashed as they are (no JSON copy of long prompts). */
 export function messagesDigest(messages: readonly ChatMessage[]): string {
@@ -166,6 +172,11 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   options.stopSignal?.addEventListener('abort', endWaits, { once: true });
   if (options.stopSignal?.aborted) endWaits();
   let failedFast: MedbenchError | undefined;
+  const { claims } = options;
+  const endpointGroup = [...new Set(model.endpoints.map((entry) => entry.model.endpoint))].sort().join(' ');
+  // Claims lapse unless renewed: renewed while this runner works, so only a dead process's lapse.
+  const renewal = claims ? setInterval(() => claims.renew(), CLAIM_LEASE_MS / 3) : undefined;
+  renewal?.unref();
   // A fresh answer is committed at once, synchronously, in the same turn of the event loop in
   // which it arrived, before it is even scored (its prompt was hashed and compressed before the
   // request went out), so a kill -9 can lose only answers still on the wire and a re-run never
@@ -203,7 +214,10 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   const buffered: ResultRecord[] = [];
   /** Commits a fresh answer to the response cache (with the run and what waited, the first time). */
   const keepAnswer = (putInCache: () => void): void => {
-    if (committed) return writeNow(putInCache);
+    if (committed) {
+      writeNow(putInCache);
+      return;
+    }
     committed = true;
     const items = buffered.splice(0);
     writeNow(() => {
@@ -353,14 +367,51 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
         messagesDigest: digest,
       });
     const cacheKey = keyFor(endpoint);
-    let cached = store.getCachedResponse(cacheKey);
-    for (const other of model.endpoints) {
-      if (cached) break;
-      if (other.model !== endpoint) cached = store.getCachedResponse(keyFor(other.model));
+    const lookUp = () => {
+      let found = store.getCachedResponse(cacheKey);
+      for (const other of model.endpoints) {
+        if (found) break;
+        if (other.model !== endpoint) found = store.getCachedResponse(keyFor(other.model));
+      }
+      return found;
+    };
+    const started = Date.now();
+    const deadline = options.sampleTimeoutMs !== undefined ? started + options.sampleTimeoutMs : undefined;
+    let cached = lookUp();
+    // Another process running the same requests (the same binding: claims name every endpoint of
+    // it) may be asking already: wait for its answer rather than pay for it twice.
+    const claimKey = claims
+      ? responseCacheKey({
+          provider: endpoint.provider,
+          endpoint: endpointGroup,
+          modelId: endpoint.modelId,
+          parameters: requestParameters,
+          messagesDigest: digest,
+        })
+      : undefined;
+    let claimed = false;
+    while (!cached && claims && claimKey) {
+      if (claims.take(claimKey)) {
+        // Taken: an answer stored before the other process let go is in the cache now.
+        cached = lookUp();
+        if (cached) claims.release(claimKey);
+        else claimed = true;
+        break;
+      }
+      if (deadline !== undefined && Date.now() >= deadline) break;
+      try {
+        await sleep(CLAIM_POLL_MS, waitsEnd.signal);
+      } catch {
+        return false; // stopped while waiting: the next run does this sample
+      }
+      cached = lookUp();
     }
+    const releaseClaim = () => {
+      if (claimed && claims && claimKey) claims.release(claimKey);
+      claimed = false;
+    };
     // Hashed and compressed now, so the commit when the answer arrives is only the inserts.
     const prompt = cached ? sample.prompt : await preparePromptAsync(sample.prompt);
-    const started = Date.now();
     let text: string;
     let inputTokens: number | null;
     let outputTokens: number | null;
@@ -372,7 +423,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       const outcome = await retrying({
         policy: options.retry,
         signal: waitsEnd.signal,
-        ...(options.sampleTimeoutMs !== undefined ? { deadline: started + options.sampleTimeoutMs } : {}),
+        ...(deadline !== undefined ? { deadline } : {}),
         attempt: (_, timeLeftMs) =>
           generateWithTimeout(
             endpoint,
@@ -387,6 +438,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
           options.onRetry?.({ sampleId: sample.id, error, delayMs, attempt: attemptNumber + 1 }),
       });
       if (!outcome.ok) {
+        releaseClaim();
         const { error } = outcome;
         // Stopped: not recorded; the next run does this sample.
         if (outcome.stopped || error.code === 'ABORTED' || hardStop.signal.aborted) return false;
@@ -424,6 +476,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       keepAnswer(() =>
         store.putCachedResponse({ cacheKey, provider: model.provider, modelId: model.modelId, response }),
       );
+      releaseClaim();
     }
     const cost =
       model.prices && !cached
@@ -478,6 +531,11 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     await Promise.all(slots.map(worker));
   } finally {
     options.abortSignal?.removeEventListener('abort', onAbort);
+    hardStop.signal.removeEventListener('abort', endWaits);
+    options.stopSignal?.removeEventListener('abort', endWaits);
+    if (renewal) clearInterval(renewal);
+    // Requests cancelled or left: another process (or the next run) may send them at once.
+    claims?.releaseAll();
     if (fatal === undefined) flush();
     else flushQueue(); // keep what was committed-to before the fatal error, never the buffer
   }
@@ -490,7 +548,5 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     });
   }
   if (fatal) throw fatal;
-  hardStop.signal.removeEventListener('abort', endWaits);
-  options.stopSignal?.removeEventListener('abort', endWaits);
   return { ...progress, interrupted: progress.done < pending.length, failedFast };
 }

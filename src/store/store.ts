@@ -362,6 +362,8 @@ export class Store {
 
   /** Prepared statements are cached: preparing costs more than running a small query. */
   private statement(sql: string): Database.Statement {
+    // Another process may have created the store since: read it, not the empty stand-in.
+    if (this.notCreated && existsSync(this.path)) this.materialize();
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.database.prepare(sql);

@@ -1,7 +1,9 @@
-import { rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 import { type Behaviour, type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
 import { ROOT, runCli, startCli, temporaryHome } from './cli.js';
 import { filesContain, storeSnapshot } from './store-snapshot.js';
@@ -253,5 +255,119 @@ describe('secrets', () => {
     // Store, WAL, static site: not one file holds it.
     expect(filesContain(home, key)).toEqual([]);
     expect(filesContain(home, 'SECRET-0123')).toEqual([]);
+  });
+});
+
+describe('several processes on one home', () => {
+  it('two runs of the same configuration at once pay for each answer once', async () => {
+    const home = join(scratch, 'twins');
+    const slow = await server(() => ({ kind: 'answer', text: '{"answer": "x"}', delayMs: 150 }));
+    const [one, two] = await Promise.all([
+      runCli(runArgs(home, slow.url, '--concurrency', '4')),
+      runCli(runArgs(home, slow.url, '--concurrency', '4')),
+    ]);
+    expect([one.code, two.code]).toEqual([0, 0]);
+    const prompts = slow.requests.map((request) => JSON.stringify(request.body.messages));
+    expect(new Set(prompts).size).toBe(TOTAL);
+    expect(prompts).toHaveLength(TOTAL);
+    expect(storeSnapshot(home)).toMatchObject({ runs: 1, results: TOTAL, responses: TOTAL });
+  });
+
+  it('twelve processes creating and migrating one new store at the same moment all succeed', async () => {
+    const path = join(scratch, 'race', 'medbench.sqlite');
+    const script = `
+      const { Store } = await import(${JSON.stringify(join(ROOT, 'dist', 'index.js'))});
+      const start = Number(process.argv[1]);
+      while (Date.now() < start) {}
+      const store = new Store(${JSON.stringify(path)});
+      store.transaction(() => {});
+      store.close();
+      console.log('ok');
+    `;
+    const start = Date.now() + 1500;
+    const outcomes = await Promise.all(
+      Array.from(
+        { length: 12 },
+        () =>
+          new Promise<{ code: number | null; output: string }>((resolve) => {
+            const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(start)]);
+            let output = '';
+            child.stdout.on('data', (chunk) => (output += chunk));
+            child.stderr.on('data', (chunk) => (output += chunk));
+            child.on('close', (code) => resolve({ code, output }));
+          }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.code !== 0).map((outcome) => outcome.output)).toEqual([]);
+    const database = new Database(path, { readonly: true });
+    expect(database.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    database.close();
+  });
+
+  it('six processes creating a new store at once all succeed, and each answer is paid once', async () => {
+    const home = join(scratch, 'six');
+    const quick = await server(() => ({ kind: 'answer', text: '{"answer": "x"}', delayMs: 20 }));
+    const results = await Promise.all(Array.from({ length: 6 }, () => runCli(runArgs(home, quick.url))));
+    for (const result of results) {
+      expect(result.stderr).not.toMatch(/error \[|already exists/);
+      expect(result.code).toBe(0);
+    }
+    expect(quick.requests).toHaveLength(TOTAL);
+    expect(storeSnapshot(home)).toMatchObject({ runs: 1, results: TOTAL, responses: TOTAL });
+  });
+});
+
+/** A tmpfs this test can remount read-only (root on Linux); elsewhere the test is skipped. */
+function readOnlyMount(): string | undefined {
+  const folder = join(scratch, 'read-only');
+  try {
+    mkdirSync(folder, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', folder], { stdio: 'ignore' });
+    return folder;
+  } catch {
+    return undefined;
+  }
+}
+const mounted = process.platform === 'linux' ? readOnlyMount() : undefined;
+afterAll(() => {
+  if (mounted) execFileSync('umount', [mounted], { stdio: 'ignore' });
+});
+
+describe.skipIf(!mounted)('a store on a read-only file system', () => {
+  it('report and view read it; nothing tries to write', async () => {
+    const home = join(mounted!, 'home');
+    expect((await runCli(['--home', home, 'demo'])).code).toBe(0);
+    execFileSync('mount', ['-o', 'remount,ro', mounted!]);
+    try {
+      const report = await runCli(['--home', home, 'report', '--json']);
+      expect(report.stderr).toBe('');
+      expect(report.code).toBe(0);
+      expect((JSON.parse(report.stdout) as { runs: unknown[] }).runs.length).toBeGreaterThan(0);
+      const viewer = startCli(['--home', home, 'view']);
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let seen = '';
+          viewer.child.stdout!.on('data', (chunk) => {
+            seen += chunk;
+            const match = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+            if (match) resolve(match[1]!);
+          });
+          viewer.child.on('close', () => reject(new Error('the viewer exited')));
+        });
+        const overview = (await (await fetch(`${url}api/overview`)).json()) as { runs?: unknown[] };
+        expect(JSON.stringify(overview)).toContain('baseline');
+      } finally {
+        viewer.child.kill('SIGTERM');
+        await viewer.done;
+      }
+      // A command that writes says what is wrong.
+      const write = await runCli(['--home', home, 'demo']);
+      expect(write.code).toBe(1);
+      expect(write.stderr).toMatch(
+        /error \[FILE_ERROR\] Cannot write .*: the file system is read-only \(EROFS\)/,
+      );
+    } finally {
+      execFileSync('mount', ['-o', 'remount,rw', mounted!]);
+    }
   });
 });

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
@@ -6,6 +5,7 @@ import { setF1 } from '../../metrics/set-f1.js';
 import { Store } from '../../store/store.js';
 import { readJsonLines } from '../../suites/medodyssey/published-lines.js';
 import { resolveHome, storePathIn } from '../home.js';
+import { writeOutputFile } from '../output-file.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
 /** The CLUE tasks scored with UMLS F1. */
@@ -50,7 +50,7 @@ export function exportClueUmlsTextsCommand(
           }),
         ),
     );
-    writeFileSync(resolve(options.out), lines.length > 0 ? `${lines.join('\n')}\n` : '');
+    writeOutputFile(options.out, lines.length > 0 ? `${lines.join('\n')}\n` : '');
     output.stdout(`Wrote ${lines.length} items to ${resolve(options.out)}.\n`);
   } finally {
     store.close();

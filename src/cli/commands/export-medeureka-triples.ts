@@ -1,5 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import { EmbeddingCache } from '../../store/embedding-cache.js';
 import { rankTask } from '../../suites/medeureka/evaluate.js';
@@ -7,6 +6,7 @@ import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
 import { mineTrainingExamples, trainingRows } from '../../suites/medeureka/mine-triples.js';
 import { loadConfig } from '../config.js';
 import { resolveHome } from '../home.js';
+import { writeOutputFile } from '../output-file.js';
 import { type RetrieverOverrides, retrieverFromSpec } from '../retriever-spec.js';
 import type { CommandOutput } from './build-medodyssey.js';
 import { embeddingCachePathIn, selectTasks } from './run-medeureka.js';
@@ -65,9 +65,7 @@ export async function exportMedEurekaTriplesCommand(
       for (const row of trainingRows(mined, format, count)) lines.push(JSON.stringify(row));
     }
     const out = resolve(options.out);
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(`${out}.partial`, lines.length > 0 ? `${lines.join('\n')}\n` : '');
-    renameSync(`${out}.partial`, out);
+    writeOutputFile(out, lines.length > 0 ? `${lines.join('\n')}\n` : '');
     output.stderr(
       `Wrote ${lines.length} ${format} rows for ${examples} (query, positive) pairs of ${tasks.length} tasks to ${out} ` +
         `(threshold ${threshold}, up to ${count} negatives; ${withoutNegatives} pairs found none above the threshold).\n`,

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../../report/clue-report.js';
@@ -16,6 +15,7 @@ import {
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
 import { resolveHome, storePathIn } from '../home.js';
+import { writeOutputFile } from '../output-file.js';
 import { parseChoiceList } from '../parse-options.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
@@ -59,7 +59,7 @@ function emitReport(
 ): void {
   if (options.html) {
     const path = resolve(options.html);
-    writeFileSync(path, forms.html());
+    writeOutputFile(path, forms.html());
     output.stderr(`Wrote ${path}\n`);
   }
   if (options.json) output.stdout(`${JSON.stringify(forms.report, null, 2)}\n`);

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { MedbenchError } from '../core/errors.js';
+
+/** A claim lapses this long after its last renewal: a killed process blocks no one for longer. */
+export const CLAIM_LEASE_MS = 30_000;
+
+/**
+ * Claims on requests, shared by every medbench process using one home: a process sends a
+ * request only while it holds the claim on it, so two runs of the same configuration at once
+ * pay for each answer once (the second takes the first's answer from the response cache). The
+ * claims live in their own small file beside the store, so a run that fails before its first
+ * answer leaves the store as it was. A claim is released when its answer is stored or its
+ * request failed, and lapses after `CLAIM_LEASE_MS` without renewal.
+ */
+export class RequestClaims {
+  /** This runner's claims: host, process id and a random part (one owner per runner). */
+  readonly owner = `${hostname()}/${process.pid}/${randomUUID()}`;
+  private readonly database: Database.Database;
+  private readonly takeStatement: Database.Statement<
+    [{ key: string; owner: string; expires: number; now: number }]
+  >;
+  private readonly releaseStatement: Database.Statement<[string, string]>;
+  private readonly renewStatement: Database.Statement<[number, string]>;
+  private readonly releaseAllStatement: Database.Statement<[string]>;
+  private readonly ownerStatement: Database.Statement<[string], { owner: string }>;
+  private readonly takeOverStatement: Database.Statement<
+    [{ key: string; owner: string; expires: number; holder: string }]
+  >;
+
+  constructor(path: string) {
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      this.database = new Database(path);
+      this.database.pragma('busy_timeout = 10000');
+      this.database.pragma('journal_mode = WAL');
+      this.database.pragma('synchronous = NORMAL');
+      this.database.exec(
+        'CREATE TABLE IF NOT EXISTS claims (request_key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID',
+      );
+    } catch (error) {
+      throw new MedbenchError({
+        code: 'STORE_ERROR',
+        message: `Cannot open the request claims at ${path}: ${(error as Error).message}`,
+        hint: 'Check that the folder is writable, or choose another with --home / MEDBENCH_HOME.',
+        cause: error,
+      });
+    }
+    // Takes the claim when it is free, lapsed or already ours (one statement: atomic).
+    this.takeStatement = this.database.prepare(
+      `INSERT INTO claims (request_key, owner, expires_at) VALUES (@key, @owner, @expires)
+         ON CONFLICT (request_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+         WHERE claims.owner = excluded.owner OR claims.expires_at <= @now`,
+    );
+    this.releaseStatement = this.database.prepare('DELETE FROM claims WHERE request_key = ? AND owner = ?');
+    this.renewStatement = this.database.prepare('UPDATE claims SET expires_at = ? WHERE owner = ?');
+    this.releaseAllStatement = this.database.prepare('DELETE FROM claims WHERE owner = ?');
+    this.ownerStatement = this.database.prepare('SELECT owner FROM claims WHERE request_key = ?');
+    this.takeOverStatement = this.database.prepare(
+      'UPDATE claims SET owner = @owner, expires_at = @expires WHERE request_key = @key AND owner = @holder',
+    );
+  }
+
+  /** The claims file of the store at `storePath`. */
+  static beside(storePath: string): RequestClaims {
+    return new RequestClaims(
+      storePath === ':memory:' ? ':memory:' : join(dirname(storePath), 'claims.sqlite'),
+    );
+  }
+
+  /**
+   * True when this runner now holds the claim on `requestKey`: it was free, lapsed, ours, or held
+   * by a process of this machine that is gone (killed: it could not let go).
+   */
+  take(requestKey: string, now = Date.now()): boolean {
+    const expires = now + CLAIM_LEASE_MS;
+    if (this.takeStatement.run({ key: requestKey, owner: this.owner, expires, now }).changes === 1)
+      return true;
+    const holder = this.ownerStatement.get(requestKey)?.owner;
+    if (!holder || !RequestClaims.isGone(holder)) return false;
+    return this.takeOverStatement.run({ key: requestKey, owner: this.owner, expires, holder }).changes === 1;
+  }
+
+  /** Whether the owner was a process of this machine that no longer runs. */
+  private static isGone(owner: string): boolean {
+    const [host, pid] = owner.split('/');
+    if (host !== hostname() || !pid) return false;
+    try {
+      process.kill(Number(pid), 0);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  }
+
+  release(requestKey: string): void {
+    this.releaseStatement.run(requestKey, this.owner);
+  }
+
+  /** Lets go of every claim this runner still holds. */
+  releaseAll(): void {
+    this.releaseAllStatement.run(this.owner);
+  }
+
+  /** Extends every claim this process holds (called periodically while requests are in flight). */
+  renew(now = Date.now()): void {
+    this.renewStatement.run(now + CLAIM_LEASE_MS, this.owner);
+  }
+
+  close(): void {
+    this.database.close();
+  }
+}
