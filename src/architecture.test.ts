@@ -23,16 +23,18 @@ function importsOf(file: string): string[] {
 /** Allowed layers each layer may import (besides itself). */
 const ALLOWED: Record<string, readonly string[]> = {
   core: [],
+  io: ['core'],
   metrics: ['core'],
   tokenizers: ['core'],
   store: ['core'],
-  providers: ['core', 'metrics'],
-  suites: ['core', 'metrics', 'tokenizers'],
-  runner: ['core', 'metrics', 'tokenizers', 'store'],
+  providers: ['core', 'io', 'metrics'],
+  suites: ['core', 'io', 'metrics', 'tokenizers'],
+  runner: ['core', 'io', 'metrics', 'tokenizers', 'store'],
   report: ['core', 'metrics', 'store', 'suites'],
   view: ['core', 'metrics', 'store', 'suites', 'report'],
   cli: [
     'core',
+    'io',
     'metrics',
     'tokenizers',
     'store',

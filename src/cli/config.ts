@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
+import { parseJsonText, readTextFile } from '../io/text-file.js';
 
 /** A base URL medbench can send requests to: http or https only. */
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
@@ -118,12 +119,13 @@ export async function loadConfig(
   let raw: unknown;
   try {
     raw = path.endsWith('.json')
-      ? JSON.parse(readFileSync(path, 'utf8'))
+      ? parseJsonText(readTextFile(path), path)
       : ((await import(pathToFileURL(path).href)) as { default: unknown }).default;
   } catch (error) {
     throw new MedbenchError({
       code: 'CONFIG_INVALID',
-      message: `Cannot read ${path}: ${(error as Error).message}`,
+      // Decoding and JSON errors name the file (and line) already.
+      message: MedbenchError.is(error) ? error.message : `Cannot read ${path}: ${(error as Error).message}`,
       hint: 'A JSON config must be valid JSON; a .mjs/.js config must `export default` an object.',
       cause: error,
     });

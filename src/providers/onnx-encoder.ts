@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MedbenchError } from '../core/errors.js';
+import { readJsonFile } from '../io/text-file.js';
 
 interface Tokenizer {
   encode(text: string, options?: { add_special_tokens?: boolean }): number[];
@@ -111,8 +112,11 @@ export class OnnxEncoder {
       let tokenizer: Tokenizer;
       try {
         tokenizer = TokenizerLoader.fromPreTrained({
-          tokenizerJSON: JSON.parse(readFileSync(this.tokenizerPath, 'utf8')),
-          tokenizerConfig: existsSync(configPath) ? JSON.parse(readFileSync(configPath, 'utf8')) : {},
+          tokenizerJSON: readJsonFile(this.tokenizerPath) as Record<string, unknown>,
+          tokenizerConfig: (existsSync(configPath) ? readJsonFile(configPath) : {}) as Record<
+            string,
+            unknown
+          >,
         }) as unknown as Tokenizer;
       } catch (error) {
         throw folderError(

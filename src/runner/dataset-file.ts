@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { fileError, MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
+import { readTextLines } from '../io/text-file.js';
 
 export const DATASET_FORMAT_VERSION = 1;
 
@@ -109,17 +109,17 @@ export async function readDataset(path: string): Promise<Dataset> {
       hint: 'Build one with `medbench build medodyssey --data <release folder> --out <file>`.',
     });
   }
+  if (statSync(path).isDirectory()) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--dataset ${path} is a folder; it takes a dataset file (JSONL) written by \`medbench build\`.`,
+    });
+  }
   const hash = createHash('sha256');
-  const lines = createInterface({
-    input: createReadStream(path, { encoding: 'utf8' }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
   let header: DatasetHeader | undefined;
   const samples: Sample[] = [];
   const seen = new Set<string>();
-  let number = 0;
-  for await (const line of lines) {
-    number++;
+  for await (const { line: number, text: line } of readTextLines(path)) {
     if (line.trim() === '') continue;
     let value: unknown;
     try {

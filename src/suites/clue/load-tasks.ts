@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
+import { parseJsonText, readTextFile } from '../../io/text-file.js';
 import { loadMeQSum } from './meqsum.js';
 import { parseCsv } from './parse-csv.js';
 
@@ -59,7 +60,7 @@ function fail(path: string, where: string, detail: string, hint?: string): never
 
 function readJson(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return parseJsonText(readTextFile(path), path);
   } catch (error) {
     return fail(path, '', `not valid JSON (${(error as Error).message})`);
   }
@@ -79,7 +80,7 @@ const mednliSchema = z.object({
 
 /** MedNLI `mli_test_v1.jsonl`: one pair per line. */
 export function loadMedNli(path: string): MedNliItem[] {
-  return readFileSync(path, 'utf8')
+  return readTextFile(path)
     .split('\n')
     .map((text, index) => ({ text, line: index + 1 }))
     .filter(({ text }) => text.trim() !== '')
@@ -109,7 +110,7 @@ export function loadMedNli(path: string): MedNliItem[] {
 
 /** Problem Summary `BioNLP2023-1A-Test.csv`: Subjective (or Subjectives), Assessment, Summary. */
 export function loadProblemSummary(path: string): ProblemSummaryItem[] {
-  const [header, ...rows] = parseCsv(readFileSync(path, 'utf8'));
+  const [header, ...rows] = parseCsv(readTextFile(path));
   const names = (header?.fields ?? []).map((name) => name.trim());
   const column = (...candidates: string[]) => names.findIndex((name) => candidates.includes(name));
   const subjective = column('Subjective', 'Subjectives');
@@ -200,7 +201,7 @@ export function loadLongHealth(path: string): LongHealthData {
 
 /** A JSON list, or JSON lines (one object per line, as the generation script writes them). */
 function readJsonListOrLines(path: string): unknown {
-  const text = readFileSync(path, 'utf8');
+  const text = readTextFile(path);
   if (text.trimStart().startsWith('[')) return readJson(path);
   return text
     .split('\n')
@@ -275,7 +276,7 @@ export function loadMeDiSumCode(path: string): MeDiSumCodeItem[] {
  */
 export function loadIcd10Codes(path: string): Set<string> {
   const codes = new Set<string>();
-  readFileSync(path, 'utf8')
+  readTextFile(path)
     .split('\n')
     .forEach((text, index) => {
       if (text.trim() === '') return;

@@ -1,6 +1,6 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { existsSync } from 'node:fs';
 import { MedbenchError } from '../../core/errors.js';
+import { readTextLines } from '../../io/text-file.js';
 import type { ConceptName } from '../../metrics/concept-matcher.js';
 
 /** MRCONSO.RRF has 18 fields, each followed by "|". */
@@ -24,13 +24,7 @@ export async function loadMrconso(path: string, options: { language?: string } =
   }
   const language = options.language ?? 'ENG';
   const names: ConceptName[] = [];
-  let number = 0;
-  const lines = createInterface({
-    input: createReadStream(path, { encoding: 'utf8' }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  for await (const line of lines) {
-    number++;
+  for await (const { line: number, text: line } of readTextLines(path)) {
     if (line === '') continue;
     const fields = line.split('|');
     if (fields.length !== FIELDS + 1) {

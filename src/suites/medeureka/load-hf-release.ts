@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
+import { parseJsonText, readTextFile } from '../../io/text-file.js';
 import { assembleTasks, type ReleaseRow, type RetrievalTask } from './assemble-tasks.js';
 
 type Row = Record<string, unknown>;
@@ -18,7 +19,7 @@ function invalid(message: string, hint?: string): MedbenchError {
 function arrowFilesOf(splitFolder: string): string[] {
   const statePath = join(splitFolder, 'state.json');
   if (existsSync(statePath)) {
-    const state = stateSchema.safeParse(JSON.parse(readFileSync(statePath, 'utf8')));
+    const state = stateSchema.safeParse(parseJsonText(readTextFile(statePath), statePath));
     if (!state.success) throw invalid(`${statePath}: no _data_files list.`);
     return state.data._data_files.map((file) => join(splitFolder, file.filename));
   }

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
+import { parseJsonText, readTextFile } from '../../io/text-file.js';
 import { assembleTasks, type ReleaseRow, type RetrievalTask } from './assemble-tasks.js';
 
 export type { RetrievalTask };
@@ -31,7 +32,7 @@ export function loadPlainRelease(folder: string): RetrievalTask[] {
   }
   let corpusJson: unknown;
   try {
-    corpusJson = JSON.parse(readFileSync(corpusPath, 'utf8'));
+    corpusJson = parseJsonText(readTextFile(corpusPath), corpusPath);
   } catch (error) {
     throw new MedbenchError({
       code: 'DATA_INVALID',
@@ -46,7 +47,7 @@ export function loadPlainRelease(folder: string): RetrievalTask[] {
     });
   }
   const rows: ReleaseRow[] = [];
-  readFileSync(queriesPath, 'utf8')
+  readTextFile(queriesPath)
     .split('\n')
     .forEach((text, index) => {
       if (text.trim() === '') return;

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
+import { readTextFile } from '../../io/text-file.js';
 import { CodePointText } from '../../tokenizers/code-point-text.js';
 import type { Language } from './constants.js';
 import { normalizeReleaseText } from './normalize-release-text.js';
@@ -102,7 +103,7 @@ export function loadCountingHaystack(options: {
         hint: 'Give the full release: its haystack files are read in the published order, and a gap would change every prompt after it.',
       });
     }
-    const text = `${rule.normalize(readFileSync(path, 'utf8'))}\n`;
+    const text = `${rule.normalize(readTextFile(path))}\n`;
     original += text;
     length += [...text].length;
     read.push(path);

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
+import { readTextFile } from '../../io/text-file.js';
 import type { Language } from './constants.js';
 import { unitName } from './medical-prompts.js';
 import { SeededRandom } from './seeded-random.js';
@@ -35,7 +36,7 @@ function fail(path: string, line: number | undefined, detail: string, hint?: str
 function readLines(path: string): Array<{ text: string; line: number }> {
   if (!existsSync(path))
     throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `Source file not found: ${path}` });
-  return readFileSync(path, 'utf8')
+  return readTextFile(path)
     .split('\n')
     .map((text, index) => ({ text: text.replace(/\r$/, ''), line: index + 1 }))
     .filter(({ text }) => text.trim() !== '');
@@ -177,7 +178,7 @@ export function loadTableSource(options: {
   const blocks: Array<{ text: string; line: number }> = [];
   let current: string[] = [];
   let startLine = 0;
-  readFileSync(options.tables, 'utf8')
+  readTextFile(options.tables)
     .split('\n')
     .forEach((text, index) => {
       if (text.trim() === '') {

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
+import { readTextFile } from '../../io/text-file.js';
 
 /** The accepted shapes of each field, in words for error messages (docs/medodyssey-release.md). */
 const EXPECTED: Readonly<Record<string, string>> = {
@@ -84,36 +84,9 @@ function lineError(path: string, line: number, message: string): MedbenchError {
   return new MedbenchError({ code: 'DATA_INVALID', message: `${path}:${line}: ${message}`, hint: FIX });
 }
 
-/** Decodes a file as UTF-8 (a BOM is dropped); invalid bytes are an error naming the line. */
+/** Decodes a file as UTF-8 (a BOM is dropped); UTF-16 or invalid bytes are an error naming the line. */
 export function readUtf8(path: string): string {
-  const bytes = readFileSync(path);
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  } catch {
-    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-      throw new MedbenchError({
-        code: 'DATA_INVALID',
-        message: `${path}: the file is UTF-16; published outputs are UTF-8 JSON lines.`,
-        hint: 'Re-save the file as UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8`).',
-      });
-    }
-    let offset = 0;
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    let lineNumber = 1;
-    while (offset < bytes.length) {
-      let end = bytes.indexOf(0x0a, offset);
-      if (end === -1) end = bytes.length;
-      try {
-        decoder.decode(bytes.subarray(offset, end));
-      } catch {
-        throw lineError(path, lineNumber, 'the line is not valid UTF-8.');
-      }
-      offset = end + 1;
-      lineNumber++;
-    }
-    throw lineError(path, lineNumber, 'the file is not valid UTF-8.');
-  }
+  return readTextFile(path);
 }
 
 /**

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
+import { parseJsonText, readTextFile } from '../../io/text-file.js';
 import { CodePointText } from '../../tokenizers/code-point-text.js';
 import type { Language } from './constants.js';
 import { normalizeReleaseText } from './normalize-release-text.js';
@@ -96,14 +97,16 @@ export function readJsonFile(
     });
   }
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return parseJsonText(readTextFile(path), path, hints.invalid);
   } catch (error) {
-    throw new MedbenchError({
-      code: 'DATA_INVALID',
-      message: `${path} is not valid JSON: ${(error as Error).message}`,
-      hint: hints.invalid,
-      cause: error,
-    });
+    if (MedbenchError.is(error) && !error.hint)
+      throw new MedbenchError({
+        code: error.code,
+        message: error.message,
+        hint: hints.invalid,
+        cause: error,
+      });
+    throw error;
   }
 }
 
@@ -164,7 +167,7 @@ export function loadHaystack(options: {
       continue;
     }
     if (missing.length > 0) break; // the order matters: a gap would change every prompt after it
-    text += normalizeReleaseText(readFileSync(file, 'utf8'));
+    text += normalizeReleaseText(readTextFile(file));
   }
   const haystack = new CodePointText(text);
   if (haystack.length < options.minimumChars) {

@@ -1,0 +1,146 @@
+import { createReadStream, readFileSync } from 'node:fs';
+import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
+
+/**
+ * How every text file medbench is given is read: UTF-8, a leading BOM dropped, CRLF accepted.
+ * UTF-16 and bytes that are not UTF-8 are errors naming the file (and the line), never text
+ * silently altered with replacement characters.
+ */
+
+const HINT_UTF16 = 'Re-save the file as UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8 in > out`).';
+const HINT_UTF8 =
+  'Re-save the file as UTF-8, or find the line with `grep -naxv ".*" <file>` and fix its encoding.';
+
+function invalid(message: string, hint: string): MedbenchError {
+  return new MedbenchError({ code: 'DATA_INVALID', message, hint });
+}
+
+/** A UTF-16 byte-order mark, or the zero bytes of UTF-16 text without one. */
+function looksUtf16(bytes: Uint8Array): boolean {
+  if (
+    bytes.length >= 2 &&
+    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+  )
+    return true;
+  const sample = bytes.subarray(0, 512);
+  let zeros = 0;
+  for (const byte of sample) if (byte === 0) zeros++;
+  return sample.length >= 4 && zeros >= sample.length / 4;
+}
+
+/** The 1-based line of the first byte that is not UTF-8. */
+function firstInvalidLine(bytes: Uint8Array): number {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let line = 1;
+  let start = 0;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    try {
+      decoder.decode(bytes.subarray(start, end));
+    } catch {
+      return line;
+    }
+    start = end + 1;
+    line++;
+  }
+  return line;
+}
+
+/** Decodes a file's bytes as UTF-8 (BOM dropped); other encodings are errors naming the file and line. */
+export function decodeUtf8(bytes: Uint8Array, path: string): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    if (looksUtf16(bytes)) throw invalid(`${path}: the file is UTF-16, not UTF-8.`, HINT_UTF16);
+    throw invalid(`${path}:${firstInvalidLine(bytes)}: the line is not valid UTF-8.`, HINT_UTF8);
+  }
+  if (looksUtf16(bytes)) throw invalid(`${path}: the file is UTF-16, not UTF-8.`, HINT_UTF16);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Reads a whole text file (see `decodeUtf8`); a missing or unreadable file is a clear error. */
+export function readTextFile(path: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    if (isFileSystemError(error) && error.code === 'ENOENT')
+      throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `File not found: ${path}`, cause: error });
+    throw fileError(error, { path, action: 'read' });
+  }
+  return decodeUtf8(bytes, path);
+}
+
+/** Line and column (1-based) of a character offset. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, offset));
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+/** Parses JSON text; a syntax error names the file, line and column. */
+export function parseJsonText(text: string, path: string, hint?: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message);
+    const where = position ? lineAndColumn(text, Number(position[1])) : undefined;
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${path}${where ? `:${where.line}:${where.column}` : ''}: not valid JSON (${message}).`,
+      ...(hint ? { hint } : {}),
+      cause: error,
+    });
+  }
+}
+
+/** Reads and parses a JSON file (see `readTextFile` and `parseJsonText`). */
+export function readJsonFile(path: string, hint?: string): unknown {
+  return parseJsonText(readTextFile(path), path, hint);
+}
+
+/**
+ * The lines of a text file, streamed (for files too large to hold twice): each decoded as
+ * UTF-8 on its own, so an error names its line; a BOM and CR line ends are dropped.
+ */
+export async function* readTextLines(path: string): AsyncGenerator<{ line: number; text: string }> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let pending: Buffer = Buffer.alloc(0);
+  let line = 0;
+  const decodeLine = (bytes: Buffer): string => {
+    line++;
+    if (line === 1 && looksUtf16(bytes)) throw invalid(`${path}: the file is UTF-16, not UTF-8.`, HINT_UTF16);
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      throw invalid(`${path}:${line}: the line is not valid UTF-8.`, HINT_UTF8);
+    }
+    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    return text.endsWith('\r') ? text.slice(0, -1) : text;
+  };
+  try {
+    for await (const chunk of createReadStream(path)) {
+      pending = pending.length === 0 ? (chunk as Buffer) : Buffer.concat([pending, chunk as Buffer]);
+      let start = 0;
+      for (let end = pending.indexOf(0x0a, start); end !== -1; end = pending.indexOf(0x0a, start)) {
+        const text = decodeLine(pending.subarray(start, end));
+        yield { line, text };
+        start = end + 1;
+      }
+      pending = pending.subarray(start);
+    }
+  } catch (error) {
+    if (MedbenchError.is(error)) throw error;
+    if (isFileSystemError(error) && error.code === 'ENOENT')
+      throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `File not found: ${path}`, cause: error });
+    throw fileError(error, { path, action: 'read' });
+  }
+  if (pending.length > 0) {
+    const text = decodeLine(pending);
+    yield { line, text };
+  }
+}
