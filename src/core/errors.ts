@@ -90,7 +90,11 @@ export function fileError(
   options: { path: string; action: 'read' | 'write' },
 ): MedbenchError {
   const code = isFileSystemError(error) ? error.code! : undefined;
-  const reason = (code && FILE_PROBLEMS[code]) ?? (error as Error)?.message ?? String(error);
+  // A recursive mkdir through a file reports EEXIST.
+  const reason =
+    code === 'EEXIST' && (error as NodeJS.ErrnoException).syscall === 'mkdir'
+      ? FILE_PROBLEMS.ENOTDIR!
+      : ((code && FILE_PROBLEMS[code]) ?? (error as Error)?.message ?? String(error));
   return new MedbenchError({
     code: 'FILE_ERROR',
     message: `Cannot ${options.action} ${options.path}: ${reason}${code ? ` (${code})` : ''}.`,

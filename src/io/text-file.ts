@@ -1,4 +1,5 @@
 import { createReadStream, readFileSync } from 'node:fs';
+import type { z } from 'zod';
 import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
 
 /**
@@ -87,7 +88,12 @@ export function parseJsonText(text: string, path: string, hint?: string): unknow
   } catch (error) {
     const message = (error as Error).message;
     const position = /position (\d+)/.exec(message);
-    const where = position ? lineAndColumn(text, Number(position[1])) : undefined;
+    const offset = position
+      ? Number(position[1])
+      : /end of JSON input/.test(message)
+        ? text.length
+        : undefined;
+    const where = offset === undefined ? undefined : lineAndColumn(text, offset);
     throw new MedbenchError({
       code: 'DATA_INVALID',
       message: `${path}${where ? `:${where.line}:${where.column}` : ''}: not valid JSON (${message}).`,
@@ -143,4 +149,64 @@ export async function* readTextLines(path: string): AsyncGenerator<{ line: numbe
     const text = decodeLine(pending);
     yield { line, text };
   }
+}
+
+/** A JSON value in words, for "expected …; found …" messages. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is missing)';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list (${JSON.stringify(value).slice(0, 60)})`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 60))}`;
+  if (typeof value === 'object') return 'an object';
+  return `the ${typeof value} ${String(value)}`;
+}
+
+/**
+ * The lines of a JSON-lines file, each parsed and checked against `schema`. A bad line is an
+ * error naming file, line and field, what was expected (`expected` words per field, else zod's
+ * message) and what was found. Blank lines are skipped.
+ */
+export function readJsonLinesFile<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  options: { expected?: Readonly<Record<string, string>>; hint?: string } = {},
+): Array<{ line: number; value: z.infer<Schema> }> {
+  const fail = (line: number, message: string) =>
+    new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${path}:${line}: ${message}`,
+      ...(options.hint ? { hint: options.hint } : {}),
+    });
+  const lines = readTextFile(path).split('\n');
+  const values: Array<{ line: number; value: z.infer<Schema> }> = [];
+  for (let index = 0; index < lines.length; index++) {
+    const text = lines[index]!.endsWith('\r') ? lines[index]!.slice(0, -1) : lines[index]!;
+    if (text.trim() === '') continue;
+    const line = index + 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw fail(line, `not valid JSON (${(error as Error).message}).`);
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+      throw fail(line, `expected a JSON object, found ${describeValue(json)}.`);
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = String(issue.path[0] ?? '');
+      const found = (json as Record<string, unknown>)[field];
+      const expected = options.expected?.[field] ?? issue.message;
+      const value =
+        issue.path.length > 1
+          ? issue.path.slice(1).reduce<unknown>((inner, key) => (inner as never)?.[key as never], found)
+          : found;
+      throw fail(
+        line,
+        `field "${issue.path.join('.')}": expected ${expected}; found ${describeValue(value)}.`,
+      );
+    }
+    values.push({ line, value: parsed.data });
+  }
+  return values;
 }

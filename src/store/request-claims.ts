@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { MedbenchError } from '../core/errors.js';
+import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
 
 /** A claim lapses this long after its last renewal: a killed process blocks no one for longer. */
 export const CLAIM_LEASE_MS = 30_000;
@@ -42,6 +42,7 @@ export class RequestClaims {
         'CREATE TABLE IF NOT EXISTS claims (request_key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID',
       );
     } catch (error) {
+      if (isFileSystemError(error)) throw fileError(error, { path, action: 'write' });
       throw new MedbenchError({
         code: 'STORE_ERROR',
         message: `Cannot open the request claims at ${path}: ${(error as Error).message}`,

@@ -7,7 +7,7 @@ import { gunzipSync, gzip, gzipSync } from 'node:zlib';
 const gzipAsync = promisify(gzip);
 
 import Database from 'better-sqlite3';
-import { MedbenchError } from '../core/errors.js';
+import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -246,6 +246,7 @@ export class Store {
       Store.migrate(database);
       return database;
     } catch (error) {
+      if (isFileSystemError(error)) throw fileError(error, { path: shownPath, action: 'write' });
       throw new MedbenchError({
         code: 'STORE_ERROR',
         message: `Cannot open the medbench store at ${shownPath}: ${(error as Error).message}`,

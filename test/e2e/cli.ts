@@ -43,3 +43,22 @@ export function startCli(
 export function runCli(args: readonly string[], environment: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return startCli(args, environment).done;
 }
+
+/** Builds the English NIAH samples of the shipped sample release at the given levels into `out`. */
+export async function buildSampleNiah(out: string, levels = '1000'): Promise<void> {
+  const built = await runCli([
+    'build',
+    'medodyssey',
+    '--data',
+    join(ROOT, 'samples', 'medodyssey'),
+    '--out',
+    out,
+    '--levels',
+    levels,
+    '--task',
+    'niah',
+    '--lang',
+    'en',
+  ]);
+  if (built.code !== 0) throw new Error(`building ${out} failed: ${built.stderr}`);
+}

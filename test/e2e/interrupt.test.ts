@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, preciseNow, startLlmTestServer } from '../support/llm-test-server.js';
-import { ROOT, runCli, startCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, runCli, startCli, temporaryHome } from './cli.js';
 import { resultIds } from './store-snapshot.js';
 
 let server: LlmTestServer;
@@ -12,21 +12,7 @@ const TOTAL = 40; // 4 needles × 5 depths × 2 levels
 
 beforeAll(async () => {
   server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}', delayMs: 40 }));
-  const built = await runCli([
-    'build',
-    'medodyssey',
-    '--data',
-    join(ROOT, 'samples', 'medodyssey'),
-    '--out',
-    dataset,
-    '--levels',
-    '1000,2000',
-    '--task',
-    'niah',
-    '--lang',
-    'en',
-  ]);
-  expect(built.code).toBe(0);
+  await buildSampleNiah(dataset, '1000,2000');
 });
 afterAll(async () => {
   await server.close();

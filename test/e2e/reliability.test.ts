@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { type Behaviour, type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { ROOT, runCli, startCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, ROOT, runCli, startCli, temporaryHome } from './cli.js';
 import { filesContain, storeSnapshot } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -14,21 +14,7 @@ const TOTAL = 20; // 4 needles × 5 depths × 1 level
 const servers: LlmTestServer[] = [];
 
 beforeAll(async () => {
-  const built = await runCli([
-    'build',
-    'medodyssey',
-    '--data',
-    join(ROOT, 'samples', 'medodyssey'),
-    '--out',
-    dataset,
-    '--levels',
-    '1000',
-    '--task',
-    'niah',
-    '--lang',
-    'en',
-  ]);
-  expect(built.code).toBe(0);
+  await buildSampleNiah(dataset);
 });
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));

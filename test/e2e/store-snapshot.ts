@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -39,4 +40,19 @@ export function filesContain(folder: string, text: string): string[] {
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
     .filter((path) => readFileSync(path).includes(needle));
+}
+
+/** Every row of every table, hashed: equal digests mean the store is unchanged, row for row. */
+export function storeDigest(home: string): string {
+  const path = join(home, 'medbench.sqlite');
+  if (!existsSync(path)) return 'absent';
+  const database = new Database(path, { readonly: true });
+  try {
+    const hash = createHash('sha256');
+    for (const table of ['runs', 'results', 'prompts', 'responses'])
+      hash.update(JSON.stringify(database.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all()));
+    return hash.digest('hex');
+  } finally {
+    database.close();
+  }
 }

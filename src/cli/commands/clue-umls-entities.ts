@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
+import { readJsonLinesFile } from '../../io/text-file.js';
 import { setF1 } from '../../metrics/set-f1.js';
 import { Store } from '../../store/store.js';
-import { readJsonLines } from '../../suites/medodyssey/published-lines.js';
 import { resolveHome, storePathIn } from '../home.js';
 import { writeOutputFile } from '../output-file.js';
 import type { CommandOutput } from './build-medodyssey.js';
@@ -74,7 +74,16 @@ export function rescoreClueUmlsCommand(
   output: CommandOutput,
 ): void {
   const path = resolve(options.umlsEntities);
-  const entities = new Map(readJsonLines(path, entitiesSchema).map(({ value }) => [value.id, value]));
+  const entities = new Map(
+    readJsonLinesFile(path, entitiesSchema, {
+      expected: {
+        id: 'the item id as `medbench export clue-umls-texts` wrote it (a string)',
+        prediction: 'a list of the concept names or CUIs found in the output',
+        reference: 'a list of the concept names or CUIs found in the reference',
+      },
+      hint: 'Each line is { "id": "...", "prediction": [...], "reference": [...] } (docs/clue.md, UMLS F1).',
+    }).map(({ value }) => [value.id, value]),
+  );
   const store = new Store(storePathIn(resolveHome(options.home)));
   try {
     const run = clueRun(store, options.run);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { z } from 'zod';
-import { MedbenchError } from '../../core/errors.js';
+import { fileError, MedbenchError } from '../../core/errors.js';
 import { parseJsonText, readTextFile } from '../../io/text-file.js';
 import { assembleTasks, type ReleaseRow, type RetrievalTask } from './assemble-tasks.js';
 
@@ -13,6 +13,25 @@ const stateSchema = z.object({ _data_files: z.array(z.object({ filename: z.strin
 
 function invalid(message: string, hint?: string): MedbenchError {
   return new MedbenchError({ code: 'DATA_INVALID', message, ...(hint ? { hint } : {}) });
+}
+
+function readBytes(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw fileError(error, { path: file, action: 'read' });
+  }
+}
+
+/** A file that does not decode: truncated, empty, or another format under the name. */
+function unreadable(file: string, format: 'Arrow' | 'Parquet', error: unknown): MedbenchError {
+  if (MedbenchError.is(error)) return error;
+  return new MedbenchError({
+    code: 'DATA_INVALID',
+    message: `${file}: not a readable ${format} file (${(error as Error)?.message ?? String(error)}).`,
+    hint: `The file may be truncated or not ${format} at all: download it again from the official release.`,
+    cause: error,
+  });
 }
 
 /** The Arrow files of one `save_to_disk` split, in `state.json` order. */
@@ -34,8 +53,13 @@ async function readArrowRows(files: readonly string[]): Promise<Row[]> {
   const rows: Row[] = [];
   for (const file of files) {
     if (!existsSync(file)) throw invalid(`Arrow file not found: ${file}`);
-    const table = tableFromIPC(readFileSync(file));
-    for (const row of table) rows.push(row.toJSON() as Row);
+    let table: ReturnType<typeof tableFromIPC>;
+    try {
+      table = tableFromIPC(readBytes(file));
+      for (const row of table) rows.push(row.toJSON() as Row);
+    } catch (error) {
+      throw unreadable(file, 'Arrow', error);
+    }
   }
   return rows;
 }
@@ -44,9 +68,13 @@ async function readParquetRows(files: readonly string[]): Promise<Row[]> {
   const { parquetReadObjects } = await import('hyparquet');
   const rows: Row[] = [];
   for (const file of files) {
-    const bytes = readFileSync(file);
-    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-    rows.push(...((await parquetReadObjects({ file: buffer })) as Row[]));
+    const bytes = readBytes(file);
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    try {
+      rows.push(...((await parquetReadObjects({ file: buffer })) as Row[]));
+    } catch (error) {
+      throw unreadable(file, 'Parquet', error);
+    }
   }
   return rows;
 }

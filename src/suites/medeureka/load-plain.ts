@@ -30,15 +30,7 @@ export function loadPlainRelease(folder: string): RetrievalTask[] {
       });
     }
   }
-  let corpusJson: unknown;
-  try {
-    corpusJson = parseJsonText(readTextFile(corpusPath), corpusPath);
-  } catch (error) {
-    throw new MedbenchError({
-      code: 'DATA_INVALID',
-      message: `${corpusPath} is not valid JSON: ${(error as Error).message}`,
-    });
-  }
+  const corpusJson = parseJsonText(readTextFile(corpusPath), corpusPath);
   const corpora = z.record(z.string(), z.array(z.string())).safeParse(corpusJson);
   if (!corpora.success) {
     throw new MedbenchError({

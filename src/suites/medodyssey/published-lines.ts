@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MedbenchError } from '../../core/errors.js';
-import { readTextFile } from '../../io/text-file.js';
+import { readJsonLinesFile, readTextFile } from '../../io/text-file.js';
 
 /** The accepted shapes of each field, in words for error messages (docs/medodyssey-release.md). */
 const EXPECTED: Readonly<Record<string, string>> = {
@@ -68,21 +67,8 @@ export type NiahLine = z.infer<typeof niahLineSchema>;
 export type CountingLine = z.infer<typeof countingLineSchema>;
 export type MedicalLine = z.infer<typeof medicalLineSchema>;
 
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing (the field is missing)';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `a list (${JSON.stringify(value).slice(0, 60)})`;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 60))}`;
-  if (typeof value === 'object') return 'an object';
-  return `the ${typeof value} ${String(value)}`;
-}
-
 const FIX =
   'Correct or delete that line (docs/medodyssey-release.md lists every field and its shapes) and import again; nothing was imported.';
-
-function lineError(path: string, line: number, message: string): MedbenchError {
-  return new MedbenchError({ code: 'DATA_INVALID', message: `${path}:${line}: ${message}`, hint: FIX });
-}
 
 /** Decodes a file as UTF-8 (a BOM is dropped); UTF-16 or invalid bytes are an error naming the line. */
 export function readUtf8(path: string): string {
@@ -90,45 +76,12 @@ export function readUtf8(path: string): string {
 }
 
 /**
- * The lines of a JSON-lines file, each parsed and checked against `schema`. A bad line is an
- * error naming file, line and field, what was expected and what was found.
+ * The lines of a published-outputs file, each parsed and checked against `schema`. A bad line is
+ * an error naming file, line and field, what was expected (in the release's terms) and what was found.
  */
 export function readJsonLines<Schema extends z.ZodType>(
   path: string,
   schema: Schema,
 ): Array<{ line: number; value: z.infer<Schema> }> {
-  const lines = readUtf8(path).split('\n');
-  const values: Array<{ line: number; value: z.infer<Schema> }> = [];
-  for (let index = 0; index < lines.length; index++) {
-    const text = lines[index]!.endsWith('\r') ? lines[index]!.slice(0, -1) : lines[index]!;
-    if (text.trim() === '') continue;
-    const line = index + 1;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw lineError(path, line, `not valid JSON (${(error as Error).message}).`);
-    }
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-      throw lineError(path, line, `expected a JSON object, found ${describe(json)}.`);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = String(issue.path[0] ?? '');
-      const found = (json as Record<string, unknown>)[field];
-      const expected = EXPECTED[field] ?? issue.message;
-      throw lineError(
-        path,
-        line,
-        `field "${issue.path.join('.')}": expected ${expected}; found ${describe(
-          issue.path.length > 1
-            ? issue.path.slice(1).reduce<unknown>((value, key) => (value as never)?.[key as never], found)
-            : found,
-        )}.`,
-      );
-    }
-    values.push({ line, value: parsed.data });
-  }
-  return values;
+  return readJsonLinesFile(path, schema, { expected: EXPECTED, hint: FIX });
 }
