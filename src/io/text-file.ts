@@ -81,22 +81,129 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
+/**
+ * Offset of the first character where `text` stops being JSON (its length when the text ends
+ * too early). A scanner with an explicit stack, so deep nesting cannot overflow it.
+ */
+export function jsonSyntaxErrorOffset(text: string): number {
+  const stack: Array<'[' | '{'> = [];
+  let i = 0;
+  let state: 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'after' = 'value';
+  const skipSpace = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r'))
+      i++;
+  };
+  /** Moves past a string starting at i; false (i at the culprit) when it is not one. */
+  const string = (): boolean => {
+    i++;
+    while (i < text.length) {
+      const character = text[i]!;
+      if (character === '"') {
+        i++;
+        return true;
+      }
+      if (character === '\\') {
+        const escaped = text[i + 1];
+        if (escaped !== undefined && '"\\/bfnrt'.includes(escaped)) i += 2;
+        else if (escaped === 'u') {
+          i += 2;
+          for (let digit = 0; digit < 4; digit++, i++) if (!/[0-9a-fA-F]/.test(text[i] ?? '')) return false;
+        } else {
+          i++;
+          return false;
+        }
+      } else if (character < ' ') return false;
+      else i++;
+    }
+    return false;
+  };
+  const digits = (): boolean => {
+    const start = i;
+    while (i < text.length && text[i]! >= '0' && text[i]! <= '9') i++;
+    return i > start;
+  };
+  /** Moves past a number or true/false/null; false (i at the culprit) when it is not one. */
+  const scalar = (): boolean => {
+    const word = ['true', 'false', 'null'].find((candidate) => candidate[0] === text[i]);
+    if (word) {
+      for (const expected of word) {
+        if (text[i] !== expected) return false;
+        i++;
+      }
+      return true;
+    }
+    if (text[i] === '-') i++;
+    if (text[i] === '0') i++;
+    else if (!digits()) return false;
+    if (text[i] === '.') {
+      i++;
+      if (!digits()) return false;
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      if (!digits()) return false;
+    }
+    return true;
+  };
+  for (;;) {
+    skipSpace();
+    if (i >= text.length) return text.length;
+    const character = text[i]!;
+    if (state === 'value' || state === 'value-or-close') {
+      if (character === ']' && state === 'value-or-close') {
+        stack.pop();
+        i++;
+        state = 'after';
+      } else if (character === '[' || character === '{') {
+        stack.push(character);
+        i++;
+        state = character === '[' ? 'value-or-close' : 'key-or-close';
+      } else if (character === '"') {
+        if (!string()) return Math.min(i, text.length);
+        state = 'after';
+      } else {
+        if (!scalar()) return Math.min(i, text.length);
+        state = 'after';
+      }
+    } else if (state === 'key' || state === 'key-or-close') {
+      if (character === '}' && state === 'key-or-close') {
+        stack.pop();
+        i++;
+        state = 'after';
+        continue;
+      }
+      if (character !== '"' || !string()) return Math.min(i, text.length);
+      skipSpace();
+      if (text[i] !== ':') return Math.min(i, text.length);
+      i++;
+      state = 'value';
+    } else {
+      const open = stack.at(-1);
+      if (open === undefined) return i;
+      if (character === ',') {
+        i++;
+        state = open === '[' ? 'value' : 'key';
+      } else if ((character === ']' && open === '[') || (character === '}' && open === '{')) {
+        stack.pop();
+        i++;
+      } else return i;
+    }
+  }
+}
+
 /** Parses JSON text; a syntax error names the file, line and column. */
 export function parseJsonText(text: string, path: string, hint?: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
+    // V8 names a position for most errors, not for an unexpected token; find that one ourselves.
     const position = /position (\d+)/.exec(message);
-    const offset = position
-      ? Number(position[1])
-      : /end of JSON input/.test(message)
-        ? text.length
-        : undefined;
-    const where = offset === undefined ? undefined : lineAndColumn(text, offset);
+    const where = lineAndColumn(text, position ? Number(position[1]) : jsonSyntaxErrorOffset(text));
     throw new MedbenchError({
       code: 'DATA_INVALID',
-      message: `${path}${where ? `:${where.line}:${where.column}` : ''}: not valid JSON (${message}).`,
+      message: `${path}:${where.line}:${where.column}: not valid JSON (${message}).`,
       ...(hint ? { hint } : {}),
       cause: error,
     });

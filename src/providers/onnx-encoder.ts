@@ -124,7 +124,15 @@ export class OnnxEncoder {
           'Re-save the tokenizer with a recent transformers version.',
         );
       }
-      const session = await ort.InferenceSession.create(this.modelPath);
+      let session: Session;
+      try {
+        session = await ort.InferenceSession.create(this.modelPath);
+      } catch (error) {
+        throw folderError(
+          `${this.modelPath} cannot be loaded by onnxruntime: ${(error as Error).message}`,
+          'Export the model again (e.g. `optimum-cli export onnx --model <name> --task feature-extraction <folder>`); the file may be cut short or damaged.',
+        );
+      }
       const declared = tokenizer.model_max_length;
       const maxLength =
         this.requestedMaxLength ?? (declared && declared < 1e9 ? Math.min(declared, 8192) : 512);
@@ -140,17 +148,34 @@ export class OnnxEncoder {
    */
   async encode(texts: readonly string[], output?: string): Promise<EncodedBatch> {
     const { session, tokenizer, ort, maxLength } = await this.load();
-    const truncated = texts.map((text) =>
-      truncateKeepingSpecials(
-        tokenizer.encode(text),
-        tokenizer.encode(text, { add_special_tokens: false }),
-        maxLength,
-      ),
-    );
+    let truncated: ReturnType<typeof truncateKeepingSpecials>[];
+    try {
+      truncated = texts.map((text) =>
+        truncateKeepingSpecials(
+          tokenizer.encode(text),
+          tokenizer.encode(text, { add_special_tokens: false }),
+          maxLength,
+        ),
+      );
+    } catch (error) {
+      throw folderError(
+        `${this.tokenizerPath} cannot tokenise text: ${(error as Error).message}`,
+        'Re-save the tokenizer with a recent transformers version.',
+      );
+    }
     const tokens = truncated.map((item) => item.ids);
+    const padId = tokenizer.pad_token_id ?? 0;
+    // Spread, not flat(): flat() skips the holes a broken vocabulary leaves.
+    const all = [padId, ...tokens.flatMap((ids) => [...ids])];
+    const bad = all.findIndex((id) => !Number.isSafeInteger(id) || id < 0);
+    if (bad >= 0)
+      throw folderError(
+        `${this.tokenizerPath} gives the token id ${String(JSON.stringify(all[bad]))}, not a whole number of at least 0.`,
+        'Re-save the tokenizer with a recent transformers version.',
+      );
     const batch = tokens.length;
     const width = Math.max(1, ...tokens.map((ids) => ids.length));
-    const ids = new BigInt64Array(batch * width).fill(BigInt(tokenizer.pad_token_id ?? 0));
+    const ids = new BigInt64Array(batch * width).fill(BigInt(padId));
     const mask = new BigInt64Array(batch * width);
     tokens.forEach((row, index) => {
       row.forEach((token, column) => {
@@ -175,11 +200,24 @@ export class OnnxEncoder {
         `${this.modelPath} has no output "${output}" (it has ${session.outputNames.join(', ')}).`,
         'Export with every hidden state (outputs hidden_states.<n>), or export the model truncated to that layer and leave the layer unset.',
       );
-    const outputs = await session.run(feeds);
+    let outputs: Awaited<ReturnType<Session['run']>>;
+    try {
+      outputs = await session.run(feeds);
+    } catch (error) {
+      throw folderError(
+        `${this.modelPath} failed on a batch of ${batch}: ${(error as Error).message}`,
+        'Export a feature-extraction model taking input_ids and attention_mask of [batch, tokens] and returning [batch, tokens, hidden].',
+      );
+    }
     const chosen =
       output !== undefined
         ? outputs[output]!
         : (outputs.last_hidden_state ?? outputs[session.outputNames[0]!]!);
+    if (!(chosen.data instanceof Float32Array) || chosen.dims.length !== 3 || chosen.dims[0] !== batch)
+      throw folderError(
+        `${this.modelPath} returned ${chosen.type} [${chosen.dims.join(', ')}], not float32 [${batch}, tokens, hidden].`,
+        'Export a feature-extraction model whose output is the last hidden state (or pass the layer to read).',
+      );
     return {
       data: chosen.data as Float32Array,
       dims: chosen.dims,

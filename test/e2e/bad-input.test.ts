@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
-import { storeDigest } from './store-snapshot.js';
+import { resultIds, storeDigest } from './store-snapshot.js';
 
 const home = temporaryHome();
 const scratch = mkdtempSync(join(tmpdir(), 'medbench-bad-'));
@@ -128,5 +128,59 @@ describe('bad input gets one clear error, a non-zero exit and an unchanged store
       'DATA_NOT_FOUND',
       ['none.jsonl'],
     );
+  });
+});
+
+describe('good input in other spellings is accepted', () => {
+  it('a UTF-8 BOM and CRLF line ends in the needles, the dataset and the config', async () => {
+    const bom = (text: string) =>
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text.replaceAll('\n', '\r\n'))]);
+    const copy = join(scratch, 'bom-release');
+    cpSync(samples, copy, { recursive: true });
+    const needles = join(copy, 'dataset', 'task_data', 'needles', 'en_pure_needles.json');
+    writeFileSync(needles, bom(readFileSync(needles, 'utf8')));
+    const built = join(scratch, 'bom-built.jsonl');
+    const build = await runCli([
+      'build',
+      'medodyssey',
+      '--data',
+      copy,
+      '--out',
+      built,
+      '--levels',
+      '1000',
+      '--task',
+      'niah',
+      '--lang',
+      'en',
+    ]);
+    expect(build.code, build.stderr).toBe(0);
+    // The same samples as from the plain files.
+    expect(readFileSync(built, 'utf8').split('\n').slice(1)).toEqual(
+      readFileSync(dataset, 'utf8').split('\n').slice(1),
+    );
+
+    const bomDataset = join(scratch, 'bom.jsonl');
+    writeFileSync(bomDataset, bom(readFileSync(dataset, 'utf8')));
+    const config = join(scratch, 'bom.config.json');
+    writeFileSync(config, bom(JSON.stringify({ defaults: { concurrency: 2 } }, null, 2)));
+    const bomHome = temporaryHome();
+    try {
+      const run = await runCli([
+        '--home',
+        bomHome,
+        'run',
+        '--dataset',
+        bomDataset,
+        '--model',
+        'baseline',
+        '--config',
+        config,
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(resultIds(bomHome)).toHaveLength(20);
+    } finally {
+      rmSync(bomHome, { recursive: true, force: true });
+    }
   });
 });

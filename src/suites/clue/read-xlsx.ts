@@ -53,7 +53,17 @@ export function readFirstSheet(path: string): Array<{ row: number; cells: string
   }
   const xml = (name: string): XmlNode | undefined => {
     const bytes = files[name];
-    return bytes ? (parser.parse(new TextDecoder().decode(bytes)) as XmlNode) : undefined;
+    if (!bytes) return undefined;
+    try {
+      return parser.parse(new TextDecoder().decode(bytes)) as XmlNode;
+    } catch (error) {
+      throw new MedbenchError({
+        code: 'DATA_INVALID',
+        message: `${path}: ${name} inside it is not well-formed XML: ${(error as Error).message}`,
+        hint: 'Use the official file as downloaded; a file re-saved by another program may need saving again as .xlsx.',
+        cause: error,
+      });
+    }
   };
   const workbook = xml('xl/workbook.xml');
   const relations = xml('xl/_rels/workbook.xml.rels');
@@ -75,6 +85,13 @@ export function readFirstSheet(path: string): Array<{ row: number; cells: string
     const cells: string[] = [];
     for (const cell of (row.c as XmlNode[] | undefined) ?? []) {
       const index = typeof cell.r === 'string' ? columnIndex(cell.r) : cells.length;
+      // An .xlsx sheet has at most 16,384 columns (A to XFD).
+      if (!Number.isInteger(index) || index < 0 || index >= 16_384)
+        throw new MedbenchError({
+          code: 'DATA_INVALID',
+          message: `${path}: row ${String(row.r ?? position + 1)}: "${String(cell.r)}" is not a cell reference.`,
+          hint: 'Use the official file as downloaded.',
+        });
       const value =
         cell.v === undefined
           ? undefined

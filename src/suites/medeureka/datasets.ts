@@ -1,4 +1,4 @@
-/** MedEureka's datasets: task keys, language, query → target granularity (shared/spec/medeureka.md). */
+/** MedEureka's datasets: task keys, language, query → target granularity (docs/formats.md, MedEureka; the paper's Table 1). */
 export interface MedEurekaDataset {
   name: string;
   keys: readonly string[];

@@ -74,7 +74,7 @@ export function instructionFor(key: string, template: string): QueryInstruction 
     throw new MedbenchError({
       code: 'DATA_INVALID',
       message: `MedEureka has no instruction for the task key ${key}.`,
-      hint: 'Task keys are those of shared/spec/medeureka.md (Figure C12).',
+      hint: "Task keys are those of the paper's Table 1, listed in docs/formats.md (MedEureka).",
     });
   }
   return { instruction, template };

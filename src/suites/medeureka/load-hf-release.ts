@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, join, relative } from 'node:path';
 import { z } from 'zod';
 import { fileError, MedbenchError } from '../../core/errors.js';
+import { BoundedWorker } from '../../io/bounded-worker.js';
 import { parseJsonText, readTextFile } from '../../io/text-file.js';
 import { assembleTasks, type ReleaseRow, type RetrievalTask } from './assemble-tasks.js';
 
@@ -48,15 +50,59 @@ function arrowFilesOf(splitFolder: string): string[] {
     .map((name) => join(splitFolder, name));
 }
 
+/**
+ * Decodes one Arrow IPC file into plain rows (lists as arrays), in a worker. A row count larger
+ * than the file's bytes is a damaged length field: decoding would loop for hours.
+ */
+const ARROW_DECODER = `
+let tableFromIPC;
+function decode({ arrow, bytes: buffer }) {
+  tableFromIPC ??= require(arrow).tableFromIPC;
+  const bytes = new Uint8Array(buffer);
+  const table = tableFromIPC(bytes);
+  if (table.numRows > bytes.length) throw new Error('it claims ' + table.numRows + ' rows in ' + bytes.length + ' bytes');
+  const plain = (value) =>
+    value && typeof value === 'object' && typeof value.toArray === 'function'
+      ? Array.from(value.toArray(), plain)
+      : value;
+  const rows = [];
+  for (const row of table) {
+    const json = row.toJSON();
+    for (const key of Object.keys(json)) json[key] = plain(json[key]);
+    rows.push(json);
+  }
+  return rows;
+}
+`;
+
+/** One decoder per memory ceiling (powers of two from 256 MB: 32 MB per MB of file, and then some). */
+const arrowDecoders = new Map<number, BoundedWorker>();
+
+function arrowDecoder(megabytes: number): BoundedWorker {
+  const memoryMb = 2 ** Math.ceil(Math.log2(256 + 32 * megabytes));
+  let decoder = arrowDecoders.get(memoryMb);
+  if (!decoder) {
+    decoder = new BoundedWorker({ code: ARROW_DECODER, memoryMb });
+    arrowDecoders.set(memoryMb, decoder);
+  }
+  return decoder;
+}
+
 async function readArrowRows(files: readonly string[]): Promise<Row[]> {
-  const { tableFromIPC } = await import('apache-arrow');
+  const arrow = createRequire(import.meta.url).resolve('apache-arrow');
   const rows: Row[] = [];
   for (const file of files) {
     if (!existsSync(file)) throw invalid(`Arrow file not found: ${file}`);
-    let table: ReturnType<typeof tableFromIPC>;
+    const bytes = readBytes(file);
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    const megabytes = bytes.byteLength / 2 ** 20;
     try {
-      table = tableFromIPC(readBytes(file));
-      for (const row of table) rows.push(row.toJSON() as Row);
+      rows.push(
+        ...(await arrowDecoder(megabytes).run<Row[]>(
+          { arrow, bytes: buffer },
+          { transferList: [buffer], timeoutMs: Math.ceil(60_000 + 2_000 * megabytes) },
+        )),
+      );
     } catch (error) {
       throw unreadable(file, 'Arrow', error);
     }
@@ -108,10 +154,8 @@ function parquetSplitOf(root: string, file: string, querySplit: string): string 
   return undefined;
 }
 
-/** An array-like value from Arrow (a Vector) or Parquet (an array). */
+/** A list value (Arrow lists arrive as arrays from the decoder, Parquet lists as arrays). */
 function asStrings(value: unknown): string[] | undefined {
-  if (value && typeof value === 'object' && 'toArray' in value)
-    return [...(value as { toArray(): Iterable<unknown> }).toArray()] as string[];
   return Array.isArray(value) ? (value as string[]) : undefined;
 }
 
@@ -127,7 +171,7 @@ function releaseRowsOf(rows: readonly Row[], source: string): ReleaseRow[] {
     )
       throw invalid(
         `${where}: expected task_type (string) and item ([query, targets]).`,
-        'See shared/spec/formats.md, MedEureka.',
+        'See docs/formats.md, MedEureka.',
       );
     return { task: row.task_type, query: item[0]!, targets: item[1]!.split(TARGET_SEPARATOR), where };
   });

@@ -26,7 +26,7 @@ export function loadPlainRelease(folder: string): RetrievalTask[] {
       throw new MedbenchError({
         code: 'DATA_NOT_FOUND',
         message: `MedEureka file not found: ${path}`,
-        hint: 'A plain release folder holds queries.jsonl and corpus.json (shared/spec/formats.md).',
+        hint: 'A plain release folder holds queries.jsonl and corpus.json (docs/formats.md, MedEureka).',
       });
     }
   }

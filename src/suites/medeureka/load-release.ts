@@ -33,6 +33,6 @@ export async function loadMedEurekaRelease(
   throw new MedbenchError({
     code: 'DATA_NOT_FOUND',
     message: `${folder} is not a MedEureka release: no queries.jsonl, no save_to_disk splits, no Parquet files.`,
-    hint: 'See shared/spec/formats.md (MedEureka) for the accepted layouts.',
+    hint: 'See docs/formats.md (MedEureka) for the accepted layouts.',
   });
 }

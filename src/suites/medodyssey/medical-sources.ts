@@ -36,10 +36,18 @@ function fail(path: string, line: number | undefined, detail: string, hint?: str
 function readLines(path: string): Array<{ text: string; line: number }> {
   if (!existsSync(path))
     throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `Source file not found: ${path}` });
-  return readTextFile(path)
+  const lines = readTextFile(path)
     .split('\n')
     .map((text, index) => ({ text: text.replace(/\r$/, ''), line: index + 1 }))
     .filter(({ text }) => text.trim() !== '');
+  if (lines.length === 0)
+    fail(
+      path,
+      undefined,
+      'the file holds no lines',
+      'Each source file holds one item per line (docs/formats.md).',
+    );
+  return lines;
 }
 
 const KG_TEMPLATES: Record<

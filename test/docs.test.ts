@@ -1,0 +1,47 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/cli/config.js';
+
+/** The documents error hints and the README point to are in the repository, and current. */
+
+const ROOT = join(import.meta.dirname, '..');
+
+function filesUnder(folder: string, extensions: readonly string[]): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && extensions.some((extension) => entry.name.endsWith(extension)))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+const sources = [...filesUnder('src', ['.ts']), ...filesUnder('docs', ['.md']), join(ROOT, 'README.md')];
+
+describe('documentation', () => {
+  it('every docs/*.md that code, docs or README cite exists', () => {
+    const missing: string[] = [];
+    for (const file of sources) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/docs\/[a-z0-9-]+\.md/g))
+        if (!existsSync(join(ROOT, match[0]))) missing.push(`${relative(ROOT, file)}: ${match[0]}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('nothing points users to files they do not have (the shared spec and seeds)', () => {
+    const cited = sources.filter((file) => /shared\/(spec|seeds)/.test(readFileSync(file, 'utf8')));
+    expect(cited.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  it('the config example of docs/formats.md loads', async () => {
+    const text = readFileSync(join(ROOT, 'docs', 'formats.md'), 'utf8');
+    const example = /```json\n([\s\S]*?)```/.exec(text)![1]!;
+    const folder = mkdtempSync(join(tmpdir(), 'medbench-docs-'));
+    try {
+      writeFileSync(join(folder, 'medbench.config.json'), example);
+      const { config } = await loadConfig(join(folder, 'medbench.config.json'));
+      expect(Object.keys(config.models)).toEqual(['local-llama']);
+      expect(Object.keys(config.embeddingModels)).toEqual(['bge', 'onnx']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
