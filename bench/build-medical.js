@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getTokenizer } from '../dist/index.js';
 import { buildMedicalSamples } from '../dist/suites/medodyssey/build-medical-samples.js';
+import { loadPromptTemplates } from '../dist/suites/medodyssey/medical-prompts.js';
 import { loadMedicalSources } from '../dist/suites/medodyssey/medical-sources.js';
 
 const questions = Number(process.argv[2] ?? 20);
@@ -78,7 +79,12 @@ try {
   });
   for (const source of sources) source.questions = source.questions.slice(0, questions);
   const prompts = [];
+  // The sample sources' prompt.json (written for medbench): every task in both languages.
+  const templates = loadPromptTemplates(
+    join(import.meta.dirname, '..', 'samples', 'medodyssey-sources', 'prompt.json'),
+  );
   for (const sample of buildMedicalSamples({
+    prompts: templates,
     sources,
     levels: [4000, 8000, 16000, 32000, 64000, 128000, 200000],
     mic: 'exact',
