@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exactSearch } from '../dist/runner/exact-search.js';
+import { exactSearch } from '../dist/search/exact-search.js';
 
 const [queries, corpusSize, dimensions] = [
   Number(process.argv[2] ?? 10000),

@@ -27,10 +27,10 @@ export {
 export { readDataset, writeDataset } from './runner/dataset-file.js';
 export { DenseRetriever } from './runner/dense-retriever.js';
 export { embedMany } from './runner/embed-many.js';
-export { exactSearch } from './runner/exact-search.js';
 export type { ModelBinding } from './runner/model-binding.js';
 export { DEFAULT_RETRY_POLICY, withRetry } from './runner/retry.js';
 export { runSamples } from './runner/run-samples.js';
+export { exactSearch } from './search/exact-search.js';
 export { EmbeddingCache } from './store/embedding-cache.js';
 export { Store } from './store/store.js';
 export { evaluateRetrieval } from './suites/medeureka/evaluate.js';

@@ -1,4 +1,5 @@
 import type { RankedList, RankRequest, Retriever } from '../core/retriever.js';
+import { topKAmong } from '../search/top-k.js';
 import { wordTokens } from './word-tokens.js';
 
 /** The corpus as compressed postings: term → (document, frequency) runs, in document order. */
@@ -10,32 +11,6 @@ interface Bm25Index {
   /** k1 · (1 − b + b · |d| / avgdl) per document. */
   norms: Float64Array;
   idf: Float64Array;
-}
-
-/**
- * The `k` best documents among `touched` (scores > 0 there, 0 elsewhere): descending score,
- * ties by lower index; when fewer than `k` were touched, untouched documents follow in corpus
- * order with score 0, as a full sort would give.
- */
-function topOfTouched(
-  scores: Float64Array,
-  touched: Int32Array,
-  touchedCount: number,
-  k: number,
-): RankedList {
-  const order = Array.from(touched.subarray(0, touchedCount));
-  order.sort((left, right) => scores[right]! - scores[left]! || left - right);
-  const indexes = order.slice(0, k);
-  const result = { indexes, scores: indexes.map((index) => scores[index]!) };
-  if (indexes.length < k) {
-    const taken = new Set(indexes);
-    for (let document = 0; document < scores.length && result.indexes.length < k; document++) {
-      if (taken.has(document)) continue;
-      result.indexes.push(document);
-      result.scores.push(0);
-    }
-  }
-  return result;
 }
 
 /** Partial selection for long touched lists: keeps a bounded sorted buffer instead of sorting all. */
@@ -58,7 +33,7 @@ function topOfManyTouched(
     }
     buffer[slot] = document;
   }
-  return topOfTouched(scores, Int32Array.from(buffer), buffer.length, k);
+  return topKAmong(scores, Int32Array.from(buffer), buffer.length, k);
 }
 
 /**
@@ -161,7 +136,7 @@ export class Bm25Retriever implements Retriever {
       const ranking =
         touchedCount > 4 * k
           ? topOfManyTouched(scores, touched, touchedCount, k)
-          : topOfTouched(scores, touched, touchedCount, k);
+          : topKAmong(scores, touched, touchedCount, k);
       for (let position = 0; position < touchedCount; position++) scores[touched[position]!] = 0;
       return ranking;
     });

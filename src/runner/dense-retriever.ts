@@ -1,9 +1,9 @@
 import type { EmbeddingModel } from '../core/embedding-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { RankedList, RankRequest, Retriever } from '../core/retriever.js';
+import { exactSearch } from '../search/exact-search.js';
 import type { EmbeddingCache } from '../store/embedding-cache.js';
 import { embedMany } from './embed-many.js';
-import { exactSearch } from './exact-search.js';
 import type { RetryPolicy } from './retry.js';
 
 export interface DenseRetrieverOptions {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { onnxModelBytes } from '../../src/runner/onnx-model-proto.js';
+import { onnxModelBytes } from '../../src/search/onnx-model-proto.js';
 
 export const TINY_VOCAB = [
   '[PAD]',

@@ -1,6 +1,6 @@
 import type { RankedList } from '../core/retriever.js';
-import { topK } from '../metrics/top-k.js';
 import { onnxModelBytes } from './onnx-model-proto.js';
+import { topK } from './top-k.js';
 
 export interface ExactSearchRequest {
   /** Row-major query vectors, `dimensions` per row (normalised for cosine). */
@@ -110,4 +110,35 @@ export async function exactSearch(request: ExactSearchRequest): Promise<RankedLi
   } finally {
     await session.release();
   }
+}
+
+/** L2-normalises a vector in place; a zero vector stays zero. */
+export function normalize(vector: Float64Array): Float64Array {
+  let sum = 0;
+  for (const value of vector) sum += value * value;
+  const length = Math.sqrt(sum);
+  if (length > 0) for (let index = 0; index < vector.length; index++) vector[index]! /= length;
+  return vector;
+}
+
+/**
+ * Exact cosine search in double precision (normalised query vectors against normalised corpus
+ * vectors, top k each): the plain path for retrievers that compute their vectors themselves.
+ */
+export function exactCosineSearch(
+  queries: readonly Float64Array[],
+  corpus: readonly Float64Array[],
+  k: number,
+): RankedList[] {
+  const scores = new Float64Array(corpus.length);
+  return queries.map((query) => {
+    for (let index = 0; index < corpus.length; index++) {
+      const document = corpus[index]!;
+      let dot = 0;
+      for (let dimension = 0; dimension < query.length; dimension++)
+        dot += query[dimension]! * document[dimension]!;
+      scores[index] = dot;
+    }
+    return topK(scores, k);
+  });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exactCosineSearch, normalize, topK } from './top-k.js';
+import { exactCosineSearch, normalize } from './exact-search.js';
+import { topK } from './top-k.js';
 
 describe('top-k and exact search', () => {
   it('keeps the k best, ties broken by corpus order', () => {
