@@ -2,7 +2,7 @@
 // against a 1,000,000-name concept table (synthetic names of 1–4 words over a 200,000-word
 // vocabulary, mostly distinct as UMLS names are; nothing licensed is needed). Prints build time, texts/s, tokens/s, memory.
 // Usage: npm run build && node bench/umls-matching.js [names] [texts]
-import { ConceptMatcher, conceptTokens } from '../dist/metrics/concept-matcher.js';
+import { ConceptMatcher, conceptTokens } from '../dist/suites/clue/concept-matcher.js';
 
 const nameCount = Number(process.argv[2] ?? 1_000_000);
 const textCount = Number(process.argv[3] ?? 1000);

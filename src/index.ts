@@ -9,7 +9,6 @@
 export { loadConfig } from './cli/config.js';
 export { bindModel } from './cli/model-spec.js';
 export * from './core/index.js';
-export { extractJsonAnswer, findFlatJsonObjects } from './metrics/json-answer.js';
 export { AnthropicChatModel } from './providers/anthropic-chat-model.js';
 export { Bm25Retriever } from './providers/bm25-retriever.js';
 export { ExtractiveBaselineChatModel } from './providers/extractive-baseline-chat-model.js';
@@ -37,6 +36,7 @@ export { evaluateRetrieval } from './suites/medeureka/evaluate.js';
 export { applyInstruction, instructionFor, MEDEUREKA_INSTRUCTIONS } from './suites/medeureka/instructions.js';
 export { loadMedEurekaRelease } from './suites/medeureka/load-release.js';
 export { medodysseyTasks, prepareMedOdysseyBuild } from './suites/medodyssey/index.js';
+export { extractJsonAnswer, findFlatJsonObjects } from './suites/medodyssey/json-answer.js';
 export { readPublishedOutputs } from './suites/medodyssey/published-outputs.js';
 export { getTokenizer, listTokenizers, resolveTokenizerName } from './tokenizers/registry.js';
 export { VERSION } from './version.js';

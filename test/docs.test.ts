@@ -26,6 +26,21 @@ describe('documentation', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every src/, test/ and bench/ path the docs and README name exists', () => {
+    const missing: string[] = [];
+    for (const file of sources.filter((path) => path.endsWith('.md'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(
+        /\b((?:src|test|bench)\/[\w./*<>-]*[\w*>-])/g,
+      )) {
+        const path = match[1]!;
+        // Globs and placeholders (`counting-*.ts`, `src/suites/<suite>/`) are not paths to check.
+        if (path.includes('<') || path.includes('*')) continue;
+        if (!existsSync(join(ROOT, path))) missing.push(`${relative(ROOT, file)}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('nothing points users to files they do not have (the shared spec and seeds)', () => {
     const cited = sources.filter((file) => /shared\/(spec|seeds)/.test(readFileSync(file, 'utf8')));
     expect(cited.map((file) => relative(ROOT, file))).toEqual([]);

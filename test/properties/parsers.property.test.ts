@@ -12,13 +12,13 @@ import {
 import { embeddingConfigFromSpec, sparseRetrieverFromSpec } from '../../src/cli/retriever-spec.js';
 import { decodeUtf8, jsonSyntaxErrorOffset, parseJsonText } from '../../src/io/text-file.js';
 import { extractIcd10Codes } from '../../src/metrics/icd10.js';
-import { extractJsonAnswer, findFlatJsonObjects } from '../../src/metrics/json-answer.js';
 import { endpointIdentity } from '../../src/providers/endpoint-identity.js';
 import { parseRetryAfter, redactCredentials } from '../../src/providers/http-json.js';
 import { decodeBase64Embedding } from '../../src/providers/openai-compatible-embedding-model.js';
 import { mednliCorrect } from '../../src/suites/clue/answers.js';
 import { longHealthChoiceOf } from '../../src/suites/clue/clue-tasks.js';
 import { parseCsv } from '../../src/suites/clue/parse-csv.js';
+import { extractJsonAnswer, findFlatJsonObjects } from '../../src/suites/medodyssey/json-answer.js';
 import { caseAnswerFor } from '../../src/suites/medodyssey/medical-tasks.js';
 import { fuzzParameters, onlyMedbenchErrorsSync } from '../support/fuzz.js';
 

@@ -5,7 +5,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../../src/core/sample.js';
 import type { Task } from '../../src/core/task.js';
-import { ConceptMatcher } from '../../src/metrics/concept-matcher.js';
 import { readDataset } from '../../src/runner/dataset-file.js';
 import {
   buildMeDiSumCode,
@@ -16,6 +15,7 @@ import {
   type ClueBuildContext,
 } from '../../src/suites/clue/build-clue-samples.js';
 import { createClueTasks } from '../../src/suites/clue/clue-tasks.js';
+import { ConceptMatcher } from '../../src/suites/clue/concept-matcher.js';
 import {
   loadIcd10Codes,
   loadLongHealth,

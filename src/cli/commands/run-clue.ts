@@ -1,7 +1,6 @@
 import type { ChatCapabilities } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
-import { ConceptMatcher } from '../../metrics/concept-matcher.js';
 import { buildClueReport, renderClueText } from '../../report/clue-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { describeModel, type ModelBinding, modelRunIdentity } from '../../runner/model-binding.js';
@@ -17,6 +16,7 @@ import {
 import { createClueBaseline } from '../../suites/clue/clue-baseline.js';
 import type { ClueModelKind } from '../../suites/clue/clue-conversation.js';
 import { type ClueResources, createClueTasks, notComputed } from '../../suites/clue/clue-tasks.js';
+import { ConceptMatcher } from '../../suites/clue/concept-matcher.js';
 import {
   CLUE_TASKS,
   type ClueTaskName,

@@ -1,6 +1,5 @@
 import type { ScoredOutput } from '../../core/sample.js';
 import type { ScoreInput, Task } from '../../core/task.js';
-import type { ConceptMatcher } from '../../metrics/concept-matcher.js';
 import {
   extractIcd10Codes,
   icd10ApproximateMatch,
@@ -10,6 +9,7 @@ import {
 import { rouge } from '../../metrics/rouge.js';
 import { setF1 } from '../../metrics/set-f1.js';
 import { mednliCorrect } from './answers.js';
+import type { ConceptMatcher } from './concept-matcher.js';
 import { type ClueProtocol, postprocessOutput } from './protocols.js';
 
 /** Resources some metrics need; a missing one leaves its metric out (reported as not computed). */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { MedbenchError } from '../../core/errors.js';
 import { readTextLines } from '../../io/text-file.js';
-import type { ConceptName } from '../../metrics/concept-matcher.js';
+import type { ConceptName } from './concept-matcher.js';
 
 /** MRCONSO.RRF has 18 fields, each followed by "|". */
 const FIELDS = 18;

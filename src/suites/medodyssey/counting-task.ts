@@ -1,7 +1,7 @@
 import type { ScoredOutput } from '../../core/sample.js';
 import type { ScoreInput, Task } from '../../core/task.js';
-import { extractJsonAnswer } from '../../metrics/json-answer.js';
 import { listsEqual } from '../../metrics/list-match.js';
+import { extractJsonAnswer } from './json-answer.js';
 import { COUNTING_ANSWER_KEYS } from './prompts.js';
 
 export interface CountingGold {

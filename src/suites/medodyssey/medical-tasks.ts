@@ -1,7 +1,7 @@
 import type { Sample, ScoredOutput } from '../../core/sample.js';
 import type { ScoreInput, ScoringMode, Task } from '../../core/task.js';
-import { extractJsonAnswer } from '../../metrics/json-answer.js';
 import { answerString, lowerCase, pythonString, removeAsciiSpaces } from '../../metrics/string-match.js';
+import { extractJsonAnswer } from './json-answer.js';
 
 const RESULT_KEYS = ['result'] as const;
 /** Separators for joining list answers, in the order the published scorer tried them. */

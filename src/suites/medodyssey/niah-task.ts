@@ -1,6 +1,5 @@
 import type { ScoredOutput } from '../../core/sample.js';
 import type { ScoreInput, Task } from '../../core/task.js';
-import { extractJsonAnswer } from '../../metrics/json-answer.js';
 import {
   answerString,
   containsAny,
@@ -9,6 +8,7 @@ import {
   pythonString,
   removeAsciiSpaces,
 } from '../../metrics/string-match.js';
+import { extractJsonAnswer } from './json-answer.js';
 import { NIAH_ANSWER_KEYS } from './prompts.js';
 
 export interface NiahGold {

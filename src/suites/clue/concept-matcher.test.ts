@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { setF1 } from '../../metrics/set-f1.js';
 import { approximateToken, ConceptMatcher } from './concept-matcher.js';
-import { setF1 } from './set-f1.js';
 
 const matcher = new ConceptMatcher([
   { id: 'C0011849', name: 'Diabetes Mellitus' },
