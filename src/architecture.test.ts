@@ -31,6 +31,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   providers: ['core', 'io', 'metrics', 'search'],
   suites: ['core', 'io', 'metrics', 'tokenizers'],
   runner: ['core', 'io', 'metrics', 'search', 'tokenizers', 'store'],
+  /** Composition outside the CLI: config, provider and retriever registries, model binding. */
+  compose: ['core', 'io', 'metrics', 'search', 'tokenizers', 'store', 'providers', 'suites', 'runner'],
   report: ['core', 'metrics', 'store', 'suites'],
   view: ['core', 'metrics', 'store', 'suites', 'report'],
   cli: [
@@ -43,6 +45,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'providers',
     'suites',
     'runner',
+    'compose',
     'report',
     'view',
     'version.js',
@@ -63,6 +66,10 @@ describe('architecture', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('the library entry composes without the CLI', () => {
+    expect(importsOf(join(SOURCE, 'index.ts')).filter((target) => target.startsWith('cli/'))).toEqual([]);
   });
 
   it('suites never import each other', () => {

@@ -6,8 +6,9 @@
  * import { Store, bindModel, readDataset, runSamples, medodysseyTasks } from 'medbench';
  * ```
  */
-export { loadConfig } from './cli/config.js';
-export { bindModel } from './cli/model-spec.js';
+
+export { bindModel } from './compose/bind-model.js';
+export { loadConfig } from './compose/config.js';
 export * from './core/index.js';
 export { AnthropicChatModel } from './providers/anthropic-chat-model.js';
 export { Bm25Retriever } from './providers/bm25-retriever.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/cli/config.js';
+import { loadConfig } from '../src/compose/config.js';
 
 /** The documents error hints and the README point to are in the repository, and current. */
 

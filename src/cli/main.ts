@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { redactKnownSecrets } from '../compose/known-secrets.js';
 import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
 import { listTokenizers } from '../tokenizers/registry.js';
 import { VERSION } from '../version.js';
@@ -13,7 +14,6 @@ import { runCommand } from './commands/run.js';
 import { runClueCommand } from './commands/run-clue.js';
 import { runMedEurekaCommand } from './commands/run-medeureka.js';
 import { viewCommand } from './commands/view.js';
-import { redactKnownSecrets } from './known-secrets.js';
 import { type NumberRule, parseNumber } from './parse-options.js';
 import { EXIT } from './run-session.js';
 

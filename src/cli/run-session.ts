@@ -1,3 +1,5 @@
+import type { MedbenchConfig } from '../compose/config.js';
+import { redactKnownSecrets } from '../compose/known-secrets.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
 import type { ModelBinding } from '../runner/model-binding.js';
@@ -6,8 +8,6 @@ import { errorKind, type RetryEvent, type RunSummary, runSamples } from '../runn
 import { RequestClaims } from '../store/request-claims.js';
 import type { RunRecord, Store } from '../store/store.js';
 import type { CommandOutput } from './commands/build-medodyssey.js';
-import type { MedbenchConfig } from './config.js';
-import { redactKnownSecrets } from './known-secrets.js';
 import { progressReporter } from './progress-bar.js';
 
 /** Exit codes of medbench (README, "Exit codes"). */

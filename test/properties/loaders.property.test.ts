@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { loadConfig } from '../../src/cli/config.js';
+import { loadConfig } from '../../src/compose/config.js';
 import type { Sample } from '../../src/core/sample.js';
 import { LocalOnnxEmbeddingModel } from '../../src/providers/local-onnx-embedding-model.js';
 import { readDataset, writeDataset } from '../../src/runner/dataset-file.js';

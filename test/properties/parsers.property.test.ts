@@ -1,7 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/cli/config.js';
-import { modelConfigFromSpec } from '../../src/cli/model-spec.js';
 import {
   parseChoiceList,
   parseNumber,
@@ -9,7 +7,9 @@ import {
   parsePositiveNumber,
   parseRange,
 } from '../../src/cli/parse-options.js';
-import { embeddingConfigFromSpec, sparseRetrieverFromSpec } from '../../src/cli/retriever-spec.js';
+import { modelConfigFromSpec } from '../../src/compose/bind-model.js';
+import { configSchema } from '../../src/compose/config.js';
+import { embeddingConfigFromSpec, sparseRetrieverSpec } from '../../src/compose/retrievers.js';
 import { decodeUtf8, jsonSyntaxErrorOffset, parseJsonText } from '../../src/io/text-file.js';
 import { extractIcd10Codes } from '../../src/metrics/icd10.js';
 import { endpointIdentity } from '../../src/providers/endpoint-identity.js';
@@ -89,7 +89,7 @@ describe('option parsers return a valid value or a USAGE error', () => {
     fc.assert(
       fc.property(spec, (value) => {
         onlyMedbenchErrorsSync(() => modelConfigFromSpec(value, config));
-        onlyMedbenchErrorsSync(() => sparseRetrieverFromSpec(value));
+        onlyMedbenchErrorsSync(() => sparseRetrieverSpec(value));
         onlyMedbenchErrorsSync(() => embeddingConfigFromSpec(value, config));
       }),
       runs,

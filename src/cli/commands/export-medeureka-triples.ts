@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
+import { loadConfig } from '../../compose/config.js';
+import { type RetrieverOverrides, retrieverFromSpec } from '../../compose/retrievers.js';
 import { MedbenchError } from '../../core/errors.js';
 import { EmbeddingCache } from '../../store/embedding-cache.js';
 import { rankTask } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
 import { mineTrainingExamples, trainingRows } from '../../suites/medeureka/mine-triples.js';
-import { loadConfig } from '../config.js';
 import { resolveHome } from '../home.js';
 import { writeOutputFile } from '../output-file.js';
-import { type RetrieverOverrides, retrieverFromSpec } from '../retriever-spec.js';
 import type { CommandOutput } from './build-medodyssey.js';
 import { embeddingCachePathIn, selectTasks } from './run-medeureka.js';
 
@@ -51,7 +51,7 @@ export async function exportMedEurekaTriplesCommand(
   );
   const cache = new EmbeddingCache(embeddingCachePathIn(resolveHome(options.home)));
   try {
-    const retriever = retrieverFromSpec({ spec: options.model, config, overrides: options, cache });
+    const retriever = await retrieverFromSpec({ spec: options.model, config, overrides: options, cache });
     const lines: string[] = [];
     let examples = 0;
     let withoutNegatives = 0;

@@ -1,4 +1,6 @@
 import { join, resolve } from 'node:path';
+import { loadConfig } from '../../compose/config.js';
+import { type RetrieverOverrides, retrieverFromSpec } from '../../compose/retrievers.js';
 import { MedbenchError } from '../../core/errors.js';
 import { buildMedEurekaReport, renderMedEurekaText } from '../../report/medeureka-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
@@ -8,9 +10,7 @@ import type { RetrievalTask } from '../../suites/medeureka/assemble-tasks.js';
 import { canonicalTaskKey, MEDEUREKA_TASK_KEYS } from '../../suites/medeureka/datasets.js';
 import { evaluateRetrieval } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
-import { loadConfig } from '../config.js';
 import { resolveHome, storePathIn } from '../home.js';
-import { type RetrieverOverrides, retrieverFromSpec } from '../retriever-spec.js';
 import { retryPolicyFrom } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
@@ -69,7 +69,7 @@ export async function runMedEurekaCommand(
   process.on('SIGINT', onSignal);
   let current = '';
   try {
-    const retriever = retrieverFromSpec({
+    const retriever = await retrieverFromSpec({
       spec: options.model,
       config,
       overrides: options,

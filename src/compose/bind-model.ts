@@ -1,12 +1,8 @@
-import type { ChatModel } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
-import { AnthropicChatModel } from '../providers/anthropic-chat-model.js';
-import { ExtractiveBaselineChatModel } from '../providers/extractive-baseline-chat-model.js';
 import { knownContextWindow } from '../providers/known-models.js';
-import { OpenAICompatibleChatModel } from '../providers/openai-compatible-chat-model.js';
-import { OpenAICompatibleCompletionModel } from '../providers/openai-compatible-completion-model.js';
 import type { ModelBinding } from '../runner/model-binding.js';
 import { getTokenizer, resolveTokenizerName } from '../tokenizers/registry.js';
+import { CHAT_PROVIDERS } from './chat-providers.js';
 import type { MedbenchConfig, ModelConfig } from './config.js';
 import { rememberSecret } from './known-secrets.js';
 
@@ -36,40 +32,19 @@ const SPEC_HELP =
 export function modelConfigFromSpec(spec: string, config: MedbenchConfig): ModelConfig {
   const named = config.models[spec];
   if (named) return named;
-  const [provider, rest] = spec.includes(':')
-    ? [spec.slice(0, spec.indexOf(':')), spec.slice(spec.indexOf(':') + 1)]
-    : [spec, ''];
-  if (provider === 'baseline') {
-    if (rest !== '' && rest !== 'extractive') {
-      throw new MedbenchError({
-        code: 'MODEL_SPEC_INVALID',
-        message: `Unknown baseline "${rest}".`,
-        hint: 'Built-in baselines: baseline:extractive.',
-      });
-    }
-    return { provider: 'baseline', model: 'extractive' };
-  }
-  if (provider === 'openai' && rest) {
-    return {
-      provider: 'openai',
-      model: rest,
-      endpoints: [{ baseURL: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY' }],
-    };
-  }
-  if (provider === 'anthropic' && rest) {
-    return {
-      provider: 'anthropic',
-      model: rest,
-      endpoints: [{ baseURL: 'https://api.anthropic.com', apiKeyEnv: 'ANTHROPIC_API_KEY' }],
-    };
-  }
-  if (provider === 'openai-compatible' && rest.includes('@')) {
-    // The URL starts at the first "@http(s)://" (it may itself hold user info with an "@").
-    const at = rest.search(/@https?:\/\//i);
-    const model = rest.slice(0, Math.max(at, 0));
-    const baseURL = rest.slice(at + 1);
-    if (at > 0 && model) return { provider: 'openai-compatible', model, endpoints: [{ baseURL }] };
-  }
+  const colon = spec.indexOf(':');
+  const [provider, rest] = colon >= 0 ? [spec.slice(0, colon), spec.slice(colon + 1)] : [spec, ''];
+  const entry = Object.hasOwn(CHAT_PROVIDERS, provider)
+    ? CHAT_PROVIDERS[provider as ModelConfig['provider']]
+    : undefined;
+  const parsed = entry?.fromSpec(rest);
+  if (parsed) return parsed;
+  if (provider === 'baseline')
+    throw new MedbenchError({
+      code: 'MODEL_SPEC_INVALID',
+      message: `Unknown baseline "${rest}".`,
+      hint: 'Built-in baselines: baseline:extractive.',
+    });
   throw new MedbenchError({
     code: 'MODEL_SPEC_INVALID',
     message: `Cannot understand the model spec "${spec}".`,
@@ -107,48 +82,28 @@ export async function bindModel(options: {
   const modelConfig = modelConfigFromSpec(options.spec, options.config);
   const defaultConcurrency =
     overrides.concurrency ?? options.config.defaults.concurrency ?? DEFAULT_CONCURRENCY;
-  let endpoints: ModelBinding['endpoints'];
-  if (modelConfig.provider === 'baseline') {
-    endpoints = [{ model: new ExtractiveBaselineChatModel(), concurrency: defaultConcurrency }];
-  } else {
-    const list = modelConfig.endpoints ?? [];
-    if (list.length === 0) {
-      throw new MedbenchError({
-        code: 'CONFIG_INVALID',
-        message: `Model "${options.spec}" has no endpoints.`,
-        hint: 'Give it endpoints: [{ "baseURL": "http://127.0.0.1:8000/v1" }] in medbench.config.json.',
-      });
-    }
-    endpoints = list.map((endpoint) => {
-      const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
-      const apiKey = readKey(apiKeyEnv, modelConfig.provider !== 'openai-compatible', environment);
-      const completions = overrides.completions ?? modelConfig.api === 'completions';
-      const model: ChatModel =
-        completions && modelConfig.provider !== 'anthropic'
-          ? new OpenAICompatibleCompletionModel({
-              baseURL: endpoint.baseURL,
-              modelId: modelConfig.model,
-              serverExtensions: modelConfig.provider !== 'openai',
-              ...(apiKey ? { apiKey } : {}),
-              ...(apiKeyEnv ? { apiKeyEnv } : {}),
-            })
-          : modelConfig.provider === 'anthropic'
-            ? new AnthropicChatModel({
-                baseURL: endpoint.baseURL,
-                modelId: modelConfig.model,
-                apiKey: apiKey ?? '',
-                ...(apiKeyEnv ? { apiKeyEnv } : {}),
-              })
-            : new OpenAICompatibleChatModel({
-                baseURL: endpoint.baseURL,
-                modelId: modelConfig.model,
-                serverExtensions: modelConfig.provider !== 'openai',
-                ...(apiKey ? { apiKey } : {}),
-                ...(apiKeyEnv ? { apiKeyEnv } : {}),
-              });
-      return { model, concurrency: overrides.concurrency ?? endpoint.concurrency ?? defaultConcurrency };
+  const provider = CHAT_PROVIDERS[modelConfig.provider];
+  const list = modelConfig.provider === 'baseline' ? [{ baseURL: '' }] : (modelConfig.endpoints ?? []);
+  if (list.length === 0) {
+    throw new MedbenchError({
+      code: 'CONFIG_INVALID',
+      message: `Model "${options.spec}" has no endpoints.`,
+      hint: 'Give it endpoints: [{ "baseURL": "http://127.0.0.1:8000/v1" }] in medbench.config.json.',
     });
   }
+  const endpoints: ModelBinding['endpoints'] = await Promise.all(
+    list.map(async (endpoint: { baseURL: string; apiKeyEnv?: string; concurrency?: number }) => {
+      const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
+      const model = await provider.create({
+        baseURL: endpoint.baseURL,
+        modelId: modelConfig.model,
+        apiKey: readKey(apiKeyEnv, provider.keyRequired, environment),
+        apiKeyEnv,
+        completions: overrides.completions ?? modelConfig.api === 'completions',
+      });
+      return { model, concurrency: overrides.concurrency ?? endpoint.concurrency ?? defaultConcurrency };
+    }),
+  );
   const tokenizerName = overrides.tokenizer ?? modelConfig.tokenizer ?? tryTokenizerName(modelConfig.model);
   return {
     label:

@@ -1,10 +1,7 @@
 import type { EmbeddingModel } from '../core/embedding-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { Retriever } from '../core/retriever.js';
-import { Bm25Retriever } from '../providers/bm25-retriever.js';
-import { LocalOnnxEmbeddingModel, type Pooling } from '../providers/local-onnx-embedding-model.js';
-import { LsaRetriever } from '../providers/lsa-retriever.js';
-import { OpenAICompatibleEmbeddingModel } from '../providers/openai-compatible-embedding-model.js';
+import type { Pooling } from '../providers/local-onnx-embedding-model.js';
 import { DenseRetriever } from '../runner/dense-retriever.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import type { EmbeddingCache } from '../store/embedding-cache.js';
@@ -34,23 +31,55 @@ function usage(spec: string, hint: string): MedbenchError {
 const SPEC_HINT =
   'Retrievers: bm25 (bm25:k1=1.5,b=0.75), lsa (lsa:<dimensions>), a name from embeddingModels in medbench.config.json, openai:<model>, openai-compatible:<model>@<base URL>, onnx:<model folder>.';
 
-/** Parses `bm25`, `bm25:k1=1.2,b=0.75`, `lsa`, `lsa:256`; undefined for anything else. */
-export function sparseRetrieverFromSpec(spec: string): Retriever | undefined {
-  const [name, argument] = spec.split(':');
-  if (name === 'bm25') {
-    const options: Record<string, number> = {};
-    for (const pair of (argument ?? '').split(',').filter(Boolean)) {
-      const [key, value] = pair.split('=');
-      if ((key !== 'k1' && key !== 'b') || !Number.isFinite(Number(value))) throw usage(spec, SPEC_HINT);
-      options[key] = Number(value);
+/** The retrievers that need no model, by name: how `<name>:<argument>` reads, and a lazy factory. */
+const SPARSE_RETRIEVERS: Readonly<
+  Record<
+    string,
+    {
+      parse(argument: string | undefined): Record<string, number> | undefined;
+      create(options: Record<string, number>): Promise<Retriever>;
     }
-    return new Bm25Retriever(options);
-  }
-  if (name === 'lsa') {
-    if (argument !== undefined && !(Number(argument) > 0)) throw usage(spec, SPEC_HINT);
-    return new LsaRetriever(argument ? { dimensions: Number(argument) } : {});
-  }
-  return undefined;
+  >
+> = {
+  bm25: {
+    parse(argument) {
+      const options: Record<string, number> = {};
+      for (const pair of (argument ?? '').split(',').filter(Boolean)) {
+        const [key, value] = pair.split('=');
+        if ((key !== 'k1' && key !== 'b') || !Number.isFinite(Number(value))) return undefined;
+        options[key] = Number(value);
+      }
+      return options;
+    },
+    async create(options) {
+      const { Bm25Retriever } = await import('../providers/bm25-retriever.js');
+      return new Bm25Retriever(options);
+    },
+  },
+  lsa: {
+    parse(argument): Record<string, number> | undefined {
+      if (argument === undefined) return {};
+      return Number(argument) > 0 ? { dimensions: Number(argument) } : undefined;
+    },
+    async create(options) {
+      const { LsaRetriever } = await import('../providers/lsa-retriever.js');
+      return new LsaRetriever(options);
+    },
+  },
+};
+
+/**
+ * Parses `bm25`, `bm25:k1=1.2,b=0.75`, `lsa`, `lsa:256` into a registry name and its options;
+ * undefined for a spec that names no sparse retriever, an error for one that names it badly.
+ */
+export function sparseRetrieverSpec(
+  spec: string,
+): { name: string; options: Record<string, number> } | undefined {
+  const [name, argument] = spec.split(':');
+  if (name === undefined || !Object.hasOwn(SPARSE_RETRIEVERS, name)) return undefined;
+  const options = SPARSE_RETRIEVERS[name]!.parse(argument);
+  if (!options) throw usage(spec, SPEC_HINT);
+  return { name, options };
 }
 
 /** The embedding-model config a spec names: a config entry, or an inline provider spec. */
@@ -64,16 +93,21 @@ export function embeddingConfigFromSpec(spec: string, config: MedbenchConfig): E
   throw usage(spec, SPEC_HINT);
 }
 
-function embeddingModelOf(
-  config: EmbeddingModelConfig,
-  overrides: RetrieverOverrides,
-  environment: NodeJS.ProcessEnv,
-): EmbeddingModel {
-  const pooling = (overrides.pooling ?? config.pooling) as Pooling | undefined;
-  if (pooling !== undefined && !['cls', 'mean', 'last-token'].includes(pooling))
-    throw new MedbenchError({ code: 'USAGE', message: `--pooling ${pooling}: use cls, mean or last-token.` });
-  const batchSize = overrides.batchSize ?? config.batchSize;
-  if (config.provider === 'local-onnx') {
+/** What makes the embedding model of a config, by provider (lazily loaded). */
+const EMBEDDING_PROVIDERS: Readonly<
+  Record<
+    EmbeddingModelConfig['provider'],
+    (
+      config: EmbeddingModelConfig,
+      overrides: RetrieverOverrides,
+      environment: NodeJS.ProcessEnv,
+    ) => Promise<EmbeddingModel>
+  >
+> = {
+  'local-onnx': async (config, overrides) => {
+    const { LocalOnnxEmbeddingModel } = await import('../providers/local-onnx-embedding-model.js');
+    const pooling = poolingOf(config, overrides);
+    const batchSize = overrides.batchSize ?? config.batchSize;
     const maxLength = overrides.maxLength ?? config.maxLength;
     return new LocalOnnxEmbeddingModel({
       folder: config.folder!,
@@ -82,7 +116,25 @@ function embeddingModelOf(
       ...(maxLength ? { maxLength } : {}),
       ...(config.label ? { modelId: config.label } : {}),
     });
-  }
+  },
+  openai: (config, overrides, environment) => httpEmbeddingModel(config, overrides, environment),
+  'openai-compatible': (config, overrides, environment) => httpEmbeddingModel(config, overrides, environment),
+};
+
+function poolingOf(config: EmbeddingModelConfig, overrides: RetrieverOverrides): Pooling | undefined {
+  const pooling = (overrides.pooling ?? config.pooling) as Pooling | undefined;
+  if (pooling !== undefined && !['cls', 'mean', 'last-token'].includes(pooling))
+    throw new MedbenchError({ code: 'USAGE', message: `--pooling ${pooling}: use cls, mean or last-token.` });
+  return pooling;
+}
+
+async function httpEmbeddingModel(
+  config: EmbeddingModelConfig,
+  overrides: RetrieverOverrides,
+  environment: NodeJS.ProcessEnv,
+): Promise<EmbeddingModel> {
+  poolingOf(config, overrides);
+  const batchSize = overrides.batchSize ?? config.batchSize;
   const apiKeyEnv =
     overrides.apiKeyEnv ?? config.apiKeyEnv ?? (config.provider === 'openai' ? 'OPENAI_API_KEY' : undefined);
   const apiKey = apiKeyEnv ? environment[apiKeyEnv] : undefined;
@@ -98,6 +150,9 @@ function embeddingModelOf(
     throw new MedbenchError({ code: 'USAGE', message: `--encoding ${encoding}: use float or base64.` });
   const dimensions = overrides.dimensions ?? config.dimensions;
   const concurrency = overrides.concurrency ?? config.concurrency;
+  const { OpenAICompatibleEmbeddingModel } = await import(
+    '../providers/openai-compatible-embedding-model.js'
+  );
   return new OpenAICompatibleEmbeddingModel({
     baseURL: config.baseURL ?? 'https://api.openai.com/v1',
     modelId: config.model!,
@@ -113,7 +168,7 @@ function embeddingModelOf(
 }
 
 /** Builds the retriever a `--model` spec names for MedEureka. */
-export function retrieverFromSpec(options: {
+export async function retrieverFromSpec(options: {
   spec: string;
   config: MedbenchConfig;
   overrides?: RetrieverOverrides;
@@ -121,8 +176,8 @@ export function retrieverFromSpec(options: {
   retry?: RetryPolicy;
   environment?: NodeJS.ProcessEnv;
   onProgress?: (stage: 'corpus' | 'queries', done: number, total: number) => void;
-}): Retriever {
-  const sparse = sparseRetrieverFromSpec(options.spec);
+}): Promise<Retriever> {
+  const sparse = sparseRetrieverSpec(options.spec);
   const overrides = options.overrides ?? {};
   if (sparse) {
     if (overrides.instruction !== undefined && overrides.instruction !== 'none')
@@ -130,13 +185,13 @@ export function retrieverFromSpec(options: {
         code: 'USAGE',
         message: `--instruction applies to embedding models, not ${options.spec}.`,
       });
-    return sparse;
+    return SPARSE_RETRIEVERS[sparse.name]!.create(sparse.options);
   }
   const config = embeddingConfigFromSpec(options.spec, options.config);
   const instructionTemplate = overrides.instruction ?? config.instructionTemplate ?? 'none';
   resolveTemplate(instructionTemplate);
   return new DenseRetriever({
-    model: embeddingModelOf(config, overrides, options.environment ?? process.env),
+    model: await EMBEDDING_PROVIDERS[config.provider](config, overrides, options.environment ?? process.env),
     instructionTemplate,
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.retry ? { retry: options.retry } : {}),

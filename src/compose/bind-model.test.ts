@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bindModel, modelConfigFromSpec } from './bind-model.js';
 import { configSchema, loadConfig } from './config.js';
-import { bindModel, modelConfigFromSpec } from './model-spec.js';
 
 const empty = configSchema.parse({});
 const folder = mkdtempSync(join(tmpdir(), 'medbench-config-'));
