@@ -9,6 +9,7 @@
 
 export { bindModel } from './compose/bind-model.js';
 export { loadConfig } from './compose/config.js';
+export { resolveHome, storePathIn } from './compose/home.js';
 export * from './core/index.js';
 export { AnthropicChatModel } from './providers/anthropic-chat-model.js';
 export { Bm25Retriever } from './providers/bm25-retriever.js';

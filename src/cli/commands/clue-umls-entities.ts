@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { resolveHome, storePathIn } from '../../compose/home.js';
 import { MedbenchError } from '../../core/errors.js';
 import { readJsonLinesFile } from '../../io/text-file.js';
 import { setF1 } from '../../metrics/set-f1.js';
 import { Store } from '../../store/store.js';
-import { resolveHome, storePathIn } from '../home.js';
 import { writeOutputFile } from '../output-file.js';
 import type { CommandOutput } from './build-medodyssey.js';
 

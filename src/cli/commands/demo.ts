@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageRoot, resolveHome, storePathIn } from '../../compose/home.js';
 import {
   buildMedEurekaReport,
   renderMedEurekaHtml,
@@ -7,7 +8,6 @@ import {
 } from '../../report/medeureka-report.js';
 import { renderMedOdysseyHtml, renderMedOdysseyText } from '../../report/medodyssey-report.js';
 import { Store } from '../../store/store.js';
-import { packageRoot, resolveHome, storePathIn } from '../home.js';
 import { buildMedOdysseyCommand, type CommandOutput } from './build-medodyssey.js';
 import { medodysseyReportFor } from './report.js';
 import { runCommand } from './run.js';

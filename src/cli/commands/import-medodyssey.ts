@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { resolveHome, storePathIn } from '../../compose/home.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { Store, sha256 } from '../../store/store.js';
 import {
@@ -8,7 +9,6 @@ import {
   readPublishedOutputs,
 } from '../../suites/medodyssey/published-outputs.js';
 import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
-import { resolveHome, storePathIn } from '../home.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
 export interface ImportMedOdysseyOptions {

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { resolveHome, storePathIn } from '../../compose/home.js';
 import { MedbenchError } from '../../core/errors.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../../report/clue-report.js';
 import {
@@ -14,7 +15,6 @@ import {
 } from '../../report/medodyssey-report.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
-import { resolveHome, storePathIn } from '../home.js';
 import { writeOutputFile } from '../output-file.js';
 import { parseChoiceList } from '../parse-options.js';
 import type { CommandOutput } from './build-medodyssey.js';

@@ -1,5 +1,6 @@
 import { bindModel, type ModelOverrides } from '../../compose/bind-model.js';
 import { loadConfig } from '../../compose/config.js';
+import { resolveHome, storePathIn } from '../../compose/home.js';
 import type { ChatCapabilities } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
@@ -35,7 +36,6 @@ import { buildLongHealth } from '../../suites/clue/longhealth.js';
 import { loadMrconso } from '../../suites/clue/mrconso.js';
 import { CLUE_PROTOCOL, CLUE_PROTOCOLS, type ClueProtocol } from '../../suites/clue/protocols.js';
 import { getTokenizer, listTokenizers } from '../../tokenizers/registry.js';
-import { resolveHome, storePathIn } from '../home.js';
 import { parseChoiceList } from '../parse-options.js';
 import { type RetryOptions, runModelSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../compose/config.js';
+import { resolveHome, storePathIn } from '../../compose/home.js';
 import { type RetrieverOverrides, retrieverFromSpec } from '../../compose/retrievers.js';
 import { MedbenchError } from '../../core/errors.js';
 import { buildMedEurekaReport, renderMedEurekaText } from '../../report/medeureka-report.js';
@@ -10,7 +11,6 @@ import type { RetrievalTask } from '../../suites/medeureka/assemble-tasks.js';
 import { canonicalTaskKey, MEDEUREKA_TASK_KEYS } from '../../suites/medeureka/datasets.js';
 import { evaluateRetrieval } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
-import { resolveHome, storePathIn } from '../home.js';
 import { retryPolicyFrom } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 

@@ -1,5 +1,6 @@
 import { bindModel, type ModelOverrides } from '../../compose/bind-model.js';
 import { loadConfig } from '../../compose/config.js';
+import { resolveHome, storePathIn } from '../../compose/home.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
 import { renderMedOdysseyText } from '../../report/medodyssey-report.js';
@@ -9,7 +10,6 @@ import { describeModel, modelRunIdentity } from '../../runner/model-binding.js';
 import type { RunSummary } from '../../runner/run-samples.js';
 import { Store, sha256 } from '../../store/store.js';
 import { medodysseyTasks } from '../../suites/medodyssey/index.js';
-import { resolveHome, storePathIn } from '../home.js';
 import { type RetryOptions, runModelSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 import { medodysseyReportFor } from './report.js';

@@ -1,7 +1,7 @@
+import { resolveHome, storePathIn } from '../../compose/home.js';
 import { MedbenchError } from '../../core/errors.js';
 import { Store } from '../../store/store.js';
 import { startViewServer } from '../../view/view-server.js';
-import { resolveHome, storePathIn } from '../home.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);

@@ -14,7 +14,7 @@ export function storePathIn(home: string): string {
   return join(home, 'medbench.sqlite');
 }
 
-/** The package root (holding samples/), from either src/cli or dist/cli. */
+/** The package root (holding samples/), from either src/compose or dist/compose. */
 export function packageRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 }
