@@ -209,6 +209,24 @@ const BUSY_TIMEOUT_MS = 10_000;
  * exist yet is created by the first write, so a command that fails before writing anything
  * leaves no store behind.
  */
+/**
+ * Runs `work` again while SQLite answers SQLITE_BUSY without waiting (lock escalations it refuses
+ * to wait for), with short random pauses, for up to the busy timeout.
+ */
+function whileBusy<T>(work: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return work();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+      Atomics.wait(pause, 0, 0, Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
+}
+
 export class Store {
   readonly path: string;
   private database: Database.Database;
@@ -237,13 +255,15 @@ export class Store {
       if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
       const database = new Database(location);
       database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      database.pragma('journal_mode = WAL');
+      // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once
+      // (no busy handler, to avoid a deadlock) when another process holds the file's lock then.
+      whileBusy(() => database.pragma('journal_mode = WAL'));
       database.pragma('synchronous = NORMAL');
       database.pragma('foreign_keys = ON');
       // Checkpoint (and fsync) every ~40 MB of WAL rather than every 4 MB: commits stay cheap
       // during long runs; a crash still loses nothing committed.
       database.pragma('wal_autocheckpoint = 10000');
-      Store.migrate(database);
+      whileBusy(() => Store.migrate(database));
       return database;
     } catch (error) {
       if (isFileSystemError(error)) throw fileError(error, { path: shownPath, action: 'write' });
