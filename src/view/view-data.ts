@@ -2,6 +2,7 @@ import { buildClueReport } from '../report/clue-report.js';
 import { buildMedEurekaReport } from '../report/medeureka-report.js';
 import { displayLabels, medodysseyTables, tenDatasetScores } from '../report/medodyssey-report.js';
 import type { RunRecord, ScoreRow, Store, StoredResult } from '../store/store.js';
+import { TEN_DATASETS } from '../suites/medodyssey/aggregate.js';
 import { bootstrapMean, type Estimate, mcnemarExact, pairedBootstrap, seedOf } from './statistics.js';
 
 /** Page payloads for the viewer and the static site: plain JSON, computed from the store. */
@@ -399,25 +400,12 @@ function highlightsOf(result: StoredResult): string[] {
 
 type RunRows = ReadonlyArray<{ run: RunRecord; results: StoredResult[] }>;
 
-const MEDODYSSEY_COLUMNS = [
-  'En.NIAH',
-  'Zh.NIAH',
-  'En.Counting',
-  'Zh.Counting',
-  'En.KG',
-  'Zh.KG',
-  'En.Term',
-  'Zh.Term',
-  'Zh.Case',
-  'Zh.Table',
-];
-
 /**
  * The ten-dataset leaderboard, computed with the suite's own counting rules (the same functions
  * Tables A2/A3/3/2/A4 use) but only the cells it shows: quicker than the full report on large stores.
  */
 function medodysseyLeaderboard(runs: RunRows): Leaderboard {
-  const columns = MEDODYSSEY_COLUMNS.map((key) => ({ key, label: key }));
+  const columns = TEN_DATASETS.map((key) => ({ key, label: key }));
   const labels = displayLabels(runs);
   return {
     suite: 'medodyssey',

@@ -158,6 +158,15 @@ export const MEDICAL_DATASETS = [
   { task: 'table', language: 'zh', name: 'Zh.Table' },
 ] as const;
 
+/** Figure 2's ten datasets, in the order leaderboards show them. */
+export const TEN_DATASETS: readonly string[] = [
+  'En.NIAH',
+  'Zh.NIAH',
+  'En.Counting',
+  'Zh.Counting',
+  ...MEDICAL_DATASETS.map((dataset) => dataset.name),
+];
+
 export interface MedicalScore {
   task: string;
   language: string;
