@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { SUITES } from '../dist/compose/suites.js';
 import { NO_MODEL_CALL, Store } from '../dist/store/store.js';
 import { startViewServer } from '../dist/view/view-server.js';
 
@@ -84,7 +85,7 @@ raw.close();
 const floor = (performance.now() - started) / 1000;
 
 const viewerStore = new Store(path, { readonly: true });
-const viewer = await startViewServer({ store: viewerStore, host: '127.0.0.1', port: 0 });
+const viewer = await startViewServer({ store: viewerStore, suites: SUITES, host: '127.0.0.1', port: 0 });
 async function timed(route) {
   const begin = performance.now();
   const response = await fetch(new URL(`api/${route}`, viewer.url));

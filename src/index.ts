@@ -10,6 +10,7 @@
 export { bindModel } from './compose/bind-model.js';
 export { loadConfig } from './compose/config.js';
 export { resolveHome, storePathIn } from './compose/home.js';
+export { SUITES, suiteNamed } from './compose/suites.js';
 export * from './core/index.js';
 export { AnthropicChatModel } from './providers/anthropic-chat-model.js';
 export { Bm25Retriever } from './providers/bm25-retriever.js';
@@ -19,12 +20,6 @@ export { LocalOnnxTokenEncoder } from './providers/local-onnx-token-encoder.js';
 export { LsaRetriever } from './providers/lsa-retriever.js';
 export { OpenAICompatibleChatModel } from './providers/openai-compatible-chat-model.js';
 export { OpenAICompatibleEmbeddingModel } from './providers/openai-compatible-embedding-model.js';
-export { buildMedEurekaReport, renderMedEurekaHtml, renderMedEurekaText } from './report/medeureka-report.js';
-export {
-  buildMedOdysseyReport,
-  renderMedOdysseyHtml,
-  renderMedOdysseyText,
-} from './report/medodyssey-report.js';
 export { readDataset, writeDataset } from './runner/dataset-file.js';
 export { DenseRetriever } from './runner/dense-retriever.js';
 export { embedMany } from './runner/embed-many.js';
@@ -34,12 +29,26 @@ export { runSamples } from './runner/run-samples.js';
 export { exactSearch } from './search/exact-search.js';
 export { EmbeddingCache } from './store/embedding-cache.js';
 export { Store } from './store/store.js';
+export { buildClueReport, renderClueHtml, renderClueText } from './suites/clue/clue-report.js';
+export { clueSuite } from './suites/clue/suite.js';
 export { evaluateRetrieval } from './suites/medeureka/evaluate.js';
 export { applyInstruction, instructionFor, MEDEUREKA_INSTRUCTIONS } from './suites/medeureka/instructions.js';
 export { loadMedEurekaRelease } from './suites/medeureka/load-release.js';
+export {
+  buildMedEurekaReport,
+  renderMedEurekaHtml,
+  renderMedEurekaText,
+} from './suites/medeureka/medeureka-report.js';
+export { medeurekaSuite } from './suites/medeureka/suite.js';
 export { medodysseyTasks, prepareMedOdysseyBuild } from './suites/medodyssey/index.js';
 export { extractJsonAnswer, findFlatJsonObjects } from './suites/medodyssey/json-answer.js';
+export {
+  buildMedOdysseyReport,
+  renderMedOdysseyHtml,
+  renderMedOdysseyText,
+} from './suites/medodyssey/medodyssey-report.js';
 export { readPublishedOutputs } from './suites/medodyssey/published-outputs.js';
+export { medodysseySuite } from './suites/medodyssey/suite.js';
 export { getTokenizer, listTokenizers, resolveTokenizerName } from './tokenizers/registry.js';
 export { VERSION } from './version.js';
 export { writeStaticSite } from './view/static-site.js';

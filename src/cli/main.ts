@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { redactKnownSecrets } from '../compose/known-secrets.js';
+import { SUITES } from '../compose/suites.js';
 import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
 import { listTokenizers } from '../tokenizers/registry.js';
 import { VERSION } from '../version.js';
@@ -9,7 +10,7 @@ import { demoCommand } from './commands/demo.js';
 import { exportMedEurekaTriplesCommand } from './commands/export-medeureka-triples.js';
 import { importMedOdysseyCommand } from './commands/import-medodyssey.js';
 import { ratiosCommand } from './commands/ratios.js';
-import { reportCommand } from './commands/report.js';
+import { reportCommand, textMetricChoices } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { runClueCommand } from './commands/run-clue.js';
 import { runMedEurekaCommand } from './commands/run-medeureka.js';
@@ -406,19 +407,23 @@ export function createProgram(): Command {
     .command('report')
     .description('print stored results as tables (or --json, --html)')
     .addOption(
-      new Option('--suite <suite>', 'medodyssey, clue or medeureka')
-        .choices(['medodyssey', 'clue', 'medeureka'])
-        .default('medodyssey'),
+      new Option('--suite <suite>', SUITES.map((suite) => suite.name).join(', '))
+        .choices(SUITES.map((suite) => suite.name))
+        .default(SUITES[0]!.name),
     )
     .option('--run <ids...>', 'only these runs (id prefixes)')
     .option('--model <labels...>', 'only these model labels')
-    .addOption(new Option('--metric <metric>', 'esm or ssm (default both)').choices(['esm', 'ssm']))
+    .addOption(
+      new Option('--metric <metric>', `${textMetricChoices().join(' or ')} (default all)`).choices(
+        textMetricChoices(),
+      ),
+    )
     .option('--json', 'one machine-readable JSON document')
     .option(
       '--html <file|folder>',
       'a .html file: one self-contained report; a folder: the viewer as a static site',
     )
-    .option('--base <label>', 'clue: compare every other model with this one (Figure 5)')
+    .option('--base <label>', 'compare every other model with this one (CLUE, Figure 5)')
     .action(action((options) => reportCommand({ ...options, ...(home() ? { home: home()! } : {}) }, output)));
 
   program

@@ -127,6 +127,34 @@ export function responseCacheKey(options: {
 }
 
 /**
+ * Every sample names a task of the suite and carries the gold data that task scores against:
+ * checked before anything is sent, so a damaged dataset file costs no model call.
+ */
+export function checkSamples(
+  samples: readonly Sample[],
+  tasks: Readonly<Record<string, Task>>,
+  suite: string,
+): void {
+  for (const sample of samples) {
+    const task = tasks[sample.task];
+    if (!task) {
+      throw new MedbenchError({
+        code: 'DATA_INVALID',
+        message: `Sample ${sample.id} has task "${sample.task}", which the ${suite} suite does not define.`,
+      });
+    }
+    const gold = task.gold.safeParse(sample.gold);
+    if (!gold.success) {
+      throw new MedbenchError({
+        code: 'DATA_INVALID',
+        message: `Sample ${sample.id}: its gold data is not what the ${suite} task "${sample.task}" scores against (${gold.error.message.replace(/\s+/g, ' ').slice(0, 300)}).`,
+        hint: "Rebuild the dataset file with medbench; gold data edited by hand must keep the builder's shape.",
+      });
+    }
+  }
+}
+
+/**
  * Runs samples against a model and stores every result. Re-running the same run does only
  * the samples it lacks (errors are retried); identical requests are answered from the
  * response cache. Nothing is written before the first model response succeeds, so a run
@@ -151,14 +179,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     cost: 0,
     startedAt: Date.now(),
   };
-  for (const sample of pending) {
-    if (!tasks[sample.task]) {
-      throw new MedbenchError({
-        code: 'DATA_INVALID',
-        message: `Sample ${sample.id} has task "${sample.task}", which the ${run.suite} suite does not define.`,
-      });
-    }
-  }
+  checkSamples(pending, tasks, run.suite);
 
   const hardStop = new AbortController();
   // One abort listener per request in flight: more than the default warning threshold.

@@ -8,46 +8,16 @@ const gzipAsync = promisify(gzip);
 
 import Database from 'better-sqlite3';
 import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
+import type { ResultFields, RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
 import { MIGRATIONS } from './migrations.js';
 
-export interface RunRecord {
-  id: string;
-  suite: string;
-  /** Display name of the model in reports. */
-  label: string;
-  datasetId: string;
-  datasetPath: string | null;
-  /** Model description without secrets: provider, model id, window, tokenizer, prices. */
-  model: Record<string, unknown>;
-  parameters: Record<string, unknown>;
-  source: 'medbench' | 'imported';
-  scoringMode: 'standard' | 'compat';
-  createdAt: string;
-}
+export type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 
-export interface ResultRecord {
-  runId: string;
-  sampleId: string;
-  task: string;
-  params: SampleParams;
-  gold: unknown;
+export type ResultRecord = ResultFields & {
   /** The prompt, as text or already prepared for storage (`preparePrompt`). */
   prompt: string | PreparedPrompt | null;
-  promptChars: number | null;
-  promptTokens: number | null;
-  status: SampleStatus;
-  rawOutput: string | null;
-  parsed: unknown;
-  scores: SampleScores;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cost: number | null;
-  latencyMs: number | null;
-  attempts: number | null;
-  cacheHit: boolean;
-  error: string | null;
-}
+};
 
 /** The usage fields of a result that involved no model call (baselines, retrievers, imports). */
 export const NO_MODEL_CALL = {
@@ -59,21 +29,6 @@ export const NO_MODEL_CALL = {
   cacheHit: false,
   error: null,
 } as const satisfies Partial<ResultRecord>;
-
-export interface ScoreRow {
-  sampleId: string;
-  task: string;
-  params: SampleParams;
-  status: SampleStatus;
-  scores: SampleScores;
-  promptChars: number | null;
-  promptTokens: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  cost: number | null;
-}
-
-export type StoredResult = Omit<ResultRecord, 'prompt'> & { promptHash: string | null; createdAt: string };
 
 export interface CachedResponse {
   text: string;

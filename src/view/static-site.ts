@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
 import { seedOf } from './statistics.js';
-import { groupOf, ViewData } from './view-data.js';
+import { ViewData } from './view-data.js';
 import { apiPayload, pageShell, viewerAssets } from './view-server.js';
 
 /** The file key of an API request in the static site: the same FNV-1a the page computes. */
@@ -19,8 +20,8 @@ export function staticKey(route: string, parameters: Record<string, string>): st
  * payload the pages can ask for is written beforehand as `data/<key>.js`, loaded on demand by
  * a script tag (browsers refuse fetch() on file://), so a page still loads only what it shows.
  */
-export function writeStaticSite(store: Store, folder: string): { files: number } {
-  const data = new ViewData(store);
+export function writeStaticSite(store: Store, folder: string, suites: readonly Suite[]): { files: number } {
+  const data = new ViewData(store, suites);
   const assets = viewerAssets();
   mkdirSync(join(folder, 'data'), { recursive: true });
   writeFileSync(join(folder, 'index.html'), pageShell({ mode: 'static', title: 'medbench report' }));
@@ -43,18 +44,19 @@ export function writeStaticSite(store: Store, folder: string): { files: number }
     files++;
   };
   emit('overview', {});
-  for (const suite of ['medodyssey', 'medeureka', 'clue']) emit('leaderboard', { suite });
+  for (const suite of suites) emit('leaderboard', { suite: suite.name });
   const runs = data.runs();
   for (const run of runs) {
     emit('run', { id: run.id });
     const rows = data.scoreRows(run.id);
-    for (const group of new Set(rows.map(groupOf))) emit('samples', { run: run.id, group });
+    for (const group of new Set(rows.map((row) => data.groupOf(run.suite, row))))
+      emit('samples', { run: run.id, group });
     for (const row of rows) emit('sample', { run: run.id, id: row.sampleId });
   }
   for (const left of runs)
     for (const right of runs) {
       if (left.id === right.id || left.datasetId !== right.datasetId) continue;
-      for (const group of new Set(data.scoreRows(left.id).map(groupOf)))
+      for (const group of new Set(data.scoreRows(left.id).map((row) => data.groupOf(left.suite, row))))
         emit('compare', { a: left.id, b: right.id, group });
     }
   return { files };

@@ -1,31 +1,11 @@
-import { buildClueReport } from '../report/clue-report.js';
-import { buildMedEurekaReport } from '../report/medeureka-report.js';
-import { displayLabels, medodysseyTables, tenDatasetScores } from '../report/medodyssey-report.js';
-import type { RunRecord, ScoreRow, Store, StoredResult } from '../store/store.js';
-import { TEN_DATASETS } from '../suites/medodyssey/aggregate.js';
+import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
+import type { Leaderboard, Suite } from '../core/suite.js';
+import type { Store } from '../store/store.js';
 import { bootstrapMean, type Estimate, mcnemarExact, pairedBootstrap, seedOf } from './statistics.js';
 
 /** Page payloads for the viewer and the static site: plain JSON, computed from the store. */
 
-export interface LeaderboardColumn {
-  key: string;
-  label: string;
-}
-
-export interface Leaderboard {
-  suite: string;
-  /** Metric variants the page can switch between (ESM/SSM; MRR@n/HR@n; CLUE levels). */
-  variants: Array<{ key: string; label: string; columns: LeaderboardColumn[] }>;
-  rows: Array<{
-    runId: string;
-    label: string;
-    imported: boolean;
-    samples: number;
-    values: Record<string, Record<string, number | null>>;
-  }>;
-}
-
-const SUITES = ['medodyssey', 'medeureka', 'clue'] as const;
+export type { Leaderboard, LeaderboardColumn } from '../core/suite.js';
 
 /**
  * Page payloads over the store, memoised until the store changes: SQLite's data_version moves
@@ -37,7 +17,10 @@ export class ViewData {
   private readonly leaderboards = new Map<string, Leaderboard>();
   private seenVersion = -1;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly suites: readonly Suite[],
+  ) {}
 
   /** Drops every memo when the store has changed since the last look. */
   private fresh(): void {
@@ -50,7 +33,18 @@ export class ViewData {
   }
 
   runs(): RunRecord[] {
-    return SUITES.flatMap((suite) => this.store.listRuns({ suite }));
+    return this.suites.flatMap((suite) => this.store.listRuns({ suite: suite.name }));
+  }
+
+  /** The page group of a result of a run of that suite (a task, or a task in one language). */
+  groupOf(suite: string, row: { task: string; params: ScoreRow['params'] }): string {
+    return this.suites.find((entry) => entry.name === suite)?.groupOf(row) ?? row.task;
+  }
+
+  /** The metric a page shows first for a task of that suite. */
+  private primaryMetric(suite: string, task: string | undefined): string | undefined {
+    if (task === undefined) return undefined;
+    return this.suites.find((entry) => entry.name === suite)?.describeTask(task).primaryMetric;
   }
 
   scoreRows(runId: string): ScoreRow[] {
@@ -83,10 +77,11 @@ export class ViewData {
 
   overview() {
     return {
-      suites: SUITES.map((suite) => ({
-        suite,
+      suites: this.suites.map((suite) => ({
+        suite: suite.name,
+        title: suite.title,
         runs: this.store
-          .listRuns({ suite })
+          .listRuns({ suite: suite.name })
           .map((run) => ({ id: run.id, label: run.label, imported: run.source === 'imported' })),
       })),
     };
@@ -103,11 +98,9 @@ export class ViewData {
   }
 
   private computeLeaderboard(suite: string): Leaderboard {
-    const runs = this.withRows(suite);
-    if (suite === 'medodyssey') return medodysseyLeaderboard(runs);
-    if (suite === 'medeureka') return medeurekaLeaderboard(runs);
-    if (suite === 'clue') return clueLeaderboard(runs);
-    return { suite, variants: [], rows: [] };
+    const plugin = this.suites.find((entry) => entry.name === suite);
+    if (!plugin) return { suite, variants: [], rows: [] };
+    return plugin.leaderboard(this.withRows(suite));
   }
 
   /** Everything a run page shows: per task group, metric estimates, grids, curves. */
@@ -117,13 +110,15 @@ export class ViewData {
     const rows = this.scoreRows(runId);
     const groups = new Map<string, ScoreRow[]>();
     for (const row of rows) {
-      const group = groupOf(row);
+      const group = this.groupOf(run.suite, row);
       groups.get(group)?.push(row) ?? groups.set(group, [row]);
     }
     return {
       run: describeRun(run),
       samples: rows.length,
-      groups: [...groups].map(([group, members]) => summariseGroup(run, group, members)),
+      groups: [...groups].map(([group, members]) =>
+        summariseGroup(run, group, members, this.primaryMetric(run.suite, members[0]!.task)),
+      ),
     };
   }
 
@@ -135,7 +130,7 @@ export class ViewData {
   sampleList(runId: string, group: string, page?: SamplePage) {
     const run = this.store.getRun(runId);
     if (!run) return undefined;
-    const rows = this.scoreRows(runId).filter((row) => groupOf(row) === group);
+    const rows = this.scoreRows(runId).filter((row) => this.groupOf(run.suite, row) === group);
     const options = (pick: (row: ScoreRow) => unknown) =>
       [...new Set(rows.map(pick).filter((value) => value !== undefined && value !== null))].sort(
         (left, right) => String(left).localeCompare(String(right), 'en', { numeric: true }),
@@ -145,7 +140,7 @@ export class ViewData {
     return {
       run: describeRun(run),
       group,
-      primary: primaryMetric(rows),
+      primary: this.primaryMetric(run.suite, rows[0]?.task),
       complete: !page,
       total: rows.length,
       matched: matching.length,
@@ -173,7 +168,7 @@ export class ViewData {
     if (!run || !result) return undefined;
     return {
       run: describeRun(run),
-      group: groupOf(result),
+      group: this.groupOf(run.suite, result),
       id: result.sampleId,
       task: result.task,
       params: result.params,
@@ -201,11 +196,11 @@ export class ViewData {
     if (!left || !right) return undefined;
     const rowsB = new Map(
       this.scoreRows(runB)
-        .filter((row) => groupOf(row) === group)
+        .filter((row) => this.groupOf(right.suite, row) === group)
         .map((row) => [row.sampleId, row]),
     );
     const pairs = this.scoreRows(runA)
-      .filter((row) => groupOf(row) === group && rowsB.has(row.sampleId))
+      .filter((row) => this.groupOf(left.suite, row) === group && rowsB.has(row.sampleId))
       .map((row) => ({ a: row, b: rowsB.get(row.sampleId)! }));
     const metrics = [...new Set(pairs.flatMap((pair) => Object.keys(pair.a.scores)))].filter((metric) =>
       pairs.every((pair) => typeof pair.b.scores[metric] === 'number'),
@@ -256,26 +251,11 @@ function describeRun(run: RunRecord) {
   };
 }
 
-/** Task groups: a task, split by language where samples carry one (MedEureka keys are tasks already). */
-export function groupOf(row: { task: string; params: Record<string, unknown> }): string {
-  const language = row.params.language;
-  return typeof language === 'string' && !row.task.includes('_') ? `${row.task}-${language}` : row.task;
-}
-
-const PRIMARY = ['esm', 'accuracy', 'mrr@10', 'rougeL', 'f1'];
-
-function primaryMetric(rows: readonly ScoreRow[], allowed?: readonly string[]): string | undefined {
-  const keys = new Set(
-    rows.flatMap((row) => Object.keys(row.scores)).filter((key) => !allowed || allowed.includes(key)),
-  );
-  return PRIMARY.find((key) => keys.has(key)) ?? [...keys][0];
-}
-
 function estimate(values: readonly number[], seedText: string): Estimate {
   return bootstrapMean(values, seedOf(seedText));
 }
 
-function summariseGroup(run: RunRecord, group: string, rows: ScoreRow[]) {
+function summariseGroup(run: RunRecord, group: string, rows: ScoreRow[], primary: string | undefined) {
   const statuses: Record<string, number> = {};
   for (const row of rows) statuses[row.status] = (statuses[row.status] ?? 0) + 1;
   const metricKeys = [...new Set(rows.flatMap((row) => Object.keys(row.scores)))].filter(
@@ -294,7 +274,6 @@ function summariseGroup(run: RunRecord, group: string, rows: ScoreRow[]) {
       ),
     ]),
   );
-  const primary = primaryMetric(rows, fractional);
   const numbers = (key: string) =>
     [...new Set(rows.map((row) => row.params[key]).filter((value) => typeof value === 'number'))].sort(
       (x, y) => (x as number) - (y as number),
@@ -396,113 +375,4 @@ function highlightsOf(result: StoredResult): string[] {
   visit(result.params.needle, 0);
   visit(result.gold, 0);
   return [...texts].slice(0, 50);
-}
-
-type RunRows = ReadonlyArray<{ run: RunRecord; results: StoredResult[] }>;
-
-/**
- * The ten-dataset leaderboard, computed with the suite's own counting rules (the same functions
- * Tables A2/A3/3/2/A4 use) but only the cells it shows: quicker than the full report on large stores.
- */
-function medodysseyLeaderboard(runs: RunRows): Leaderboard {
-  const columns = TEN_DATASETS.map((key) => ({ key, label: key }));
-  const labels = displayLabels(runs);
-  return {
-    suite: 'medodyssey',
-    variants: [
-      { key: 'esm', label: 'ESM', columns },
-      { key: 'ssm', label: 'SSM', columns },
-    ],
-    rows: runs.map(({ run, results }) => {
-      const tables = medodysseyTables(
-        results,
-        (run.model.contextWindow as number | null | undefined) ?? null,
-      );
-      return {
-        runId: run.id,
-        label: labels.get(run.id)!,
-        imported: run.source === 'imported',
-        samples: results.length,
-        values: { esm: tenDatasetScores(tables, 'esm'), ssm: tenDatasetScores(tables, 'ssm') },
-      };
-    }),
-  };
-}
-
-function medeurekaLeaderboard(runs: RunRows): Leaderboard {
-  const report = buildMedEurekaReport(runs);
-  const datasets = [...new Set(report.runs.flatMap((run) => Object.keys(run.datasets)))];
-  const columns = [...datasets.map((key) => ({ key, label: key })), { key: 'Avg.', label: 'Avg.' }];
-  // Table 3's MRR@10 and Exact HR@10 first (the page opens on the first), then every other n.
-  const variants = ['mrr', 'hr']
-    .flatMap((metric) =>
-      [10, 1, 5, 20, 50, 100, 200, 500].map((n) => ({
-        key: `${metric}@${n}`,
-        label: `${metric === 'mrr' ? 'MRR' : 'Exact HR'}@${n}`,
-        columns,
-      })),
-    )
-    .sort((left, right) => Number(right.key.endsWith('@10')) - Number(left.key.endsWith('@10')));
-  return {
-    suite: 'medeureka',
-    variants,
-    rows: report.runs.map((run) => ({
-      runId: run.runId,
-      label: run.label,
-      imported: false,
-      samples: Object.values(run.datasets).reduce((sum, scores) => sum + (scores.queries ?? 0), 0),
-      values: Object.fromEntries(
-        variants.map((variant) => [
-          variant.key,
-          {
-            ...Object.fromEntries(datasets.map((name) => [name, run.datasets[name]?.[variant.key] ?? null])),
-            'Avg.': run.average[variant.key] ?? null,
-          },
-        ]),
-      ),
-    })),
-  };
-}
-
-function clueLeaderboard(runs: RunRows): Leaderboard {
-  const report = buildClueReport(runs);
-  const metricKeys = [
-    ...new Set(
-      report.runs.flatMap((run) =>
-        Object.entries(run.scores).flatMap(([dataset, metrics]) =>
-          Object.keys(metrics).map((metric) => `${dataset} ${metric}`),
-        ),
-      ),
-    ),
-  ];
-  const columns = metricKeys.map((key) => ({ key, label: key }));
-  return {
-    suite: 'clue',
-    variants: [
-      {
-        key: 'levels',
-        label: 'Level 1 / Level 2',
-        columns: [
-          { key: 'level1', label: 'Level 1' },
-          { key: 'level2', label: 'Level 2' },
-        ],
-      },
-      { key: 'metrics', label: 'Every metric', columns },
-    ],
-    rows: report.runs.map((run) => ({
-      runId: run.runId,
-      label: run.label,
-      imported: false,
-      samples: Object.values(run.items).reduce((sum, count) => sum + count, 0),
-      values: {
-        levels: { level1: run.level1, level2: run.level2 },
-        metrics: Object.fromEntries(
-          metricKeys.map((key) => {
-            const [dataset, metric] = key.split(' ') as [string, string];
-            return [key, run.scores[dataset]?.[metric] ?? null];
-          }),
-        ),
-      },
-    })),
-  };
 }

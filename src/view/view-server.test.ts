@@ -3,6 +3,7 @@ import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUITES } from '../compose/suites.js';
 import { NO_MODEL_CALL, Store } from '../store/store.js';
 import { startViewServer } from './view-server.js';
 
@@ -43,7 +44,7 @@ beforeAll(async () => {
   for (const [index, esm] of [1, 0, 1, 1].entries()) writer.putResult(niahResult(`s${index}`, esm));
   writer.close();
   store = new Store(path, { readonly: true });
-  viewer = await startViewServer({ store, host: '127.0.0.1', port: 0 });
+  viewer = await startViewServer({ store, suites: SUITES, host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {

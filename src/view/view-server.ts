@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
 import { ViewData } from './view-data.js';
 
@@ -92,12 +93,18 @@ export function hostAllowed(host: string | undefined, bound: { address: string; 
  * `medbench view`: a read-only HTTP server over the store. Requests map to fixed routes; no
  * request path ever reaches the filesystem, and every page renders data as text nodes.
  */
-export async function startViewServer(options: { store: Store; host: string; port: number }): Promise<{
+export async function startViewServer(options: {
+  store: Store;
+  /** The suites whose runs the pages show (`SUITES`). */
+  suites: readonly Suite[];
+  host: string;
+  port: number;
+}): Promise<{
   url: string;
   server: Server;
   close(): Promise<void>;
 }> {
-  const data = new ViewData(options.store);
+  const data = new ViewData(options.store, options.suites);
   const assets = viewerAssets();
   const shell = pageShell({ mode: 'server', title: 'medbench viewer' });
   const server = createServer((request, response) => {
@@ -140,9 +147,9 @@ export async function startViewServer(options: { store: Store; host: string; por
   });
   // Leaderboards read every result of a suite; compute them now, while the user reads the URL.
   setImmediate(() => {
-    for (const suite of ['medodyssey', 'medeureka', 'clue']) {
+    for (const suite of options.suites) {
       try {
-        data.leaderboard(suite);
+        data.leaderboard(suite.name);
       } catch {
         // A failure here shows up, with its message, when the page asks for the leaderboard.
       }

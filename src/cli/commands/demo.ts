@@ -1,15 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot, resolveHome, storePathIn } from '../../compose/home.js';
+import { Store } from '../../store/store.js';
 import {
   buildMedEurekaReport,
   renderMedEurekaHtml,
   renderMedEurekaText,
-} from '../../report/medeureka-report.js';
-import { renderMedOdysseyHtml, renderMedOdysseyText } from '../../report/medodyssey-report.js';
-import { Store } from '../../store/store.js';
+} from '../../suites/medeureka/medeureka-report.js';
+import { medodysseySuite } from '../../suites/medodyssey/suite.js';
 import { buildMedOdysseyCommand, type CommandOutput } from './build-medodyssey.js';
-import { medodysseyReportFor } from './report.js';
+import { storedReport } from './report.js';
 import { runCommand } from './run.js';
 import { runMedEurekaCommand } from './run-medeureka.js';
 
@@ -53,12 +53,12 @@ export async function demoCommand(options: { home?: string }, output: CommandOut
   );
   const store = new Store(storePathIn(home));
   try {
-    const report = medodysseyReportFor(store, { labels: ['baseline:extractive'] });
-    output.stdout(`${renderMedOdysseyText(report)}\n`);
+    const report = storedReport(store, medodysseySuite, { labels: ['baseline:extractive'] });
+    output.stdout(`${medodysseySuite.renderText(report, {})}\n`);
     const reports = join(home, 'reports');
     mkdirSync(reports, { recursive: true });
     const html = join(reports, 'medodyssey-demo.html');
-    writeFileSync(html, renderMedOdysseyHtml(report));
+    writeFileSync(html, medodysseySuite.renderHtml(report));
     output.stdout(`\nHTML report with length × depth heatmaps: ${html}\n`);
     if (summary.interrupted) {
       process.exitCode = 130;

@@ -4,7 +4,6 @@ import { resolveHome, storePathIn } from '../../compose/home.js';
 import type { ChatCapabilities } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
-import { buildClueReport, renderClueText } from '../../report/clue-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { describeModel, type ModelBinding, modelRunIdentity } from '../../runner/model-binding.js';
 import { NO_MODEL_CALL, type RunRecord, Store, sha256 } from '../../store/store.js';
@@ -18,6 +17,7 @@ import {
 } from '../../suites/clue/build-clue-samples.js';
 import { createClueBaseline } from '../../suites/clue/clue-baseline.js';
 import type { ClueModelKind } from '../../suites/clue/clue-conversation.js';
+import { buildClueReport, renderClueText } from '../../suites/clue/clue-report.js';
 import { type ClueResources, createClueTasks, notComputed } from '../../suites/clue/clue-tasks.js';
 import { ConceptMatcher } from '../../suites/clue/concept-matcher.js';
 import {

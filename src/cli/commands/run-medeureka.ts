@@ -3,7 +3,6 @@ import { loadConfig } from '../../compose/config.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { type RetrieverOverrides, retrieverFromSpec } from '../../compose/retrievers.js';
 import { MedbenchError } from '../../core/errors.js';
-import { buildMedEurekaReport, renderMedEurekaText } from '../../report/medeureka-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { EmbeddingCache } from '../../store/embedding-cache.js';
 import { NO_MODEL_CALL, Store, sha256 } from '../../store/store.js';
@@ -11,6 +10,7 @@ import type { RetrievalTask } from '../../suites/medeureka/assemble-tasks.js';
 import { canonicalTaskKey, MEDEUREKA_TASK_KEYS } from '../../suites/medeureka/datasets.js';
 import { evaluateRetrieval } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
+import { buildMedEurekaReport, renderMedEurekaText } from '../../suites/medeureka/medeureka-report.js';
 import { retryPolicyFrom } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 

@@ -1,18 +1,17 @@
 import { bindModel, type ModelOverrides } from '../../compose/bind-model.js';
 import { loadConfig } from '../../compose/config.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import { SUITES } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
-import { renderMedOdysseyText } from '../../report/medodyssey-report.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { readDataset } from '../../runner/dataset-file.js';
 import { describeModel, modelRunIdentity } from '../../runner/model-binding.js';
 import type { RunSummary } from '../../runner/run-samples.js';
 import { Store, sha256 } from '../../store/store.js';
-import { medodysseyTasks } from '../../suites/medodyssey/index.js';
 import { type RetryOptions, runModelSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
-import { medodysseyReportFor } from './report.js';
+import { storedReport } from './report.js';
 
 export interface RunCommandOptions extends ModelOverrides, RetryOptions {
   dataset: string;
@@ -23,8 +22,6 @@ export interface RunCommandOptions extends ModelOverrides, RetryOptions {
   /** Show the result tables when done (default true). */
   report?: boolean;
 }
-
-const SUITE_TASKS: Record<string, typeof medodysseyTasks> = { medodyssey: medodysseyTasks };
 
 /** Picks the samples a model sees: a per-model dataset holds one fitted copy per tokenizer. */
 function samplesFor(
@@ -66,8 +63,9 @@ export async function runCommand(options: RunCommandOptions, output: CommandOutp
   const { config } = await loadConfig(options.config);
   const model = await bindModel({ spec: options.model, config, overrides: options });
   const dataset = await readDataset(options.dataset);
-  const tasks = SUITE_TASKS[dataset.header.suite];
-  if (!tasks) {
+  const suite = SUITES.find((entry) => entry.name === dataset.header.suite && entry.tasks);
+  const tasks = suite?.tasks;
+  if (!suite || !tasks) {
     throw new MedbenchError({
       code: 'DATA_INVALID',
       message: `${options.dataset}: unknown suite "${dataset.header.suite}".`,
@@ -118,7 +116,7 @@ export async function runCommand(options: RunCommandOptions, output: CommandOutp
       output,
     });
     if (options.report !== false && store.getRun(runId)) {
-      output.stdout(`${renderMedOdysseyText(medodysseyReportFor(store, { runIds: [runId] }))}\n`);
+      output.stdout(`${suite.renderText(storedReport(store, suite, { runIds: [runId] }), {})}\n`);
     }
     return summary;
   } finally {

@@ -1,4 +1,5 @@
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import { SUITES } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import { Store } from '../../store/store.js';
 import { startViewServer } from '../../view/view-server.js';
@@ -19,7 +20,7 @@ export async function viewCommand(
   const store = new Store(storePathIn(resolveHome(options.home)), { readonly: true });
   let viewer: Awaited<ReturnType<typeof startViewServer>>;
   try {
-    viewer = await startViewServer({ store, host, port: options.port ?? 0 });
+    viewer = await startViewServer({ store, suites: SUITES, host, port: options.port ?? 0 });
   } catch (error) {
     store.close();
     const code = (error as { code?: string }).code;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ScoredOutput } from '../../core/sample.js';
 import type { ScoreInput, Task } from '../../core/task.js';
 import {
@@ -10,6 +11,7 @@ import { rouge } from '../../metrics/rouge.js';
 import { setF1 } from '../../metrics/set-f1.js';
 import { mednliCorrect } from './answers.js';
 import type { ConceptMatcher } from './concept-matcher.js';
+import { choiceGold, codesGold, labelGold, referenceGold } from './gold.js';
 import { type ClueProtocol, postprocessOutput } from './protocols.js';
 
 /** Resources some metrics need; a missing one leaves its metric out (reported as not computed). */
@@ -59,7 +61,7 @@ export function longHealthChoiceOf(output: string): string | undefined {
 function generationTask(
   name: 'meqsum' | 'problem-summary' | 'medisumqa',
   options: { umls: boolean; resources: ClueResources; scoring: ClueScoring },
-): Task {
+): Task<z.infer<typeof referenceGold>> {
   const rules = options.scoring.protocol.tasks[name];
   const metrics = [
     'rougeL',
@@ -72,13 +74,15 @@ function generationTask(
     suite: 'clue',
     name,
     metrics,
+    primaryMetric: CLUE_PRIMARY_METRICS[name],
+    gold: referenceGold,
     failedScores: () =>
       Object.fromEntries(
         metrics.filter((metric) => metric !== 'umls' || options.resources.umls).map((metric) => [metric, 0]),
       ),
-    score({ sample, rawOutput }: ScoreInput): ScoredOutput {
+    score({ sample, rawOutput }: ScoreInput<z.infer<typeof referenceGold>>): ScoredOutput {
       const prediction = postprocessOutput(rawOutput, rules.postprocess, options.scoring.modelId);
-      const reference = (sample.gold as { reference: string }).reference;
+      const { reference } = sample.gold;
       const scores = rouge(prediction, reference);
       const result: Record<string, number> = {
         rougeL: scores.rougeL.f,
@@ -96,6 +100,16 @@ function generationTask(
   };
 }
 
+/** The metric each CLUE task shows first per item. */
+export const CLUE_PRIMARY_METRICS = {
+  mednli: 'accuracy',
+  longhealth: 'accuracy',
+  meqsum: 'rougeL',
+  'problem-summary': 'rougeL',
+  medisumqa: 'rougeL',
+  medisumcode: 'emF1',
+} as const;
+
 /** The six CLUE tasks under a protocol, scored per item (fractions in [0, 1]; reports show ×100). */
 export function createClueTasks(resources: ClueResources, scoring: ClueScoring): Record<string, Task> {
   const { protocol, modelId } = scoring;
@@ -104,9 +118,11 @@ export function createClueTasks(resources: ClueResources, scoring: ClueScoring):
       suite: 'clue',
       name: 'mednli',
       metrics: ['accuracy'],
+      primaryMetric: CLUE_PRIMARY_METRICS.mednli,
+      gold: labelGold,
       failedScores: () => ({ accuracy: 0 }),
       score({ sample, rawOutput }) {
-        const { label } = sample.gold as { label: string };
+        const { label } = sample.gold;
         const output = postprocessOutput(rawOutput, protocol.tasks.mednli.postprocess, modelId);
         return {
           status: 'ok',
@@ -114,11 +130,13 @@ export function createClueTasks(resources: ClueResources, scoring: ClueScoring):
           scores: { accuracy: mednliCorrect(output, label) ? 1 : 0 },
         };
       },
-    },
+    } satisfies Task<z.infer<typeof labelGold>>,
     longhealth: {
       suite: 'clue',
       name: 'longhealth',
       metrics: ['accuracy'],
+      primaryMetric: CLUE_PRIMARY_METRICS.longhealth,
+      gold: choiceGold,
       failedScores: () => ({ accuracy: 0 }),
       score({ sample, rawOutput }) {
         // paper-2024 cuts Phi's end marker in sub-task 1 only.
@@ -129,14 +147,14 @@ export function createClueTasks(resources: ClueResources, scoring: ClueScoring):
           rawOutput.includes(' <|end|>');
         const output = phiCut ? rawOutput.split(' <|end|>')[0]! : rawOutput;
         const choice = longHealthChoiceOf(output);
-        const { choice: gold } = sample.gold as { choice: string };
+        const { choice: gold } = sample.gold;
         return {
           status: choice ? 'ok' : 'bad_format',
           parsed: choice ?? null,
           scores: { accuracy: choice === gold ? 1 : 0 },
         };
       },
-    },
+    } satisfies Task<z.infer<typeof choiceGold>>,
     meqsum: generationTask('meqsum', { umls: false, resources, scoring }),
     'problem-summary': generationTask('problem-summary', { umls: true, resources, scoring }),
     medisumqa: generationTask('medisumqa', { umls: true, resources, scoring }),
@@ -144,9 +162,11 @@ export function createClueTasks(resources: ClueResources, scoring: ClueScoring):
       suite: 'clue',
       name: 'medisumcode',
       metrics: ['emF1', 'apF1', 'validCodes'],
+      primaryMetric: CLUE_PRIMARY_METRICS.medisumcode,
+      gold: codesGold,
       failedScores: () => ({ emF1: 0, apF1: 0, ...(resources.icd10Codes ? { validCodes: 0 } : {}) }),
       score({ sample, rawOutput }) {
-        const { codes } = sample.gold as { codes: string[] };
+        const { codes } = sample.gold;
         const output = postprocessOutput(rawOutput, protocol.tasks.medisumcode.postprocess, modelId);
         const predicted = extractIcd10Codes(output);
         return {
@@ -159,6 +179,6 @@ export function createClueTasks(resources: ClueResources, scoring: ClueScoring):
           },
         };
       },
-    },
+    } satisfies Task<z.infer<typeof codesGold>>,
   };
 }

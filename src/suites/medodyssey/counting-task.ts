@@ -1,20 +1,21 @@
 import type { ScoredOutput } from '../../core/sample.js';
 import type { ScoreInput, Task } from '../../core/task.js';
 import { listsEqual } from '../../metrics/list-match.js';
+import { type CountingGold, countingGold } from './gold.js';
 import { extractJsonAnswer } from './json-answer.js';
 import { COUNTING_ANSWER_KEYS } from './prompts.js';
 
-export interface CountingGold {
-  counts: number[];
-}
+export type { CountingGold } from './gold.js';
 
-export const countingTask: Task = {
+export const countingTask: Task<CountingGold> = {
   suite: 'medodyssey',
   name: 'counting',
   metrics: ['esm', 'ssm'],
+  primaryMetric: 'esm',
+  gold: countingGold,
   failedScores: () => ({ esm: 0, ssm: 0 }),
-  score({ sample, rawOutput }: ScoreInput): ScoredOutput {
-    const gold = sample.gold as CountingGold;
+  score({ sample, rawOutput }: ScoreInput<CountingGold>): ScoredOutput {
+    const gold = sample.gold;
     const extracted = extractJsonAnswer(rawOutput, COUNTING_ANSWER_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : [];
     const esm = extracted.wellFormed && listsEqual(parsed, gold.counts);

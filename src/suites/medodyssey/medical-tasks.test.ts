@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Task } from '../../core/task.js';
 import { caseAnswerFor, caseTask, kgTask, predictedItems, tableTask, termTask } from './medical-tasks.js';
 
-const run = (
-  task: typeof kgTask,
-  gold: unknown,
-  rawOutput: string,
-  mode: 'standard' | 'compat' = 'standard',
-) => task.score({ sample: { gold, params: {} }, rawOutput, mode });
+const run = (task: Task, gold: unknown, rawOutput: string, mode: 'standard' | 'compat' = 'standard') =>
+  task.score({ sample: { gold, params: {} }, rawOutput, mode });
 
 describe('Term', () => {
   it('ESM compares case-insensitively; SSM looks for the term inside the parsed answer', () => {

@@ -1,6 +1,8 @@
-import type { Sample, ScoredOutput } from '../../core/sample.js';
+import type { z } from 'zod';
+import type { ScoredOutput } from '../../core/sample.js';
 import type { ScoreInput, ScoringMode, Task } from '../../core/task.js';
 import { answerString, lowerCase, pythonString, removeAsciiSpaces } from '../../metrics/string-match.js';
+import { caseGold, kgGold, tableGold, termGold } from './gold.js';
 import { extractJsonAnswer } from './json-answer.js';
 
 const RESULT_KEYS = ['result'] as const;
@@ -31,8 +33,8 @@ function counts(predicted: ReadonlySet<string>, gold: ReadonlySet<string>) {
 }
 
 /** KG gold as compared: lower-cased, de-duplicated triplets. */
-function kgGoldSet(sample: Pick<Sample, 'gold'>): Set<string> {
-  return new Set((sample.gold as { triplets: string[] }).triplets.map(lowerCase));
+function kgGoldSet(sample: { gold: z.infer<typeof kgGold> }): Set<string> {
+  return new Set(sample.gold.triplets.map(lowerCase));
 }
 
 /**
@@ -53,13 +55,15 @@ function tableSets(answers: readonly string[], predicted: readonly string[]) {
 }
 
 /** Term: the standard term, compared case-insensitively; SSM looks inside the parsed answer. */
-export const termTask: Task = {
+export const termTask: Task<z.infer<typeof termGold>> = {
   suite: 'medodyssey',
   name: 'term',
   metrics: ['esm', 'ssm'],
+  primaryMetric: 'esm',
+  gold: termGold,
   failedScores: () => ({ esm: 0, ssm: 0 }),
-  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
-    const { answer } = sample.gold as { answer: string };
+  score({ sample, rawOutput, mode }: ScoreInput<z.infer<typeof termGold>>): ScoredOutput {
+    const { answer } = sample.gold;
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : '';
     const text = lowerCase(mode === 'compat' ? pythonString(parsed) : answerString(parsed));
@@ -75,13 +79,15 @@ export const termTask: Task = {
 };
 
 /** KG: triplets, lower-cased sets; tp/fp/fn per sample for micro P/R/F1. SSM: every gold triplet in the raw output. */
-export const kgTask: Task = {
+export const kgTask: Task<z.infer<typeof kgGold>> = {
   suite: 'medodyssey',
   name: 'kg',
   metrics: ['tp', 'fp', 'fn', 'ssm'],
+  primaryMetric: 'ssm',
+  gold: kgGold,
   // Not answered: predicts nothing, so every gold triplet is a false negative (spec: too_long).
   failedScores: (sample) => ({ tp: 0, fp: 0, fn: kgGoldSet(sample).size, ssm: 0 }),
-  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
+  score({ sample, rawOutput, mode }: ScoreInput<z.infer<typeof kgGold>>): ScoredOutput {
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : [];
     const gold = kgGoldSet(sample);
@@ -102,18 +108,20 @@ export const kgTask: Task = {
  * Table: like KG with U+0020 spaces removed instead of lower-casing, and the repair rule of
  * `tableSets`. SSM: every gold string in the raw output.
  */
-export const tableTask: Task = {
+export const tableTask: Task<z.infer<typeof tableGold>> = {
   suite: 'medodyssey',
   name: 'table',
   metrics: ['tp', 'fp', 'fn', 'ssm'],
+  primaryMetric: 'ssm',
+  gold: tableGold,
   failedScores: (sample) => ({
     tp: 0,
     fp: 0,
-    fn: tableSets((sample.gold as { answers: string[] }).answers, []).gold.size,
+    fn: tableSets(sample.gold.answers, []).gold.size,
     ssm: 0,
   }),
-  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
-    const { answers } = sample.gold as { answers: string[] };
+  score({ sample, rawOutput, mode }: ScoreInput<z.infer<typeof tableGold>>): ScoredOutput {
+    const { answers } = sample.gold;
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : [];
     const sets = tableSets(answers, predictedItems(parsed, mode));
@@ -141,13 +149,15 @@ export function caseAnswerFor(parsed: unknown, alternative: string, mode: Scorin
 }
 
 /** Case: accuracy over accepted alternatives, compared without U+0020 spaces. SSM: an alternative's answer in the raw output. */
-export const caseTask: Task = {
+export const caseTask: Task<z.infer<typeof caseGold>> = {
   suite: 'medodyssey',
   name: 'case',
   metrics: ['esm', 'ssm'],
+  primaryMetric: 'esm',
+  gold: caseGold,
   failedScores: () => ({ esm: 0, ssm: 0 }),
-  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
-    const { alternatives } = sample.gold as { alternatives: string[][] };
+  score({ sample, rawOutput, mode }: ScoreInput<z.infer<typeof caseGold>>): ScoredOutput {
+    const { alternatives } = sample.gold;
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : [];
     const answers = alternatives.map((alternative) => alternative[0] ?? '');

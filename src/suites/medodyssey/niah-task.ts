@@ -8,25 +8,26 @@ import {
   pythonString,
   removeAsciiSpaces,
 } from '../../metrics/string-match.js';
+import { type NiahGold, niahGold } from './gold.js';
 import { extractJsonAnswer } from './json-answer.js';
 import { NIAH_ANSWER_KEYS } from './prompts.js';
 
-export interface NiahGold {
-  answers: string[];
-}
+export type { NiahGold } from './gold.js';
 
 /** en compares lower-cased strings; zh compares strings without U+0020 spaces. */
 export function niahNormalizer(language: unknown): (text: string) => string {
   return language === 'zh' ? removeAsciiSpaces : lowerCase;
 }
 
-export const niahTask: Task = {
+export const niahTask: Task<NiahGold> = {
   suite: 'medodyssey',
   name: 'niah',
   metrics: ['esm', 'ssm'],
+  primaryMetric: 'esm',
+  gold: niahGold,
   failedScores: () => ({ esm: 0, ssm: 0 }),
-  score({ sample, rawOutput, mode }: ScoreInput): ScoredOutput {
-    const gold = sample.gold as NiahGold;
+  score({ sample, rawOutput, mode }: ScoreInput<NiahGold>): ScoredOutput {
+    const gold = sample.gold;
     const normalize = niahNormalizer(sample.params.language);
     const extracted = extractJsonAnswer(rawOutput, NIAH_ANSWER_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : '';

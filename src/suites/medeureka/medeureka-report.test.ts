@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunRecord, StoredResult } from '../store/store.js';
+import type { RunRecord, StoredResult } from '../../store/store.js';
 import { buildMedEurekaReport, renderMedEurekaHtml } from './medeureka-report.js';
 
 const run: RunRecord = {

@@ -1,10 +1,10 @@
-import { RETRIEVAL_CUTOFFS } from '../metrics/retrieval.js';
-import type { RunRecord, StoredResult } from '../store/store.js';
-import { dataTypeOf, MEDEUREKA_DATASETS } from '../suites/medeureka/datasets.js';
-import { escapeHtml } from './escape-html.js';
-import { renderLineChart } from './svg-line-chart.js';
-import { renderRadar } from './svg-radar.js';
-import { renderTextTable } from './text-table.js';
+import type { RunRecord, StoredResult } from '../../core/run-record.js';
+import { RETRIEVAL_CUTOFFS } from '../../metrics/retrieval.js';
+import { escapeHtml } from '../../report/escape-html.js';
+import { renderLineChart } from '../../report/svg-line-chart.js';
+import { renderRadar } from '../../report/svg-radar.js';
+import { renderTextTable } from '../../report/text-table.js';
+import { dataTypeOf, MEDEUREKA_DATASETS } from './datasets.js';
 
 type Scores = Record<string, number>;
 

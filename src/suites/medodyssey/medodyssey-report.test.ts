@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunRecord, StoredResult } from '../store/store.js';
+import type { RunRecord, StoredResult } from '../../store/store.js';
 import { buildMedOdysseyReport, renderMedOdysseyHtml, renderMedOdysseyText } from './medodyssey-report.js';
 
 const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>';

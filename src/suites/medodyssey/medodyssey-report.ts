@@ -1,4 +1,4 @@
-import type { RunRecord, StoredResult } from '../store/store.js';
+import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import {
   type CountingTable,
   countingBySetting,
@@ -12,8 +12,8 @@ import {
   niahErrors,
   niahTable,
   type Tally,
-} from '../suites/medodyssey/aggregate.js';
-import { LANGUAGES } from '../suites/medodyssey/constants.js';
+} from './aggregate.js';
+import { LANGUAGES } from './constants.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 
 export { renderMedOdysseyHtml } from './medodyssey-html.js';

@@ -1,6 +1,7 @@
-import type { CountingTable, NiahTable, Tally } from '../suites/medodyssey/aggregate.js';
-import { MEDICAL_DATASETS } from '../suites/medodyssey/aggregate.js';
-import { COUNTING_TYPES, LANGUAGES, levelName } from '../suites/medodyssey/constants.js';
+import { renderTextTable } from '../../report/text-table.js';
+import type { CountingTable, NiahTable, Tally } from './aggregate.js';
+import { MEDICAL_DATASETS } from './aggregate.js';
+import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
 import {
   COUNTING_SETTINGS,
   datasetName,
@@ -11,7 +12,6 @@ import {
   TYPE_NAMES,
 } from './medodyssey-labels.js';
 import type { MedOdysseyReport, RunReport } from './medodyssey-report.js';
-import { renderTextTable } from './text-table.js';
 
 export const fraction = (tally: Tally | null | undefined) =>
   tally ? `${tally.correct}/${tally.counted}` : '—';

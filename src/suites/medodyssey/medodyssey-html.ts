@@ -1,7 +1,11 @@
-import type { NiahTable } from '../suites/medodyssey/aggregate.js';
-import { MEDICAL_DATASETS } from '../suites/medodyssey/aggregate.js';
-import { COUNTING_TYPES, LANGUAGES, levelName } from '../suites/medodyssey/constants.js';
-import { escapeHtml } from './escape-html.js';
+import { escapeHtml } from '../../report/escape-html.js';
+import { renderGroupedBarChart } from '../../report/svg-bar-chart.js';
+import { renderHeatmap } from '../../report/svg-heatmap.js';
+import { renderLineChart } from '../../report/svg-line-chart.js';
+import { renderRadar } from '../../report/svg-radar.js';
+import type { NiahTable } from './aggregate.js';
+import { MEDICAL_DATASETS } from './aggregate.js';
+import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
 import { LANGUAGE_NAMES, MEDODYSSEY_METRICS, METRIC_NAMES, TYPE_NAMES } from './medodyssey-labels.js';
 import type { MedOdysseyReport, RunReport } from './medodyssey-report.js';
 import {
@@ -14,10 +18,6 @@ import {
   niahTextRows,
   percent,
 } from './medodyssey-text.js';
-import { renderGroupedBarChart } from './svg-bar-chart.js';
-import { renderHeatmap } from './svg-heatmap.js';
-import { renderLineChart } from './svg-line-chart.js';
-import { renderRadar } from './svg-radar.js';
 
 function niahHeatmap(run: RunReport, table: NiahTable, metric: string): string {
   return renderHeatmap({

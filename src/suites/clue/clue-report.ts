@@ -1,15 +1,10 @@
-import type { RunRecord, StoredResult } from '../store/store.js';
-import { levelScore } from '../suites/clue/level-score.js';
-import type { ClueTaskName } from '../suites/clue/load-tasks.js';
-import {
-  averaged,
-  CLUE_PROTOCOL,
-  type ClueProtocol,
-  type ClueProtocolName,
-} from '../suites/clue/protocols.js';
-import { escapeHtml } from './escape-html.js';
-import { renderScatter } from './svg-scatter.js';
-import { renderTextTable } from './text-table.js';
+import type { RunRecord, StoredResult } from '../../core/run-record.js';
+import { escapeHtml } from '../../report/escape-html.js';
+import { renderScatter } from '../../report/svg-scatter.js';
+import { renderTextTable } from '../../report/text-table.js';
+import { levelScore } from './level-score.js';
+import type { ClueTaskName } from './load-tasks.js';
+import { averaged, CLUE_PROTOCOL, type ClueProtocol, type ClueProtocolName } from './protocols.js';
 
 /** Table 3's columns: dataset → metric → header. */
 const COLUMNS = {

@@ -1,0 +1,62 @@
+import type { SampleParams, SampleScores, SampleStatus } from './sample.js';
+
+/** One run: a dataset × a model identity × parameters, as the store keeps it. */
+export interface RunRecord {
+  id: string;
+  suite: string;
+  /** Display name of the model in reports. */
+  label: string;
+  datasetId: string;
+  datasetPath: string | null;
+  /** Model description without secrets: provider, model id, window, tokenizer, prices. */
+  model: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+  source: 'medbench' | 'imported';
+  scoringMode: 'standard' | 'compat';
+  createdAt: string;
+}
+
+/** Every column of a result except its prompt (stored apart, deduplicated by hash). */
+export interface ResultFields {
+  runId: string;
+  sampleId: string;
+  task: string;
+  params: SampleParams;
+  gold: unknown;
+  promptChars: number | null;
+  promptTokens: number | null;
+  status: SampleStatus;
+  rawOutput: string | null;
+  parsed: unknown;
+  scores: SampleScores;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cost: number | null;
+  latencyMs: number | null;
+  attempts: number | null;
+  cacheHit: boolean;
+  error: string | null;
+}
+
+/** A result as read back from the store. */
+export type StoredResult = ResultFields & { promptHash: string | null; createdAt: string };
+
+/** The light form of a result that aggregation needs: no gold, prompt or output. */
+export interface ScoreRow {
+  sampleId: string;
+  task: string;
+  params: SampleParams;
+  status: SampleStatus;
+  scores: SampleScores;
+  promptChars: number | null;
+  promptTokens: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cost: number | null;
+}
+
+/** A run with its results: what reports and leaderboards aggregate. */
+export interface RunWithResults {
+  run: RunRecord;
+  results: readonly StoredResult[];
+}

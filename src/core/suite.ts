@@ -1,0 +1,66 @@
+import type { RunWithResults } from './run-record.js';
+import type { SampleParams } from './sample.js';
+import type { Task } from './task.js';
+
+export interface LeaderboardColumn {
+  key: string;
+  label: string;
+}
+
+/** A suite's leaderboard: one row per run, one column set per metric variant. */
+export interface Leaderboard {
+  suite: string;
+  /** Metric variants the page can switch between (ESM/SSM; MRR@n/HR@n; CLUE levels). */
+  variants: Array<{ key: string; label: string; columns: LeaderboardColumn[] }>;
+  rows: Array<{
+    runId: string;
+    label: string;
+    imported: boolean;
+    samples: number;
+    values: Record<string, Record<string, number | null>>;
+  }>;
+}
+
+/** What a page needs to know of one task (or task key) of a suite. */
+export interface TaskInfo {
+  /** The metric shown first for one sample and in grids (a fraction in [0, 1]). */
+  primaryMetric: string;
+}
+
+/** Options of `medbench report` a suite may use; each suite reads the ones it knows. */
+export interface SuiteReportOptions {
+  /** Metrics of the text tables, of the suite's `textMetrics` (`--metric`). */
+  metrics?: readonly string[];
+  /** The run every other run is compared with (CLUE, Figure 5). */
+  base?: string;
+}
+
+/**
+ * One benchmark suite, as the generic commands, the report and the viewer see it. A suite's
+ * own folder implements it; `SUITES` (`src/compose/suites.ts`) lists them.
+ */
+export interface Suite<Report = unknown> {
+  /** The name runs are stored under and `--suite` takes. */
+  readonly name: string;
+  /** The paper's name. */
+  readonly title: string;
+  /**
+   * Tasks of the dataset files this suite writes (`medbench run --dataset`); suites whose run
+   * command builds and runs in one go, or that rank rather than generate, have none.
+   */
+  readonly tasks?: Readonly<Record<string, Task>>;
+  /** Metrics the text report can be limited to (`--metric`); a suite without them takes no `--metric`. */
+  readonly textMetrics?: readonly string[];
+  /** The command that makes a first run, for the error when none is stored. */
+  readonly firstRun: string;
+  /** The group a result belongs to on the viewer's pages (a task, or a task in one language). */
+  groupOf(row: { task: string; params: SampleParams }): string;
+  describeTask(task: string): TaskInfo;
+  /** The suite's report of stored runs: one JSON document, the same one every form shows. */
+  report(runs: readonly RunWithResults[], options: SuiteReportOptions): Report;
+  renderText(report: Report, options: SuiteReportOptions): string;
+  renderHtml(report: Report): string;
+  /** Number of runs a report holds (0: nothing matched). */
+  runCount(report: Report): number;
+  leaderboard(runs: readonly RunWithResults[]): Leaderboard;
+}

@@ -1,0 +1,61 @@
+import type { Leaderboard, Suite } from '../../core/suite.js';
+import { buildClueReport, type ClueReport, renderClueHtml, renderClueText } from './clue-report.js';
+import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
+
+function clueLeaderboard(report: ClueReport): Leaderboard {
+  const metricKeys = [
+    ...new Set(
+      report.runs.flatMap((run) =>
+        Object.entries(run.scores).flatMap(([dataset, metrics]) =>
+          Object.keys(metrics).map((metric) => `${dataset} ${metric}`),
+        ),
+      ),
+    ),
+  ];
+  const columns = metricKeys.map((key) => ({ key, label: key }));
+  return {
+    suite: 'clue',
+    variants: [
+      {
+        key: 'levels',
+        label: 'Level 1 / Level 2',
+        columns: [
+          { key: 'level1', label: 'Level 1' },
+          { key: 'level2', label: 'Level 2' },
+        ],
+      },
+      { key: 'metrics', label: 'Every metric', columns },
+    ],
+    rows: report.runs.map((run) => ({
+      runId: run.runId,
+      label: run.label,
+      imported: false,
+      samples: Object.values(run.items).reduce((sum, count) => sum + count, 0),
+      values: {
+        levels: { level1: run.level1, level2: run.level2 },
+        metrics: Object.fromEntries(
+          metricKeys.map((key) => {
+            const [dataset, metric] = key.split(' ') as [string, string];
+            return [key, run.scores[dataset]?.[metric] ?? null];
+          }),
+        ),
+      },
+    })),
+  };
+}
+
+/** CLUE: six clinical tasks, Level 1 and Level 2 scores. */
+export const clueSuite: Suite<ClueReport> = {
+  name: 'clue',
+  title: 'CLUE',
+  firstRun: 'Run `medbench run clue --data <folder> --model baseline` first, or check --home.',
+  groupOf: (row) => row.task,
+  describeTask: (task) => ({
+    primaryMetric: CLUE_PRIMARY_METRICS[task as keyof typeof CLUE_PRIMARY_METRICS] ?? 'accuracy',
+  }),
+  report: (runs, options) => buildClueReport(runs, options.base ? { base: options.base } : {}),
+  renderText: (report) => renderClueText(report),
+  renderHtml: renderClueHtml,
+  runCount: (report) => report.runs.length,
+  leaderboard: (runs) => clueLeaderboard(buildClueReport(runs)),
+};

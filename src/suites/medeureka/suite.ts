@@ -1,0 +1,58 @@
+import type { Leaderboard, Suite } from '../../core/suite.js';
+import {
+  buildMedEurekaReport,
+  type MedEurekaReport,
+  renderMedEurekaHtml,
+  renderMedEurekaText,
+} from './medeureka-report.js';
+
+/** Table 3's MRR@10 and Exact HR@10 first (the page opens on the first), then every other n. */
+const VARIANT_CUTOFFS = [10, 1, 5, 20, 50, 100, 200, 500];
+
+function medeurekaLeaderboard(report: MedEurekaReport): Leaderboard {
+  const datasets = [...new Set(report.runs.flatMap((run) => Object.keys(run.datasets)))];
+  const columns = [...datasets.map((key) => ({ key, label: key })), { key: 'Avg.', label: 'Avg.' }];
+  const variants = ['mrr', 'hr']
+    .flatMap((metric) =>
+      VARIANT_CUTOFFS.map((n) => ({
+        key: `${metric}@${n}`,
+        label: `${metric === 'mrr' ? 'MRR' : 'Exact HR'}@${n}`,
+        columns,
+      })),
+    )
+    .sort((left, right) => Number(right.key.endsWith('@10')) - Number(left.key.endsWith('@10')));
+  return {
+    suite: 'medeureka',
+    variants,
+    rows: report.runs.map((run) => ({
+      runId: run.runId,
+      label: run.label,
+      imported: false,
+      samples: Object.values(run.datasets).reduce((sum, scores) => sum + (scores.queries ?? 0), 0),
+      values: Object.fromEntries(
+        variants.map((variant) => [
+          variant.key,
+          {
+            ...Object.fromEntries(datasets.map((name) => [name, run.datasets[name]?.[variant.key] ?? null])),
+            'Avg.': run.average[variant.key] ?? null,
+          },
+        ]),
+      ),
+    })),
+  };
+}
+
+/** MedEureka: embedding retrieval over the medical datasets, MRR@n and Exact HR@n per query. */
+export const medeurekaSuite: Suite<MedEurekaReport> = {
+  name: 'medeureka',
+  title: 'MedEureka',
+  firstRun: 'Run `medbench run medeureka --data <folder> --model bm25` first, or check --home.',
+  // A task key names dataset, language and granularity already.
+  groupOf: (row) => row.task,
+  describeTask: () => ({ primaryMetric: 'mrr@10' }),
+  report: (runs) => buildMedEurekaReport(runs),
+  renderText: (report) => renderMedEurekaText(report),
+  renderHtml: renderMedEurekaHtml,
+  runCount: (report) => report.runs.length,
+  leaderboard: (runs) => medeurekaLeaderboard(buildMedEurekaReport(runs)),
+};

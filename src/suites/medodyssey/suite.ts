@@ -1,0 +1,61 @@
+import type { Leaderboard, Suite } from '../../core/suite.js';
+import { TEN_DATASETS } from './aggregate.js';
+import { medodysseyTasks } from './index.js';
+import {
+  buildMedOdysseyReport,
+  displayLabels,
+  MEDODYSSEY_METRICS,
+  type MedOdysseyReport,
+  medodysseyTables,
+  renderMedOdysseyHtml,
+  renderMedOdysseyText,
+  tenDatasetScores,
+} from './medodyssey-report.js';
+
+/**
+ * The ten-dataset leaderboard, computed with the suite's own counting rules (the same functions
+ * Tables A2/A3/3/2/A4 use) but only the cells it shows: quicker than the full report on large stores.
+ */
+function medodysseyLeaderboard(runs: Parameters<Suite['leaderboard']>[0]): Leaderboard {
+  const columns = TEN_DATASETS.map((key) => ({ key, label: key }));
+  const labels = displayLabels(runs);
+  return {
+    suite: 'medodyssey',
+    variants: [
+      { key: 'esm', label: 'ESM', columns },
+      { key: 'ssm', label: 'SSM', columns },
+    ],
+    rows: runs.map(({ run, results }) => {
+      const tables = medodysseyTables(
+        results,
+        (run.model.contextWindow as number | null | undefined) ?? null,
+      );
+      return {
+        runId: run.id,
+        label: labels.get(run.id)!,
+        imported: run.source === 'imported',
+        samples: results.length,
+        values: { esm: tenDatasetScores(tables, 'esm'), ssm: tenDatasetScores(tables, 'ssm') },
+      };
+    }),
+  };
+}
+
+/** MedOdyssey (Fan et al.): long-context NIAH, Counting and the medical tasks. */
+export const medodysseySuite: Suite<MedOdysseyReport> = {
+  name: 'medodyssey',
+  title: 'MedOdyssey',
+  tasks: medodysseyTasks,
+  textMetrics: MEDODYSSEY_METRICS,
+  firstRun:
+    'Run `medbench demo`, `medbench run` or `medbench import medodyssey-outputs` first, or check --home.',
+  // NIAH and Counting come in two languages, each its own grid.
+  groupOf: (row) =>
+    typeof row.params.language === 'string' ? `${row.task}-${row.params.language}` : row.task,
+  describeTask: (task) => ({ primaryMetric: medodysseyTasks[task]?.primaryMetric ?? 'esm' }),
+  report: (runs) => buildMedOdysseyReport(runs),
+  renderText: (report, options) => renderMedOdysseyText(report, options.metrics),
+  renderHtml: renderMedOdysseyHtml,
+  runCount: (report) => report.runs.length,
+  leaderboard: medodysseyLeaderboard,
+};
