@@ -87,6 +87,29 @@ function kinds(counts: Record<string, number>): string {
 }
 
 /**
+ * Ctrl-C and SIGTERM for a run without model calls (a baseline, a retriever): the first asks it to
+ * stop (it ends after what it is computing, or within it), the second too; its finished batches
+ * are stored, and the command exits 130.
+ */
+export function stopOnSignals(output: CommandOutput): { signal: AbortSignal; dispose(): void } {
+  const stop = new AbortController();
+  const onSignal = () => {
+    if (!stop.signal.aborted)
+      output.stderr('\nStopping: finished work is kept. Re-run the same command to finish.\n');
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: stop.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/**
  * Runs samples on a model as a command does: Ctrl-C/SIGTERM once stops gracefully (no new
  * requests, waits between retries end, requests in flight finish and are kept), twice cancels
  * those too; progress on stderr; then a summary and the exit code — 0 only when every sample

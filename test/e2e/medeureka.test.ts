@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddingTestServer } from '../support/embedding-test-server.js';
 import { writeTinyOnnxModel } from '../support/tiny-onnx-model.js';
@@ -46,6 +47,35 @@ describe('medbench run medeureka (built CLI)', () => {
     const text = (await runCli(['--home', home, 'report', '--suite', 'medeureka'])).stdout;
     expect(text).toContain('MedEureka — MRR@10 (%)');
     expect(text).toContain('MedEureka — Exact HR@10 (%)');
+  });
+
+  it('a run cut short resumes: only the tasks without stored results are ranked again', async () => {
+    const data = join(ROOT, 'samples', 'medeureka');
+    const resumeHome = join(scratch, 'resume');
+    const first = await runCli(['--home', resumeHome, 'run', 'medeureka', '--data', data, '--model', 'bm25']);
+    expect(first.code).toBe(0);
+    const before = JSON.parse(
+      (await runCli(['--home', resumeHome, 'report', '--suite', 'medeureka', '--json'])).stdout,
+    );
+    // What a kill -9 during one task leaves: every other task committed.
+    const database = new Database(join(resumeHome, 'medbench.sqlite'));
+    const last = database.prepare('SELECT MAX(task) AS task FROM results').get() as {
+      task: string;
+    };
+    const removed = database.prepare('DELETE FROM results WHERE task = ?').run(last.task).changes;
+    const kept = (database.prepare('SELECT COUNT(*) AS n FROM results').get() as { n: number }).n;
+    database.close();
+    expect(removed).toBeGreaterThan(0);
+    const again = await runCli(['--home', resumeHome, 'run', 'medeureka', '--data', data, '--model', 'bm25']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`Ranked ${removed} queries`);
+    expect(again.stderr).toContain(`${kept} ranked before`);
+    const after = JSON.parse(
+      (await runCli(['--home', resumeHome, 'report', '--suite', 'medeureka', '--json'])).stdout,
+    );
+    expect(after.runs.map((run: { datasets: unknown }) => run.datasets)).toEqual(
+      before.runs.map((run: { datasets: unknown }) => run.datasets),
+    );
   });
 
   it('names a target missing from its corpus, and a task without a corpus, storing nothing', async () => {

@@ -4,6 +4,7 @@ import { MedbenchError } from '../../core/errors.js';
 import { LocalOnnxTokenEncoder } from '../../providers/local-onnx-token-encoder.js';
 import type { Store } from '../../store/store.js';
 import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
+import { referenceGold } from '../../suites/clue/gold.js';
 import type { ClueTaskName } from '../../suites/clue/load-tasks.js';
 import {
   BERTSCORE_ENCODERS,
@@ -131,7 +132,7 @@ export async function addBertScores(
     const f1s = await bertScoreF1s(
       pending.map((result) => ({
         prediction: cased(typeof result.parsed === 'string' ? result.parsed : (result.rawOutput ?? '')),
-        reference: cased((result.gold as { reference: string }).reference),
+        reference: cased(referenceGold.parse(result.gold).reference),
       })),
       encoder,
     );

@@ -5,6 +5,7 @@ import { MedbenchError } from '../../core/errors.js';
 import { readJsonLinesFile } from '../../io/text-file.js';
 import { setF1 } from '../../metrics/set-f1.js';
 import { Store } from '../../store/store.js';
+import { referenceGold } from '../../suites/clue/gold.js';
 import { writeOutputFile } from '../output-file.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
@@ -46,7 +47,7 @@ export function exportClueUmlsTextsCommand(
           JSON.stringify({
             id: result.sampleId,
             prediction: typeof result.parsed === 'string' ? result.parsed : (result.rawOutput ?? ''),
-            reference: (result.gold as { reference: string }).reference,
+            reference: referenceGold.parse(result.gold).reference,
           }),
         ),
     );

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
-import { Store, sha256 } from '../../store/store.js';
+import { resultRecord } from '../../runner/result-columns.js';
+import { NO_MODEL_CALL, Store, sha256 } from '../../store/store.js';
 import {
   type ImportedResult,
   PUBLISHED_MODELS,
@@ -116,27 +117,17 @@ export function importMedOdysseyCommand(options: ImportMedOdysseyOptions, output
           createdAt: new Date().toISOString(),
         });
         for (const result of results) {
-          store.putResult({
-            runId,
-            sampleId: result.sample.id,
-            task: result.sample.task,
-            params: result.sample.params,
-            gold: result.sample.gold,
-            prompt: result.hasPrompt ? result.sample.prompt : null,
-            promptChars: result.promptChars,
-            promptTokens: result.promptTokens,
-            status: result.status,
-            rawOutput: result.rawOutput,
-            parsed: result.parsed,
-            scores: result.scores,
-            inputTokens: null,
-            outputTokens: null,
-            cost: null,
-            latencyMs: null,
-            attempts: null,
-            cacheHit: false,
-            error: null,
-          });
+          store.putResult(
+            resultRecord({
+              runId,
+              sample: { ...result.sample, promptChars: result.promptChars },
+              prompt: result.hasPrompt ? result.sample.prompt : null,
+              promptTokens: result.promptTokens,
+              outcome: result,
+              // Published outputs: no usage was recorded, not even the attempts.
+              usage: { ...NO_MODEL_CALL, attempts: null },
+            }),
+          );
           added++;
         }
       }

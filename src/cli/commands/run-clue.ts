@@ -3,10 +3,13 @@ import { loadConfig } from '../../compose/config.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import type { ChatCapabilities } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
+import type { RunRecord } from '../../core/run-record.js';
 import type { Sample } from '../../core/sample.js';
-import { canonicalJson } from '../../runner/canonical-json.js';
 import { describeModel, type ModelBinding, modelRunIdentity } from '../../runner/model-binding.js';
-import { NO_MODEL_CALL, type RunRecord, Store, sha256 } from '../../store/store.js';
+import { resultRecord } from '../../runner/result-columns.js';
+import { runComputed } from '../../runner/run-computed.js';
+import { runRecordOf } from '../../runner/run-identity.js';
+import { Store, sha256 } from '../../store/store.js';
 import {
   buildMeDiSumCode,
   buildMeDiSumQa,
@@ -17,7 +20,6 @@ import {
 } from '../../suites/clue/build-clue-samples.js';
 import { createClueBaseline } from '../../suites/clue/clue-baseline.js';
 import type { ClueModelKind } from '../../suites/clue/clue-conversation.js';
-import { buildClueReport, renderClueText } from '../../suites/clue/clue-report.js';
 import { type ClueResources, createClueTasks, notComputed } from '../../suites/clue/clue-tasks.js';
 import { ConceptMatcher } from '../../suites/clue/concept-matcher.js';
 import {
@@ -35,11 +37,13 @@ import {
 import { buildLongHealth } from '../../suites/clue/longhealth.js';
 import { loadMrconso } from '../../suites/clue/mrconso.js';
 import { CLUE_PROTOCOL, CLUE_PROTOCOLS, type ClueProtocol } from '../../suites/clue/protocols.js';
+import { clueSuite } from '../../suites/clue/suite.js';
 import { getTokenizer, listTokenizers } from '../../tokenizers/registry.js';
 import { parseChoiceList } from '../parse-options.js';
-import { type RetryOptions, runModelSession } from '../run-session.js';
+import { EXIT, type RetryOptions, runModelSession, stopOnSignals } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 import { addBertScores, bertscoreFolders, openBertScoreEncoders, planBertScore } from './clue-bertscore.js';
+import { storedReport } from './report.js';
 
 export interface RunClueOptions extends ModelOverrides, RetryOptions {
   data: string;
@@ -118,6 +122,50 @@ async function buildSamples(options: {
     samples.push(...(options.limit ? built.slice(0, options.limit) : built));
   }
   return { samples, codePool };
+}
+
+/** Baseline results, computed in batches through the run pipeline (resumable, Ctrl-C safe). */
+async function runBaseline(options: {
+  store: Store;
+  run: RunRecord;
+  samples: readonly Sample[];
+  baseline: ReturnType<typeof createClueBaseline>;
+  output: CommandOutput;
+}) {
+  const stops = stopOnSignals(options.output);
+  let skipped = 0;
+  try {
+    const summary = await runComputed({
+      store: options.store,
+      run: options.run,
+      stopSignal: stops.signal,
+      batches: chunks(options.samples, 256).map((batch) => ({
+        ids: batch.map((sample) => sample.id),
+        compute: () =>
+          batch.flatMap((sample) => {
+            const outcome = options.baseline(sample);
+            if (!outcome) skipped++;
+            return outcome
+              ? [resultRecord({ runId: options.run.id, sample, prompt: null, promptTokens: null, outcome })]
+              : [];
+          }),
+      })),
+    });
+    if (skipped > 0)
+      options.output.stderr(
+        `baseline: ${skipped} Problem Summary items not computed (the baseline needs --umls)\n`,
+      );
+    if (summary.interrupted) process.exitCode = EXIT.interrupted;
+    return summary;
+  } finally {
+    stops.dispose();
+  }
+}
+
+function chunks<Item>(items: readonly Item[], size: number): Item[][] {
+  const out: Item[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
 }
 
 /** `medbench run clue`: every CLUE task whose official file is in --data, on one model or the baseline. */
@@ -206,58 +254,30 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     ...(model ? { generation: model.parameters } : {}),
   };
   const identity = model ? describeModel(model) : { provider: 'baseline', modelId: 'clue-baseline' };
-  const run: RunRecord = {
-    id: sha256(
-      canonicalJson({
-        version: 2,
-        datasetId,
-        model: model ? modelRunIdentity(model) : identity,
-        parameters,
-      }),
-    ).slice(0, 16),
+  const run = runRecordOf({
+    identity: {
+      datasetId,
+      model: model ? modelRunIdentity(model) : identity,
+      parameters,
+      scoringMode: 'standard',
+    },
     suite: 'clue',
     label: model?.label ?? options.label ?? 'baseline',
-    datasetId,
     datasetPath: options.data,
-    model: identity,
-    parameters,
-    source: 'medbench',
-    scoringMode: 'standard',
-    createdAt: new Date().toISOString(),
-  };
+    description: identity,
+  });
   const scoring = { protocol, modelId: model?.modelId ?? 'baseline' };
   const store = new Store(storePathIn(resolveHome(options.home)));
   try {
     if (!model) {
-      const baseline = createClueBaseline({ resources, scoring, codePool, seed: 1 });
-      let skipped = 0;
-      store.transaction(() => {
-        store.deleteRun(run.id);
-        store.ensureRun(run);
-        for (const sample of samples) {
-          const result = baseline(sample);
-          if (!result) {
-            skipped++;
-            continue;
-          }
-          store.putResult({
-            runId: run.id,
-            sampleId: sample.id,
-            task: sample.task,
-            params: sample.params,
-            gold: sample.gold,
-            prompt: null,
-            promptChars: sample.promptChars,
-            promptTokens: null,
-            ...result,
-            ...NO_MODEL_CALL,
-          });
-        }
+      const summary = await runBaseline({
+        store,
+        run,
+        samples,
+        baseline: createClueBaseline({ resources, scoring, codePool, seed: 1 }),
+        output,
       });
-      if (skipped > 0)
-        output.stderr(
-          `baseline: ${skipped} Problem Summary items not computed (the baseline needs --umls)\n`,
-        );
+      if (summary.interrupted) return;
     } else {
       if (prefill.startsWith('left out')) output.stderr(`warning: the answer prefill is ${prefill}.\n`);
       await runModelSession({
@@ -272,7 +292,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       });
     }
     await addBertScores(store, run.id, bertscore, encoders, output);
-    output.stdout(`${renderClueText(buildClueReport([{ run, results: store.results(run.id) }]))}\n`);
+    output.stdout(`${clueSuite.renderText(storedReport(store, clueSuite, { runIds: [run.id] }), {})}\n`);
   } finally {
     store.close();
   }

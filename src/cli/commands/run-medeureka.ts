@@ -4,15 +4,19 @@ import { resolveHome, storePathIn } from '../../compose/home.js';
 import { type RetrieverOverrides, retrieverFromSpec } from '../../compose/retrievers.js';
 import { MedbenchError } from '../../core/errors.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
+import { resultRecord } from '../../runner/result-columns.js';
+import { runComputed } from '../../runner/run-computed.js';
+import { runRecordOf } from '../../runner/run-identity.js';
 import { EmbeddingCache } from '../../store/embedding-cache.js';
-import { NO_MODEL_CALL, Store, sha256 } from '../../store/store.js';
+import { type ResultRecord, Store, sha256 } from '../../store/store.js';
 import type { RetrievalTask } from '../../suites/medeureka/assemble-tasks.js';
 import { canonicalTaskKey, MEDEUREKA_TASK_KEYS } from '../../suites/medeureka/datasets.js';
-import { evaluateRetrieval } from '../../suites/medeureka/evaluate.js';
+import { evaluateRetrieval, type QueryResult } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
-import { buildMedEurekaReport, renderMedEurekaText } from '../../suites/medeureka/medeureka-report.js';
-import { retryPolicyFrom } from '../run-session.js';
+import { medeurekaSuite } from '../../suites/medeureka/suite.js';
+import { EXIT, retryPolicyFrom, stopOnSignals } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
+import { storedReport } from './report.js';
 
 export interface RunMedEurekaOptions extends RetrieverOverrides {
   data: string;
@@ -44,6 +48,30 @@ export function selectTasks(
   return tasks.filter((task) => keys.includes(task.key));
 }
 
+/** One ranked query as a result row: its ranking is the parsed answer, its input the prompt. */
+function queryResultRecord(runId: string, result: QueryResult): ResultRecord {
+  return resultRecord({
+    runId,
+    sample: {
+      id: result.id,
+      task: result.key,
+      params: {
+        key: result.key,
+        dataset: result.dataset,
+        language: result.language,
+        granularity: result.granularity,
+        instruction: result.instruction,
+        template: result.template,
+      },
+      gold: { targets: result.targets },
+      promptChars: result.queryInput.length,
+    },
+    prompt: result.queryInput,
+    promptTokens: null,
+    outcome: { status: 'ok', rawOutput: null, parsed: result.ranking, scores: result.scores },
+  });
+}
+
 /** Where embedding vectors are cached: beside the store, in their own file. */
 export function embeddingCachePathIn(home: string): string {
   return join(home, 'embeddings.sqlite');
@@ -64,10 +92,9 @@ export async function runMedEurekaCommand(
   if (tasks.length === 0)
     throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `No MedEureka tasks in ${options.data}.` });
   const cache = options.embeddingCache === false ? undefined : new EmbeddingCache(embeddingCachePathIn(home));
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.on('SIGINT', onSignal);
+  const stops = stopOnSignals(output);
   let current = '';
+  const store = new Store(storePathIn(home));
   try {
     const retriever = await retrieverFromSpec({
       spec: options.model,
@@ -80,70 +107,49 @@ export async function runMedEurekaCommand(
       },
     });
     const started = Date.now();
-    const results = await evaluateRetrieval(retriever, tasks, {
-      signal: stop.signal,
-      onTask: (key) => {
-        current = key;
+    const run = runRecordOf({
+      identity: {
+        datasetId: sha256(
+          canonicalJson(tasks.map((task) => ({ key: task.key, queries: task.queries, corpus: task.corpus }))),
+        ),
+        model: retriever.description,
+        parameters: { tasks: tasks.map((task) => task.key), topK: 500 },
+        scoringMode: 'standard',
       },
-    });
-    const datasetId = sha256(
-      canonicalJson(tasks.map((task) => ({ key: task.key, queries: task.queries, corpus: task.corpus }))),
-    );
-    const run = {
-      id: sha256(canonicalJson({ datasetId, retriever: retriever.description })).slice(0, 16),
       suite: 'medeureka',
       label: options.label ?? options.model,
-      datasetId,
       datasetPath: resolve(options.data),
-      model: retriever.description,
-      parameters: { tasks: tasks.map((task) => task.key), topK: 500 },
-      source: 'medbench' as const,
-      scoringMode: 'standard' as const,
-      createdAt: new Date().toISOString(),
-    };
-    const store = new Store(storePathIn(home));
-    try {
-      store.transaction(() => {
-        store.deleteRun(run.id);
-        store.ensureRun(run);
-        for (const result of results) {
-          store.putResult({
-            runId: run.id,
-            sampleId: result.id,
-            task: result.key,
-            params: {
-              key: result.key,
-              dataset: result.dataset,
-              language: result.language,
-              granularity: result.granularity,
-              instruction: result.instruction,
-              template: result.template,
-            },
-            gold: { targets: result.targets },
-            prompt: result.queryInput,
-            promptChars: result.queryInput.length,
-            promptTokens: null,
-            status: 'ok',
-            rawOutput: null,
-            parsed: result.ranking,
-            scores: result.scores,
-            ...NO_MODEL_CALL,
-          });
-        }
-      });
-      const usage =
-        'usage' in retriever ? (retriever.usage as { embedded: number; cached: number }) : undefined;
-      output.stderr(
-        `${process.stderr.isTTY ? '\r' : ''}Ranked ${results.length} queries of ${tasks.length} tasks with ${retriever.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (run ${run.id})${usage ? `; embedded ${usage.embedded} texts, ${usage.cached} from the cache` : ''}.\n`,
-      );
-      output.stdout(
-        `${renderMedEurekaText(buildMedEurekaReport([{ run, results: store.results(run.id) }]))}\n`,
-      );
-    } finally {
-      store.close();
+      description: retriever.description,
+    });
+    const summary = await runComputed({
+      store,
+      run,
+      stopSignal: stops.signal,
+      batches: tasks.map((task) => ({
+        ids: task.queries.map((query) => query.id),
+        compute: async (signal) => {
+          current = task.key;
+          const results = await evaluateRetrieval(retriever, [task], { signal });
+          return results.map((result) => queryResultRecord(run.id, result));
+        },
+      })),
+    });
+    const usage =
+      'usage' in retriever ? (retriever.usage as { embedded: number; cached: number }) : undefined;
+    output.stderr(
+      `${process.stderr.isTTY ? '\r' : ''}Ranked ${summary.done} queries of ${tasks.length} tasks with ${retriever.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (run ${run.id}${summary.alreadyDone > 0 ? `; ${summary.alreadyDone} ranked before` : ''})${usage ? `; embedded ${usage.embedded} texts, ${usage.cached} from the cache` : ''}.\n`,
+    );
+    if (summary.interrupted) {
+      output.stderr('Stopped: every finished task is stored; re-run the same command to finish.\n');
+      process.exitCode = EXIT.interrupted;
+      return;
     }
+    output.stdout(
+      `${medeurekaSuite.renderText(storedReport(store, medeurekaSuite, { runIds: [run.id] }), {})}\n`,
+    );
   } finally {
-    process.off('SIGINT', onSignal);
+    store.close();
+    stops.dispose();
     cache?.close();
   }
 }

@@ -4,11 +4,11 @@ import { resolveHome, storePathIn } from '../../compose/home.js';
 import { SUITES } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
-import { canonicalJson } from '../../runner/canonical-json.js';
 import { readDataset } from '../../runner/dataset-file.js';
 import { describeModel, modelRunIdentity } from '../../runner/model-binding.js';
+import { runRecordOf } from '../../runner/run-identity.js';
 import type { RunSummary } from '../../runner/run-samples.js';
-import { Store, sha256 } from '../../store/store.js';
+import { Store } from '../../store/store.js';
 import { type RetryOptions, runModelSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 import { storedReport } from './report.js';
@@ -77,17 +77,19 @@ export async function runCommand(options: RunCommandOptions, output: CommandOutp
       `warning: no context window known for ${model.modelId}; too_long cannot be detected (set contextWindow in the config or --context-window).\n`,
     );
   }
-  const modelIdentity = describeModel(model);
-  const parameters = { ...model.parameters, task: options.task ?? null };
-  const runId = sha256(
-    canonicalJson({
-      version: 2,
+  const run = runRecordOf({
+    identity: {
       datasetId: dataset.id,
       model: modelRunIdentity(model),
-      parameters,
+      parameters: { ...model.parameters, task: options.task ?? null },
       scoringMode: 'standard',
-    }),
-  ).slice(0, 16);
+    },
+    suite: suite.name,
+    label: model.label,
+    datasetPath: dataset.path,
+    description: describeModel(model),
+  });
+  const runId = run.id;
   const home = resolveHome(options.home);
   const store = new Store(storePathIn(home));
   try {
@@ -96,18 +98,7 @@ export async function runCommand(options: RunCommandOptions, output: CommandOutp
     );
     const summary = await runModelSession({
       store,
-      run: {
-        id: runId,
-        suite: dataset.header.suite,
-        label: model.label,
-        datasetId: dataset.id,
-        datasetPath: dataset.path,
-        model: modelIdentity,
-        parameters,
-        source: 'medbench',
-        scoringMode: 'standard',
-        createdAt: new Date().toISOString(),
-      },
+      run,
       samples,
       tasks,
       model,

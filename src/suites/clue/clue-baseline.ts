@@ -1,6 +1,7 @@
 import type { Sample, SampleScores, SampleStatus } from '../../core/sample.js';
 import type { ClueResources, ClueScoring } from './clue-tasks.js';
 import { createClueTasks } from './clue-tasks.js';
+import { codesGold } from './gold.js';
 import { PythonRandom } from './python-random.js';
 
 export interface BaselineResult {
@@ -52,7 +53,7 @@ export function createClueBaseline(options: {
       }
       case 'medisumcode': {
         const random = new PythonRandom(options.seed);
-        const gold = (sample.gold as { codes: string[] }).codes;
+        const gold = codesGold.parse(sample.gold).codes;
         const picked = gold.map(() => options.codePool[random.randbelow(options.codePool.length)]!);
         return score(tasks, sample, picked.join(', '));
       }

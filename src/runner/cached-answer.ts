@@ -1,0 +1,101 @@
+import type { ChatModel } from '../core/chat-model.js';
+import { CLAIM_LEASE_MS, type RequestClaims } from '../store/request-claims.js';
+import type { CachedResponse, Store } from '../store/store.js';
+import type { ModelBinding } from './model-binding.js';
+import { responseCacheKey } from './response-cache-key.js';
+import { sleep } from './retry.js';
+import type { SampleRequest } from './sample-request.js';
+
+/** How often a sample whose request another process holds looks for that process's answer. */
+const CLAIM_POLL_MS = 200;
+
+/** The response cache and the request claims of one run, shared by its workers. */
+export class AnswerCache {
+  /** Every endpoint of the binding, for claims: one process sends a request, whichever endpoint. */
+  private readonly endpointGroup: string;
+  private readonly renewal: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly model: ModelBinding,
+    private readonly claims: RequestClaims | undefined,
+  ) {
+    this.endpointGroup = [...new Set(model.endpoints.map((entry) => entry.model.endpoint))].sort().join(' ');
+    // Claims lapse unless renewed: renewed while this runner works, so only a dead process's lapse.
+    this.renewal = claims ? setInterval(() => claims.renew(), CLAIM_LEASE_MS / 3) : undefined;
+    this.renewal?.unref();
+  }
+
+  keyFor(chat: ChatModel, request: SampleRequest): string {
+    return responseCacheKey({
+      provider: chat.provider,
+      endpoint: chat.endpoint,
+      modelId: chat.modelId,
+      parameters: request.keyParameters,
+      messagesDigest: request.digest,
+    });
+  }
+
+  /**
+   * A binding's endpoints serve one model: an answer any of them gave is this request's answer
+   * (a fresh one is stored under the endpoint that gave it).
+   */
+  private lookUp(endpoint: ChatModel, request: SampleRequest): CachedResponse | undefined {
+    let found = this.store.getCachedResponse(this.keyFor(endpoint, request));
+    for (const other of this.model.endpoints) {
+      if (found) break;
+      if (other.model !== endpoint) found = this.store.getCachedResponse(this.keyFor(other.model, request));
+    }
+    return found;
+  }
+
+  /**
+   * The cached answer, or the right to send the request: another process running the same
+   * requests (the same binding) may be asking already, and then this one waits for its answer
+   * rather than pay for it twice. `undefined`: stopped while waiting (the next run does it).
+   */
+  async findOrClaim(
+    endpoint: ChatModel,
+    request: SampleRequest,
+    options: { deadline: number | undefined; signal: AbortSignal },
+  ): Promise<{ cached: CachedResponse | undefined; release: () => void } | undefined> {
+    let cached = this.lookUp(endpoint, request);
+    const { claims } = this;
+    if (cached || !claims) return { cached, release: () => {} };
+    const claimKey = responseCacheKey({
+      provider: endpoint.provider,
+      endpoint: this.endpointGroup,
+      modelId: endpoint.modelId,
+      parameters: request.keyParameters,
+      messagesDigest: request.digest,
+    });
+    let claimed = false;
+    const release = () => {
+      if (claimed) claims.release(claimKey);
+      claimed = false;
+    };
+    while (!cached) {
+      if (claims.take(claimKey)) {
+        // Taken: an answer stored before the other process let go is in the cache now.
+        cached = this.lookUp(endpoint, request);
+        if (cached) claims.release(claimKey);
+        else claimed = true;
+        break;
+      }
+      if (options.deadline !== undefined && Date.now() >= options.deadline) break;
+      try {
+        await sleep(CLAIM_POLL_MS, options.signal);
+      } catch {
+        return undefined;
+      }
+      cached = this.lookUp(endpoint, request);
+    }
+    return { cached, release };
+  }
+
+  /** Requests cancelled or left: another process (or the next run) may send them at once. */
+  close(): void {
+    if (this.renewal) clearInterval(this.renewal);
+    this.claims?.releaseAll();
+  }
+}

@@ -1,0 +1,69 @@
+import type { ChatMessage, ChatModel } from '../core/chat-model.js';
+import type { Sample } from '../core/sample.js';
+import { countTokensYielding } from '../tokenizers/count-tokens-yielding.js';
+import type { ModelBinding } from './model-binding.js';
+import { messagesDigest } from './response-cache-key.js';
+
+/** One sample as a request to one endpoint: what is sent, and what identifies it in the cache. */
+export interface SampleRequest {
+  messages: ChatMessage[];
+  /** Prompt tokens by the model's tokenizer (null: no tokenizer known). */
+  promptTokens: number | null;
+  /** The model's generation parameters with the sample's own limits. */
+  parameters: ModelBinding['parameters'];
+  /** Server-side truncation, when the sample asks for it and the endpoint does it. */
+  truncatePromptTokens: number | undefined;
+  /** What the cache key covers: the parameters, with the truncation when there is one. */
+  keyParameters: unknown;
+  digest: string;
+  /** Why the sample cannot be sent (its prompt exceeds the window), if so. */
+  tooLong: string | undefined;
+}
+
+/** The prompt's tokens by the model's tokenizer: the build's count when it made one. */
+async function promptTokensOf(sample: Sample, messages: ChatMessage[], model: ModelBinding) {
+  const tokenizer = model.tokenizer;
+  if (!tokenizer) return null;
+  const built = sample.promptTokens[tokenizer.name];
+  if (built !== undefined) return built;
+  let count = 0;
+  for (const message of messages) count += await countTokensYielding(tokenizer, message.content);
+  return count;
+}
+
+export async function sampleRequest(
+  sample: Sample,
+  endpoint: ChatModel,
+  model: ModelBinding,
+): Promise<SampleRequest> {
+  const messages: ChatMessage[] = sample.messages ?? [{ role: 'user', content: sample.prompt }];
+  const promptTokens = await promptTokensOf(sample, messages, model);
+  const parameters = {
+    ...model.parameters,
+    ...(sample.generation?.maxOutputTokens !== undefined
+      ? { maxOutputTokens: sample.generation.maxOutputTokens }
+      : {}),
+  };
+  // A sample that asks for server-side truncation, on an endpoint that does it, is sent as it is.
+  const truncatePromptTokens =
+    sample.generation?.truncatePromptTokens !== undefined && endpoint.capabilities?.truncatePrompt
+      ? sample.generation.truncatePromptTokens
+      : undefined;
+  const tooLong =
+    truncatePromptTokens === undefined &&
+    model.contextWindow !== undefined &&
+    promptTokens !== null &&
+    promptTokens > model.contextWindow
+      ? `prompt has ${promptTokens} ${model.tokenizer?.name} tokens; the window is ${model.contextWindow}`
+      : undefined;
+  return {
+    messages,
+    promptTokens,
+    parameters,
+    truncatePromptTokens,
+    keyParameters: truncatePromptTokens === undefined ? parameters : { ...parameters, truncatePromptTokens },
+    // Not sent, not cached: a too_long prompt is not hashed.
+    digest: tooLong === undefined ? messagesDigest(messages) : '',
+    tooLong,
+  };
+}
