@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SOURCE = import.meta.dirname;
@@ -106,5 +107,35 @@ describe('architecture', () => {
         file,
       ).toBe(true);
     }
+  });
+});
+
+/** Lines as `wc -l` counts them. */
+const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+describe('size', () => {
+  it('no source file is over 400 lines', () => {
+    const big = sourceFiles(SOURCE)
+      .map((file) => ({ file: relative(SOURCE, file), lines: lineCount(readFileSync(file, 'utf8')) }))
+      .filter((entry) => entry.lines > 400);
+    expect(big).toEqual([]);
+  });
+
+  it('no function is over 80 lines (declarations, methods, arrows and expressions alike)', () => {
+    const long: string[] = [];
+    for (const file of sourceFiles(SOURCE)) {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+          const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+          const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+          if (last - first + 1 > 80)
+            long.push(`${relative(SOURCE, file)}:${first + 1} (${last - first + 1} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
   });
 });

@@ -109,6 +109,33 @@ export function stopOnSignals(output: CommandOutput): { signal: AbortSignal; dis
   };
 }
 
+/** The end of a run: counts, errors by kind with the first message of each, and the exit code. */
+function printSummary(output: CommandOutput, summary: RunSummary): void {
+  const heading = summary.interrupted ? 'Interrupted' : summary.errors > 0 ? 'Finished with errors' : 'Done';
+  output.stderr(
+    `${heading}: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} from cache, ${summary.tooLong} too_long, ${summary.errors} errors; ${summary.inputTokens} input / ${summary.outputTokens} output tokens, cost ${summary.cost.toFixed(4)}.\n`,
+  );
+  if (summary.failedFast)
+    output.stderr(
+      redactKnownSecrets(
+        `Stopped at the first sample without an answer (--fail-fast): ${summary.failedFast.message}\n`,
+      ),
+    );
+  if (summary.errors > 0) {
+    output.stderr(
+      `${summary.errors} ${summary.errors === 1 ? 'sample' : 'samples'} got no answer (${kinds(summary.errorKinds)}). They are stored as errors and count as wrong in reports; re-run the same command to retry only them (\`medbench view\` shows each error).\n`,
+    );
+    for (const [kind, message] of Object.entries(summary.errorExamples))
+      output.stderr(redactKnownSecrets(`  first ${kind}: ${message}\n`));
+  }
+  process.exitCode =
+    summary.interrupted && !summary.failedFast
+      ? EXIT.interrupted
+      : summary.errors > 0
+        ? EXIT.incomplete
+        : EXIT.ok;
+}
+
 /**
  * Runs samples on a model as a command does: Ctrl-C/SIGTERM once stops gracefully (no new
  * requests, waits between retries end, requests in flight finish and are kept), twice cancels
@@ -163,33 +190,7 @@ export async function runModelSession(options: {
       claims,
     });
     progress.finish();
-    const heading = summary.interrupted
-      ? 'Interrupted'
-      : summary.errors > 0
-        ? 'Finished with errors'
-        : 'Done';
-    output.stderr(
-      `${heading}: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} from cache, ${summary.tooLong} too_long, ${summary.errors} errors; ${summary.inputTokens} input / ${summary.outputTokens} output tokens, cost ${summary.cost.toFixed(4)}.\n`,
-    );
-    if (summary.failedFast)
-      output.stderr(
-        redactKnownSecrets(
-          `Stopped at the first sample without an answer (--fail-fast): ${summary.failedFast.message}\n`,
-        ),
-      );
-    if (summary.errors > 0) {
-      output.stderr(
-        `${summary.errors} ${summary.errors === 1 ? 'sample' : 'samples'} got no answer (${kinds(summary.errorKinds)}). They are stored as errors and count as wrong in reports; re-run the same command to retry only them (\`medbench view\` shows each error).\n`,
-      );
-      for (const [kind, message] of Object.entries(summary.errorExamples))
-        output.stderr(redactKnownSecrets(`  first ${kind}: ${message}\n`));
-    }
-    process.exitCode =
-      summary.interrupted && !summary.failedFast
-        ? EXIT.interrupted
-        : summary.errors > 0
-          ? EXIT.incomplete
-          : EXIT.ok;
+    printSummary(output, summary);
     return summary;
   } finally {
     claims.close();

@@ -81,114 +81,154 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
+type ScanState = 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'after';
+
+/** A JSON syntax scanner with an explicit stack; each step returns the culprit's offset or undefined. */
+class JsonScanner {
+  i = 0;
+  private readonly stack: Array<'[' | '{'> = [];
+  state: ScanState = 'value';
+
+  constructor(private readonly text: string) {}
+
+  skipSpace(): void {
+    const { text } = this;
+    while (
+      this.i < text.length &&
+      (text[this.i] === ' ' || text[this.i] === '\t' || text[this.i] === '\n' || text[this.i] === '\r')
+    )
+      this.i++;
+  }
+
+  /** Moves past a string starting at i; false (i at the culprit) when it is not one. */
+  private string(): boolean {
+    const { text } = this;
+    this.i++;
+    while (this.i < text.length) {
+      const character = text[this.i]!;
+      if (character === '"') {
+        this.i++;
+        return true;
+      }
+      if (character === '\\') {
+        const escaped = text[this.i + 1];
+        if (escaped !== undefined && '"\\/bfnrt'.includes(escaped)) this.i += 2;
+        else if (escaped === 'u') {
+          this.i += 2;
+          for (let digit = 0; digit < 4; digit++, this.i++)
+            if (!/[0-9a-fA-F]/.test(text[this.i] ?? '')) return false;
+        } else {
+          this.i++;
+          return false;
+        }
+      } else if (character < ' ') return false;
+      else this.i++;
+    }
+    return false;
+  }
+
+  private digits(): boolean {
+    const start = this.i;
+    while (this.i < this.text.length && this.text[this.i]! >= '0' && this.text[this.i]! <= '9') this.i++;
+    return this.i > start;
+  }
+
+  /** Moves past a number or true/false/null; false (i at the culprit) when it is not one. */
+  private scalar(): boolean {
+    const { text } = this;
+    const word = ['true', 'false', 'null'].find((candidate) => candidate[0] === text[this.i]);
+    if (word) {
+      for (const expected of word) {
+        if (text[this.i] !== expected) return false;
+        this.i++;
+      }
+      return true;
+    }
+    if (text[this.i] === '-') this.i++;
+    if (text[this.i] === '0') this.i++;
+    else if (!this.digits()) return false;
+    if (text[this.i] === '.') {
+      this.i++;
+      if (!this.digits()) return false;
+    }
+    if (text[this.i] === 'e' || text[this.i] === 'E') {
+      this.i++;
+      if (text[this.i] === '+' || text[this.i] === '-') this.i++;
+      if (!this.digits()) return false;
+    }
+    return true;
+  }
+
+  private culprit(): number {
+    return Math.min(this.i, this.text.length);
+  }
+
+  /** Where a value may start (or an array close). */
+  value(character: string): number | undefined {
+    if (character === ']' && this.state === 'value-or-close') {
+      this.stack.pop();
+      this.i++;
+      this.state = 'after';
+    } else if (character === '[' || character === '{') {
+      this.stack.push(character);
+      this.i++;
+      this.state = character === '[' ? 'value-or-close' : 'key-or-close';
+    } else {
+      if (!(character === '"' ? this.string() : this.scalar())) return this.culprit();
+      this.state = 'after';
+    }
+    return undefined;
+  }
+
+  /** Where a key may start (or an object close). */
+  key(character: string): number | undefined {
+    if (character === '}' && this.state === 'key-or-close') {
+      this.stack.pop();
+      this.i++;
+      this.state = 'after';
+      return undefined;
+    }
+    if (character !== '"' || !this.string()) return this.culprit();
+    this.skipSpace();
+    if (this.text[this.i] !== ':') return this.culprit();
+    this.i++;
+    this.state = 'value';
+    return undefined;
+  }
+
+  /** After a value: a comma, the close of the container, or (at the top) nothing. */
+  after(character: string): number | undefined {
+    const open = this.stack.at(-1);
+    if (open === undefined) return this.i;
+    if (character === ',') {
+      this.i++;
+      this.state = open === '[' ? 'value' : 'key';
+    } else if ((character === ']' && open === '[') || (character === '}' && open === '{')) {
+      this.stack.pop();
+      this.i++;
+    } else return this.i;
+    return undefined;
+  }
+}
+
 /**
  * Offset of the first character where `text` stops being JSON (its length when the text ends
  * too early). A scanner with an explicit stack, so deep nesting cannot overflow it.
  */
 export function jsonSyntaxErrorOffset(text: string): number {
-  const stack: Array<'[' | '{'> = [];
-  let i = 0;
-  let state: 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'after' = 'value';
-  const skipSpace = () => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r'))
-      i++;
-  };
-  /** Moves past a string starting at i; false (i at the culprit) when it is not one. */
-  const string = (): boolean => {
-    i++;
-    while (i < text.length) {
-      const character = text[i]!;
-      if (character === '"') {
-        i++;
-        return true;
-      }
-      if (character === '\\') {
-        const escaped = text[i + 1];
-        if (escaped !== undefined && '"\\/bfnrt'.includes(escaped)) i += 2;
-        else if (escaped === 'u') {
-          i += 2;
-          for (let digit = 0; digit < 4; digit++, i++) if (!/[0-9a-fA-F]/.test(text[i] ?? '')) return false;
-        } else {
-          i++;
-          return false;
-        }
-      } else if (character < ' ') return false;
-      else i++;
-    }
-    return false;
-  };
-  const digits = (): boolean => {
-    const start = i;
-    while (i < text.length && text[i]! >= '0' && text[i]! <= '9') i++;
-    return i > start;
-  };
-  /** Moves past a number or true/false/null; false (i at the culprit) when it is not one. */
-  const scalar = (): boolean => {
-    const word = ['true', 'false', 'null'].find((candidate) => candidate[0] === text[i]);
-    if (word) {
-      for (const expected of word) {
-        if (text[i] !== expected) return false;
-        i++;
-      }
-      return true;
-    }
-    if (text[i] === '-') i++;
-    if (text[i] === '0') i++;
-    else if (!digits()) return false;
-    if (text[i] === '.') {
-      i++;
-      if (!digits()) return false;
-    }
-    if (text[i] === 'e' || text[i] === 'E') {
-      i++;
-      if (text[i] === '+' || text[i] === '-') i++;
-      if (!digits()) return false;
-    }
-    return true;
-  };
+  const scanner = new JsonScanner(text);
   for (;;) {
-    skipSpace();
-    if (i >= text.length) return text.length;
-    const character = text[i]!;
-    if (state === 'value' || state === 'value-or-close') {
-      if (character === ']' && state === 'value-or-close') {
-        stack.pop();
-        i++;
-        state = 'after';
-      } else if (character === '[' || character === '{') {
-        stack.push(character);
-        i++;
-        state = character === '[' ? 'value-or-close' : 'key-or-close';
-      } else if (character === '"') {
-        if (!string()) return Math.min(i, text.length);
-        state = 'after';
-      } else {
-        if (!scalar()) return Math.min(i, text.length);
-        state = 'after';
-      }
-    } else if (state === 'key' || state === 'key-or-close') {
-      if (character === '}' && state === 'key-or-close') {
-        stack.pop();
-        i++;
-        state = 'after';
-        continue;
-      }
-      if (character !== '"' || !string()) return Math.min(i, text.length);
-      skipSpace();
-      if (text[i] !== ':') return Math.min(i, text.length);
-      i++;
-      state = 'value';
-    } else {
-      const open = stack.at(-1);
-      if (open === undefined) return i;
-      if (character === ',') {
-        i++;
-        state = open === '[' ? 'value' : 'key';
-      } else if ((character === ']' && open === '[') || (character === '}' && open === '{')) {
-        stack.pop();
-        i++;
-      } else return i;
-    }
+    scanner.skipSpace();
+    if (scanner.i >= text.length) return text.length;
+    const character = text[scanner.i]!;
+    const { state } = scanner;
+    const culprit =
+      state === 'value' || state === 'value-or-close'
+        ? scanner.value(character)
+        : state === 'key' || state === 'key-or-close'
+          ? scanner.key(character)
+          : scanner.after(character);
+    if (culprit !== undefined) return culprit;
   }
 }
 

@@ -130,6 +130,82 @@ function post(
   });
 }
 
+/** An http(s) URL, or a CONFIG_INVALID error naming it without credentials. */
+function httpUrl(text: string, shown: string): URL {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    return url;
+  } catch (error) {
+    throw new MedbenchError({
+      code: 'CONFIG_INVALID',
+      message: `Not an http(s) URL: ${shown}`,
+      hint: 'Base URLs look like http://127.0.0.1:8000/v1.',
+      cause: error,
+    });
+  }
+}
+
+/** A failed exchange as the runner sees it: a time-out, a stop, a broken answer or no server. */
+function transportFailure(error: unknown, shown: string, signal: AbortSignal | undefined): MedbenchError {
+  if (signal?.aborted) {
+    const reason = signal.reason as unknown;
+    const timedOut = reason instanceof DOMException && reason.name === 'TimeoutError';
+    return new MedbenchError({
+      code: timedOut ? 'ENDPOINT_TIMEOUT' : 'ABORTED',
+      message: timedOut ? `Request to ${shown} timed out.` : `Request to ${shown} was cancelled.`,
+      retryable: timedOut,
+      cause: error,
+    });
+  }
+  const transport = error instanceof TransportError ? error : undefined;
+  const code = transport?.code ?? (error as { code?: string }).code;
+  if (transport?.stage === 'exchange') {
+    // The server was reached; the answer broke off (reset, closed mid-body): try again.
+    return new MedbenchError({
+      code: 'ENDPOINT_DISCONNECTED',
+      message: `The connection to ${shown} closed before a whole answer arrived${code ? ` (${code})` : ''}.`,
+      retryable: true,
+      cause: error,
+    });
+  }
+  return new MedbenchError({
+    code: 'ENDPOINT_UNREACHABLE',
+    message: `Cannot reach ${shown}${code ? ` (${code})` : ''}.`,
+    hint: 'Check that the server is running and the base URL (including /v1 where the server needs it) is right.',
+    retryable: true,
+    cause: error,
+  });
+}
+
+/** A non-2xx answer: refused credentials, or an HTTP error the runner may retry. */
+function statusFailure(
+  response: RawResponse,
+  shown: string,
+  sent: Record<string, string>,
+  authHint: string,
+): MedbenchError {
+  const { status, text } = response;
+  if (status === 401 || status === 403) {
+    return new MedbenchError({
+      code: 'ENDPOINT_AUTH',
+      message: `${shown} refused the credentials (HTTP ${status})${errorDetail(text, sent)}`,
+      hint: authHint,
+      status,
+    });
+  }
+  const retryAfterHeader = response.headers['retry-after'];
+  const retryAfterMs = parseRetryAfter(typeof retryAfterHeader === 'string' ? retryAfterHeader : null);
+  return new MedbenchError({
+    code: 'ENDPOINT_HTTP',
+    message: `${shown} answered HTTP ${status}${errorDetail(text, sent)}`,
+    ...(status === 404 ? { hint: 'Check the base URL and the model name.' } : {}),
+    retryable: isRetryableStatus(status),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    status,
+  });
+}
+
 /**
  * POSTs JSON and validates the JSON answer against `schema`. Every failure becomes a
  * `MedbenchError` whose `retryable` flag the runner's retry loop reads.
@@ -145,18 +221,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
 }): Promise<z.infer<Schema>> {
   // Messages name the URL without credentials (user info, key-like query values).
   const shown = endpointIdentity(options.url);
-  let url: URL;
-  try {
-    url = new URL(options.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-  } catch (error) {
-    throw new MedbenchError({
-      code: 'CONFIG_INVALID',
-      message: `Not an http(s) URL: ${shown}`,
-      hint: 'Base URLs look like http://127.0.0.1:8000/v1.',
-      cause: error,
-    });
-  }
+  const url = httpUrl(options.url, shown);
   let response: RawResponse;
   try {
     response = await post(
@@ -166,68 +231,22 @@ export async function postJson<Schema extends z.ZodType>(options: {
       options.signal,
     );
   } catch (error) {
-    if (options.signal?.aborted) {
-      const reason = options.signal.reason as unknown;
-      const timedOut = reason instanceof DOMException && reason.name === 'TimeoutError';
-      throw new MedbenchError({
-        code: timedOut ? 'ENDPOINT_TIMEOUT' : 'ABORTED',
-        message: timedOut ? `Request to ${shown} timed out.` : `Request to ${shown} was cancelled.`,
-        retryable: timedOut,
-        cause: error,
-      });
-    }
-    const transport = error instanceof TransportError ? error : undefined;
-    const code = transport?.code ?? (error as { code?: string }).code;
-    if (transport?.stage === 'exchange') {
-      // The server was reached; the answer broke off (reset, closed mid-body): try again.
-      throw new MedbenchError({
-        code: 'ENDPOINT_DISCONNECTED',
-        message: `The connection to ${shown} closed before a whole answer arrived${code ? ` (${code})` : ''}.`,
-        retryable: true,
-        cause: error,
-      });
-    }
-    throw new MedbenchError({
-      code: 'ENDPOINT_UNREACHABLE',
-      message: `Cannot reach ${shown}${code ? ` (${code})` : ''}.`,
-      hint: 'Check that the server is running and the base URL (including /v1 where the server needs it) is right.',
-      retryable: true,
-      cause: error,
-    });
+    throw transportFailure(error, shown, options.signal);
   }
-  const { status, text } = response;
   // What this request sent that is secret: echoed back in an error body, it is taken out.
   const sent = {
     ...options.headers,
     ...(url.password ? { 'authorization (URL)': decodeURIComponent(url.password) } : {}),
   };
-  if (status < 200 || status >= 300) {
-    if (status === 401 || status === 403) {
-      throw new MedbenchError({
-        code: 'ENDPOINT_AUTH',
-        message: `${shown} refused the credentials (HTTP ${status})${errorDetail(text, sent)}`,
-        hint: options.authHint,
-        status,
-      });
-    }
-    const retryAfterHeader = response.headers['retry-after'];
-    const retryAfterMs = parseRetryAfter(typeof retryAfterHeader === 'string' ? retryAfterHeader : null);
-    throw new MedbenchError({
-      code: 'ENDPOINT_HTTP',
-      message: `${shown} answered HTTP ${status}${errorDetail(text, sent)}`,
-      ...(status === 404 ? { hint: 'Check the base URL and the model name.' } : {}),
-      retryable: isRetryableStatus(status),
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      status,
-    });
-  }
+  if (response.status < 200 || response.status >= 300)
+    throw statusFailure(response, shown, sent, options.authHint);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(response.text);
   } catch (error) {
     throw new MedbenchError({
       code: 'ENDPOINT_BAD_RESPONSE',
-      message: `${shown} returned a body that is not JSON${errorDetail(text, sent)}`,
+      message: `${shown} returned a body that is not JSON${errorDetail(response.text, sent)}`,
       retryable: true,
       cause: error,
     });

@@ -1,18 +1,14 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { promisify } from 'node:util';
-import { gunzipSync, gzip, gzipSync } from 'node:zlib';
-
-const gzipAsync = promisify(gzip);
-
-import Database from 'better-sqlite3';
-import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
+import { existsSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import type Database from 'better-sqlite3';
 import type { ResultFields, RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
-import { MIGRATIONS } from './migrations.js';
+import { openStoreFile, openStoreReadonly } from './open-database.js';
+import { GZIP_THRESHOLD_CHARS, type PreparedPrompt, preparePrompt, sha256 } from './prepared-prompt.js';
+import { type ResultRow, type RunRow, toResult, toRun } from './store-rows.js';
 
 export type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
+export { type PreparedPrompt, preparePrompt, preparePromptAsync, sha256 } from './prepared-prompt.js';
 
 export type ResultRecord = ResultFields & {
   /** The prompt, as text or already prepared for storage (`preparePrompt`). */
@@ -37,126 +33,6 @@ export interface CachedResponse {
   finishReason: string | null;
 }
 
-interface ResultRow {
-  run_id: string;
-  sample_id: string;
-  task: string;
-  params_json: string;
-  gold_json: string;
-  prompt_hash: string | null;
-  prompt_chars: number | null;
-  prompt_tokens: number | null;
-  status: SampleStatus;
-  raw_output: string | null;
-  parsed_json: string | null;
-  scores_json: string;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cost: number | null;
-  latency_ms: number | null;
-  attempts: number | null;
-  cache_hit: number;
-  error: string | null;
-  created_at: string;
-}
-
-interface RunRow {
-  id: string;
-  suite: string;
-  label: string;
-  dataset_id: string;
-  dataset_path: string | null;
-  model_json: string;
-  parameters_json: string;
-  source: 'medbench' | 'imported';
-  scoring_mode: 'standard' | 'compat';
-  created_at: string;
-}
-
-/** Prompts at least this long are stored gzip-compressed. */
-const GZIP_THRESHOLD_CHARS = 4096;
-
-/** A prompt hashed (and compressed, when long) for storage: the CPU work of writing it, done ahead. */
-export interface PreparedPrompt {
-  hash: string;
-  chars: number;
-  encoding: 'utf8' | 'gzip';
-  content: Buffer;
-}
-
-/** `preparePrompt` with the compression on libuv's thread pool, off the event loop. */
-export async function preparePromptAsync(text: string): Promise<PreparedPrompt> {
-  if (text.length < GZIP_THRESHOLD_CHARS) return preparePrompt(text);
-  return {
-    hash: sha256(text),
-    chars: text.length,
-    encoding: 'gzip',
-    content: await gzipAsync(text, { level: 1 }),
-  };
-}
-
-/**
- * Hashes and, past 4,096 characters, compresses a prompt. The runner does this before a request
- * is sent, so that committing the answer when it arrives costs only the inserts.
- */
-export function preparePrompt(text: string, hash = sha256(text)): PreparedPrompt {
-  const long = text.length >= GZIP_THRESHOLD_CHARS;
-  return {
-    hash,
-    chars: text.length,
-    encoding: long ? 'gzip' : 'utf8',
-    // Short prompts are stored as they are: compressing them costs more than it saves.
-    content: long ? gzipSync(text, { level: 1 }) : Buffer.from(text, 'utf8'),
-  };
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-function toRun(row: RunRow): RunRecord {
-  return {
-    id: row.id,
-    suite: row.suite,
-    label: row.label,
-    datasetId: row.dataset_id,
-    datasetPath: row.dataset_path,
-    model: JSON.parse(row.model_json),
-    parameters: JSON.parse(row.parameters_json),
-    source: row.source,
-    scoringMode: row.scoring_mode,
-    createdAt: row.created_at,
-  };
-}
-
-function toResult(row: ResultRow): StoredResult {
-  return {
-    runId: row.run_id,
-    sampleId: row.sample_id,
-    task: row.task,
-    params: JSON.parse(row.params_json),
-    gold: JSON.parse(row.gold_json),
-    promptHash: row.prompt_hash,
-    promptChars: row.prompt_chars,
-    promptTokens: row.prompt_tokens,
-    status: row.status,
-    rawOutput: row.raw_output,
-    parsed: row.parsed_json === null ? null : JSON.parse(row.parsed_json),
-    scores: JSON.parse(row.scores_json),
-    inputTokens: row.input_tokens,
-    outputTokens: row.output_tokens,
-    cost: row.cost,
-    latencyMs: row.latency_ms,
-    attempts: row.attempts,
-    cacheHit: row.cache_hit === 1,
-    error: row.error,
-    createdAt: row.created_at,
-  };
-}
-
-/** SQLite's busy handler waits this long for another process's write lock. */
-const BUSY_TIMEOUT_MS = 10_000;
-
 /**
  * The SQLite store: runs, per-sample results, deduplicated prompts and the response
  * cache, in WAL mode. Several medbench processes may share it: creation and migrations take
@@ -164,24 +40,6 @@ const BUSY_TIMEOUT_MS = 10_000;
  * exist yet is created by the first write, so a command that fails before writing anything
  * leaves no store behind.
  */
-/**
- * Runs `work` again while SQLite answers SQLITE_BUSY without waiting (lock escalations it refuses
- * to wait for), with short random pauses, for up to the busy timeout.
- */
-function whileBusy<T>(work: () => T): T {
-  const deadline = Date.now() + BUSY_TIMEOUT_MS;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return work();
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
-      Atomics.wait(pause, 0, 0, Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random()));
-    }
-  }
-}
-
 export class Store {
   readonly path: string;
   private database: Database.Database;
@@ -193,143 +51,25 @@ export class Store {
   constructor(path: string, options: { readonly?: boolean } = {}) {
     this.path = path;
     if (options.readonly) {
-      this.database = Store.openReadonly(path);
+      this.database = openStoreReadonly(path);
       return;
     }
     if (path !== ':memory:' && !existsSync(path)) {
       this.notCreated = true;
-      this.database = Store.openFile(':memory:', path);
+      this.database = openStoreFile(':memory:', path);
       return;
     }
-    this.database = Store.openFile(path, path);
-  }
-
-  /** Opens (creating if needed) and migrates; concurrent processes wait for each other's lock. */
-  private static openFile(location: string, shownPath: string): Database.Database {
-    try {
-      if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
-      const database = new Database(location);
-      database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once
-      // (no busy handler, to avoid a deadlock) when another process holds the file's lock then.
-      whileBusy(() => database.pragma('journal_mode = WAL'));
-      database.pragma('synchronous = NORMAL');
-      database.pragma('foreign_keys = ON');
-      // Checkpoint (and fsync) every ~40 MB of WAL rather than every 4 MB: commits stay cheap
-      // during long runs; a crash still loses nothing committed.
-      database.pragma('wal_autocheckpoint = 10000');
-      whileBusy(() => Store.migrate(database));
-      return database;
-    } catch (error) {
-      if (isFileSystemError(error)) throw fileError(error, { path: shownPath, action: 'write' });
-      throw new MedbenchError({
-        code: 'STORE_ERROR',
-        message: `Cannot open the medbench store at ${shownPath}: ${(error as Error).message}`,
-        hint: 'Check that the folder exists or can be created and is writable, or choose another with --home / MEDBENCH_HOME.',
-        cause: error,
-      });
-    }
-  }
-
-  /**
-   * Applies the missing migrations, each under SQLite's write lock (BEGIN IMMEDIATE) with the
-   * version read again inside it: of several processes creating one store at once, one
-   * migrates and the others find the work done.
-   */
-  private static migrate(database: Database.Database): void {
-    for (;;) {
-      const done = database
-        .transaction(() => {
-          const version = database.pragma('user_version', { simple: true }) as number;
-          if (version > MIGRATIONS.length)
-            throw new Error(
-              `the store was written by a newer medbench (schema ${version} > ${MIGRATIONS.length})`,
-            );
-          if (version === MIGRATIONS.length) return true;
-          database.exec(MIGRATIONS[version]!);
-          database.pragma(`user_version = ${version + 1}`);
-          return false;
-        })
-        .immediate();
-      if (done) return;
-    }
+    this.database = openStoreFile(path, path);
   }
 
   /** Creates the store file on the first write. */
   private materialize(): void {
     if (!this.notCreated) return;
-    const database = Store.openFile(this.path, this.path);
+    const database = openStoreFile(this.path, this.path);
     this.database.close();
     this.database = database;
     this.statements.clear();
     this.notCreated = false;
-  }
-
-  /**
-   * Read-only access (report, view, export): no migrations, no writes. On a read-only file
-   * system SQLite cannot open a WAL store that was closed cleanly (it needs its -shm file); the
-   * store is then read into memory as it is on disk.
-   */
-  private static openReadonly(path: string): Database.Database {
-    if (!existsSync(path)) {
-      throw new MedbenchError({
-        code: 'STORE_ERROR',
-        message: `There is no medbench store at ${path}.`,
-        hint: 'Run an evaluation first (e.g. `medbench demo`), or point --home / MEDBENCH_HOME at the folder holding medbench.sqlite.',
-      });
-    }
-    let database: Database.Database;
-    try {
-      database = new Database(path, { readonly: true, fileMustExist: true });
-      database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      database.pragma('user_version', { simple: true });
-    } catch (error) {
-      database = Store.readIntoMemory(path, error);
-    }
-    const version = database.pragma('user_version', { simple: true }) as number;
-    if (version !== MIGRATIONS.length) {
-      database.close();
-      throw new MedbenchError({
-        code: 'STORE_ERROR',
-        message: `The medbench store at ${path} has schema version ${version}; this medbench reads ${MIGRATIONS.length}.`,
-        hint:
-          version < MIGRATIONS.length
-            ? 'Run any medbench command that writes (e.g. `medbench run` or `import`) on it once, to migrate it.'
-            : 'It was written by a newer medbench: update medbench.',
-      });
-    }
-    return database;
-  }
-
-  private static readIntoMemory(path: string, openError: unknown): Database.Database {
-    const wal = `${path}-wal`;
-    const cannotRead = (why: string) =>
-      new MedbenchError({
-        code: 'STORE_ERROR',
-        message: `Cannot read the medbench store at ${path}: ${why}`,
-        hint: 'Check that the file is readable; on a read-only file system, copy the store (with its -wal file) somewhere writable.',
-        cause: openError,
-      });
-    if (existsSync(wal) && statSync(wal).size > 0)
-      throw cannotRead(
-        `${(openError as Error).message}, and its -wal file holds commits not yet in the main file`,
-      );
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch (error) {
-      throw cannotRead((error as Error).message);
-    }
-    // Bytes 18–19 of the header say "WAL"; an in-memory copy must say "rollback journal".
-    if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) {
-      bytes[18] = 1;
-      bytes[19] = 1;
-    }
-    try {
-      return new Database(bytes, { readonly: true });
-    } catch (error) {
-      throw cannotRead((error as Error).message);
-    }
   }
 
   close(): void {

@@ -78,18 +78,16 @@ export interface CommandOutput {
   stderr: (text: string) => void;
 }
 
-/** `medbench build medodyssey`: writes the NIAH/Counting grid to a versioned JSONL dataset. */
-export async function buildMedOdysseyCommand(
-  options: BuildMedOdysseyOptions,
-  output: CommandOutput,
-): Promise<void> {
-  const allTasks = ['niah', 'counting', 'kg', 'term', 'table', 'case'] as const;
+const ALL_TASKS = ['niah', 'counting', 'kg', 'term', 'table', 'case'] as const;
+
+/** Which tasks to build, from which inputs; every missing input is a usage error here. */
+function taskPlan(options: BuildMedOdysseyOptions) {
   const requested =
     options.task === 'all'
       ? options.sources
-        ? [...allTasks]
+        ? [...ALL_TASKS]
         : (['niah', 'counting'] as const)
-      : parseChoiceList('--task', options.task, allTasks);
+      : parseChoiceList('--task', options.task, ALL_TASKS);
   const tasks = requested.filter(
     (task): task is 'niah' | 'counting' => task === 'niah' || task === 'counting',
   );
@@ -118,9 +116,11 @@ export async function buildMedOdysseyCommand(
       hint: 'See docs/medodyssey-sources.md for the file names and formats.',
     });
   }
-  const languages = options.lang === 'all' ? LANGUAGES : parseChoiceList('--lang', options.lang, LANGUAGES);
-  const mic = parseChoiceList('--mic', options.mic, ['ratio', 'exact', 'per-model'] as const)[0]!;
-  const haystack = parseChoiceList('--haystack', options.haystack, ['medical', 'generic'] as const)[0]!;
+  return { requested, medicalTasks, builtTasks, fromPublished };
+}
+
+/** The grid and fitting settings, each option parsed and checked. */
+async function buildSettings(options: BuildMedOdysseyOptions) {
   const tokenizers: Tokenizer[] = [];
   for (const name of options.tokenizers
     .split(',')
@@ -128,13 +128,6 @@ export async function buildMedOdysseyCommand(
     .filter(Boolean)) {
     tokenizers.push(await getTokenizer(name));
   }
-  const started = Date.now();
-  const levels = options.levels ? parseNumberList('--levels', options.levels, { min: 1 }) : LEVELS;
-  const gamma = {
-    ...DEFAULT_GAMMA,
-    ...(options.gammaEn ? { en: parsePositiveNumber('--gamma-en', options.gammaEn) } : {}),
-    ...(options.gammaZh ? { zh: parsePositiveNumber('--gamma-zh', options.gammaZh) } : {}),
-  };
   const countingSentences = parseRange('--counting-sentences', options.countingSentences);
   if (countingSentences.min < 2 || countingSentences.max > 49) {
     throw new MedbenchError({
@@ -142,37 +135,89 @@ export async function buildMedOdysseyCommand(
       message: `--counting-sentences ${options.countingSentences}: k must lie in 2 … 49 (a correction moves counts between sentences, and a group's counts sum to between 2k and 99).`,
     });
   }
-  const countingTypes = options.countingTypes
-    ? parseChoiceList('--counting-types', options.countingTypes, COUNTING_TYPES)
-    : COUNTING_TYPES;
-  const niahCounting =
-    builtTasks.length > 0
-      ? prepareMedOdysseyBuild({
-          data: options.data!,
-          tasks: builtTasks,
-          languages,
-          levels,
-          depths: options.depths ? parseNumberList('--depths', options.depths, { min: 0, max: 100 }) : DEPTHS,
-          countingTypes,
-          mic,
-          gamma,
-          tokenizers,
-          haystack,
-          seed: options.seed,
-          countingSentences,
-          ...(options.needles
-            ? { needleIds: parseNumberList('--needles', options.needles, { min: 0 }) }
-            : {}),
-          ...(options.countingDraws
-            ? { countingDraws: loadCountingDraws(resolve(options.countingDraws)) }
-            : {}),
-        })
-      : undefined;
+  return {
+    languages: options.lang === 'all' ? LANGUAGES : parseChoiceList('--lang', options.lang, LANGUAGES),
+    mic: parseChoiceList('--mic', options.mic, ['ratio', 'exact', 'per-model'] as const)[0]!,
+    haystack: parseChoiceList('--haystack', options.haystack, ['medical', 'generic'] as const)[0]!,
+    tokenizers,
+    levels: options.levels ? parseNumberList('--levels', options.levels, { min: 1 }) : LEVELS,
+    gamma: {
+      ...DEFAULT_GAMMA,
+      ...(options.gammaEn ? { en: parsePositiveNumber('--gamma-en', options.gammaEn) } : {}),
+      ...(options.gammaZh ? { zh: parsePositiveNumber('--gamma-zh', options.gammaZh) } : {}),
+    },
+    countingSentences,
+    countingTypes: options.countingTypes
+      ? parseChoiceList('--counting-types', options.countingTypes, COUNTING_TYPES)
+      : COUNTING_TYPES,
+  };
+}
+
+type BuildSettings = Awaited<ReturnType<typeof buildSettings>>;
+
+/** NIAH and Counting from the release, built lazily as the file is written. */
+function niahCountingBuild(
+  options: BuildMedOdysseyOptions,
+  tasks: ReadonlyArray<'niah' | 'counting'>,
+  settings: BuildSettings,
+) {
+  if (tasks.length === 0) return undefined;
+  return prepareMedOdysseyBuild({
+    data: options.data!,
+    tasks,
+    languages: settings.languages,
+    levels: settings.levels,
+    depths: options.depths ? parseNumberList('--depths', options.depths, { min: 0, max: 100 }) : DEPTHS,
+    countingTypes: settings.countingTypes,
+    mic: settings.mic,
+    gamma: settings.gamma,
+    tokenizers: settings.tokenizers,
+    haystack: settings.haystack,
+    seed: options.seed,
+    countingSentences: settings.countingSentences,
+    ...(options.needles ? { needleIds: parseNumberList('--needles', options.needles, { min: 0 }) } : {}),
+    ...(options.countingDraws ? { countingDraws: loadCountingDraws(resolve(options.countingDraws)) } : {}),
+  });
+}
+
+/** What the dataset header records of the build. */
+function buildRecord(
+  options: BuildMedOdysseyOptions,
+  settings: BuildSettings,
+  requested: readonly string[],
+  prompts: string | null,
+) {
+  return {
+    data: options.data ? resolve(options.data) : null,
+    sources: options.sources ? resolve(options.sources) : null,
+    tasks: requested,
+    languages: settings.languages,
+    mic: settings.mic,
+    haystack: settings.haystack,
+    seed: options.seed,
+    gamma: { en: options.gammaEn ?? null, zh: options.gammaZh ?? null },
+    countingSentences: options.countingSentences,
+    countingDraws: options.countingDraws ? resolve(options.countingDraws) : null,
+    countingFromPublished: options.countingFromPublished ? resolve(options.countingFromPublished) : null,
+    prompts,
+  };
+}
+
+/** `medbench build medodyssey`: writes the NIAH/Counting grid to a versioned JSONL dataset. */
+export async function buildMedOdysseyCommand(
+  options: BuildMedOdysseyOptions,
+  output: CommandOutput,
+): Promise<void> {
+  const plan = taskPlan(options);
+  const settings = await buildSettings(options);
+  const { languages, mic, haystack, levels, gamma, tokenizers } = settings;
+  const started = Date.now();
+  const niahCounting = niahCountingBuild(options, plan.builtTasks, settings);
   const medical =
-    medicalTasks.length > 0
+    plan.medicalTasks.length > 0
       ? loadMedicalSources({
           folder: resolve(options.sources!),
-          tasks: medicalTasks,
+          tasks: plan.medicalTasks,
           languages,
           kgQuestions: options.kgQuestions
             ? parseNumber('--kg-questions', options.kgQuestions, { min: 1, max: 100_000 })
@@ -183,14 +228,14 @@ export async function buildMedOdysseyCommand(
   for (const skipped of medical.skipped) output.stderr(`skipped ${skipped}\n`);
   const prompts = medical.sources.length > 0 ? loadPromptTemplates(promptsFile(options)) : undefined;
   const statistics = niahCounting?.statistics ?? { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
-  const published = fromPublished
+  const published = plan.fromPublished
     ? languages.flatMap((language) =>
         publishedCountingSamples({
           folder: resolve(options.countingFromPublished!),
           language,
           haystack,
           levels,
-          countingTypes,
+          countingTypes: settings.countingTypes,
           tokenizers,
         }),
       )
@@ -216,20 +261,7 @@ export async function buildMedOdysseyCommand(
       suite: 'medodyssey',
       createdAt: new Date().toISOString(),
       generator: `medbench ${VERSION}`,
-      build: {
-        data: options.data ? resolve(options.data) : null,
-        sources: options.sources ? resolve(options.sources) : null,
-        tasks: requested,
-        languages,
-        mic,
-        haystack,
-        seed: options.seed,
-        gamma: { en: options.gammaEn ?? null, zh: options.gammaZh ?? null },
-        countingSentences: options.countingSentences,
-        countingDraws: options.countingDraws ? resolve(options.countingDraws) : null,
-        countingFromPublished: options.countingFromPublished ? resolve(options.countingFromPublished) : null,
-        prompts: prompts?.path ?? null,
-      },
+      build: buildRecord(options, settings, plan.requested, prompts?.path ?? null),
       tokenizers: tokenizers.map((tokenizer) => tokenizer.name),
     },
     samples: samples(),
@@ -238,14 +270,12 @@ export async function buildMedOdysseyCommand(
   output.stdout(
     `Wrote ${written.count} samples to ${out} in ${seconds} s (mic ${mic}, tokenizers ${tokenizers.map((tokenizer) => tokenizer.name).join(', ')}).\n`,
   );
-  if (statistics.corpusExhausted > 0) {
+  if (statistics.corpusExhausted > 0)
     output.stderr(
       `warning: ${statistics.corpusExhausted} samples use the whole corpus and still stay below their token level.\n`,
     );
-  }
-  if (statistics.fastCountMismatches > 0) {
+  if (statistics.fastCountMismatches > 0)
     output.stderr(
       `warning: ${statistics.fastCountMismatches} samples needed full recounts while fitting (fast and full counts disagreed).\n`,
     );
-  }
 }

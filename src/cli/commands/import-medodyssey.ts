@@ -64,6 +64,59 @@ function releaseRecord(files: readonly PublishedFileSummary[], results: readonly
   };
 }
 
+/** One model's published outputs as a run (replaced when its files changed); the results stored, or 'unchanged'. */
+function storePublishedRun(
+  store: Store,
+  read: ReturnType<typeof readPublishedOutputs>,
+  model: string,
+): number | 'unchanged' {
+  const results = read.results.filter((item) => item.model === model);
+  const release = releaseRecord(
+    read.files.filter((file) => file.model === model),
+    results,
+  );
+  const runId = publishedRunId(model);
+  const existing = store.getRun(runId);
+  if (
+    (existing?.parameters.release as { contentHash?: string } | undefined)?.contentHash ===
+    release.contentHash
+  )
+    return 'unchanged';
+  const known = PUBLISHED_MODELS[model];
+  store.deleteRun(runId);
+  store.ensureRun({
+    id: runId,
+    suite: 'medodyssey',
+    label: known ? `${known.label} (published)` : `${model} (published)`,
+    datasetId: 'medodyssey-published-outputs-v1',
+    datasetPath: read.evaluationFolder,
+    model: {
+      provider: 'published',
+      modelId: model,
+      contextWindow: known?.contextWindow ?? null,
+      tokenizer: null,
+    },
+    parameters: { temperature: 0, maxOutputTokens: 500, release },
+    source: 'imported',
+    scoringMode: 'compat',
+    createdAt: new Date().toISOString(),
+  });
+  for (const result of results) {
+    store.putResult(
+      resultRecord({
+        runId,
+        sample: { ...result.sample, promptChars: result.promptChars },
+        prompt: result.hasPrompt ? result.sample.prompt : null,
+        promptTokens: result.promptTokens,
+        outcome: result,
+        // Published outputs: no usage was recorded, not even the attempts.
+        usage: { ...NO_MODEL_CALL, attempts: null },
+      }),
+    );
+  }
+  return results.length;
+}
+
 /**
  * `medbench import medodyssey-outputs`: stores the published outputs as one run per model,
  * re-scored in compat mode, in one transaction (a bad line leaves the store untouched).
@@ -82,54 +135,9 @@ export function importMedOdysseyCommand(options: ImportMedOdysseyOptions, output
   try {
     store.transaction(() => {
       for (const model of models) {
-        const results = read.results.filter((item) => item.model === model);
-        const release = releaseRecord(
-          read.files.filter((file) => file.model === model),
-          results,
-        );
-        const runId = publishedRunId(model);
-        const existing = store.getRun(runId);
-        if (
-          existing &&
-          (existing.parameters.release as { contentHash?: string } | undefined)?.contentHash ===
-            release.contentHash
-        ) {
-          unchanged++;
-          continue;
-        }
-        const known = PUBLISHED_MODELS[model];
-        store.deleteRun(runId);
-        store.ensureRun({
-          id: runId,
-          suite: 'medodyssey',
-          label: known ? `${known.label} (published)` : `${model} (published)`,
-          datasetId: 'medodyssey-published-outputs-v1',
-          datasetPath: read.evaluationFolder,
-          model: {
-            provider: 'published',
-            modelId: model,
-            contextWindow: known?.contextWindow ?? null,
-            tokenizer: null,
-          },
-          parameters: { temperature: 0, maxOutputTokens: 500, release },
-          source: 'imported',
-          scoringMode: 'compat',
-          createdAt: new Date().toISOString(),
-        });
-        for (const result of results) {
-          store.putResult(
-            resultRecord({
-              runId,
-              sample: { ...result.sample, promptChars: result.promptChars },
-              prompt: result.hasPrompt ? result.sample.prompt : null,
-              promptTokens: result.promptTokens,
-              outcome: result,
-              // Published outputs: no usage was recorded, not even the attempts.
-              usage: { ...NO_MODEL_CALL, attempts: null },
-            }),
-          );
-          added++;
-        }
+        const stored = storePublishedRun(store, read, model);
+        if (stored === 'unchanged') unchanged++;
+        else added += stored;
       }
     });
   } finally {

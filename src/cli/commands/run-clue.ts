@@ -168,8 +168,8 @@ function chunks<Item>(items: readonly Item[], size: number): Item[][] {
   return out;
 }
 
-/** `medbench run clue`: every CLUE task whose official file is in --data, on one model or the baseline. */
-export async function runClueCommand(options: RunClueOptions, output: CommandOutput): Promise<void> {
+/** The protocol and the tasks to run: those asked for whose official file is in --data. */
+function clueTasksIn(options: RunClueOptions, output: CommandOutput) {
   const protocol: ClueProtocol =
     CLUE_PROTOCOL[parseChoiceList('--protocol', options.protocol ?? 'paper-2024', CLUE_PROTOCOLS)[0]!];
   const { files, missing } = findClueFiles(options.data);
@@ -185,14 +185,15 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       hint: 'Expected the official names: mli_test_v1.jsonl, BioNLP2023-1A-Test.csv, MeQSum_*.xlsx, benchmark_v5.json, MeDiSumQA*.json, MeDiSumCode*.json.',
     });
   }
-  const bertscore = planBertScore({
-    protocol,
-    tasks,
-    folders: bertscoreFolders(options.bertscoreModel),
-    ...(options.bertscoreLayer !== undefined ? { layer: options.bertscoreLayer } : {}),
-  });
-  const encoders = await openBertScoreEncoders(bertscore);
-  const resources: ClueResources = {
+  return { protocol, files, tasks };
+}
+
+/** UMLS, ICD-10 and BERTScore resources, each read and checked before anything runs. */
+async function clueResources(
+  options: RunClueOptions,
+  bertscore: ReturnType<typeof planBertScore>,
+): Promise<ClueResources> {
+  return {
     ...(options.umls
       ? {
           umls: new ConceptMatcher(
@@ -207,84 +208,120 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       Object.entries(bertscore.tasks).map(([task, entry]) => [task, `${entry.encoder} layer ${entry.layer}`]),
     ),
   };
+}
+
+/** LongHealth cuts documents with the model's tokenizer: one that can encode and decode. */
+function checkLongHealthTokenizer(model: ModelBinding | undefined, tasks: readonly ClueTaskName[]): void {
+  if (!model || !tasks.includes('longhealth') || (model.tokenizer?.encode && model.tokenizer.decode)) return;
+  const usable = listTokenizers().filter((entry) => entry.cuts);
+  throw new MedbenchError({
+    code: 'TOKENIZER_UNKNOWN',
+    message: `LongHealth cuts its documents at the token budget with the target model's tokenizer, and ${
+      model.tokenizer
+        ? `"${model.tokenizer.name}" only counts tokens (it cannot encode and decode)`
+        : `medbench has no tokenizer for "${model.modelId}"`
+    }.`,
+    hint: `Give the model one medbench can cut with: --tokenizer ${usable.map((entry) => entry.name).join(', ')} (${usable.map((entry) => `${entry.name}: ${entry.description}`).join('; ')}), or tokenizer in medbench.config.json; or leave LongHealth out (--tasks).`,
+  });
+}
+
+/** The run's record: its identity covers the samples, the model or baseline and every setting that moves a score. */
+function clueRun(options: {
+  command: RunClueOptions;
+  samples: readonly Sample[];
+  model: ModelBinding | undefined;
+  protocol: ClueProtocol;
+  tasks: readonly ClueTaskName[];
+  kind: ClueModelKind;
+  prefill: string;
+  resources: ClueResources;
+  missingBertScore: ReturnType<typeof planBertScore>['missing'];
+}): RunRecord {
+  const { command, model, kind } = options;
+  const parameters = {
+    protocol: { name: options.protocol.name, commit: options.protocol.commit },
+    tasks: options.tasks,
+    model: { instruct: kind.instruct, systemRole: kind.systemRole },
+    prefill: options.prefill,
+    longhealthSeed: command.seed ?? 1,
+    limit: command.limit ?? null,
+    umls: command.umls
+      ? { source: 'mrconso', file: command.umls, language: command.umlsLanguage ?? 'ENG' }
+      : null,
+    icd10: command.icd10 ?? null,
+    bertscore: options.resources.bertscore,
+    notComputed: notComputed(options.resources, options.tasks, options.missingBertScore),
+    ...(model ? { generation: model.parameters } : {}),
+  };
+  const identity = model ? describeModel(model) : { provider: 'baseline', modelId: 'clue-baseline' };
+  return runRecordOf({
+    identity: {
+      datasetId: sha256(options.samples.map((sample) => JSON.stringify(sample)).join('\n')),
+      model: model ? modelRunIdentity(model) : identity,
+      parameters,
+      scoringMode: 'standard',
+    },
+    suite: 'clue',
+    label: model?.label ?? command.label ?? 'baseline',
+    datasetPath: command.data,
+    description: identity,
+  });
+}
+
+/** `medbench run clue`: every CLUE task whose official file is in --data, on one model or the baseline. */
+export async function runClueCommand(options: RunClueOptions, output: CommandOutput): Promise<void> {
+  const { protocol, files, tasks } = clueTasksIn(options, output);
+  const bertscore = planBertScore({
+    protocol,
+    tasks,
+    folders: bertscoreFolders(options.bertscoreModel),
+    ...(options.bertscoreLayer !== undefined ? { layer: options.bertscoreLayer } : {}),
+  });
+  const encoders = await openBertScoreEncoders(bertscore);
+  const resources = await clueResources(options, bertscore);
   const isBaseline = options.model === 'baseline' || options.model === 'baseline:clue';
   const { config } = await loadConfig(options.config);
   const model = isBaseline ? undefined : await bindModel({ spec: options.model, config, overrides: options });
   const kind: ClueModelKind = model
     ? { instruct: model.instruct, systemRole: model.systemRole }
     : { instruct: true, systemRole: true };
-  const seed = options.seed ?? 1;
-  if (model && tasks.includes('longhealth') && !(model.tokenizer?.encode && model.tokenizer.decode)) {
-    const usable = listTokenizers().filter((entry) => entry.cuts);
-    throw new MedbenchError({
-      code: 'TOKENIZER_UNKNOWN',
-      message: `LongHealth cuts its documents at the token budget with the target model's tokenizer, and ${
-        model.tokenizer
-          ? `"${model.tokenizer.name}" only counts tokens (it cannot encode and decode)`
-          : `medbench has no tokenizer for "${model.modelId}"`
-      }.`,
-      hint: `Give the model one medbench can cut with: --tokenizer ${usable.map((entry) => entry.name).join(', ')} (${usable.map((entry) => `${entry.name}: ${entry.description}`).join('; ')}), or tokenizer in medbench.config.json; or leave LongHealth out (--tasks).`,
-    });
-  }
-
+  checkLongHealthTokenizer(model, tasks);
   // Every file is read and validated before anything runs or is stored.
   const { samples, codePool } = await buildSamples({
     tasks,
     files,
     context: { protocol, model: kind, contextWindow: model?.contextWindow },
     model,
-    seed,
+    seed: options.seed ?? 1,
     limit: options.limit,
   });
   const prefill = model ? fitPrefill(samples, model.endpoints[0]!.model.capabilities) : 'none (baseline)';
-  const datasetId = sha256(samples.map((sample) => JSON.stringify(sample)).join('\n'));
-  const parameters = {
-    protocol: { name: protocol.name, commit: protocol.commit },
+  const run = clueRun({
+    command: options,
+    samples,
+    model,
+    protocol,
     tasks,
-    model: { instruct: kind.instruct, systemRole: kind.systemRole },
+    kind,
     prefill,
-    longhealthSeed: seed,
-    limit: options.limit ?? null,
-    umls: options.umls
-      ? { source: 'mrconso', file: options.umls, language: options.umlsLanguage ?? 'ENG' }
-      : null,
-    icd10: options.icd10 ?? null,
-    bertscore: resources.bertscore,
-    notComputed: notComputed(resources, tasks, bertscore.missing),
-    ...(model ? { generation: model.parameters } : {}),
-  };
-  const identity = model ? describeModel(model) : { provider: 'baseline', modelId: 'clue-baseline' };
-  const run = runRecordOf({
-    identity: {
-      datasetId,
-      model: model ? modelRunIdentity(model) : identity,
-      parameters,
-      scoringMode: 'standard',
-    },
-    suite: 'clue',
-    label: model?.label ?? options.label ?? 'baseline',
-    datasetPath: options.data,
-    description: identity,
+    resources,
+    missingBertScore: bertscore.missing,
   });
   const scoring = { protocol, modelId: model?.modelId ?? 'baseline' };
   const store = new Store(storePathIn(resolveHome(options.home)));
   try {
     if (!model) {
-      const summary = await runBaseline({
-        store,
-        run,
-        samples,
-        baseline: createClueBaseline({ resources, scoring, codePool, seed: 1 }),
-        output,
-      });
+      const baseline = createClueBaseline({ resources, scoring, codePool, seed: 1 });
+      const summary = await runBaseline({ store, run, samples, baseline, output });
       if (summary.interrupted) return;
     } else {
       if (prefill.startsWith('left out')) output.stderr(`warning: the answer prefill is ${prefill}.\n`);
+      const tasks = createClueTasks(resources, scoring);
       await runModelSession({
         store,
         run,
         samples,
-        tasks: createClueTasks(resources, scoring),
+        tasks,
         model,
         retry: options,
         defaults: config.defaults,

@@ -129,6 +129,70 @@ function longHealthPrompt(options: {
   };
 }
 
+/** One LongHealth prompt as a sample: its conversation, gold option and generation limits. */
+function longHealthSample(
+  context: ClueBuildContext,
+  item: {
+    question: LongHealthQuestion;
+    subtask: 1 | 2 | 3;
+    repeat: number;
+    built: { user: string; documents: string[] };
+    labels: string;
+    order: number;
+  },
+): Sample {
+  const { protocol } = context;
+  const { question, subtask, repeat, built, labels } = item;
+  const rules = protocol.tasks.longhealth;
+  const truncate =
+    subtask === 1 && rules.truncate && context.contextWindow !== undefined
+      ? rules.truncate(context.contextWindow)
+      : undefined;
+  const messages = longHealthConversation({
+    protocol,
+    model: context.model,
+    system: CLUE_SYSTEM_PROMPTS.longhealth,
+    user: built.user,
+  });
+  return {
+    id: `longhealth/task${subtask}/${question.id}/${repeat}`,
+    suite: 'clue',
+    task: 'longhealth',
+    params: {
+      level: 2,
+      protocol: protocol.name,
+      subtask,
+      question: question.id,
+      repeat,
+      options: labels.length,
+      order: item.order,
+    },
+    prompt: built.user,
+    messages,
+    promptChars: messages.reduce((sum, message) => sum + message.content.length, 0),
+    promptTokens: {},
+    gold: {
+      choice: subtask === 3 ? 'F' : longHealthGold(question, labels, protocol.longhealth.goldOption),
+    },
+    generation: {
+      maxOutputTokens: rules.maxNewTokens,
+      ...(truncate !== undefined ? { truncatePromptTokens: truncate } : {}),
+    },
+    meta: { documents: built.documents },
+  };
+}
+
+/** A question's patient documents: those that hold the answer (with their ids), and the rest. */
+function documentsOf(data: LongHealthData, question: LongHealthQuestion) {
+  const texts = data.documents[question.patientId] ?? {};
+  return {
+    answer: Object.keys(question.answerLocations).map((id) => [id, texts[id]!] as const),
+    rest: Object.entries(texts)
+      .filter(([id]) => question.answerLocations[id] === undefined)
+      .map(([, text]) => text),
+  };
+}
+
 /**
  * LongHealth as `eval_LongHealth.py` builds it. Sub-task 1: five prompts per question, each
  * with the patient's answer documents and then its other documents, reshuffled. Sub-tasks 2
@@ -145,7 +209,6 @@ export function buildLongHealth(
   const tokens = scriptTokens(context.tokenizer);
   const random = new PythonRandom(context.seed);
   const systemTokens = tokens.length(CLUE_SYSTEM_PROMPTS.longhealth);
-  const rules = protocol.tasks.longhealth;
   if (protocol.longhealth.distractorsFillWindow && context.contextWindow === undefined) {
     throw new MedbenchError({
       code: 'USAGE',
@@ -160,53 +223,11 @@ export function buildLongHealth(
     repeat: number,
     built: { user: string; documents: string[] },
     labels: string,
-  ) => {
-    const truncate =
-      subtask === 1 && rules.truncate && context.contextWindow !== undefined
-        ? rules.truncate(context.contextWindow)
-        : undefined;
-    const messages = longHealthConversation({
-      protocol,
-      model: context.model,
-      system: CLUE_SYSTEM_PROMPTS.longhealth,
-      user: built.user,
-    });
-    samples.push({
-      id: `longhealth/task${subtask}/${question.id}/${repeat}`,
-      suite: 'clue',
-      task: 'longhealth',
-      params: {
-        level: 2,
-        protocol: protocol.name,
-        subtask,
-        question: question.id,
-        repeat,
-        options: labels.length,
-        order: samples.length,
-      },
-      prompt: built.user,
-      messages,
-      promptChars: messages.reduce((sum, message) => sum + message.content.length, 0),
-      promptTokens: {},
-      gold: {
-        choice: subtask === 3 ? 'F' : longHealthGold(question, labels, protocol.longhealth.goldOption),
-      },
-      generation: {
-        maxOutputTokens: rules.maxNewTokens,
-        ...(truncate !== undefined ? { truncatePromptTokens: truncate } : {}),
-      },
-      meta: { documents: built.documents },
-    });
-  };
-  const ownDocuments = (question: LongHealthQuestion) => {
-    const texts = data.documents[question.patientId] ?? {};
-    return {
-      answer: Object.keys(question.answerLocations).map((id) => [id, texts[id]!] as const),
-      rest: Object.entries(texts)
-        .filter(([id]) => question.answerLocations[id] === undefined)
-        .map(([, text]) => text),
-    };
-  };
+  ) =>
+    samples.push(
+      longHealthSample(context, { question, subtask, repeat, built, labels, order: samples.length }),
+    );
+  const ownDocuments = (question: LongHealthQuestion) => documentsOf(data, question);
   for (const question of data.questions) {
     const own = ownDocuments(question);
     for (let repeat = 0; repeat < 5; repeat++) {

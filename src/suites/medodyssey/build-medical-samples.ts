@@ -58,6 +58,174 @@ function dropTrailingSeparator(parts: PromptPart[], separator: string): void {
   else parts.pop();
 }
 
+/** A source's seeded stream of knowledge units: every unit followed by the separator. */
+function unitStream(source: MedicalSource, options: BuildMedicalOptions) {
+  const probe = medicalPrompt(options.prompts, source.task, source.language, '');
+  const order = shuffle(
+    source.units.map((_, index) => index),
+    `${options.seed}/${source.task}/${source.language}/order`,
+  );
+  // boundaries[j] = where stream unit j starts.
+  const boundaries: number[] = [0];
+  const positionOf = new Map<number, number>();
+  order.forEach((unit, position) => {
+    positionOf.set(unit, position);
+    boundaries.push(
+      boundaries[position]! + codePointLength(source.units[unit]!) + codePointLength(probe.separator),
+    );
+  });
+  const corpus = new CodePointText(order.map((unit) => source.units[unit]! + probe.separator).join(''));
+  const indexes = new Map<string, CorpusTokenIndex>();
+  const indexFor = (tokenizer: Tokenizer) => {
+    let index = indexes.get(tokenizer.name);
+    if (!index) {
+      index = new CorpusTokenIndex({ corpus, tokenizer, limit: corpus.length });
+      indexes.set(tokenizer.name, index);
+    }
+    return index;
+  };
+  return { boundaries, positionOf, corpus, indexFor };
+}
+
+type UnitStream = ReturnType<typeof unitStream>;
+
+/** One question's prompt parts for a context prefix, with its answer units moved to even spacing. */
+function questionAssembler(
+  stream: UnitStream,
+  shape: { head: string; tail: string; separator: string },
+  excluded: ReadonlyArray<{ start: number; end: number }>,
+  answerTexts: readonly string[],
+) {
+  const { boundaries } = stream;
+  const sortedExcluded = [...excluded].sort((left, right) => left.start - right.start);
+  /** Prompt for a context prefix of `limit` stream characters, snapped down to a unit boundary. */
+  return (limit: number): { parts: PromptPart[]; cut: number } => {
+    const cut = boundaries[boundaryAtMost(boundaries, limit)]!;
+    const inserts = answerTexts.map(
+      (_, index) =>
+        boundaries[boundaryAtMost(boundaries, Math.floor((cut * (index + 1)) / (answerTexts.length + 1)))]!,
+    );
+    const parts: PromptPart[] = [shape.head];
+    let from = 0;
+    const pushRange = (start: number, end: number) => {
+      // The stream without this question's own answer units.
+      let position = start;
+      for (const range of sortedExcluded) {
+        if (range.end <= position || range.start >= end) continue;
+        if (range.start > position) parts.push({ start: position, end: range.start });
+        position = Math.max(position, range.end);
+      }
+      if (position < end) parts.push({ start: position, end });
+    };
+    inserts.forEach((insert, index) => {
+      pushRange(from, Math.max(from, insert));
+      from = Math.max(from, insert);
+      parts.push(answerTexts[index]!);
+    });
+    pushRange(from, cut);
+    dropTrailingSeparator(parts, shape.separator);
+    parts.push(shape.tail);
+    return { parts, cut };
+  };
+}
+
+/** ratio MIC: the characters of context the budget leaves beside the instruction, question and answers. */
+function ratioLimit(
+  options: BuildMedicalOptions,
+  source: MedicalSource,
+  level: number,
+  questionId: string,
+  fixedChars: number,
+): number {
+  const limit = ratioCharBudget(level, options.gamma[source.language]) - fixedChars - ANSWER_RESERVE_CHARS;
+  if (limit < 0) {
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `Level ${level} is too small for ${questionId}: its instruction, question and answer units alone exceed the budget.`,
+      hint: 'Choose larger levels (--levels).',
+    });
+  }
+  return limit;
+}
+
+/** The samples of one question at one level: one, or one per tokenizer (per-model MIC). */
+function* questionSamples(
+  options: BuildMedicalOptions,
+  source: MedicalSource,
+  stream: UnitStream,
+  level: number,
+  question: MedicalSource['questions'][number],
+): Generator<Sample> {
+  const asked =
+    source.task === 'table' || source.task === 'case'
+      ? namedQuestion(source.task, source.language, question.name, question.question)
+      : question.question;
+  const shape = medicalPrompt(options.prompts, source.task, source.language, asked);
+  const answers = shuffle(question.answerUnits, `${options.seed}/${question.id}/answers`);
+  const excluded = answers.map((unit) => {
+    const position = stream.positionOf.get(unit)!;
+    return { start: stream.boundaries[position]!, end: stream.boundaries[position + 1]! };
+  });
+  const answerTexts = answers.map((unit) => source.units[unit]! + shape.separator);
+  const assemble = questionAssembler(stream, shape, excluded, answerTexts);
+  for (const group of fitGroups(options.mic, options.tokenizers)) {
+    const limit =
+      options.mic === 'ratio'
+        ? ratioLimit(
+            options,
+            source,
+            level,
+            question.id,
+            codePointLength(shape.head) +
+              codePointLength(shape.tail) +
+              answerTexts.reduce((sum, text) => sum + codePointLength(text), 0),
+          )
+        : fitOrFail({
+            indexes: group.tokenizers.map(stream.indexFor),
+            assemble: (chars) => assemble(chars).parts,
+            limit: level,
+            maxHaystackChars: stream.corpus.length,
+            sampleId: question.id,
+          }).haystackChars;
+    const { parts, cut } = assemble(limit);
+    const prompt = joinPromptParts(stream.corpus, parts);
+    const promptTokens = Object.fromEntries(
+      options.tokenizers.map((tokenizer) => [tokenizer.name, tokenizer.count(prompt)]),
+    );
+    if (
+      options.mic !== 'ratio' &&
+      group.tokenizers.some((tokenizer) => promptTokens[tokenizer.name]! > level)
+    ) {
+      throw new Error(`internal: fitted prompt ${question.id} exceeds ${level} tokens`);
+    }
+    yield {
+      id: `${source.task}-${source.language}-${levelName(level)}-${question.id.split('-').at(-1)}${group.suffix}`,
+      suite: 'medodyssey',
+      task: source.task,
+      params: {
+        language: source.language,
+        level,
+        subtype: question.subtype,
+        questionId: question.id,
+        mic: options.mic,
+        ...(group.fitFor ? { fitFor: group.fitFor } : {}),
+      },
+      prompt,
+      promptChars: codePointLength(prompt),
+      promptTokens,
+      gold: question.gold,
+      meta: {
+        question: asked,
+        contextUnits:
+          boundaryAtMost(stream.boundaries, cut) -
+          excluded.filter((range) => range.end <= cut).length +
+          answers.length,
+        answerOffsets: answers.map((unit) => prompt.indexOf(source.units[unit]!)),
+      },
+    };
+  }
+}
+
 /**
  * Builds KG, Term, Table and Case samples: each question's context is a prefix of the
  * task's seeded stream of knowledge units (cut only between units) with the question's own
@@ -67,137 +235,9 @@ function dropTrailingSeparator(parts: PromptPart[], separator: string): void {
  */
 export function* buildMedicalSamples(options: BuildMedicalOptions): Generator<Sample> {
   for (const source of options.sources) {
-    const probe = medicalPrompt(options.prompts, source.task, source.language, '');
-    const order = shuffle(
-      source.units.map((_, index) => index),
-      `${options.seed}/${source.task}/${source.language}/order`,
-    );
-    // The stream: every unit followed by the separator; boundaries[j] = where stream unit j starts.
-    const boundaries: number[] = [0];
-    const positionOf = new Map<number, number>();
-    order.forEach((unit, position) => {
-      positionOf.set(unit, position);
-      boundaries.push(
-        boundaries[position]! + codePointLength(source.units[unit]!) + codePointLength(probe.separator),
-      );
-    });
-    const corpus = new CodePointText(order.map((unit) => source.units[unit]! + probe.separator).join(''));
-    const indexes = new Map<string, CorpusTokenIndex>();
-    const indexFor = (tokenizer: Tokenizer) => {
-      let index = indexes.get(tokenizer.name);
-      if (!index) {
-        index = new CorpusTokenIndex({ corpus, tokenizer, limit: corpus.length });
-        indexes.set(tokenizer.name, index);
-      }
-      return index;
-    };
-    for (const level of options.levels) {
-      for (const question of source.questions) {
-        const asked =
-          source.task === 'table' || source.task === 'case'
-            ? namedQuestion(source.task, source.language, question.name, question.question)
-            : question.question;
-        const shape = medicalPrompt(options.prompts, source.task, source.language, asked);
-        const answers = shuffle(question.answerUnits, `${options.seed}/${question.id}/answers`);
-        const excluded = answers.map((unit) => {
-          const position = positionOf.get(unit)!;
-          return { start: boundaries[position]!, end: boundaries[position + 1]! };
-        });
-        const answerTexts = answers.map((unit) => source.units[unit]! + shape.separator);
-        /** Prompt for a context prefix of `limit` stream characters, snapped down to a unit boundary. */
-        const assemble = (limit: number): { parts: PromptPart[]; cut: number } => {
-          const cut = boundaries[boundaryAtMost(boundaries, limit)]!;
-          const inserts = answerTexts.map(
-            (_, index) =>
-              boundaries[
-                boundaryAtMost(boundaries, Math.floor((cut * (index + 1)) / (answerTexts.length + 1)))
-              ]!,
-          );
-          const parts: PromptPart[] = [shape.head];
-          let from = 0;
-          const pushRange = (start: number, end: number) => {
-            // The stream without this question's own answer units.
-            let position = start;
-            for (const range of [...excluded].sort((left, right) => left.start - right.start)) {
-              if (range.end <= position || range.start >= end) continue;
-              if (range.start > position) parts.push({ start: position, end: range.start });
-              position = Math.max(position, range.end);
-            }
-            if (position < end) parts.push({ start: position, end });
-          };
-          inserts.forEach((insert, index) => {
-            pushRange(from, Math.max(from, insert));
-            from = Math.max(from, insert);
-            parts.push(answerTexts[index]!);
-          });
-          pushRange(from, cut);
-          dropTrailingSeparator(parts, shape.separator);
-          parts.push(shape.tail);
-          return { parts, cut };
-        };
-        const groups = fitGroups(options.mic, options.tokenizers);
-        for (const group of groups) {
-          let limit: number;
-          if (options.mic === 'ratio') {
-            const fixed =
-              codePointLength(shape.head) +
-              codePointLength(shape.tail) +
-              answerTexts.reduce((sum, text) => sum + codePointLength(text), 0);
-            limit = ratioCharBudget(level, options.gamma[source.language]) - fixed - ANSWER_RESERVE_CHARS;
-            if (limit < 0) {
-              throw new MedbenchError({
-                code: 'USAGE',
-                message: `Level ${level} is too small for ${question.id}: its instruction, question and answer units alone exceed the budget.`,
-                hint: 'Choose larger levels (--levels).',
-              });
-            }
-          } else {
-            limit = fitOrFail({
-              indexes: group.tokenizers.map(indexFor),
-              assemble: (chars) => assemble(chars).parts,
-              limit: level,
-              maxHaystackChars: corpus.length,
-              sampleId: question.id,
-            }).haystackChars;
-          }
-          const { parts, cut } = assemble(limit);
-          const prompt = joinPromptParts(corpus, parts);
-          const promptTokens = Object.fromEntries(
-            options.tokenizers.map((tokenizer) => [tokenizer.name, tokenizer.count(prompt)]),
-          );
-          if (
-            options.mic !== 'ratio' &&
-            group.tokenizers.some((tokenizer) => promptTokens[tokenizer.name]! > level)
-          ) {
-            throw new Error(`internal: fitted prompt ${question.id} exceeds ${level} tokens`);
-          }
-          yield {
-            id: `${source.task}-${source.language}-${levelName(level)}-${question.id.split('-').at(-1)}${group.suffix}`,
-            suite: 'medodyssey',
-            task: source.task,
-            params: {
-              language: source.language,
-              level,
-              subtype: question.subtype,
-              questionId: question.id,
-              mic: options.mic,
-              ...(group.fitFor ? { fitFor: group.fitFor } : {}),
-            },
-            prompt,
-            promptChars: codePointLength(prompt),
-            promptTokens,
-            gold: question.gold,
-            meta: {
-              question: asked,
-              contextUnits:
-                boundaryAtMost(boundaries, cut) -
-                excluded.filter((range) => range.end <= cut).length +
-                answers.length,
-              answerOffsets: answers.map((unit) => prompt.indexOf(source.units[unit]!)),
-            },
-          };
-        }
-      }
-    }
+    const stream = unitStream(source, options);
+    for (const level of options.levels)
+      for (const question of source.questions)
+        yield* questionSamples(options, source, stream, level, question);
   }
 }

@@ -51,11 +51,9 @@ function notes(lines: readonly string[]): string {
     : `<ul class="meta">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
 }
 
-/** A self-contained HTML report: tables, NIAH heatmaps (ESM and SSM) and counting bar charts. */
-export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
-  const body: string[] = [
-    '<h1>MedOdyssey</h1>',
-    `<p class="meta">Generated ${escapeHtml(report.generatedAt)} by medbench. Every colour has its value written beside it; the scale is viridis (0 → dark purple, 1 → yellow).</p>`,
+/** The runs, with their usage. */
+function runsSection(report: MedOdysseyReport): string[] {
+  return [
     htmlTable(
       ['Model', 'Source', 'Scoring', 'Context window', 'Samples', 'Input tokens', 'Output tokens', 'Cost'],
       report.runs.map((run) => [
@@ -70,58 +68,72 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
       ]),
     ),
   ];
-  for (const metric of MEDODYSSEY_METRICS) {
-    for (const language of LANGUAGES) {
-      const niah = niahTextRows(report, language, metric);
-      if (!niah) continue;
-      body.push(
-        `<h2>${LANGUAGE_NAMES[language]}.NIAH — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
-        `<div class="grid">${niah.tables.map(({ run, table }) => `<figure>${niahHeatmap(run, table, metric)}</figure>`).join('')}</div>`,
-        '<details><summary>Table (correct per cell)</summary>',
-        htmlTable(niah.header, niah.rows),
-        '</details>',
-      );
-    }
-    const countingRuns = report.runs.filter((run) =>
-      LANGUAGES.some((language) => run.counting[language]?.[metric]),
+}
+
+/** NIAH heatmaps and tables of one metric, per language. */
+function niahSections(report: MedOdysseyReport, metric: string): string[] {
+  const body: string[] = [];
+  for (const language of LANGUAGES) {
+    const niah = niahTextRows(report, language, metric);
+    if (!niah) continue;
+    body.push(
+      `<h2>${LANGUAGE_NAMES[language]}.NIAH — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
+      `<div class="grid">${niah.tables.map(({ run, table }) => `<figure>${niahHeatmap(run, table, metric)}</figure>`).join('')}</div>`,
+      '<details><summary>Table (correct per cell)</summary>',
+      htmlTable(niah.header, niah.rows),
+      '</details>',
     );
-    for (const language of LANGUAGES) {
-      const runs = countingRuns.filter((run) => run.counting[language]?.[metric]);
-      if (runs.length === 0) continue;
-      const maximum = Math.max(
-        1,
-        ...runs.flatMap((run) =>
-          COUNTING_TYPES.map((type) => run.counting[language]![metric]!.byType[type]?.counted ?? 0),
-        ),
-      );
-      body.push(
-        `<h2>${LANGUAGE_NAMES[language]}.Counting — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
-        renderGroupedBarChart({
-          title: `${LANGUAGE_NAMES[language]}.Counting: correct per type (${metric.toUpperCase()})`,
-          groups: COUNTING_TYPES.map((type) => TYPE_NAMES[type]!),
-          series: runs.map((run) => run.label),
-          values: COUNTING_TYPES.map((type) =>
-            runs.map((run) => run.counting[language]![metric]!.byType[type]?.correct ?? 0),
-          ),
-          maximum,
-          valueLabel: (value) => String(value),
-        }),
-        htmlTable(
-          ['Model', ...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All', 'Accuracy'],
-          runs.map((run) => {
-            const table = run.counting[language]![metric]!;
-            return [
-              run.label,
-              ...COUNTING_TYPES.map((type) => fraction(table.byType[type])),
-              fraction(table.all),
-              percent(table.all),
-            ];
-          }),
-        ),
-      );
-    }
   }
-  body.push(notes(missingNote(report, ['niah', 'counting'])));
+  return body;
+}
+
+/** Counting bar charts and tables of one metric, per language. */
+function countingSections(report: MedOdysseyReport, metric: string): string[] {
+  const body: string[] = [];
+  const countingRuns = report.runs.filter((run) =>
+    LANGUAGES.some((language) => run.counting[language]?.[metric]),
+  );
+  for (const language of LANGUAGES) {
+    const runs = countingRuns.filter((run) => run.counting[language]?.[metric]);
+    if (runs.length === 0) continue;
+    const maximum = Math.max(
+      1,
+      ...runs.flatMap((run) =>
+        COUNTING_TYPES.map((type) => run.counting[language]![metric]!.byType[type]?.counted ?? 0),
+      ),
+    );
+    body.push(
+      `<h2>${LANGUAGE_NAMES[language]}.Counting — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
+      renderGroupedBarChart({
+        title: `${LANGUAGE_NAMES[language]}.Counting: correct per type (${metric.toUpperCase()})`,
+        groups: COUNTING_TYPES.map((type) => TYPE_NAMES[type]!),
+        series: runs.map((run) => run.label),
+        values: COUNTING_TYPES.map((type) =>
+          runs.map((run) => run.counting[language]![metric]!.byType[type]?.correct ?? 0),
+        ),
+        maximum,
+        valueLabel: (value) => String(value),
+      }),
+      htmlTable(
+        ['Model', ...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All', 'Accuracy'],
+        runs.map((run) => {
+          const table = run.counting[language]![metric]!;
+          return [
+            run.label,
+            ...COUNTING_TYPES.map((type) => fraction(table.byType[type])),
+            fraction(table.all),
+            percent(table.all),
+          ];
+        }),
+      ),
+    );
+  }
+  return body;
+}
+
+/** Tables 2/A4: the medical tasks. */
+function medicalSections(report: MedOdysseyReport): string[] {
+  const body: string[] = [];
   for (const metric of MEDODYSSEY_METRICS) {
     const table = medicalTableRows(report, metric);
     if (!table) continue;
@@ -134,6 +146,12 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
       ]),
     );
   }
+  return body;
+}
+
+/** Figures 5/A4: medical-task scores against context length. */
+function levelCurveSections(report: MedOdysseyReport): string[] {
+  const body: string[] = [];
   for (const [key, heading, metricName] of [
     ['medicalByLevel', 'Medical tasks — ESM score against context length (Figure 5)', 'ESM'],
     ['medicalByLevelSsm', 'Medical tasks — SSM accuracy against context length (Figure A4)', 'SSM'],
@@ -163,6 +181,12 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
     }
     body.push('</div>');
   }
+  return body;
+}
+
+/** Figure 6: Counting by context setting. */
+function ablationSection(report: MedOdysseyReport): string[] {
+  const body: string[] = [];
   const ablation = countingAblation(report);
   if (ablation.models.length > 0) {
     const series = ablation.models.flatMap((model) =>
@@ -200,6 +224,12 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
       notes(ablationGaps(ablation.settings)),
     );
   }
+  return body;
+}
+
+/** The NIAH error analysis per metric. */
+function errorSections(report: MedOdysseyReport): string[] {
+  const body: string[] = [];
   for (const metric of MEDODYSSEY_METRICS) {
     const errors = niahErrorRows(report, metric);
     if (errors.rows.length === 0) continue;
@@ -212,6 +242,12 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
       ]),
     );
   }
+  return body;
+}
+
+/** Figure 2: the ten datasets on one radar. */
+function overviewSection(report: MedOdysseyReport): string[] {
+  const body: string[] = [];
   const axes = Object.keys(report.runs[0]?.overview ?? {});
   const ranked = report.runs.filter((run) => Object.values(run.overview).some((value) => value !== null));
   if (ranked.length > 0) {
@@ -235,6 +271,26 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
       ),
     );
   }
+  return body;
+}
+
+/** A self-contained HTML report: tables, NIAH heatmaps (ESM and SSM) and counting bar charts. */
+export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
+  const body: string[] = [
+    '<h1>MedOdyssey</h1>',
+    `<p class="meta">Generated ${escapeHtml(report.generatedAt)} by medbench. Every colour has its value written beside it; the scale is viridis (0 → dark purple, 1 → yellow).</p>`,
+    ...runsSection(report),
+  ];
+  for (const metric of MEDODYSSEY_METRICS)
+    body.push(...niahSections(report, metric), ...countingSections(report, metric));
+  body.push(
+    notes(missingNote(report, ['niah', 'counting'])),
+    ...medicalSections(report),
+    ...levelCurveSections(report),
+    ...ablationSection(report),
+    ...errorSections(report),
+    ...overviewSection(report),
+  );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>medbench — MedOdyssey report</title>

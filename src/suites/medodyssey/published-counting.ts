@@ -5,7 +5,7 @@ import { codePointLength } from '../../tokenizers/code-point-text.js';
 import { type CountingType, type Language, levelName } from './constants.js';
 import { listPublishedFiles, resolveEvaluationFolder } from './published-files.js';
 import { countingLineSchema, readJsonLines } from './published-lines.js';
-import { COUNTING_TYPE_NAMES } from './published-outputs.js';
+import { COUNTING_TYPE_NAMES } from './published-models.js';
 import type { HaystackKind } from './release.js';
 
 /**

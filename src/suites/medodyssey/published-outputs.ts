@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample, SampleParams, SampleStatus } from '../../core/sample.js';
 import type { ScoringMode, Task } from '../../core/task.js';
@@ -12,37 +11,19 @@ import { listPublishedFiles, type PublishedFile, resolveEvaluationFolder } from 
 import {
   type CountingLine,
   countingLineSchema,
-  type MedicalLine,
   medicalLineSchema,
   type NiahLine,
   niahLineSchema,
   readJsonLines,
 } from './published-lines.js';
-import { loadNeedles, readJsonFile } from './release.js';
+import { loadNeedles } from './release.js';
 
 export { resolveEvaluationFolder } from './published-files.js';
+export { loadCaseAlternatives } from './published-gold.js';
+export { COUNTING_TYPE_NAMES, PUBLISHED_MODELS } from './published-models.js';
 
-/** The ten published models: display name (as in the paper's tables) and context window. */
-export const PUBLISHED_MODELS: Readonly<Record<string, { label: string; contextWindow: number }>> = {
-  'gpt-4-turbo-2024-04-09': { label: 'GPT-4', contextWindow: 128000 },
-  'gpt-4o': { label: 'GPT-4o', contextWindow: 128000 },
-  'claude-3-haiku-20240307': { label: 'Claude 3 Haiku', contextWindow: 200000 },
-  'claude-3-sonnet-20240229': { label: 'Claude 3 Sonnet', contextWindow: 200000 },
-  'moonshot-v1-128k': { label: 'Moonshot-v1', contextWindow: 128000 },
-  'chatglm3-6b-128k': { label: 'ChatGLM3-6b-128k', contextWindow: 128000 },
-  'internlm2-chat-7b': { label: 'InternLM2-chat-7b', contextWindow: 200000 },
-  'internlm2-chat-20b': { label: 'InternLM2-chat-20b', contextWindow: 200000 },
-  'Yi-6B-200K': { label: 'Yi-6b-200k', contextWindow: 200000 },
-  'Yarn-Mistral-7b-128k': { label: 'Yarn-Mistral-7b-128k', contextWindow: 128000 },
-};
-
-/** The release's Counting type names → medbench's. */
-export const COUNTING_TYPE_NAMES: Readonly<Record<string, CountingType>> = {
-  acquisition_1: 'repeat',
-  acquisition_inc: 'increase',
-  acquisition_shuffle: 'shuffle',
-  reasoning: 'correction',
-};
+import { loadCaseAlternatives, medicalGold } from './published-gold.js';
+import { COUNTING_TYPE_NAMES } from './published-models.js';
 
 const MEDICAL_TASKS = { kg: kgTask, term: termTask, table: tableTask, case: caseTask } as const;
 
@@ -77,58 +58,6 @@ export interface PublishedFileSummary {
   missing: string[];
   /** Lines where medbench's parse disagrees with the published pred_answer or format note. */
   parserDisagreements: Array<{ line: number; detail: string }>;
-}
-
-/** `raw_data/zh_medcase/answer_correct.json`: sample id → accepted alternatives (one-element lists). */
-export function loadCaseAlternatives(datasetFolder: string): Record<string, string[][]> {
-  const path = join(datasetFolder, 'raw_data', 'zh_medcase', 'answer_correct.json');
-  if (!existsSync(path)) return {};
-  const json = readJsonFile(path);
-  const parsed = z.record(z.string(), z.array(z.array(z.string()).min(1)).min(1)).safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new MedbenchError({
-      code: 'DATA_INVALID',
-      message: `${path}: entry ${issue.path.join('.')}: expected a list of alternatives, each a list of strings whose first string is the answer (e.g. [["14"], ["14岁"]]).`,
-      hint: 'Restore the file from the official release.',
-    });
-  }
-  return parsed.data;
-}
-
-/**
- * Case gold as the published scorer took it: the alternatives of answer_correct.json when the
- * sample id is listed there (they replace the line's own answer), a line's nested
- * `true_answer` (already a list of alternatives), or the line's answer as the only one.
- */
-function caseAlternatives(
-  trueAnswer: MedicalLine['true_answer'],
-  listed: string[][] | undefined,
-): string[][] {
-  if (listed) return listed;
-  if (Array.isArray(trueAnswer) && trueAnswer.some((item) => Array.isArray(item))) {
-    return (trueAnswer as Array<string | string[]>).map((item) => (Array.isArray(item) ? item : [item]));
-  }
-  return [Array.isArray(trueAnswer) ? (trueAnswer as string[]) : [trueAnswer]];
-}
-
-/** Flat gold strings of a KG, Term or Table line (a nested answer keeps each alternative's first string). */
-function flatAnswers(trueAnswer: MedicalLine['true_answer']): string[] {
-  const list: Array<string | string[]> = Array.isArray(trueAnswer) ? trueAnswer : [trueAnswer];
-  return list.map((item) => (Array.isArray(item) ? (item[0] ?? '') : item));
-}
-
-function medicalGold(task: keyof typeof MEDICAL_TASKS, line: MedicalLine, listed: string[][] | undefined) {
-  switch (task) {
-    case 'term':
-      return { answer: flatAnswers(line.true_answer)[0] ?? '' };
-    case 'kg':
-      return { triplets: flatAnswers(line.true_answer) };
-    case 'table':
-      return { answers: flatAnswers(line.true_answer) };
-    case 'case':
-      return { alternatives: caseAlternatives(line.true_answer, listed) };
-  }
 }
 
 /** The release's dataset/ folder beside (or around) evaluation_result/, if there is one. */

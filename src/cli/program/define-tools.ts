@@ -1,0 +1,81 @@
+import { type Command, Option } from 'commander';
+import { SUITES } from '../../compose/suites.js';
+import { listTokenizers } from '../../tokenizers/registry.js';
+import { demoCommand } from '../commands/demo.js';
+import { ratiosCommand } from '../commands/ratios.js';
+import { reportCommand, textMetricChoices } from '../commands/report.js';
+import { viewCommand } from '../commands/view.js';
+import { action, integer, type ProgramContext } from './program-context.js';
+
+/** `medbench demo`, `view`, `report`, `ratios` and `tokenizers`. */
+export function defineTools(program: Command, context: ProgramContext): void {
+  program
+    .command('demo')
+    .description(
+      'build NIAH and Counting from the shipped sample data, run the extractive baseline, print and save the report',
+    )
+    .action(action(() => demoCommand(context.withHome({}), context.output)));
+  program
+    .command('view')
+    .description('a local web viewer over the store (read-only; binds 127.0.0.1)')
+    .option('--port <port>', 'port (default: a free one)', integer('--port', { min: 0, max: 65535 }))
+    .option(
+      '--host <host>',
+      'address to bind (default 127.0.0.1; anything else is reachable from your network)',
+    )
+    .action(action((options) => viewCommand(context.withHome(options), context.output)));
+
+  program
+    .command('report')
+    .description('print stored results as tables (or --json, --html)')
+    .addOption(
+      new Option('--suite <suite>', SUITES.map((suite) => suite.name).join(', '))
+        .choices(SUITES.map((suite) => suite.name))
+        .default(SUITES[0]!.name),
+    )
+    .option('--run <ids...>', 'only these runs (id prefixes)')
+    .option('--model <labels...>', 'only these model labels')
+    .addOption(
+      new Option('--metric <metric>', `${textMetricChoices().join(' or ')} (default all)`).choices(
+        textMetricChoices(),
+      ),
+    )
+    .option('--json', 'one machine-readable JSON document')
+    .option(
+      '--html <file|folder>',
+      'a .html file: one self-contained report; a folder: the viewer as a static site',
+    )
+    .option('--base <label>', 'compare every other model with this one (CLUE, Figure 5)')
+    .action(action((options) => reportCommand(context.withHome(options), context.output)));
+
+  program
+    .command('ratios')
+    .description(
+      'token-to-character ratios (Table A1): each tokenizer on each MedOdyssey haystack, every printed cell compared, and the γ it needs',
+    )
+    .requiredOption('--data <folder>', 'the official release: repository root or its dataset/ folder')
+    .addOption(
+      new Option('--tokenizers <names>', 'tokenizers or model names').default(
+        'gpt-4-turbo,gpt-4o,claude-3-haiku,llama3',
+      ),
+    )
+    .addOption(new Option('--lang <languages>', 'en, zh or all').default('all'))
+    .addOption(
+      new Option('--haystack <kind>', 'medical or generic')
+        .choices(['medical', 'generic'])
+        .default('medical'),
+    )
+    .option('--dataset <file>', 'also measure the prompts of a built dataset, per language and task')
+    .option('--json', 'rows as JSON')
+    .action(action((options) => ratiosCommand(options, context.output)));
+
+  program
+    .command('tokenizers')
+    .description('list the tokenizers medbench can count with')
+    .action(() => {
+      for (const { name, description, cuts } of listTokenizers())
+        context.output.stdout(
+          `${name.padEnd(14)} ${description}${cuts ? '' : ' (counts only: cannot cut text)'}\n`,
+        );
+    });
+}

@@ -1,0 +1,80 @@
+import type { RunRecord, StoredResult } from '../core/run-record.js';
+import type { SampleStatus } from '../core/sample.js';
+
+/** Rows as SQLite returns them, and their records. */
+
+export interface ResultRow {
+  run_id: string;
+  sample_id: string;
+  task: string;
+  params_json: string;
+  gold_json: string;
+  prompt_hash: string | null;
+  prompt_chars: number | null;
+  prompt_tokens: number | null;
+  status: SampleStatus;
+  raw_output: string | null;
+  parsed_json: string | null;
+  scores_json: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost: number | null;
+  latency_ms: number | null;
+  attempts: number | null;
+  cache_hit: number;
+  error: string | null;
+  created_at: string;
+}
+
+export interface RunRow {
+  id: string;
+  suite: string;
+  label: string;
+  dataset_id: string;
+  dataset_path: string | null;
+  model_json: string;
+  parameters_json: string;
+  source: 'medbench' | 'imported';
+  scoring_mode: 'standard' | 'compat';
+  created_at: string;
+}
+
+export function toRun(row: RunRow): RunRecord {
+  return {
+    id: row.id,
+    suite: row.suite,
+    label: row.label,
+    datasetId: row.dataset_id,
+    datasetPath: row.dataset_path,
+    model: JSON.parse(row.model_json),
+    parameters: JSON.parse(row.parameters_json),
+    source: row.source,
+    scoringMode: row.scoring_mode,
+    createdAt: row.created_at,
+  };
+}
+
+export function toResult(row: ResultRow): StoredResult {
+  return {
+    runId: row.run_id,
+    sampleId: row.sample_id,
+    task: row.task,
+    params: JSON.parse(row.params_json),
+    gold: JSON.parse(row.gold_json),
+    promptHash: row.prompt_hash,
+    promptChars: row.prompt_chars,
+    promptTokens: row.prompt_tokens,
+    status: row.status,
+    rawOutput: row.raw_output,
+    parsed: row.parsed_json === null ? null : JSON.parse(row.parsed_json),
+    scores: JSON.parse(row.scores_json),
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    cost: row.cost,
+    latencyMs: row.latency_ms,
+    attempts: row.attempts,
+    cacheHit: row.cache_hit === 1,
+    error: row.error,
+    createdAt: row.created_at,
+  };
+}
