@@ -9,7 +9,11 @@
 
 export { bindModel } from './compose/bind-model.js';
 export { loadConfig } from './compose/config.js';
+export { type EvaluateDatasetRequest, evaluateDataset } from './compose/evaluate-dataset.js';
+export { type EvaluateRetrieverRequest, evaluateRetriever } from './compose/evaluate-retriever.js';
 export { resolveHome, storePathIn } from './compose/home.js';
+export { type RetryOptions, type RunHooks, retryPolicyFrom, runModel } from './compose/run-model.js';
+export { storedReport } from './compose/stored-report.js';
 export { SUITES, suiteNamed } from './compose/suites.js';
 export * from './core/index.js';
 export { AnthropicChatModel } from './providers/anthropic-chat-model.js';
@@ -42,11 +46,9 @@ export {
 export { medeurekaSuite } from './suites/medeureka/suite.js';
 export { medodysseyTasks, prepareMedOdysseyBuild } from './suites/medodyssey/index.js';
 export { extractJsonAnswer, findFlatJsonObjects } from './suites/medodyssey/json-answer.js';
-export {
-  buildMedOdysseyReport,
-  renderMedOdysseyHtml,
-  renderMedOdysseyText,
-} from './suites/medodyssey/medodyssey-report.js';
+export { renderMedOdysseyHtml } from './suites/medodyssey/medodyssey-html.js';
+export { buildMedOdysseyReport } from './suites/medodyssey/medodyssey-report.js';
+export { renderMedOdysseyText } from './suites/medodyssey/medodyssey-text.js';
 export { readPublishedOutputs } from './suites/medodyssey/published-outputs.js';
 export { medodysseySuite } from './suites/medodyssey/suite.js';
 export { getTokenizer, listTokenizers, resolveTokenizerName } from './tokenizers/registry.js';

@@ -41,6 +41,39 @@ describe('documentation', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every code symbol docs/architecture.md and the adding-a-* guides name is defined in src/', () => {
+    const defined = new Set<string>();
+    for (const file of filesUnder('src', ['.ts'])) {
+      const text = readFileSync(file, 'utf8');
+      const patterns = [
+        /\b(?:function\*?|class|interface|type|const|let|enum)\s+([A-Za-z_$][\w$]*)/g,
+        // Members, methods and object keys: `name(`, `name:`, `name?:`, `readonly name:`.
+        /^\s+(?:readonly\s+|static\s+|private\s+|async\s+|get\s+)*([A-Za-z_$][\w$]*)\??\s*[(:<]/gm,
+        // Error codes and other constant strings: 'FILE_ERROR'.
+        /'([A-Z][A-Z0-9_]+)'/g,
+      ];
+      for (const pattern of patterns) for (const match of text.matchAll(pattern)) defined.add(match[1]!);
+    }
+    const guides = [
+      'architecture.md',
+      ...readdirSync(join(ROOT, 'docs')).filter((name) => name.startsWith('adding-')),
+    ];
+    const unknown: string[] = [];
+    let checked = 0;
+    for (const guide of guides) {
+      const text = readFileSync(join(ROOT, 'docs', guide), 'utf8');
+      for (const match of text.matchAll(/`([A-Za-z_$][\w$]*)(?:\(\))?`/g)) {
+        const name = match[1]!;
+        // Plain lower-case words are statuses, keys and options, not symbols.
+        if (!/[A-Z]/.test(name)) continue;
+        checked++;
+        if (!defined.has(name)) unknown.push(`${guide}: ${name}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+    expect(checked).toBeGreaterThan(50);
+  });
+
   it('nothing points users to files they do not have (the shared spec and seeds)', () => {
     const cited = sources.filter((file) => /shared\/(spec|seeds)/.test(readFileSync(file, 'utf8')));
     expect(cited.map((file) => relative(ROOT, file))).toEqual([]);

@@ -1,12 +1,7 @@
-import type { MedbenchConfig } from '../compose/config.js';
 import { redactKnownSecrets } from '../compose/known-secrets.js';
-import type { Sample } from '../core/sample.js';
-import type { Task } from '../core/task.js';
-import type { ModelBinding } from '../runner/model-binding.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../runner/retry.js';
-import { errorKind, type RetryEvent, type RunSummary, runSamples } from '../runner/run-samples.js';
-import { RequestClaims } from '../store/request-claims.js';
-import type { RunRecord, Store } from '../store/store.js';
+import type { RunHooks } from '../compose/run-model.js';
+import type { RetryPolicy } from '../runner/retry.js';
+import { errorKind, type RetryEvent, type RunSummary } from '../runner/run-samples.js';
 import type { CommandOutput } from './commands/build-medodyssey.js';
 import { progressReporter } from './progress-bar.js';
 
@@ -20,39 +15,15 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** How hard medbench tries per request and per sample; every field has a flag and a config default. */
-export interface RetryOptions {
-  maxRetries?: number;
-  timeoutMs?: number;
-  maxRetryWaitMs?: number;
-  sampleTimeoutMs?: number;
-  failFast?: boolean;
-}
-
-const DEFAULT_TIMEOUT_MS = 600_000;
-const DEFAULT_SAMPLE_TIMEOUT_MS = 1_800_000;
-
-/** The retry policy of a command: its flags, then the config's defaults, then medbench's. */
-export function retryPolicyFrom(
-  options: RetryOptions,
-  defaults: MedbenchConfig['defaults'] = {},
-): RetryPolicy {
-  return {
-    ...DEFAULT_RETRY_POLICY,
-    maxRetries: options.maxRetries ?? defaults.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-    maxRetryAfterMs:
-      options.maxRetryWaitMs ?? defaults.maxRetryWaitMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
-  };
-}
-
 /**
  * Retry lines, at most one per kind of error every 2 s (with how many were folded in), and an
  * unreachable endpoint announced once: 32 workers hitting the same 429 print one line, not 32.
  */
-function retryPrinter(output: CommandOutput, unreachableMs: number) {
+function retryPrinter(output: CommandOutput) {
   const lastAt = new Map<string, number>();
   const folded = new Map<string, number>();
-  return (event: RetryEvent) => {
+  return (event: RetryEvent, policy: RetryPolicy) => {
+    const unreachableMs = policy.unreachableMs;
     const kind = errorKind(event.error);
     if (event.error.code === 'ENDPOINT_UNREACHABLE') {
       if (lastAt.has(kind)) return;
@@ -86,29 +57,6 @@ function kinds(counts: Record<string, number>): string {
     .join(', ');
 }
 
-/**
- * Ctrl-C and SIGTERM for a run without model calls (a baseline, a retriever): the first asks it to
- * stop (it ends after what it is computing, or within it), the second too; its finished batches
- * are stored, and the command exits 130.
- */
-export function stopOnSignals(output: CommandOutput): { signal: AbortSignal; dispose(): void } {
-  const stop = new AbortController();
-  const onSignal = () => {
-    if (!stop.signal.aborted)
-      output.stderr('\nStopping: finished work is kept. Re-run the same command to finish.\n');
-    stop.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: stop.signal,
-    dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}
-
 /** The end of a run: counts, errors by kind with the first message of each, and the exit code. */
 function printSummary(output: CommandOutput, summary: RunSummary): void {
   const heading = summary.interrupted ? 'Interrupted' : summary.errors > 0 ? 'Finished with errors' : 'Done';
@@ -137,24 +85,12 @@ function printSummary(output: CommandOutput, summary: RunSummary): void {
 }
 
 /**
- * Runs samples on a model as a command does: Ctrl-C/SIGTERM once stops gracefully (no new
- * requests, waits between retries end, requests in flight finish and are kept), twice cancels
- * those too; progress on stderr; then a summary and the exit code — 0 only when every sample
- * was answered, 3 when some got no answer, 130 when stopped.
+ * A run as a terminal shows it: the first Ctrl-C (or SIGTERM) stops it gracefully (no new work,
+ * waits between retries end, requests in flight finish and are kept), the second cancels those
+ * too; a progress line on stderr; retry lines folded; then the summary and the exit code — 0
+ * only when every sample was answered, 3 when some got no answer, 130 when stopped.
  */
-export async function runModelSession(options: {
-  store: Store;
-  run: RunRecord;
-  samples: readonly Sample[];
-  tasks: Readonly<Record<string, Task>>;
-  model: ModelBinding;
-  retry: RetryOptions;
-  defaults?: MedbenchConfig['defaults'];
-  output: CommandOutput;
-}): Promise<RunSummary> {
-  const { output } = options;
-  const defaults = options.defaults ?? {};
-  const policy = retryPolicyFrom(options.retry, defaults);
+export function terminalSession(output: CommandOutput): { hooks: RunHooks; dispose(): void } {
   const stop = new AbortController();
   const abort = new AbortController();
   const onSignal = () => {
@@ -163,39 +99,39 @@ export async function runModelSession(options: {
         '\nStopping: waiting for requests in flight (Ctrl-C again to cancel them). Re-run the same command to finish.\n',
       );
       stop.abort();
-    } else {
-      abort.abort();
-    }
+    } else abort.abort();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = progressReporter();
-  const claims = RequestClaims.beside(options.store.path);
-  try {
-    const summary = await runSamples({
-      store: options.store,
-      run: options.run,
-      samples: options.samples,
-      tasks: options.tasks,
-      model: options.model,
-      retry: policy,
-      timeoutMs: options.retry.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      sampleTimeoutMs: options.retry.sampleTimeoutMs ?? defaults.sampleTimeoutMs ?? DEFAULT_SAMPLE_TIMEOUT_MS,
-      failFast: options.retry.failFast ?? false,
-      stopSignal: stop.signal,
-      abortSignal: abort.signal,
-      onProgress: (state) => progress.update(state),
-      onRetry: retryPrinter(output, policy.unreachableMs),
-      redact: redactKnownSecrets,
-      claims,
-    });
-    progress.finish();
-    printSummary(output, summary);
-    return summary;
-  } finally {
-    claims.close();
-    progress.finish();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  const hooks: RunHooks = {
+    stopSignal: stop.signal,
+    abortSignal: abort.signal,
+    onProgress: (state) => progress.update(state),
+    onRetry: retryPrinter(output),
+    onStage: (stage, done, total) => {
+      if (process.stderr.isTTY) output.stderr(`\r${stage} ${done}/${total}   `);
+    },
+    onNotice: (text) => output.stderr(redactKnownSecrets(`${text}\n`)),
+    onSummary: (summary) => {
+      progress.finish();
+      printSummary(output, summary);
+    },
+    onComputed: (summary) => {
+      output.stderr(`${process.stderr.isTTY ? '\r' : ''}${summary.detail}\n`);
+      if (summary.interrupted) {
+        output.stderr('Stopped: every finished part is stored; re-run the same command to finish.\n');
+        process.exitCode = EXIT.interrupted;
+      }
+    },
+    onReport: (text) => output.stdout(`${text}\n`),
+  };
+  return {
+    hooks,
+    dispose: () => {
+      progress.finish();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }

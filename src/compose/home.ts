@@ -18,3 +18,8 @@ export function storePathIn(home: string): string {
 export function packageRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 }
+
+/** Where embedding vectors are cached: beside the store, in their own file. */
+export function embeddingCachePathIn(home: string): string {
+  return join(home, 'embeddings.sqlite');
+}

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot, resolveHome, storePathIn } from '../../compose/home.js';
+import { storedReport } from '../../compose/stored-report.js';
 import { Store } from '../../store/store.js';
 import {
   buildMedEurekaReport,
@@ -9,7 +10,6 @@ import {
 } from '../../suites/medeureka/medeureka-report.js';
 import { medodysseySuite } from '../../suites/medodyssey/suite.js';
 import { buildMedOdysseyCommand, type CommandOutput } from './build-medodyssey.js';
-import { storedReport } from './report.js';
 import { runCommand } from './run.js';
 import { runMedEurekaCommand } from './run-medeureka.js';
 

@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../../compose/config.js';
-import { resolveHome } from '../../compose/home.js';
+import { embeddingCachePathIn, resolveHome } from '../../compose/home.js';
 import { type RetrieverOverrides, retrieverFromSpec } from '../../compose/retrievers.js';
 import { MedbenchError } from '../../core/errors.js';
 import { EmbeddingCache } from '../../store/embedding-cache.js';
 import { rankTask } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
 import { mineTrainingExamples, trainingRows } from '../../suites/medeureka/mine-triples.js';
+import { selectTasks } from '../../suites/medeureka/select-tasks.js';
 import { writeOutputFile } from '../output-file.js';
 import type { CommandOutput } from './build-medodyssey.js';
-import { embeddingCachePathIn, selectTasks } from './run-medeureka.js';
 
 export interface ExportTriplesOptions extends RetrieverOverrides {
   data: string;

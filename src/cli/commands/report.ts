@@ -1,8 +1,9 @@
 import { join, resolve } from 'node:path';
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import { storedReport } from '../../compose/stored-report.js';
 import { SUITES, suiteNamed } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
-import type { Suite, SuiteReportOptions } from '../../core/suite.js';
+import type { SuiteReportOptions } from '../../core/suite.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
 import { writeOutputFile } from '../output-file.js';
@@ -19,29 +20,6 @@ export interface ReportCommandOptions {
   html?: string;
   /** The run every other run is compared with (CLUE, Figure 5). */
   base?: string;
-}
-
-/** Which stored runs a report covers: all, or those chosen by id prefix or label. */
-export interface RunFilter {
-  runIds?: readonly string[];
-  labels?: readonly string[];
-}
-
-/** A suite's report of the stored runs the filter chooses. */
-export function storedReport<Report>(
-  store: Store,
-  suite: Suite<Report>,
-  filter: RunFilter = {},
-  options: SuiteReportOptions = {},
-): Report {
-  const runs = store
-    .listRuns({ suite: suite.name })
-    .filter((run) => !filter.runIds || filter.runIds.some((id) => run.id.startsWith(id)))
-    .filter((run) => !filter.labels || filter.labels.includes(run.label));
-  return suite.report(
-    runs.map((run) => ({ run, results: store.results(run.id) })),
-    options,
-  );
 }
 
 /** `--metric` of every suite that has text metrics, for the option's choices. */

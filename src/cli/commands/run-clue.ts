@@ -1,6 +1,8 @@
 import { bindModel, type ModelOverrides } from '../../compose/bind-model.js';
 import { loadConfig } from '../../compose/config.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import { type RetryOptions, type RunHooks, runModel } from '../../compose/run-model.js';
+import { storedReport } from '../../compose/stored-report.js';
 import type { ChatCapabilities } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/run-record.js';
@@ -40,10 +42,9 @@ import { CLUE_PROTOCOL, CLUE_PROTOCOLS, type ClueProtocol } from '../../suites/c
 import { clueSuite } from '../../suites/clue/suite.js';
 import { getTokenizer, listTokenizers } from '../../tokenizers/registry.js';
 import { parseChoiceList } from '../parse-options.js';
-import { EXIT, type RetryOptions, runModelSession, stopOnSignals } from '../run-session.js';
+import { terminalSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
 import { addBertScores, bertscoreFolders, openBertScoreEncoders, planBertScore } from './clue-bertscore.js';
-import { storedReport } from './report.js';
 
 export interface RunClueOptions extends ModelOverrides, RetryOptions {
   data: string;
@@ -130,36 +131,37 @@ async function runBaseline(options: {
   run: RunRecord;
   samples: readonly Sample[];
   baseline: ReturnType<typeof createClueBaseline>;
-  output: CommandOutput;
+  hooks: RunHooks;
 }) {
-  const stops = stopOnSignals(options.output);
+  const started = Date.now();
   let skipped = 0;
-  try {
-    const summary = await runComputed({
-      store: options.store,
-      run: options.run,
-      stopSignal: stops.signal,
-      batches: chunks(options.samples, 256).map((batch) => ({
-        ids: batch.map((sample) => sample.id),
-        compute: () =>
-          batch.flatMap((sample) => {
-            const outcome = options.baseline(sample);
-            if (!outcome) skipped++;
-            return outcome
-              ? [resultRecord({ runId: options.run.id, sample, prompt: null, promptTokens: null, outcome })]
-              : [];
-          }),
-      })),
-    });
-    if (skipped > 0)
-      options.output.stderr(
-        `baseline: ${skipped} Problem Summary items not computed (the baseline needs --umls)\n`,
-      );
-    if (summary.interrupted) process.exitCode = EXIT.interrupted;
-    return summary;
-  } finally {
-    stops.dispose();
-  }
+  const summary = await runComputed({
+    store: options.store,
+    run: options.run,
+    ...(options.hooks.stopSignal ? { stopSignal: options.hooks.stopSignal } : {}),
+    batches: chunks(options.samples, 256).map((batch) => ({
+      ids: batch.map((sample) => sample.id),
+      compute: () =>
+        batch.flatMap((sample) => {
+          const outcome = options.baseline(sample);
+          if (!outcome) skipped++;
+          return outcome
+            ? [resultRecord({ runId: options.run.id, sample, prompt: null, promptTokens: null, outcome })]
+            : [];
+        }),
+    })),
+  });
+  if (skipped > 0)
+    options.hooks.onNotice?.(
+      `baseline: ${skipped} Problem Summary items not computed (the baseline needs --umls)`,
+    );
+  const seconds = (Date.now() - started) / 1000;
+  options.hooks.onComputed?.({
+    ...summary,
+    seconds,
+    detail: `Baseline: ${summary.done} items scored in ${seconds.toFixed(1)} s (run ${options.run.id}${summary.alreadyDone > 0 ? `; ${summary.alreadyDone} scored before` : ''}).`,
+  });
+  return summary;
 }
 
 function chunks<Item>(items: readonly Item[], size: number): Item[][] {
@@ -309,28 +311,32 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
   });
   const scoring = { protocol, modelId: model?.modelId ?? 'baseline' };
   const store = new Store(storePathIn(resolveHome(options.home)));
+  const { hooks, dispose } = terminalSession(output);
   try {
     if (!model) {
       const baseline = createClueBaseline({ resources, scoring, codePool, seed: 1 });
-      const summary = await runBaseline({ store, run, samples, baseline, output });
+      const summary = await runBaseline({ store, run, samples, baseline, hooks });
       if (summary.interrupted) return;
     } else {
-      if (prefill.startsWith('left out')) output.stderr(`warning: the answer prefill is ${prefill}.\n`);
+      if (prefill.startsWith('left out')) hooks.onNotice?.(`warning: the answer prefill is ${prefill}.`);
       const tasks = createClueTasks(resources, scoring);
-      await runModelSession({
-        store,
-        run,
-        samples,
-        tasks,
-        model,
-        retry: options,
-        defaults: config.defaults,
-        output,
-      });
+      hooks.onSummary?.(
+        await runModel({
+          store,
+          run,
+          samples,
+          tasks,
+          model,
+          retry: options,
+          defaults: config.defaults,
+          hooks,
+        }),
+      );
     }
     await addBertScores(store, run.id, bertscore, encoders, output);
-    output.stdout(`${clueSuite.renderText(storedReport(store, clueSuite, { runIds: [run.id] }), {})}\n`);
+    hooks.onReport?.(clueSuite.renderText(storedReport(store, clueSuite, { runIds: [run.id] }), {}));
   } finally {
+    dispose();
     store.close();
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunRecord, StoredResult } from '../../store/store.js';
-import { buildMedOdysseyReport, renderMedOdysseyHtml, renderMedOdysseyText } from './medodyssey-report.js';
+import { renderMedOdysseyHtml } from './medodyssey-html.js';
+import { buildMedOdysseyReport } from './medodyssey-report.js';
+import { renderMedOdysseyText } from './medodyssey-text.js';
 
 const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>';
 

@@ -16,10 +16,6 @@ import {
 import { LANGUAGES } from './constants.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 
-export { renderMedOdysseyHtml } from './medodyssey-html.js';
-export { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
-export { countingAblation, renderMedOdysseyText } from './medodyssey-text.js';
-
 /** Which rules produced a number: the published scorer's (compat) or medbench's own. */
 export type ScoringRules = 'compat' | 'own';
 

@@ -1,16 +1,16 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
 import { TEN_DATASETS } from './aggregate.js';
 import { medodysseyTasks } from './index.js';
+import { renderMedOdysseyHtml } from './medodyssey-html.js';
+import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import {
   buildMedOdysseyReport,
   displayLabels,
-  MEDODYSSEY_METRICS,
   type MedOdysseyReport,
   medodysseyTables,
-  renderMedOdysseyHtml,
-  renderMedOdysseyText,
   tenDatasetScores,
 } from './medodyssey-report.js';
+import { renderMedOdysseyText } from './medodyssey-text.js';
 
 /**
  * The ten-dataset leaderboard, computed with the suite's own counting rules (the same functions

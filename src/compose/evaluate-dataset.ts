@@ -1,0 +1,86 @@
+import { MedbenchError } from '../core/errors.js';
+import { readDataset } from '../runner/dataset-file.js';
+import { describeModel, modelRunIdentity } from '../runner/model-binding.js';
+import { runRecordOf } from '../runner/run-identity.js';
+import type { RunSummary } from '../runner/run-samples.js';
+import { samplesFor } from '../runner/select-samples.js';
+import { Store } from '../store/store.js';
+import { bindModel, type ModelOverrides } from './bind-model.js';
+import { loadConfig } from './config.js';
+import { resolveHome, storePathIn } from './home.js';
+import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
+import { storedReport } from './stored-report.js';
+import { SUITES } from './suites.js';
+
+export interface EvaluateDatasetRequest extends ModelOverrides, RetryOptions {
+  /** A dataset file written by `medbench build` (or `writeDataset`). */
+  dataset: string;
+  /** A model spec: a config name, baseline, openai:<m>, openai-compatible:<m>@<url> … */
+  model: string;
+  config?: string;
+  home?: string;
+  /** Only this task of the dataset. */
+  task?: string;
+  /** Hand the suite's report of the run to `hooks.onReport` when done (default true). */
+  report?: boolean;
+}
+
+/**
+ * A run of a built dataset on a model: binds the model, reads and checks the dataset, finds
+ * its suite in `SUITES`, picks the samples the model sees, and runs them through the run
+ * pipeline into the store under `home`. What the caller sees comes through `hooks`.
+ */
+export async function evaluateDataset(
+  request: EvaluateDatasetRequest,
+  hooks: RunHooks = {},
+): Promise<RunSummary> {
+  const { config } = await loadConfig(request.config);
+  const model = await bindModel({ spec: request.model, config, overrides: request });
+  const dataset = await readDataset(request.dataset);
+  const suite = SUITES.find((entry) => entry.name === dataset.header.suite && entry.tasks);
+  if (!suite?.tasks) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${request.dataset}: unknown suite "${dataset.header.suite}".`,
+    });
+  }
+  const samples = samplesFor(dataset.samples, model.tokenizer?.name, request.task);
+  if (model.contextWindow === undefined)
+    hooks.onNotice?.(
+      `warning: no context window known for ${model.modelId}; too_long cannot be detected (set contextWindow in the config or --context-window).`,
+    );
+  const run = runRecordOf({
+    identity: {
+      datasetId: dataset.id,
+      model: modelRunIdentity(model),
+      parameters: { ...model.parameters, task: request.task ?? null },
+      scoringMode: 'standard',
+    },
+    suite: suite.name,
+    label: model.label,
+    datasetPath: dataset.path,
+    description: describeModel(model),
+  });
+  const store = new Store(storePathIn(resolveHome(request.home)));
+  try {
+    hooks.onNotice?.(
+      `Run ${run.id}: ${samples.length} samples of ${request.dataset} on ${model.label} (store ${store.path}).`,
+    );
+    const summary = await runModel({
+      store,
+      run,
+      samples,
+      tasks: suite.tasks,
+      model,
+      retry: request,
+      defaults: config.defaults,
+      hooks,
+    });
+    hooks.onSummary?.(summary);
+    if (request.report !== false && store.getRun(run.id))
+      hooks.onReport?.(suite.renderText(storedReport(store, suite, { runIds: [run.id] }), {}));
+    return summary;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,138 @@
+import { resolve } from 'node:path';
+import { MedbenchError } from '../core/errors.js';
+import type { RunRecord } from '../core/run-record.js';
+import { canonicalJson } from '../runner/canonical-json.js';
+import { resultRecord } from '../runner/result-columns.js';
+import { runComputed } from '../runner/run-computed.js';
+import { runRecordOf } from '../runner/run-identity.js';
+import { EmbeddingCache } from '../store/embedding-cache.js';
+import { type ResultRecord, Store, sha256 } from '../store/store.js';
+import type { RetrievalTask } from '../suites/medeureka/assemble-tasks.js';
+import { evaluateRetrieval, type QueryResult } from '../suites/medeureka/evaluate.js';
+import { loadMedEurekaRelease } from '../suites/medeureka/load-release.js';
+import { selectTasks } from '../suites/medeureka/select-tasks.js';
+import { medeurekaSuite } from '../suites/medeureka/suite.js';
+import { loadConfig } from './config.js';
+import { embeddingCachePathIn, resolveHome, storePathIn } from './home.js';
+import { type RetrieverOverrides, retrieverFromSpec } from './retrievers.js';
+import { type RunHooks, retryPolicyFrom } from './run-model.js';
+import { storedReport } from './stored-report.js';
+
+export interface EvaluateRetrieverRequest extends RetrieverOverrides {
+  /** The MedEureka release folder (any official form). */
+  data: string;
+  /** An embedding model spec, bm25 or lsa. */
+  model: string;
+  tasks?: string;
+  home?: string;
+  config?: string;
+  label?: string;
+  embeddingCache?: boolean;
+  maxRetries?: number;
+  maxRetryWaitMs?: number;
+}
+
+/** One ranked query as a result row: its ranking is the parsed answer, its input the prompt. */
+function queryResultRecord(runId: string, result: QueryResult): ResultRecord {
+  return resultRecord({
+    runId,
+    sample: {
+      id: result.id,
+      task: result.key,
+      params: {
+        key: result.key,
+        dataset: result.dataset,
+        language: result.language,
+        granularity: result.granularity,
+        instruction: result.instruction,
+        template: result.template,
+      },
+      gold: { targets: result.targets },
+      promptChars: result.queryInput.length,
+    },
+    prompt: result.queryInput,
+    promptTokens: null,
+    outcome: { status: 'ok', rawOutput: null, parsed: result.ranking, scores: result.scores },
+  });
+}
+
+/** The run's record: the queries and corpora, the retriever's description, the top-k. */
+function retrievalRun(
+  request: EvaluateRetrieverRequest,
+  tasks: readonly RetrievalTask[],
+  description: Record<string, unknown>,
+): RunRecord {
+  return runRecordOf({
+    identity: {
+      datasetId: sha256(
+        canonicalJson(tasks.map((task) => ({ key: task.key, queries: task.queries, corpus: task.corpus }))),
+      ),
+      model: description,
+      parameters: { tasks: tasks.map((task) => task.key), topK: 500 },
+      scoringMode: 'standard',
+    },
+    suite: 'medeureka',
+    label: request.label ?? request.model,
+    datasetPath: resolve(request.data),
+    description,
+  });
+}
+
+/**
+ * A MedEureka run: ranks each task's corpus with the retriever and stores every query's top-500
+ * ranking and scores, one task at a time through the run pipeline (a re-run ranks only the tasks
+ * not stored; embeddings are cached, so it costs no model calls for texts embedded before).
+ */
+export async function evaluateRetriever(
+  request: EvaluateRetrieverRequest,
+  hooks: RunHooks = {},
+): Promise<RunRecord> {
+  const { config } = await loadConfig(request.config);
+  const home = resolveHome(request.home);
+  const tasks = selectTasks(await loadMedEurekaRelease(resolve(request.data)), request.tasks, request.data);
+  if (tasks.length === 0)
+    throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `No MedEureka tasks in ${request.data}.` });
+  const cache = request.embeddingCache === false ? undefined : new EmbeddingCache(embeddingCachePathIn(home));
+  const store = new Store(storePathIn(home));
+  let current = '';
+  try {
+    const retriever = await retrieverFromSpec({
+      spec: request.model,
+      config,
+      overrides: request,
+      ...(cache ? { cache } : {}),
+      retry: retryPolicyFrom(request, config.defaults),
+      onProgress: (stage, done, total) => hooks.onStage?.(`${current}: embedding ${stage}`, done, total),
+    });
+    const started = Date.now();
+    const run = retrievalRun(request, tasks, retriever.description);
+    const summary = await runComputed({
+      store,
+      run,
+      ...(hooks.stopSignal ? { stopSignal: hooks.stopSignal } : {}),
+      batches: tasks.map((task) => ({
+        ids: task.queries.map((query) => query.id),
+        compute: async (signal) => {
+          current = task.key;
+          const results = await evaluateRetrieval(retriever, [task], { signal });
+          return results.map((result) => queryResultRecord(run.id, result));
+        },
+      })),
+    });
+    const usage =
+      'usage' in retriever ? (retriever.usage as { embedded: number; cached: number }) : undefined;
+    hooks.onComputed?.({
+      ...summary,
+      seconds: (Date.now() - started) / 1000,
+      detail: `Ranked ${summary.done} queries of ${tasks.length} tasks with ${retriever.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (run ${run.id}${summary.alreadyDone > 0 ? `; ${summary.alreadyDone} ranked before` : ''})${usage ? `; embedded ${usage.embedded} texts, ${usage.cached} from the cache` : ''}.`,
+    });
+    if (!summary.interrupted)
+      hooks.onReport?.(
+        medeurekaSuite.renderText(storedReport(store, medeurekaSuite, { runIds: [run.id] }), {}),
+      );
+    return run;
+  } finally {
+    store.close();
+    cache?.close();
+  }
+}

@@ -1,0 +1,101 @@
+import type { RunRecord } from '../core/run-record.js';
+import type { Sample } from '../core/sample.js';
+import type { Task } from '../core/task.js';
+import type { ModelBinding } from '../runner/model-binding.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../runner/retry.js';
+import type { ComputedRunSummary } from '../runner/run-computed.js';
+import { type RetryEvent, type RunProgress, type RunSummary, runSamples } from '../runner/run-samples.js';
+import { RequestClaims } from '../store/request-claims.js';
+import type { Store } from '../store/store.js';
+import type { MedbenchConfig } from './config.js';
+import { redactKnownSecrets } from './known-secrets.js';
+
+/** How hard medbench tries per request and per sample; every field has a flag and a config default. */
+export interface RetryOptions {
+  maxRetries?: number;
+  timeoutMs?: number;
+  maxRetryWaitMs?: number;
+  sampleTimeoutMs?: number;
+  failFast?: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 600_000;
+const DEFAULT_SAMPLE_TIMEOUT_MS = 1_800_000;
+
+/** The retry policy of a command: its flags, then the config's defaults, then medbench's. */
+export function retryPolicyFrom(
+  options: RetryOptions,
+  defaults: MedbenchConfig['defaults'] = {},
+): RetryPolicy {
+  return {
+    ...DEFAULT_RETRY_POLICY,
+    maxRetries: options.maxRetries ?? defaults.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+    maxRetryAfterMs:
+      options.maxRetryWaitMs ?? defaults.maxRetryWaitMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
+  };
+}
+
+/**
+ * What the caller (a terminal, a notebook, a service) sees of a run and how it stops it. The
+ * run itself never prints and never touches the process's signals.
+ */
+export interface RunHooks {
+  /** Graceful stop: no new requests; in-flight ones finish and are kept. */
+  stopSignal?: AbortSignal;
+  /** Hard stop: in-flight requests are cancelled and not recorded. */
+  abortSignal?: AbortSignal;
+  onProgress?: (progress: RunProgress) => void;
+  /** A retry about to wait; `policy` says how long an unreachable endpoint is tried. */
+  onRetry?: (event: RetryEvent, policy: RetryPolicy) => void;
+  /** Progress of a computation that calls no chat model (embedding, ranking). */
+  onStage?: (stage: string, done: number, total: number) => void;
+  /** A line worth telling the user before or during the run (what runs, a warning). */
+  onNotice?: (text: string) => void;
+  /** The end of a model run: its counts, errors by kind, and whether it was stopped. */
+  onSummary?: (summary: RunSummary) => void;
+  /** The end of a computed run (a baseline, a retriever). */
+  onComputed?: (summary: ComputedRunSummary & { seconds: number; detail: string }) => void;
+  /** The suite's text report of the finished run. */
+  onReport?: (text: string) => void;
+}
+
+/**
+ * Runs samples on a model with the config's defaults, shared request claims (other processes on
+ * the same home send each request once) and every key the process read kept out of what is stored.
+ */
+export async function runModel(options: {
+  store: Store;
+  run: RunRecord;
+  samples: readonly Sample[];
+  tasks: Readonly<Record<string, Task>>;
+  model: ModelBinding;
+  retry: RetryOptions;
+  defaults?: MedbenchConfig['defaults'];
+  hooks?: RunHooks;
+}): Promise<RunSummary> {
+  const defaults = options.defaults ?? {};
+  const hooks = options.hooks ?? {};
+  const policy = retryPolicyFrom(options.retry, defaults);
+  const claims = RequestClaims.beside(options.store.path);
+  try {
+    return await runSamples({
+      store: options.store,
+      run: options.run,
+      samples: options.samples,
+      tasks: options.tasks,
+      model: options.model,
+      retry: policy,
+      timeoutMs: options.retry.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      sampleTimeoutMs: options.retry.sampleTimeoutMs ?? defaults.sampleTimeoutMs ?? DEFAULT_SAMPLE_TIMEOUT_MS,
+      failFast: options.retry.failFast ?? false,
+      ...(hooks.stopSignal ? { stopSignal: hooks.stopSignal } : {}),
+      ...(hooks.abortSignal ? { abortSignal: hooks.abortSignal } : {}),
+      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+      onRetry: (event) => hooks.onRetry?.(event, policy),
+      redact: redactKnownSecrets,
+      claims,
+    });
+  } finally {
+    claims.close();
+  }
+}

@@ -1,0 +1,25 @@
+import type { Suite, SuiteReportOptions } from '../core/suite.js';
+import type { Store } from '../store/store.js';
+
+/** Which stored runs a report covers: all, or those chosen by id prefix or label. */
+export interface RunFilter {
+  runIds?: readonly string[];
+  labels?: readonly string[];
+}
+
+/** A suite's report of the stored runs the filter chooses. */
+export function storedReport<Report>(
+  store: Store,
+  suite: Suite<Report>,
+  filter: RunFilter = {},
+  options: SuiteReportOptions = {},
+): Report {
+  const runs = store
+    .listRuns({ suite: suite.name })
+    .filter((run) => !filter.runIds || filter.runIds.some((id) => run.id.startsWith(id)))
+    .filter((run) => !filter.labels || filter.labels.includes(run.label));
+  return suite.report(
+    runs.map((run) => ({ run, results: store.results(run.id) })),
+    options,
+  );
+}

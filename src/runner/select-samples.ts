@@ -1,0 +1,37 @@
+import { MedbenchError } from '../core/errors.js';
+import type { Sample } from '../core/sample.js';
+
+/** Picks the samples a model sees: a per-model dataset holds one fitted copy per tokenizer. */
+export function samplesFor(
+  samples: readonly Sample[],
+  tokenizerName: string | undefined,
+  task: string | undefined,
+): Sample[] {
+  if (samples.length === 0) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: 'The dataset holds no samples (only its header line).',
+      hint: 'Build it again with `medbench build medodyssey`; check --task, --lang and --levels there.',
+    });
+  }
+  let selected = task ? samples.filter((sample) => sample.task === task) : [...samples];
+  if (selected.length === 0) {
+    const tasks = [...new Set(samples.map((sample) => sample.task))].sort();
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--task ${task}: the dataset has no samples of that task; it has ${tasks.join(', ')}.`,
+    });
+  }
+  const fitted = selected.some((sample) => sample.params.fitFor !== undefined);
+  if (fitted) {
+    selected = selected.filter((sample) => sample.params.fitFor === tokenizerName);
+    if (selected.length === 0) {
+      throw new MedbenchError({
+        code: 'USAGE',
+        message: `This per-model dataset holds no samples fitted for the tokenizer ${tokenizerName ?? '(none)'}.`,
+        hint: 'Rebuild it with that tokenizer in --tokenizers, or pass --tokenizer to match one it has.',
+      });
+    }
+  }
+  return selected;
+}
