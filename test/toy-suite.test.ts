@@ -48,11 +48,15 @@ async function runArith(store: Store): Promise<RunRecord> {
       build: {},
       tokenizers: [],
     },
-    samples: buildArithSamples([
-      [2, 3],
-      [4, 4],
-      [7, 8],
-    ]),
+    samples: (
+      await arithSuite.build!({
+        pairs: [
+          [2, 3],
+          [4, 4],
+          [7, 8],
+        ],
+      })
+    ).samples,
   });
   const dataset = await readDataset(path);
   const model = await bindModel({

@@ -1,5 +1,5 @@
 import type { RunWithResults } from './run-record.js';
-import type { SampleParams } from './sample.js';
+import type { Sample, SampleParams } from './sample.js';
 import type { Task } from './task.js';
 
 export interface LeaderboardColumn {
@@ -35,11 +35,23 @@ export interface SuiteReportOptions {
   base?: string;
 }
 
+/** What a suite's build produced: samples, made as they are consumed, and what to tell about them. */
+export interface SuiteBuild<Used = Record<string, unknown>> {
+  /** The samples, produced lazily (a dataset file is written as they come); every input error is thrown before the first. */
+  samples: Iterable<Sample>;
+  /** Lines to show before the samples are written (inputs skipped …). */
+  notices: readonly string[];
+  /** Lines to show once every sample was produced (what fitting noticed …). */
+  warnings(): string[];
+  /** What the build used beyond its request (files read, pools drawn from), for the dataset header or the run. */
+  record: Used;
+}
+
 /**
  * One benchmark suite, as the generic commands, the report and the viewer see it. A suite's
  * own folder implements it; `SUITES` (`src/compose/suites.ts`) lists them.
  */
-export interface Suite<Report = unknown> {
+export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Record<string, unknown>> {
   /** The name runs are stored under and `--suite` takes. */
   readonly name: string;
   /** The paper's name. */
@@ -49,6 +61,11 @@ export interface Suite<Report = unknown> {
    * command builds and runs in one go, or that rank rather than generate, have none.
    */
   readonly tasks?: Readonly<Record<string, Task>>;
+  /**
+   * Builds the suite's samples from its official files (typed request: each suite's inputs differ;
+   * its command parses them). A suite whose items are not prompts (MedEureka ranks corpora) has none.
+   */
+  build?(request: BuildRequest): SuiteBuild<BuildRecord> | Promise<SuiteBuild<BuildRecord>>;
   /** Metrics the text report can be limited to (`--metric`); a suite without them takes no `--metric`. */
   readonly textMetrics?: readonly string[];
   /** The command that makes a first run, for the error when none is stored. */

@@ -3,20 +3,11 @@ import { join, resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import { writeDataset } from '../../runner/dataset-file.js';
-import { buildMedicalSamples } from '../../suites/medodyssey/build-medical-samples.js';
+import type { MedOdysseyDatasetRequest } from '../../suites/medodyssey/build-dataset.js';
 import { loadCountingDraws } from '../../suites/medodyssey/counting-draws.js';
-import {
-  COUNTING_TYPES,
-  DEFAULT_GAMMA,
-  DEPTHS,
-  LANGUAGES,
-  LEVELS,
-  prepareMedOdysseyBuild,
-} from '../../suites/medodyssey/index.js';
-import { loadPromptTemplates } from '../../suites/medodyssey/medical-prompts.js';
-import { loadMedicalSources } from '../../suites/medodyssey/medical-sources.js';
-import { publishedCountingSamples } from '../../suites/medodyssey/published-counting.js';
+import { COUNTING_TYPES, DEFAULT_GAMMA, DEPTHS, LANGUAGES, LEVELS } from '../../suites/medodyssey/index.js';
 import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
+import { medodysseySuite } from '../../suites/medodyssey/suite.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { VERSION } from '../../version.js';
 import {
@@ -155,29 +146,62 @@ async function buildSettings(options: BuildMedOdysseyOptions) {
 
 type BuildSettings = Awaited<ReturnType<typeof buildSettings>>;
 
-/** NIAH and Counting from the release, built lazily as the file is written. */
-function niahCountingBuild(
+/** The build request of the suite, from the command's options. */
+function datasetRequest(
   options: BuildMedOdysseyOptions,
-  tasks: ReadonlyArray<'niah' | 'counting'>,
+  plan: ReturnType<typeof taskPlan>,
   settings: BuildSettings,
-) {
-  if (tasks.length === 0) return undefined;
-  return prepareMedOdysseyBuild({
-    data: options.data!,
-    tasks,
-    languages: settings.languages,
-    levels: settings.levels,
-    depths: options.depths ? parseNumberList('--depths', options.depths, { min: 0, max: 100 }) : DEPTHS,
-    countingTypes: settings.countingTypes,
-    mic: settings.mic,
-    gamma: settings.gamma,
-    tokenizers: settings.tokenizers,
-    haystack: settings.haystack,
+): MedOdysseyDatasetRequest {
+  const { languages, levels, mic, gamma, tokenizers, haystack, countingTypes } = settings;
+  return {
+    ...(plan.builtTasks.length > 0
+      ? {
+          release: {
+            data: options.data!,
+            tasks: plan.builtTasks,
+            languages,
+            levels,
+            depths: options.depths
+              ? parseNumberList('--depths', options.depths, { min: 0, max: 100 })
+              : DEPTHS,
+            countingTypes,
+            mic,
+            gamma,
+            tokenizers,
+            haystack,
+            seed: options.seed,
+            countingSentences: settings.countingSentences,
+            ...(options.needles
+              ? { needleIds: parseNumberList('--needles', options.needles, { min: 0 }) }
+              : {}),
+            ...(options.countingDraws
+              ? { countingDraws: loadCountingDraws(resolve(options.countingDraws)) }
+              : {}),
+          },
+        }
+      : {}),
+    ...(plan.medicalTasks.length > 0
+      ? {
+          medical: {
+            folder: resolve(options.sources!),
+            tasks: plan.medicalTasks,
+            kgQuestions: options.kgQuestions
+              ? parseNumber('--kg-questions', options.kgQuestions, { min: 1, max: 100_000 })
+              : 100,
+            promptsFile: () => promptsFile(options),
+          },
+        }
+      : {}),
+    ...(plan.fromPublished
+      ? { publishedCounting: { folder: resolve(options.countingFromPublished!), haystack, countingTypes } }
+      : {}),
+    languages,
+    levels,
+    mic,
+    gamma,
+    tokenizers,
     seed: options.seed,
-    countingSentences: settings.countingSentences,
-    ...(options.needles ? { needleIds: parseNumberList('--needles', options.needles, { min: 0 }) } : {}),
-    ...(options.countingDraws ? { countingDraws: loadCountingDraws(resolve(options.countingDraws)) } : {}),
-  });
+  };
 }
 
 /** What the dataset header records of the build. */
@@ -210,50 +234,10 @@ export async function buildMedOdysseyCommand(
 ): Promise<void> {
   const plan = taskPlan(options);
   const settings = await buildSettings(options);
-  const { languages, mic, haystack, levels, gamma, tokenizers } = settings;
+  const { mic, tokenizers } = settings;
   const started = Date.now();
-  const niahCounting = niahCountingBuild(options, plan.builtTasks, settings);
-  const medical =
-    plan.medicalTasks.length > 0
-      ? loadMedicalSources({
-          folder: resolve(options.sources!),
-          tasks: plan.medicalTasks,
-          languages,
-          kgQuestions: options.kgQuestions
-            ? parseNumber('--kg-questions', options.kgQuestions, { min: 1, max: 100_000 })
-            : 100,
-          seed: options.seed,
-        })
-      : { sources: [], skipped: [] };
-  for (const skipped of medical.skipped) output.stderr(`skipped ${skipped}\n`);
-  const prompts = medical.sources.length > 0 ? loadPromptTemplates(promptsFile(options)) : undefined;
-  const statistics = niahCounting?.statistics ?? { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
-  const published = plan.fromPublished
-    ? languages.flatMap((language) =>
-        publishedCountingSamples({
-          folder: resolve(options.countingFromPublished!),
-          language,
-          haystack,
-          levels,
-          countingTypes: settings.countingTypes,
-          tokenizers,
-        }),
-      )
-    : [];
-  function* samples() {
-    if (niahCounting) yield* niahCounting.samples;
-    yield* published;
-    if (!prompts) return;
-    yield* buildMedicalSamples({
-      prompts,
-      sources: medical.sources,
-      levels,
-      mic,
-      gamma,
-      tokenizers,
-      seed: options.seed,
-    });
-  }
+  const build = await medodysseySuite.build!(datasetRequest(options, plan, settings));
+  for (const notice of build.notices) output.stderr(`${notice}\n`);
   const out = resolve(options.out);
   const written = await writeDataset({
     path: out,
@@ -261,21 +245,14 @@ export async function buildMedOdysseyCommand(
       suite: 'medodyssey',
       createdAt: new Date().toISOString(),
       generator: `medbench ${VERSION}`,
-      build: buildRecord(options, settings, plan.requested, prompts?.path ?? null),
+      build: buildRecord(options, settings, plan.requested, build.record.prompts),
       tokenizers: tokenizers.map((tokenizer) => tokenizer.name),
     },
-    samples: samples(),
+    samples: build.samples,
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   output.stdout(
     `Wrote ${written.count} samples to ${out} in ${seconds} s (mic ${mic}, tokenizers ${tokenizers.map((tokenizer) => tokenizer.name).join(', ')}).\n`,
   );
-  if (statistics.corpusExhausted > 0)
-    output.stderr(
-      `warning: ${statistics.corpusExhausted} samples use the whole corpus and still stay below their token level.\n`,
-    );
-  if (statistics.fastCountMismatches > 0)
-    output.stderr(
-      `warning: ${statistics.fastCountMismatches} samples needed full recounts while fitting (fast and full counts disagreed).\n`,
-    );
+  for (const warning of build.warnings()) output.stderr(`${warning}\n`);
 }

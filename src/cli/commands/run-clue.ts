@@ -12,14 +12,6 @@ import { resultRecord } from '../../runner/result-columns.js';
 import { runComputed } from '../../runner/run-computed.js';
 import { runRecordOf } from '../../runner/run-identity.js';
 import { Store, sha256 } from '../../store/store.js';
-import {
-  buildMeDiSumCode,
-  buildMeDiSumQa,
-  buildMedNli,
-  buildMeQSum,
-  buildProblemSummary,
-  type ClueBuildContext,
-} from '../../suites/clue/build-clue-samples.js';
 import { createClueBaseline } from '../../suites/clue/clue-baseline.js';
 import type { ClueModelKind } from '../../suites/clue/clue-conversation.js';
 import { type ClueResources, createClueTasks, notComputed } from '../../suites/clue/clue-tasks.js';
@@ -29,18 +21,11 @@ import {
   type ClueTaskName,
   findClueFiles,
   loadIcd10Codes,
-  loadLongHealth,
-  loadMeDiSumCode,
-  loadMeDiSumQa,
-  loadMedNli,
-  loadMeQSum,
-  loadProblemSummary,
 } from '../../suites/clue/load-tasks.js';
-import { buildLongHealth } from '../../suites/clue/longhealth.js';
 import { loadMrconso } from '../../suites/clue/mrconso.js';
 import { CLUE_PROTOCOL, CLUE_PROTOCOLS, type ClueProtocol } from '../../suites/clue/protocols.js';
 import { clueSuite } from '../../suites/clue/suite.js';
-import { getTokenizer, listTokenizers } from '../../tokenizers/registry.js';
+import { listTokenizers } from '../../tokenizers/registry.js';
 import { parseChoiceList } from '../parse-options.js';
 import { terminalSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
@@ -88,41 +73,6 @@ function fitPrefill(samples: Sample[], capabilities: ChatCapabilities | undefine
   return prefill === 'trimmed'
     ? 'sent without its trailing space (the API refuses trailing whitespace in a prefill)'
     : "left out: this API cannot continue an assistant message, so prompts differ from the protocol's";
-}
-
-async function buildSamples(options: {
-  tasks: readonly ClueTaskName[];
-  files: Partial<Record<ClueTaskName, string>>;
-  context: ClueBuildContext;
-  model: ModelBinding | undefined;
-  seed: number;
-  limit: number | undefined;
-}): Promise<{ samples: Sample[]; codePool: string[] }> {
-  const samples: Sample[] = [];
-  let codePool: string[] = [];
-  for (const task of options.tasks) {
-    const path = options.files[task]!;
-    let built: Sample[];
-    if (task === 'mednli') built = buildMedNli(loadMedNli(path), options.context);
-    else if (task === 'meqsum') built = buildMeQSum(loadMeQSum(path), options.context);
-    else if (task === 'problem-summary')
-      built = buildProblemSummary(loadProblemSummary(path), options.context);
-    else if (task === 'medisumqa') built = buildMeDiSumQa(loadMeDiSumQa(path), options.context);
-    else if (task === 'medisumcode') {
-      const items = loadMeDiSumCode(path);
-      codePool = [...new Set(items.flatMap((item) => item.codes))].sort();
-      built = buildMeDiSumCode(items, options.context);
-    } else {
-      built = buildLongHealth(loadLongHealth(path), {
-        ...options.context,
-        // The baseline sends nothing; any tokenizer that can cut builds the same samples' options.
-        tokenizer: options.model ? options.model.tokenizer : await getTokenizer('o200k_base'),
-        seed: options.seed,
-      });
-    }
-    samples.push(...(options.limit ? built.slice(0, options.limit) : built));
-  }
-  return { samples, codePool };
 }
 
 /** Baseline results, computed in batches through the run pipeline (resumable, Ctrl-C safe). */
@@ -289,14 +239,15 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     : { instruct: true, systemRole: true };
   checkLongHealthTokenizer(model, tasks);
   // Every file is read and validated before anything runs or is stored.
-  const { samples, codePool } = await buildSamples({
+  const build = await clueSuite.build!({
     tasks,
     files,
     context: { protocol, model: kind, contextWindow: model?.contextWindow },
-    model,
+    tokenizer: model?.tokenizer,
     seed: options.seed ?? 1,
     limit: options.limit,
   });
+  const samples = [...build.samples];
   const prefill = model ? fitPrefill(samples, model.endpoints[0]!.model.capabilities) : 'none (baseline)';
   const run = clueRun({
     command: options,
@@ -314,7 +265,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
   const { hooks, dispose } = terminalSession(output);
   try {
     if (!model) {
-      const baseline = createClueBaseline({ resources, scoring, codePool, seed: 1 });
+      const baseline = createClueBaseline({ resources, scoring, codePool: build.record.codePool, seed: 1 });
       const summary = await runBaseline({ store, run, samples, baseline, hooks });
       if (summary.interrupted) return;
     } else {

@@ -1,5 +1,10 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
 import { TEN_DATASETS } from './aggregate.js';
+import {
+  buildMedOdysseyDataset,
+  type MedOdysseyBuildRecord,
+  type MedOdysseyDatasetRequest,
+} from './build-dataset.js';
 import { medodysseyTasks } from './index.js';
 import { renderMedOdysseyHtml } from './medodyssey-html.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
@@ -42,10 +47,11 @@ function medodysseyLeaderboard(runs: Parameters<Suite['leaderboard']>[0]): Leade
 }
 
 /** MedOdyssey (Fan et al.): long-context NIAH, Counting and the medical tasks. */
-export const medodysseySuite: Suite<MedOdysseyReport> = {
+export const medodysseySuite: Suite<MedOdysseyReport, MedOdysseyDatasetRequest, MedOdysseyBuildRecord> = {
   name: 'medodyssey',
   title: 'MedOdyssey',
   tasks: medodysseyTasks,
+  build: buildMedOdysseyDataset,
   textMetrics: MEDODYSSEY_METRICS,
   firstRun:
     'Run `medbench demo`, `medbench run` or `medbench import medodyssey-outputs` first, or check --home.',
