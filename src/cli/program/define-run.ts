@@ -1,10 +1,30 @@
 import { type Command, Option } from 'commander';
 import { MedbenchError } from '../../core/errors.js';
 import { runCommand } from '../commands/run.js';
-import { runClueCommand } from '../commands/run-clue.js';
-import { runMedEurekaCommand } from '../commands/run-medeureka.js';
+import { type RunClueOptions, runClueCommand } from '../commands/run-clue.js';
+import { type RunMedEurekaOptions, runMedEurekaCommand } from '../commands/run-medeureka.js';
 import { parseNumber } from '../parse-options.js';
 import { action, checked, decimal, integer, type ProgramContext } from './program-context.js';
+
+/**
+ * Suites whose runs build their items from the official files for the model at hand, with options
+ * of their own (`run <suite> --data <folder>`); every other suite runs a built dataset file.
+ */
+const SUITE_RUNS: Readonly<
+  Record<
+    string,
+    {
+      data: string;
+      run: (
+        options: RunClueOptions & RunMedEurekaOptions,
+        output: ProgramContext['output'],
+      ) => Promise<unknown>;
+    }
+  >
+> = {
+  clue: { data: 'folder with the official files', run: runClueCommand },
+  medeureka: { data: 'release folder', run: runMedEurekaCommand },
+};
 
 /** CLUE's options of `medbench run clue`. */
 function clueOptions(command: Command): Command {
@@ -150,27 +170,21 @@ export function defineRun(program: Command, context: ProgramContext): void {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
       if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;
       const withHome = context.withHome(options);
-      if (suite === 'medeureka') {
+      if (suite !== undefined && SUITE_RUNS[suite]) {
         if (!options.data)
           throw new MedbenchError({
             code: 'USAGE',
-            message: 'run medeureka needs --data <release folder>.',
+            message: `run ${suite} needs --data <${SUITE_RUNS[suite].data}>.`,
           });
-        return runMedEurekaCommand(withHome, context.output);
-      }
-      if (suite === 'clue') {
-        if (!options.data)
-          throw new MedbenchError({
-            code: 'USAGE',
-            message: 'run clue needs --data <folder with the official files>.',
-          });
-        return runClueCommand(withHome, context.output);
+        return SUITE_RUNS[suite].run(withHome, context.output);
       }
       if (suite !== undefined) {
         throw new MedbenchError({
           code: 'USAGE',
           message: `Unknown suite "${suite}".`,
-          hint: 'Use `run clue --data …`, or `run --dataset <file>` for a built dataset.',
+          hint: `Use ${Object.keys(SUITE_RUNS)
+            .map((name) => `\`run ${name} --data …\``)
+            .join(', ')}, or \`run --dataset <file>\` for a built dataset.`,
         });
       }
       if (!options.dataset) {
