@@ -414,9 +414,10 @@
           compareSelect,
           el('span', {
             class: 'muted',
-            text: Object.entries(group.statuses)
-              .map(([status, count]) => `${status} ${count}`)
-              .join(' · '),
+            text: [
+              ...Object.entries(group.statuses).map(([status, count]) => `${status} ${count}`),
+              ...(group.excluded > 0 ? [`${group.excluded} beyond the model's window, not counted (—)`] : []),
+            ].join(' · '),
           }),
         ),
         el(

@@ -1,4 +1,4 @@
-import type { RunWithResults } from './run-record.js';
+import type { RunRecord, RunWithResults } from './run-record.js';
 import type { Sample, SampleParams } from './sample.js';
 import type { Task } from './task.js';
 
@@ -73,6 +73,11 @@ export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Rec
   /** The group a result belongs to on the viewer's pages (a task, or a task in one language). */
   groupOf(row: { task: string; params: SampleParams }): string;
   describeTask(task: string): TaskInfo;
+  /**
+   * Whether a result counts in the run's figures: MedOdyssey leaves NIAH levels beyond the model's
+   * context window out of every total (the report shows "—"). Absent: every result counts.
+   */
+  counts?(row: { task: string; params: SampleParams }, run: RunRecord): boolean;
   /** The suite's report of stored runs: one JSON document, the same one every form shows. */
   report(runs: readonly RunWithResults[], options: SuiteReportOptions): Report;
   renderText(report: Report, options: SuiteReportOptions): string;

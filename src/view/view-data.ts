@@ -1,7 +1,8 @@
 import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import type { Leaderboard, Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
-import { bootstrapMean, type Estimate, mcnemarExact, pairedBootstrap, seedOf } from './statistics.js';
+import { compareMetric } from './compare-metric.js';
+import { summariseGroup } from './group-summary.js';
 
 /** Page payloads for the viewer and the static site: plain JSON, computed from the store. */
 
@@ -39,6 +40,11 @@ export class ViewData {
   /** The page group of a result of a run of that suite (a task, or a task in one language). */
   groupOf(suite: string, row: { task: string; params: ScoreRow['params'] }): string {
     return this.suites.find((entry) => entry.name === suite)?.groupOf(row) ?? row.task;
+  }
+
+  /** Whether a result counts in the run's figures, by its suite's rule. */
+  private counts(run: RunRecord, row: ScoreRow): boolean {
+    return this.suites.find((entry) => entry.name === run.suite)?.counts?.(row, run) ?? true;
   }
 
   /** The metric a page shows first for a task of that suite. */
@@ -117,7 +123,13 @@ export class ViewData {
       run: describeRun(run),
       samples: rows.length,
       groups: [...groups].map(([group, members]) =>
-        summariseGroup(run, group, members, this.primaryMetric(run.suite, members[0]!.task)),
+        summariseGroup(
+          run,
+          group,
+          members,
+          members.filter((row) => this.counts(run, row)),
+          this.primaryMetric(run.suite, members[0]!.task),
+        ),
       ),
     };
   }
@@ -199,9 +211,11 @@ export class ViewData {
         .filter((row) => this.groupOf(right.suite, row) === group)
         .map((row) => [row.sampleId, row]),
     );
+    // Pairs both runs count (a level beyond either model's window is not compared).
     const pairs = this.scoreRows(runA)
       .filter((row) => this.groupOf(left.suite, row) === group && rowsB.has(row.sampleId))
-      .map((row) => ({ a: row, b: rowsB.get(row.sampleId)! }));
+      .map((row) => ({ a: row, b: rowsB.get(row.sampleId)! }))
+      .filter((pair) => this.counts(left, pair.a) && this.counts(right, pair.b));
     const metrics = [...new Set(pairs.flatMap((pair) => Object.keys(pair.a.scores)))].filter((metric) =>
       pairs.every((pair) => typeof pair.b.scores[metric] === 'number'),
     );
@@ -248,117 +262,6 @@ function describeRun(run: RunRecord) {
     datasetId: run.datasetId,
     createdAt: run.createdAt,
     model: run.model,
-  };
-}
-
-function estimate(values: readonly number[], seedText: string): Estimate {
-  return bootstrapMean(values, seedOf(seedText));
-}
-
-function summariseGroup(run: RunRecord, group: string, rows: ScoreRow[], primary: string | undefined) {
-  const statuses: Record<string, number> = {};
-  for (const row of rows) statuses[row.status] = (statuses[row.status] ?? 0) + 1;
-  const metricKeys = [...new Set(rows.flatMap((row) => Object.keys(row.scores)))].filter(
-    (key) => key !== 'firstRank' && key !== 'allRank',
-  );
-  /** Metrics whose values all lie in [0, 1] are shown as percentages; counts (KG tp/fp/fn) as they are. */
-  const fractional = metricKeys.filter((key) =>
-    rows.every((row) => row.scores[key] === undefined || (row.scores[key]! >= 0 && row.scores[key]! <= 1)),
-  );
-  const metrics = Object.fromEntries(
-    metricKeys.map((key) => [
-      key,
-      estimate(
-        rows.flatMap((row) => (typeof row.scores[key] === 'number' ? [row.scores[key]!] : [])),
-        `${run.id}/${group}/${key}`,
-      ),
-    ]),
-  );
-  const numbers = (key: string) =>
-    [...new Set(rows.map((row) => row.params[key]).filter((value) => typeof value === 'number'))].sort(
-      (x, y) => (x as number) - (y as number),
-    ) as number[];
-  const levels = numbers('level');
-  const depths = numbers('depth');
-  const primaryValue = (row: ScoreRow) => row.scores[primary ?? ''] ?? 0;
-  let grid:
-    | { metric: string; levels: number[]; depths: number[]; cells: Record<string, Estimate> }
-    | undefined;
-  if (primary && levels.length > 0 && depths.length > 0) {
-    const cells: Record<string, Estimate> = {};
-    for (const depth of depths)
-      for (const level of levels) {
-        const members = rows.filter((row) => row.params.level === level && row.params.depth === depth);
-        if (members.length > 0)
-          cells[`${depth}|${level}`] = estimate(
-            members.map(primaryValue),
-            `${run.id}/${group}/${depth}/${level}`,
-          );
-      }
-    grid = { metric: primary, levels, depths, cells };
-  }
-  const byLevel =
-    primary && levels.length > 1
-      ? Object.fromEntries(
-          levels.map((level) => [
-            level,
-            estimate(
-              rows.filter((row) => row.params.level === level).map(primaryValue),
-              `${run.id}/${group}/level/${level}`,
-            ),
-          ]),
-        )
-      : undefined;
-  const cutoffs = metricKeys.filter((key) => key.startsWith('hr@')).map((key) => Number(key.slice(3)));
-  const curve =
-    cutoffs.length > 0 ? cutoffs.map((cutoff) => ({ ...metrics[`hr@${cutoff}`]!, cutoff })) : undefined;
-  return {
-    group,
-    task: rows[0]!.task,
-    samples: rows.length,
-    statuses,
-    primary,
-    metrics,
-    fractional,
-    grid,
-    byLevel,
-    curve,
-  };
-}
-
-function compareMetric(group: string, metric: string, pairs: ReadonlyArray<{ a: ScoreRow; b: ScoreRow }>) {
-  const a = pairs.map((pair) => pair.a.scores[metric]!);
-  const b = pairs.map((pair) => pair.b.scores[metric]!);
-  const mean = (values: number[]) =>
-    values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-  const binary = [...a, ...b].every((value) => value === 0 || value === 1);
-  if (binary) {
-    const onlyA = pairs.filter((_, index) => a[index] === 1 && b[index] === 0).length;
-    const onlyB = pairs.filter((_, index) => a[index] === 0 && b[index] === 1).length;
-    return {
-      metric,
-      test: 'McNemar (exact)',
-      meanA: mean(a),
-      meanB: mean(b),
-      difference: mean(b) - mean(a),
-      onlyA,
-      onlyB,
-      p: mcnemarExact(onlyA, onlyB),
-    };
-  }
-  const result = pairedBootstrap(
-    pairs.map((_, index) => b[index]! - a[index]!),
-    seedOf(`${group}/${metric}`),
-  );
-  return {
-    metric,
-    test: 'paired bootstrap',
-    meanA: mean(a),
-    meanB: mean(b),
-    difference: result.mean,
-    low: result.low,
-    high: result.high,
-    p: result.p,
   };
 }
 

@@ -52,6 +52,14 @@ const add = (tally: Tally, score: number) => {
 const sortedNumbers = (values: Iterable<unknown>) =>
   [...new Set(values)].map(Number).sort((left, right) => left - right);
 
+/** Whether a result counts in the tables: a NIAH level above the model's context window does not. */
+export function countedInTables(
+  result: Pick<ResultLike, 'task' | 'params'>,
+  contextWindow: number | null | undefined,
+): boolean {
+  return !(result.task === 'niah' && contextWindow != null && Number(result.params.level) > contextWindow);
+}
+
 /**
  * The NIAH length × depth table of one run, language and metric, as Tables A2/A3 count:
  * a level above the model's context window is shown as "—" and left out of every total;
@@ -340,7 +348,7 @@ export function niahErrors(options: {
     (result) =>
       result.task === 'niah' &&
       result.params.language === options.language &&
-      !(options.contextWindow != null && Number(result.params.level) > options.contextWindow),
+      countedInTables(result, options.contextWindow),
   );
   if (rows.length === 0) return undefined;
   const table: NiahErrorTable = {

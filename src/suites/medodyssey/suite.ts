@@ -1,5 +1,5 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
-import { TEN_DATASETS } from './aggregate.js';
+import { countedInTables, TEN_DATASETS } from './aggregate.js';
 import {
   buildMedOdysseyDataset,
   type MedOdysseyBuildRecord,
@@ -59,6 +59,7 @@ export const medodysseySuite: Suite<MedOdysseyReport, MedOdysseyDatasetRequest, 
   groupOf: (row) =>
     typeof row.params.language === 'string' ? `${row.task}-${row.params.language}` : row.task,
   describeTask: (task) => ({ primaryMetric: medodysseyTasks[task]?.primaryMetric ?? 'esm' }),
+  counts: (row, run) => countedInTables(row, (run.model.contextWindow as number | null | undefined) ?? null),
   report: (runs) => buildMedOdysseyReport(runs),
   renderText: (report, options) => renderMedOdysseyText(report, options.metrics),
   renderHtml: renderMedOdysseyHtml,

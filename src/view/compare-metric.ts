@@ -1,0 +1,43 @@
+import type { ScoreRow } from '../core/run-record.js';
+import { mcnemarExact, pairedBootstrap, seedOf } from './statistics.js';
+
+/** One metric of two runs on the same samples: McNemar for 0/1 scores, a paired bootstrap otherwise. */
+export function compareMetric(
+  group: string,
+  metric: string,
+  pairs: ReadonlyArray<{ a: ScoreRow; b: ScoreRow }>,
+) {
+  const a = pairs.map((pair) => pair.a.scores[metric]!);
+  const b = pairs.map((pair) => pair.b.scores[metric]!);
+  const mean = (values: number[]) =>
+    values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  const binary = [...a, ...b].every((value) => value === 0 || value === 1);
+  if (binary) {
+    const onlyA = pairs.filter((_, index) => a[index] === 1 && b[index] === 0).length;
+    const onlyB = pairs.filter((_, index) => a[index] === 0 && b[index] === 1).length;
+    return {
+      metric,
+      test: 'McNemar (exact)',
+      meanA: mean(a),
+      meanB: mean(b),
+      difference: mean(b) - mean(a),
+      onlyA,
+      onlyB,
+      p: mcnemarExact(onlyA, onlyB),
+    };
+  }
+  const result = pairedBootstrap(
+    pairs.map((_, index) => b[index]! - a[index]!),
+    seedOf(`${group}/${metric}`),
+  );
+  return {
+    metric,
+    test: 'paired bootstrap',
+    meanA: mean(a),
+    meanB: mean(b),
+    difference: result.mean,
+    low: result.low,
+    high: result.high,
+    p: result.p,
+  };
+}
