@@ -116,7 +116,7 @@ describe('a fourth suite, registered beside the three', () => {
         'medeureka',
         'arith',
       ]);
-      expect(view.leaderboard('arith').rows[0]!.values.accuracy).toEqual({ en: 100, de: 0 });
+      expect(view.leaderboard('arith')!.rows[0]!.values.accuracy).toEqual({ en: 100, de: 0 });
       const summary = view.runSummary(run.id)!;
       expect(summary.groups.map((group) => [group.group, group.primary, group.samples])).toEqual([
         ['sum-de', 'exact', 3],

@@ -21,7 +21,8 @@ export function staticKey(route: string, parameters: Record<string, string>): st
  * a script tag (browsers refuse fetch() on file://), so a page still loads only what it shows.
  */
 export function writeStaticSite(store: Store, folder: string, suites: readonly Suite[]): { files: number } {
-  const data = new ViewData(store, suites);
+  // No endpoint URLs in a site that may be published: run models and error texts leave them out.
+  const data = new ViewData(store, suites, { hideEndpoints: true });
   const assets = viewerAssets();
   mkdirSync(join(folder, 'data'), { recursive: true });
   writeFileSync(join(folder, 'index.html'), pageShell({ mode: 'static', title: 'medbench report' }));

@@ -21,7 +21,17 @@ export class ViewData {
   constructor(
     private readonly store: Store,
     private readonly suites: readonly Suite[],
+    /** For a static export: no endpoint URLs in what the pages receive (run models, error texts). */
+    private readonly options: { hideEndpoints?: boolean } = {},
   ) {}
+
+  /** What a page shows of a run: its model without endpoint URLs when exporting. */
+  private describe(run: RunRecord) {
+    const described = describeRun(run);
+    if (!this.options.hideEndpoints) return described;
+    const { endpoints: _endpoints, ...model } = run.model;
+    return { ...described, model: withoutUrls(model) as Record<string, unknown> };
+  }
 
   /** Drops every memo when the store has changed since the last look. */
   private fresh(): void {
@@ -93,20 +103,17 @@ export class ViewData {
     };
   }
 
-  leaderboard(suite: string): Leaderboard {
+  /** A suite's leaderboard; undefined for a suite medbench does not know (the page answers 404). */
+  leaderboard(suite: string): Leaderboard | undefined {
+    const plugin = this.suites.find((entry) => entry.name === suite);
+    if (!plugin) return undefined;
     this.fresh();
     let board = this.leaderboards.get(suite);
     if (!board) {
-      board = this.computeLeaderboard(suite);
+      board = plugin.leaderboard(this.withRows(suite));
       this.leaderboards.set(suite, board);
     }
     return board;
-  }
-
-  private computeLeaderboard(suite: string): Leaderboard {
-    const plugin = this.suites.find((entry) => entry.name === suite);
-    if (!plugin) return { suite, variants: [], rows: [] };
-    return plugin.leaderboard(this.withRows(suite));
   }
 
   /** Everything a run page shows: per task group, metric estimates, grids, curves. */
@@ -120,7 +127,7 @@ export class ViewData {
       groups.get(group)?.push(row) ?? groups.set(group, [row]);
     }
     return {
-      run: describeRun(run),
+      run: this.describe(run),
       samples: rows.length,
       groups: [...groups].map(([group, members]) =>
         summariseGroup(
@@ -143,6 +150,7 @@ export class ViewData {
     const run = this.store.getRun(runId);
     if (!run) return undefined;
     const rows = this.scoreRows(runId).filter((row) => this.groupOf(run.suite, row) === group);
+    if (rows.length === 0) return undefined; // no such group in this run
     const options = (pick: (row: ScoreRow) => unknown) =>
       [...new Set(rows.map(pick).filter((value) => value !== undefined && value !== null))].sort(
         (left, right) => String(left).localeCompare(String(right), 'en', { numeric: true }),
@@ -150,7 +158,7 @@ export class ViewData {
     const matching = page ? rows.filter((row) => matchesFilters(row, page)) : rows;
     const shown = page ? matching.slice(page.offset, page.offset + page.limit) : matching;
     return {
-      run: describeRun(run),
+      run: this.describe(run),
       group,
       primary: this.primaryMetric(run.suite, rows[0]?.task),
       complete: !page,
@@ -179,7 +187,7 @@ export class ViewData {
     const result = run ? this.store.result(runId, sampleId) : undefined;
     if (!run || !result) return undefined;
     return {
-      run: describeRun(run),
+      run: this.describe(run),
       group: this.groupOf(run.suite, result),
       id: result.sampleId,
       task: result.task,
@@ -196,7 +204,7 @@ export class ViewData {
       outputTokens: result.outputTokens,
       cost: result.cost,
       latencyMs: result.latencyMs,
-      error: result.error,
+      error: this.options.hideEndpoints && result.error ? withoutUrls(result.error) : result.error,
       highlights: highlightsOf(result),
     };
   }
@@ -212,16 +220,18 @@ export class ViewData {
         .map((row) => [row.sampleId, row]),
     );
     // Pairs both runs count (a level beyond either model's window is not compared).
-    const pairs = this.scoreRows(runA)
-      .filter((row) => this.groupOf(left.suite, row) === group && rowsB.has(row.sampleId))
+    const rowsA = this.scoreRows(runA).filter((row) => this.groupOf(left.suite, row) === group);
+    if (rowsA.length === 0 || rowsB.size === 0) return undefined; // a group one of them does not have
+    const pairs = rowsA
+      .filter((row) => rowsB.has(row.sampleId))
       .map((row) => ({ a: row, b: rowsB.get(row.sampleId)! }))
       .filter((pair) => this.counts(left, pair.a) && this.counts(right, pair.b));
     const metrics = [...new Set(pairs.flatMap((pair) => Object.keys(pair.a.scores)))].filter((metric) =>
       pairs.every((pair) => typeof pair.b.scores[metric] === 'number'),
     );
     return {
-      a: describeRun(left),
-      b: describeRun(right),
+      a: this.describe(left),
+      b: this.describe(right),
       group,
       paired: pairs.length,
       metrics: metrics.map((metric) => compareMetric(group, metric, pairs)),
@@ -251,6 +261,15 @@ function matchesFilters(row: ScoreRow, filters: SamplePage): boolean {
     (!filters.status || row.status === filters.status) &&
     (!filters.q || row.sampleId.includes(filters.q) || JSON.stringify(row.params).includes(filters.q))
   );
+}
+
+/** Every http(s) URL in a value replaced by "<endpoint>" (strings, arrays and objects alike). */
+function withoutUrls(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/\bhttps?:\/\/[^\s"'<>)]+/gi, '<endpoint>');
+  if (Array.isArray(value)) return value.map(withoutUrls);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutUrls(item)]));
+  return value;
 }
 
 function describeRun(run: RunRecord) {

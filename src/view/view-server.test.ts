@@ -107,6 +107,16 @@ describe('view server', () => {
       expect((await fetch(`${viewer.url}${path}`)).status, path).toBe(404);
     expect((await fetch(`${viewer.url}api/run?id=r1`, { method: 'POST' })).status).toBe(405);
     expect((await fetch(`${viewer.url}api/run?id=missing`)).status).toBe(404);
+    // Known routes with a group, suite or pair that does not exist are 404 too, never an empty 200.
+    for (const query of [
+      'samples?run=r1&group=nope',
+      'samples?run=r1&group=nope&offset=0',
+      'leaderboard?suite=nope',
+      'compare?a=r1&b=r1&group=nope',
+      'sample?run=r1&id=nope',
+    ])
+      expect((await fetch(`${viewer.url}api/${query}`)).status, query).toBe(404);
+    expect((await fetch(`${viewer.url}api/samples?run=r1&group=niah-en`)).status).toBe(200);
   });
 
   it('sees results a run commits while the viewer is open', async () => {
