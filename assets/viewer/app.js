@@ -420,6 +420,32 @@
             ].join(' · '),
           }),
         ),
+        group.figures && group.figures.length > 0
+          ? el(
+              'table',
+              { class: 'figures', 'aria-label': `${group.group}: the report's figures` },
+              el('caption', { text: "The report's figures (the paper's tables)" }),
+              el(
+                'tbody',
+                {},
+                group.figures.map((figure) =>
+                  el(
+                    'tr',
+                    {},
+                    el('th', { scope: 'row', text: figure.name }),
+                    el('td', {
+                      text:
+                        figure.value === null
+                          ? '—'
+                          : figure.unit === '%'
+                            ? figure.value.toFixed(2)
+                            : String(figure.value),
+                    }),
+                  ),
+                ),
+              ),
+            )
+          : null,
         el(
           'table',
           { class: 'metrics' },

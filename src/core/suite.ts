@@ -1,4 +1,4 @@
-import type { RunRecord, RunWithResults } from './run-record.js';
+import type { RunRecord, RunWithResults, ScoreRow } from './run-record.js';
 import type { Sample, SampleParams } from './sample.js';
 import type { Task } from './task.js';
 
@@ -25,6 +25,14 @@ export interface Leaderboard {
 export interface TaskInfo {
   /** The metric shown first for one sample and in grids (a fraction in [0, 1]). */
   primaryMetric: string;
+}
+
+/** One figure of a task group as the suite's report gives it (a percentage, or a count). */
+export interface GroupFigure {
+  name: string;
+  /** null: not computable (nothing counted). */
+  value: number | null;
+  unit: '%' | 'count';
 }
 
 /** Options of `medbench report` a suite may use; each suite reads the ones it knows. */
@@ -78,6 +86,8 @@ export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Rec
    * context window out of every total (the report shows "—"). Absent: every result counts.
    */
   counts?(row: { task: string; params: SampleParams }, run: RunRecord): boolean;
+  /** The report's figures of one task group of a run (its rows, every status), for the run page. */
+  figures?(rows: readonly ScoreRow[], run: RunRecord): GroupFigure[];
   /** The suite's report of stored runs: one JSON document, the same one every form shows. */
   report(runs: readonly RunWithResults[], options: SuiteReportOptions): Report;
   renderText(report: Report, options: SuiteReportOptions): string;

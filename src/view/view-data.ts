@@ -130,12 +130,16 @@ export class ViewData {
       run: this.describe(run),
       samples: rows.length,
       groups: [...groups].map(([group, members]) =>
-        summariseGroup(
-          run,
-          group,
-          members,
-          members.filter((row) => this.counts(run, row)),
-          this.primaryMetric(run.suite, members[0]!.task),
+        Object.assign(
+          summariseGroup(
+            run,
+            group,
+            members,
+            members.filter((row) => this.counts(run, row)),
+            this.primaryMetric(run.suite, members[0]!.task),
+          ),
+          // The report's own figures for the group (KG/Table: micro P/R/F1 and the counts behind them).
+          { figures: this.suites.find((entry) => entry.name === run.suite)?.figures?.(members, run) ?? [] },
         ),
       ),
     };

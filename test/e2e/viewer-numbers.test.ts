@@ -29,6 +29,11 @@ interface RunJson {
   runId: string;
   label: string;
   niah: Record<string, Record<string, NiahJson>>;
+  counting: Record<string, Record<string, { all: Tally }>>;
+  medical: Record<
+    string,
+    Record<string, { precision?: number; recall?: number; f1?: number; tp?: number; accuracy?: number }>
+  >;
 }
 
 const home = temporaryHome();
@@ -81,5 +86,50 @@ describe.runIf(available)('viewer figures are the report’s (ten published mode
     console.log(`${cells} NIAH cells equal the report's; ${beyond} beyond a model's window shown as —.`);
     expect(cells).toBeGreaterThan(500);
     expect(beyond).toBeGreaterThan(0);
+  });
+
+  it("every Counting and medical-task figure of a run page is the report's (KG and Table: micro P/R/F1)", () => {
+    const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
+    let compared = 0;
+    try {
+      const view = new ViewData(store, SUITES);
+      for (const run of report.runs) {
+        const page = view.runSummary(run.runId)!;
+        const figure = (group: string, name: string) =>
+          page.groups.find((entry) => entry.group === group)?.figures.find((item) => item.name === name)
+            ?.value;
+        for (const [language, byMetric] of Object.entries(run.counting))
+          for (const [metric, table] of Object.entries(byMetric)) {
+            const name = `${metric === 'esm' ? 'ESM' : 'SSM'}`;
+            const value = page.groups
+              .find((entry) => entry.group === `counting-${language}`)!
+              .figures.find((item) => item.name.startsWith(name))!.value!;
+            expect(value * table.all.counted, `${run.label} counting-${language} ${metric}`).toBeCloseTo(
+              100 * table.all.correct,
+              6,
+            );
+            compared++;
+          }
+        for (const [dataset, byMetric] of Object.entries(run.medical))
+          for (const [metric, cell] of Object.entries(byMetric)) {
+            const prefix = page.groups
+              .find((entry) => entry.group === dataset)!
+              .figures.find((item) => item.name.toLowerCase().startsWith(metric))!
+              .name.split(':')[0];
+            const where = `${run.label} ${dataset} ${metric}`;
+            if (cell.f1 !== undefined) {
+              expect(figure(dataset, `${prefix}: micro precision`), where).toBeCloseTo(cell.precision!, 9);
+              expect(figure(dataset, `${prefix}: micro recall`), where).toBeCloseTo(cell.recall!, 9);
+              expect(figure(dataset, `${prefix}: micro F1`), where).toBeCloseTo(cell.f1, 9);
+              expect(figure(dataset, `${prefix}: true positives`), where).toBe(cell.tp);
+            } else expect(figure(dataset, `${prefix}: accuracy`), where).toBeCloseTo(cell.accuracy!, 9);
+            compared++;
+          }
+      }
+    } finally {
+      store.close();
+    }
+    console.log(`${compared} Counting and medical-task figures equal the report's.`);
+    expect(compared).toBeGreaterThan(100);
   });
 });

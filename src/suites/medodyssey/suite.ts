@@ -5,6 +5,7 @@ import {
   type MedOdysseyBuildRecord,
   type MedOdysseyDatasetRequest,
 } from './build-dataset.js';
+import { medodysseyFigures, medodysseyGroupOf } from './group-figures.js';
 import { medodysseyTasks } from './index.js';
 import { renderMedOdysseyHtml } from './medodyssey-html.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
@@ -55,9 +56,9 @@ export const medodysseySuite: Suite<MedOdysseyReport, MedOdysseyDatasetRequest, 
   textMetrics: MEDODYSSEY_METRICS,
   firstRun:
     'Run `medbench demo`, `medbench run` or `medbench import medodyssey-outputs` first, or check --home.',
-  // NIAH and Counting come in two languages, each its own grid.
-  groupOf: (row) =>
-    typeof row.params.language === 'string' ? `${row.task}-${row.params.language}` : row.task,
+  // A task in one language; Counting's other context settings (Figure 6) apart from Table 3's.
+  groupOf: medodysseyGroupOf,
+  figures: medodysseyFigures,
   describeTask: (task) => ({ primaryMetric: medodysseyTasks[task]?.primaryMetric ?? 'esm' }),
   counts: (row, run) => countedInTables(row, (run.model.contextWindow as number | null | undefined) ?? null),
   report: (runs) => buildMedOdysseyReport(runs),

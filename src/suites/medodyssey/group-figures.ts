@@ -1,0 +1,68 @@
+import type { RunRecord, ScoreRow } from '../../core/run-record.js';
+import type { GroupFigure } from '../../core/suite.js';
+import {
+  countedInTables,
+  countingBySetting,
+  countingSetting,
+  countingTable,
+  isMainCountingSetting,
+  medicalScore,
+  niahTable,
+  type Tally,
+} from './aggregate.js';
+import { METRIC_NAMES } from './medodyssey-labels.js';
+
+const MEDICAL = new Set(['kg', 'term', 'table', 'case']);
+const accuracy = (tally: Tally) => (tally.counted === 0 ? null : (100 * tally.correct) / tally.counted);
+
+/**
+ * A task group of a run page: a task in one language, and for Counting one context setting
+ * (Table 3 counts the medical-MIC setting; the others are Figure 6's).
+ */
+export function medodysseyGroupOf(row: { task: string; params: Record<string, unknown> }): string {
+  const language = typeof row.params.language === 'string' ? `-${row.params.language}` : '';
+  if (row.task === 'counting' && !isMainCountingSetting(row.params))
+    return `counting${language} (${countingSetting(row.params)})`;
+  return `${row.task}${language}`;
+}
+
+/** The report's figures of one group, computed by the same functions as Tables A2/A3, 3, 2 and A4. */
+export function medodysseyFigures(rows: readonly ScoreRow[], run: RunRecord): GroupFigure[] {
+  const first = rows[0];
+  if (!first) return [];
+  const language = String(first.params.language ?? '');
+  const window = (run.model.contextWindow as number | null | undefined) ?? null;
+  const figures: GroupFigure[] = [];
+  for (const metric of ['esm', 'ssm'] as const) {
+    const name = METRIC_NAMES[metric] ?? metric;
+    if (first.task === 'niah') {
+      const table = niahTable({
+        results: rows.filter((row) => countedInTables(row, window)),
+        language,
+        metric,
+        contextWindow: window,
+      });
+      if (table) figures.push({ name: `${name}: accuracy`, value: accuracy(table.all), unit: '%' });
+    } else if (first.task === 'counting' && isMainCountingSetting(first.params)) {
+      const table = countingTable({ results: rows, language, metric });
+      if (table) figures.push({ name: `${name}: accuracy`, value: accuracy(table.all), unit: '%' });
+    } else if (first.task === 'counting' && metric === 'esm') {
+      // Figure 6: the other context settings, under ESM.
+      const entry = countingBySetting(rows)[countingSetting(first.params)];
+      if (entry) figures.push({ name: `${name}: accuracy`, value: accuracy(entry.all), unit: '%' });
+    } else if (MEDICAL.has(first.task)) {
+      const score = medicalScore({ results: rows, task: first.task, language, metric });
+      if (score?.f1 !== undefined)
+        figures.push(
+          { name: `${name}: micro precision`, value: score.precision ?? null, unit: '%' },
+          { name: `${name}: micro recall`, value: score.recall ?? null, unit: '%' },
+          { name: `${name}: micro F1`, value: score.f1, unit: '%' },
+          { name: `${name}: true positives`, value: score.tp ?? null, unit: 'count' },
+          { name: `${name}: false positives`, value: score.fp ?? null, unit: 'count' },
+          { name: `${name}: false negatives`, value: score.fn ?? null, unit: 'count' },
+        );
+      else if (score) figures.push({ name: `${name}: accuracy`, value: score.accuracy ?? null, unit: '%' });
+    }
+  }
+  return figures;
+}
