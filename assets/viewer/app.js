@@ -204,6 +204,11 @@
     );
   }
 
+  /** A mean of counts (KG true positives per sample …), never a percentage. */
+  function countText(value) {
+    return Number.isFinite(value) ? value.toFixed(2) : '—';
+  }
+
   function estimateText(estimate) {
     if (!estimate || estimate.n === 0) return '—';
     return `${fraction(estimate.mean)} [${fraction(estimate.low)}, ${fraction(estimate.high)}] n=${estimate.n}`;
@@ -375,7 +380,10 @@
     const runId = query.get('id');
     const summary = await api('run', { id: runId });
     const overview = await api('overview');
-    const peers = overview.suites.flatMap((entry) => entry.runs).filter((run) => run.id !== runId);
+    // Compare within one suite and dataset; same-label runs are told apart by id, date and source.
+    const peers = (overview.suites.find((entry) => entry.suite === summary.run.suite)?.runs ?? []).filter(
+      (run) => run.id !== runId && run.datasetId === summary.run.datasetId,
+    );
     const sections = summary.groups.map((group) => {
       const metricRows = Object.entries(group.metrics).map(([metric, estimate]) => {
         // Fractions read as percent; counts (KG true/false positives) as means of counts.
@@ -401,7 +409,12 @@
           },
         },
         el('option', { value: '', text: 'Compare with…' }),
-        peers.map((peer) => el('option', { value: peer.id, text: peer.label })),
+        peers.map((peer) =>
+          el('option', {
+            value: peer.id,
+            text: `${peer.label} — ${peer.id.slice(0, 8)} · ${peer.createdAt.slice(0, 10)} · ${peer.imported ? 'imported' : 'run by medbench'}`,
+          }),
+        ),
       );
       return el(
         'section',
@@ -505,8 +518,26 @@
         el('dd', {}, link(run.suite, 'leaderboard', { suite: run.suite })),
         el('dt', { text: 'Model' }),
         el('dd', { text: JSON.stringify(run.model) }),
+        el('dt', { text: 'Source' }),
+        el('dd', {
+          text: `${run.imported ? 'imported outputs' : 'run by medbench'} · scoring ${run.scoringMode}`,
+        }),
+        el('dt', { text: 'Parameters' }),
+        el('dd', { class: 'text', text: JSON.stringify(run.parameters) }),
         el('dt', { text: 'Samples' }),
-        el('dd', { text: summary.samples }),
+        el('dd', {
+          text: [
+            summary.samples,
+            ...Object.entries(summary.statuses).map(([status, count]) => `${status} ${count}`),
+          ].join(' · '),
+        }),
+        el('dt', { text: 'Tokens and cost' }),
+        el('dd', {
+          text:
+            summary.usage.inputTokens === null
+              ? '— (not recorded)'
+              : `${summary.usage.inputTokens} in / ${summary.usage.outputTokens ?? '—'} out; cost ${summary.usage.cost === null ? '—' : summary.usage.cost.toFixed(4)}`,
+        }),
       ),
       radarChart,
       sections,
@@ -811,13 +842,15 @@
               'tr',
               {},
               el('td', { text: metric.metric }),
-              el('td', { text: fraction(metric.meanA) }),
-              el('td', { text: fraction(metric.meanB) }),
+              el('td', { text: (metric.counts ? countText : fraction)(metric.meanA) }),
+              el('td', { text: (metric.counts ? countText : fraction)(metric.meanB) }),
               el('td', {
-                text:
-                  metric.low === undefined
-                    ? fraction(metric.difference)
-                    : `${fraction(metric.difference)} [${fraction(metric.low)}, ${fraction(metric.high)}]`,
+                text: (() => {
+                  const show = metric.counts ? countText : fraction;
+                  return metric.low === undefined
+                    ? show(metric.difference)
+                    : `${show(metric.difference)} [${show(metric.low)}, ${show(metric.high)}]`;
+                })(),
               }),
               el('td', {
                 class: 'text',

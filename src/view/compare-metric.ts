@@ -12,6 +12,8 @@ export function compareMetric(
   const mean = (values: number[]) =>
     values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
   const binary = [...a, ...b].every((value) => value === 0 || value === 1);
+  /** Counts (KG tp/fp/fn) are shown as counts, not as percentages. */
+  const counts = [...a, ...b].some((value) => value < 0 || value > 1);
   if (binary) {
     const onlyA = pairs.filter((_, index) => a[index] === 1 && b[index] === 0).length;
     const onlyB = pairs.filter((_, index) => a[index] === 0 && b[index] === 1).length;
@@ -24,6 +26,7 @@ export function compareMetric(
       onlyA,
       onlyB,
       p: mcnemarExact(onlyA, onlyB),
+      counts,
     };
   }
   const result = pairedBootstrap(
@@ -39,5 +42,6 @@ export function compareMetric(
     low: result.low,
     high: result.high,
     p: result.p,
+    counts,
   };
 }

@@ -30,7 +30,11 @@ export class ViewData {
     const described = describeRun(run);
     if (!this.options.hideEndpoints) return described;
     const { endpoints: _endpoints, ...model } = run.model;
-    return { ...described, model: withoutUrls(model) as Record<string, unknown> };
+    return {
+      ...described,
+      model: withoutUrls(model) as Record<string, unknown>,
+      parameters: withoutUrls(run.parameters) as Record<string, unknown>,
+    };
   }
 
   /** Drops every memo when the store has changed since the last look. */
@@ -96,9 +100,14 @@ export class ViewData {
       suites: this.suites.map((suite) => ({
         suite: suite.name,
         title: suite.title,
-        runs: this.store
-          .listRuns({ suite: suite.name })
-          .map((run) => ({ id: run.id, label: run.label, imported: run.source === 'imported' })),
+        runs: this.store.listRuns({ suite: suite.name }).map((run) => ({
+          id: run.id,
+          label: run.label,
+          imported: run.source === 'imported',
+          // What the compare menu needs: runs of the same dataset, told apart by id, date and source.
+          datasetId: run.datasetId,
+          createdAt: run.createdAt,
+        })),
       })),
     };
   }
@@ -126,9 +135,23 @@ export class ViewData {
       const group = this.groupOf(run.suite, row);
       groups.get(group)?.push(row) ?? groups.set(group, [row]);
     }
+    const sum = (pick: (row: ScoreRow) => number | null) =>
+      rows.some((row) => pick(row) !== null)
+        ? rows.reduce((total, row) => total + (pick(row) ?? 0), 0)
+        : null;
+    const statuses: Record<string, number> = {};
+    for (const row of rows) statuses[row.status] = (statuses[row.status] ?? 0) + 1;
     return {
       run: this.describe(run),
       samples: rows.length,
+      /** Every sample's status, counted (errors and too_long samples stand out on the page). */
+      statuses,
+      /** Token and cost totals; null where nothing was recorded (imported outputs carry no usage). */
+      usage: {
+        inputTokens: sum((row) => row.inputTokens),
+        outputTokens: sum((row) => row.outputTokens),
+        cost: sum((row) => row.cost),
+      },
       groups: [...groups].map(([group, members]) =>
         Object.assign(
           summariseGroup(
@@ -285,6 +308,9 @@ function describeRun(run: RunRecord) {
     datasetId: run.datasetId,
     createdAt: run.createdAt,
     model: run.model,
+    source: run.source,
+    scoringMode: run.scoringMode,
+    parameters: run.parameters,
   };
 }
 

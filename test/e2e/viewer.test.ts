@@ -162,7 +162,13 @@ describe.skipIf(!existsSync(CHROMIUM))('medbench view in Chromium (built CLI)', 
     await page.screenshot({ path: join(ARTIFACTS, '3-sample-zh.png'), fullPage: false });
 
     await page.goto(`${url}#/run?id=${baselineRunId}`);
-    await page.locator('section[data-group="niah-zh"] select').selectOption({ label: 'flipped-model' });
+    const menu = page.locator('section[data-group="niah-zh"] select');
+    // Only runs of the same suite and dataset are offered, each told apart by id, date and source.
+    const offered = await menu.locator('option').allTextContents();
+    expect(offered.some((text) => text.includes('(published)'))).toBe(false);
+    const flipped = offered.find((text) => text.startsWith('flipped-model — '))!;
+    expect(flipped).toMatch(/^flipped-model — [0-9a-z-]{1,8} · \d{4}-\d{2}-\d{2} · run by medbench$/);
+    await menu.selectOption({ label: flipped });
     await page.locator('#comparison').waitFor();
     const esm = page.locator('#comparison tbody tr', { hasText: /^esm/ });
     await expect(esm.textContent()).resolves.toContain('McNemar (exact): A only 0, B only 20');
