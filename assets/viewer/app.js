@@ -364,14 +364,19 @@
         ),
       );
     });
+    // A missing value is not 0: the polygon joins the axes that have values, each marked with a dot.
+    const present = axes.flatMap((_, index) =>
+      values[index] === null || values[index] === undefined ? [] : [point(index, values[index] / 100)],
+    );
     chart.append(
       svg('polygon', {
-        points: axes.map((_, index) => point(index, (values[index] ?? 0) / 100).join(',')).join(' '),
+        points: present.map((item) => item.join(',')).join(' '),
         fill: '#31688e55',
         stroke: '#31688e',
         'stroke-width': 2,
       }),
     );
+    for (const [x, y] of present) chart.append(svg('circle', { cx: x, cy: y, r: 3, fill: '#31688e' }));
     return chart;
   }
 

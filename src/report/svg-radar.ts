@@ -1,7 +1,10 @@
 import { viridis } from './color-scale.js';
 import { escapeHtml } from './escape-html.js';
 
-/** A radar chart: one polygon per series over shared axes scaled 0–100. */
+/**
+ * A radar chart: one polygon per series over shared axes scaled 0–100. A missing value is not
+ * drawn as 0: the polygon joins the axes that have values, each of which also gets a dot.
+ */
 export function renderRadar(options: {
   title: string;
   axes: readonly string[];
@@ -39,9 +42,15 @@ export function renderRadar(options: {
     );
   });
   options.series.forEach((series, seriesIndex) => {
-    const vertices = options.axes.map((_, index) => point(index, series.values[index] ?? 0));
+    const vertices = options.axes.flatMap((_, index) => {
+      const value = series.values[index];
+      return value === undefined ? [] : [point(index, value)];
+    });
     parts.push(
       `<polygon points="${vertices.map((item) => `${item.x},${item.y}`).join(' ')}" fill="${colour(seriesIndex)}" fill-opacity="0.15" stroke="${colour(seriesIndex)}" stroke-width="2"><title>${escapeHtml(series.name)}</title></polygon>`,
+      ...vertices.map(
+        (item) => `<circle cx="${item.x}" cy="${item.y}" r="2.5" fill="${colour(seriesIndex)}"/>`,
+      ),
     );
     const legendY = 385 + seriesIndex * 18;
     parts.push(

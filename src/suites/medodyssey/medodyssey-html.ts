@@ -253,7 +253,7 @@ function overviewSection(report: MedOdysseyReport): string[] {
   if (ranked.length > 0) {
     body.push(
       '<h2>Overview of the ten datasets (Figure 2)</h2>',
-      '<p class="meta">Each axis is the dataset\'s main ESM score ×100 on one shared 0–100 scale (NIAH and Counting: accuracy; KG and Table: micro F1; Term and Case: accuracy); nothing is rescaled, and a dataset not run sits at 0 and reads — in the table.</p>',
+      '<p class="meta">Each axis is the dataset\'s main ESM score ×100 on one shared 0–100 scale (NIAH and Counting: accuracy; KG and Table: micro F1; Term and Case: accuracy); nothing is rescaled; a dataset not run is left out of the polygon (not drawn as 0) and reads — in the table.</p>',
       renderRadar({
         title: 'MedOdyssey: main ESM score per dataset',
         axes,
