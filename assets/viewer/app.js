@@ -572,7 +572,9 @@
             (!filters.level || String(row.params.level) === filters.level) &&
             (!filters.depth || String(row.params.depth) === filters.depth) &&
             (!filters.status || row.status === filters.status) &&
-            (!filters.q || row.id.includes(filters.q) || JSON.stringify(row.params).includes(filters.q)),
+            (!filters.q ||
+              row.id.toLocaleLowerCase().includes(filters.q.toLocaleLowerCase()) ||
+              JSON.stringify(row.params).toLocaleLowerCase().includes(filters.q.toLocaleLowerCase())),
         )
       : null;
     const matched = matching ? matching.length : list.matched;

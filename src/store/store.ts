@@ -134,6 +134,14 @@ export class Store {
     });
   }
 
+  /** Sample ids of a run whose raw output contains `text`, ignoring case (SQLite folds ASCII; CJK has no case). */
+  sampleIdsWithOutput(runId: string, text: string): Set<string> {
+    const rows = this.statement(
+      'SELECT sample_id FROM results WHERE run_id = ? AND instr(lower(raw_output), lower(?)) > 0',
+    ).all(runId, text) as Array<{ sample_id: string }>;
+    return new Set(rows.map((row) => row.sample_id));
+  }
+
   /** Sample ids of a run that need no more work (every status but `error`). */
   finishedSampleIds(runId: string): Set<string> {
     const rows = this.statement(`SELECT sample_id FROM results WHERE run_id = ? AND status != 'error'`).all(

@@ -176,13 +176,17 @@ export class ViewData {
   sampleList(runId: string, group: string, page?: SamplePage) {
     const run = this.store.getRun(runId);
     if (!run) return undefined;
-    const rows = this.scoreRows(runId).filter((row) => this.groupOf(run.suite, row) === group);
+    const rows = this.scoreRows(runId)
+      .filter((row) => this.groupOf(run.suite, row) === group)
+      .sort((left, right) => naturalOrder(left.sampleId, right.sampleId));
     if (rows.length === 0) return undefined; // no such group in this run
     const options = (pick: (row: ScoreRow) => unknown) =>
       [...new Set(rows.map(pick).filter((value) => value !== undefined && value !== null))].sort(
         (left, right) => String(left).localeCompare(String(right), 'en', { numeric: true }),
       );
-    const matching = page ? rows.filter((row) => matchesFilters(row, page)) : rows;
+    // Search covers ids, parameters and the raw outputs, case-insensitively (CJK as it is).
+    const outputMatches = page?.q ? this.store.sampleIdsWithOutput(runId, page.q) : new Set<string>();
+    const matching = page ? rows.filter((row) => matchesFilters(row, page, outputMatches)) : rows;
     const shown = page ? matching.slice(page.offset, page.offset + page.limit) : matching;
     return {
       run: this.describe(run),
@@ -281,14 +285,21 @@ export interface SamplePage {
 }
 
 /** The sample list's filters; the page applies the same rules to a complete list. */
-function matchesFilters(row: ScoreRow, filters: SamplePage): boolean {
+function matchesFilters(row: ScoreRow, filters: SamplePage, outputMatches: ReadonlySet<string>): boolean {
+  const q = filters.q?.toLocaleLowerCase();
   return (
     (!filters.level || String(row.params.level) === filters.level) &&
     (!filters.depth || String(row.params.depth) === filters.depth) &&
     (!filters.status || row.status === filters.status) &&
-    (!filters.q || row.sampleId.includes(filters.q) || JSON.stringify(row.params).includes(filters.q))
+    (!q ||
+      row.sampleId.toLocaleLowerCase().includes(q) ||
+      JSON.stringify(row.params).toLocaleLowerCase().includes(q) ||
+      outputMatches.has(row.sampleId))
   );
 }
+
+/** Ids in natural order: "niah-en-4k" before "niah-en-16k", "s2" before "s10". */
+const naturalOrder = (left: string, right: string) => left.localeCompare(right, 'en', { numeric: true });
 
 /** Every http(s) URL in a value replaced by "<endpoint>" (strings, arrays and objects alike). */
 function withoutUrls(value: unknown): unknown {

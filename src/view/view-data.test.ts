@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SUITES } from '../compose/suites.js';
+import { NO_MODEL_CALL, Store } from '../store/store.js';
+import { ViewData } from './view-data.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'medbench-view-data-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function storeWith(outputs: Record<string, string>): Store {
+  const store = new Store(join(folder, `${Object.keys(outputs).join('-')}.sqlite`));
+  store.ensureRun({
+    id: 'r',
+    suite: 'medodyssey',
+    label: 'm',
+    datasetId: 'd',
+    datasetPath: null,
+    model: {},
+    parameters: {},
+    source: 'medbench',
+    scoringMode: 'standard',
+    createdAt: '2026-11-23T00:00:00Z',
+  });
+  for (const [sampleId, rawOutput] of Object.entries(outputs))
+    store.putResult({
+      runId: 'r',
+      sampleId,
+      task: 'niah',
+      params: { language: 'en', level: 1000, depth: 50, needleType: 'Medical' },
+      gold: { answers: ['x'] },
+      prompt: null,
+      promptChars: 1,
+      promptTokens: 1,
+      status: 'ok',
+      rawOutput,
+      parsed: rawOutput,
+      scores: { esm: 0, ssm: 0 },
+      ...NO_MODEL_CALL,
+    });
+  return store;
+}
+
+describe('sample list', () => {
+  const page = (q: string) => ({ q, offset: 0, limit: 100 });
+
+  it('lists ids in natural order and searches ids, parameters and outputs without regard to case', () => {
+    const store = storeWith({ s10: 'The answer is PARIS.', s2: '答案是巴黎。', s1: 'no idea' });
+    try {
+      const view = new ViewData(store, SUITES);
+      const ids = (q: string) => view.sampleList('r', 'niah-en', page(q))!.rows.map((row) => row.id);
+      expect(view.sampleList('r', 'niah-en')!.rows.map((row) => row.id)).toEqual(['s1', 's2', 's10']);
+      expect(ids('paris')).toEqual(['s10']);
+      expect(ids('巴黎')).toEqual(['s2']);
+      expect(ids('S1')).toEqual(['s1', 's10']);
+      expect(ids('medical')).toEqual(['s1', 's2', 's10']);
+      expect(ids('nowhere')).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+});
