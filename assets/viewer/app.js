@@ -398,7 +398,7 @@
         return el(
           'tr',
           {},
-          el('td', { text: metric }),
+          el('td', { text: group.metricNames?.[metric] ?? metric }),
           el('td', { text: show(estimate.mean) }),
           el('td', { text: `[${show(estimate.low)}, ${show(estimate.high)}]` }),
           el('td', { text: estimate.n }),
@@ -424,7 +424,7 @@
       return el(
         'section',
         { 'data-group': group.group },
-        el('h2', { text: `${group.group} — ${group.samples} samples` }),
+        el('h2', { text: `${group.title ?? group.group} — ${group.samples} samples` }),
         el(
           'div',
           { class: 'controls' },
@@ -598,7 +598,7 @@
     const primary = list.primary;
     const page = matching ? matching.slice(offset, offset + PAGE) : list.rows;
     render(
-      el('h1', {}, link(list.run.label, 'run', { id: runId }), ` — ${group}`),
+      el('h1', {}, link(list.run.label, 'run', { id: runId }), ` — ${list.title ?? group}`),
       el(
         'div',
         { class: 'controls' },
@@ -770,7 +770,7 @@
         {},
         link(sample.run.label, 'run', { id: runId }),
         ' — ',
-        link(sample.group, 'samples', { run: runId, group: sample.group }),
+        link(sample.title ?? sample.group, 'samples', { run: runId, group: sample.group }),
         ` — ${sample.id}`,
       ),
       el(
@@ -825,7 +825,9 @@
     const parameters = { a: query.get('a'), b: query.get('b'), group: query.get('group') };
     const comparison = await api('compare', parameters);
     render(
-      el('h1', { text: `${comparison.a.label} vs ${comparison.b.label} — ${comparison.group}` }),
+      el('h1', {
+        text: `${comparison.a.label} vs ${comparison.b.label} — ${comparison.title ?? comparison.group}`,
+      }),
       el('p', { text: `${comparison.paired} paired samples. Difference = B − A.` }),
       el(
         'table',
@@ -848,7 +850,7 @@
             el(
               'tr',
               {},
-              el('td', { text: metric.metric }),
+              el('td', { text: comparison.metricNames?.[metric.metric] ?? metric.metric }),
               el('td', { text: (metric.counts ? countText : fraction)(metric.meanA) }),
               el('td', { text: (metric.counts ? countText : fraction)(metric.meanB) }),
               el('td', {

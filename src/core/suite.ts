@@ -81,6 +81,10 @@ export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Rec
   /** The group a result belongs to on the viewer's pages (a task, or a task in one language). */
   groupOf(row: { task: string; params: SampleParams }): string;
   describeTask(task: string): TaskInfo;
+  /** The paper's name of a task group (`niah-en` → "En.NIAH"); absent: the group key itself. */
+  groupTitle?(group: string): string;
+  /** The paper's name of a metric (`mrr@10` → "MRR@10"); absent: the key itself. */
+  metricName?(metric: string): string;
   /**
    * Whether a result counts in the run's figures: MedOdyssey leaves NIAH levels beyond the model's
    * context window out of every total (the report shows "—"). Absent: every result counts.

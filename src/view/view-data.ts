@@ -56,6 +56,18 @@ export class ViewData {
     return this.suites.find((entry) => entry.name === suite)?.groupOf(row) ?? row.task;
   }
 
+  /** The paper's names of a group and of its metrics, for headings and tables. */
+  names(suite: string, group: string, rows: readonly ScoreRow[] = []) {
+    const plugin = this.suites.find((entry) => entry.name === suite);
+    const metrics = [...new Set(rows.flatMap((row) => Object.keys(row.scores)))];
+    return {
+      title: plugin?.groupTitle?.(group) ?? group,
+      metricNames: Object.fromEntries(
+        metrics.map((metric) => [metric, plugin?.metricName?.(metric) ?? metric]),
+      ),
+    };
+  }
+
   /** Whether a result counts in the run's figures, by its suite's rule. */
   private counts(run: RunRecord, row: ScoreRow): boolean {
     return this.suites.find((entry) => entry.name === run.suite)?.counts?.(row, run) ?? true;
@@ -162,7 +174,10 @@ export class ViewData {
             this.primaryMetric(run.suite, members[0]!.task),
           ),
           // The report's own figures for the group (KG/Table: micro P/R/F1 and the counts behind them).
-          { figures: this.suites.find((entry) => entry.name === run.suite)?.figures?.(members, run) ?? [] },
+          {
+            figures: this.suites.find((entry) => entry.name === run.suite)?.figures?.(members, run) ?? [],
+            ...this.names(run.suite, group, members),
+          },
         ),
       ),
     };
@@ -191,6 +206,7 @@ export class ViewData {
     return {
       run: this.describe(run),
       group,
+      title: this.names(run.suite, group).title,
       primary: this.primaryMetric(run.suite, rows[0]?.task),
       complete: !page,
       total: rows.length,
@@ -220,6 +236,7 @@ export class ViewData {
     return {
       run: this.describe(run),
       group: this.groupOf(run.suite, result),
+      title: this.names(run.suite, this.groupOf(run.suite, result)).title,
       id: result.sampleId,
       task: result.task,
       params: result.params,
@@ -264,6 +281,7 @@ export class ViewData {
       a: this.describe(left),
       b: this.describe(right),
       group,
+      ...this.names(left.suite, group, rowsA),
       paired: pairs.length,
       metrics: metrics.map((metric) => compareMetric(group, metric, pairs)),
       disagreements: pairs

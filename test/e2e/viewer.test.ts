@@ -170,7 +170,9 @@ describe.skipIf(!existsSync(CHROMIUM))('medbench view in Chromium (built CLI)', 
     expect(flipped).toMatch(/^flipped-model — [0-9a-z-]{1,8} · \d{4}-\d{2}-\d{2} · run by medbench$/);
     await menu.selectOption({ label: flipped });
     await page.locator('#comparison').waitFor();
-    const esm = page.locator('#comparison tbody tr', { hasText: /^esm/ });
+    // The paper's names: the group title and the metric.
+    await expect(page.locator('h1').textContent()).resolves.toContain('— Zh.NIAH');
+    const esm = page.locator('#comparison tbody tr', { hasText: /^ESM/ });
     await expect(esm.textContent()).resolves.toContain('McNemar (exact): A only 0, B only 20');
     await expect(page.locator('#disagreements tbody tr').count()).resolves.toBe(20);
     await page.screenshot({ path: join(ARTIFACTS, '4-compare.png'), fullPage: true });

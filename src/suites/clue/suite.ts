@@ -3,6 +3,27 @@ import { buildClueDataset, type ClueBuildRecord } from './build-clue-dataset.js'
 import { buildClueReport, type ClueReport, renderClueHtml, renderClueText } from './clue-report.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
 
+const CLUE_TITLES: Readonly<Record<string, string>> = {
+  mednli: 'MedNLI',
+  meqsum: 'MeQSum',
+  'problem-summary': 'Problem Summary',
+  longhealth: 'LongHealth',
+  medisumqa: 'MeDiSumQA',
+  medisumcode: 'MeDiSumCode',
+};
+
+const CLUE_METRIC_NAMES: Readonly<Record<string, string>> = {
+  accuracy: 'Accuracy',
+  rougeL: 'ROUGE-L',
+  rouge1: 'ROUGE-1',
+  rouge2: 'ROUGE-2',
+  bertscore: 'BERTScore',
+  umls: 'UMLS F1',
+  emF1: 'exact-match F1',
+  apF1: 'approximate-match F1',
+  validCodes: 'valid ICD-10 codes',
+};
+
 function clueLeaderboard(report: ClueReport): Leaderboard {
   const metricKeys = [
     ...new Set(
@@ -52,6 +73,8 @@ export const clueSuite: Suite<ClueReport, Parameters<typeof buildClueDataset>[0]
   build: buildClueDataset,
   firstRun: 'Run `medbench run clue --data <folder> --model baseline` first, or check --home.',
   groupOf: (row) => row.task,
+  groupTitle: (task) => CLUE_TITLES[task] ?? task,
+  metricName: (metric) => CLUE_METRIC_NAMES[metric] ?? metric,
   describeTask: (task) => ({
     primaryMetric: CLUE_PRIMARY_METRICS[task as keyof typeof CLUE_PRIMARY_METRICS] ?? 'accuracy',
   }),

@@ -1,4 +1,5 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
+import { datasetOfKey } from './datasets.js';
 import {
   buildMedEurekaReport,
   type MedEurekaReport,
@@ -50,6 +51,11 @@ export const medeurekaSuite: Suite<MedEurekaReport> = {
   // A task key names dataset, language and granularity already.
   groupOf: (row) => row.task,
   describeTask: () => ({ primaryMetric: 'mrr@10' }),
+  groupTitle: (key) => {
+    const dataset = datasetOfKey(key);
+    return dataset ? `${dataset.name} (${key})` : key;
+  },
+  metricName: (metric) => metric.replace(/^mrr@/, 'MRR@').replace(/^hr@/, 'Exact HR@'),
   report: (runs) => buildMedEurekaReport(runs),
   renderText: (report) => renderMedEurekaText(report),
   renderHtml: renderMedEurekaHtml,

@@ -5,7 +5,12 @@ import {
   type MedOdysseyBuildRecord,
   type MedOdysseyDatasetRequest,
 } from './build-dataset.js';
-import { medodysseyFigures, medodysseyGroupOf } from './group-figures.js';
+import {
+  medodysseyFigures,
+  medodysseyGroupOf,
+  medodysseyGroupTitle,
+  medodysseyMetricName,
+} from './group-figures.js';
 import { medodysseyTasks } from './index.js';
 import { renderMedOdysseyHtml } from './medodyssey-html.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
@@ -59,6 +64,8 @@ export const medodysseySuite: Suite<MedOdysseyReport, MedOdysseyDatasetRequest, 
   // A task in one language; Counting's other context settings (Figure 6) apart from Table 3's.
   groupOf: medodysseyGroupOf,
   figures: medodysseyFigures,
+  groupTitle: medodysseyGroupTitle,
+  metricName: medodysseyMetricName,
   describeTask: (task) => ({ primaryMetric: medodysseyTasks[task]?.primaryMetric ?? 'esm' }),
   counts: (row, run) => countedInTables(row, (run.model.contextWindow as number | null | undefined) ?? null),
   report: (runs) => buildMedOdysseyReport(runs),
