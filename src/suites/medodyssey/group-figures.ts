@@ -10,7 +10,7 @@ import {
   niahTable,
   type Tally,
 } from './aggregate.js';
-import { LANGUAGE_NAMES, METRIC_NAMES } from './medodyssey-labels.js';
+import { datasetName, METRIC_NAMES } from './medodyssey-labels.js';
 
 const MEDICAL = new Set(['kg', 'term', 'table', 'case']);
 const accuracy = (tally: Tally) => (tally.counted === 0 ? null : (100 * tally.correct) / tally.counted);
@@ -67,21 +67,12 @@ export function medodysseyFigures(rows: readonly ScoreRow[], run: RunRecord): Gr
   return figures;
 }
 
-const TASK_TITLES: Readonly<Record<string, string>> = {
-  niah: 'NIAH',
-  counting: 'Counting',
-  kg: 'KG',
-  term: 'Term',
-  table: 'Table',
-  case: 'Case',
-};
-
 /** "niah-en" → "En.NIAH"; "counting-zh (generic MIC)" → "Zh.Counting (generic MIC)". */
 export function medodysseyGroupTitle(group: string): string {
   const match = /^([a-z]+)-([a-z]+)(.*)$/.exec(group);
   if (!match) return group;
   const [, task, language, rest] = match;
-  return `${LANGUAGE_NAMES[language!] ?? language}.${TASK_TITLES[task!] ?? task}${rest}`;
+  return `${datasetName(language!, task!)}${rest}`;
 }
 
 const METRIC_TITLES: Readonly<Record<string, string>> = {
