@@ -642,7 +642,7 @@
             el(
               'tr',
               {},
-              el('td', {}, link(row.id, 'sample', { run: runId, id: row.id })),
+              el('td', {}, link(row.id, 'sample', { run: runId, id: row.id, ...filters })),
               el('td', {
                 class: 'text',
                 text: Object.entries(row.params)
@@ -756,7 +756,18 @@
   async function samplePage(query) {
     await navigation();
     const runId = query.get('run');
-    const sample = await api('sample', { run: runId, id: query.get('id') });
+    // The list's filters travel with the sample, so prev/next walk the same filtered list.
+    const filters = Object.fromEntries(
+      ['level', 'depth', 'status', 'q']
+        .filter((name) => query.get(name))
+        .map((name) => [name, query.get(name)]),
+    );
+    const sample = await api(
+      'sample',
+      STATIC ? { run: runId, id: query.get('id') } : { run: runId, id: query.get('id'), ...filters },
+    );
+    const step = (id, text) =>
+      id ? link(text, 'sample', { run: runId, id, ...filters }) : el('span', { class: 'muted', text });
     // The question closes every prompt of these suites; the last lines are shown when no parameter holds it.
     const question =
       typeof sample.params.question === 'string'
@@ -770,8 +781,22 @@
         {},
         link(sample.run.label, 'run', { id: runId }),
         ' — ',
-        link(sample.title ?? sample.group, 'samples', { run: runId, group: sample.group }),
+        link(sample.title ?? sample.group, 'samples', { run: runId, group: sample.group, ...filters }),
         ` — ${sample.id}`,
+      ),
+      el(
+        'nav',
+        { class: 'controls', id: 'sample-steps', 'aria-label': 'Samples in this list' },
+        step(sample.neighbours?.previous, '← previous'),
+        step(sample.neighbours?.next, 'next →'),
+        Object.keys(filters).length > 0
+          ? el('span', {
+              class: 'muted',
+              text: `within ${Object.entries(filters)
+                .map(([name, value]) => `${name} ${value}`)
+                .join(', ')}`,
+            })
+          : null,
       ),
       el(
         'dl',

@@ -60,4 +60,20 @@ describe('sample list', () => {
       store.close();
     }
   });
+
+  it('a sample knows its neighbours in the list under the same filters', () => {
+    const store = storeWith({ a1: 'PARIS', a2: 'london', a3: 'Paris, France', a4: 'rome' });
+    try {
+      const view = new ViewData(store, SUITES);
+      const steps = (id: string, q?: string) => view.sample('r', id, q ? { q } : {})!.neighbours;
+      expect(steps('a1')).toEqual({ previous: null, next: 'a2' });
+      expect(steps('a3')).toEqual({ previous: 'a2', next: 'a4' });
+      expect(steps('a1', 'paris')).toEqual({ previous: null, next: 'a3' });
+      expect(steps('a3', 'paris')).toEqual({ previous: 'a1', next: null });
+      // A sample outside the filter has no neighbours in it.
+      expect(steps('a2', 'paris')).toEqual({ previous: null, next: null });
+    } finally {
+      store.close();
+    }
+  });
 });

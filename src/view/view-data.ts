@@ -56,6 +56,19 @@ export class ViewData {
     return this.suites.find((entry) => entry.name === suite)?.groupOf(row) ?? row.task;
   }
 
+  private neighbours(
+    run: RunRecord,
+    group: string,
+    sampleId: string,
+    filters: Omit<SamplePage, 'offset' | 'limit'>,
+  ): { previous: string | null; next: string | null } {
+    const page = { ...filters, offset: 0, limit: Number.MAX_SAFE_INTEGER };
+    const ids = this.sampleList(run.id, group, page)?.rows.map((row) => row.id) ?? [];
+    const index = ids.indexOf(sampleId);
+    if (index < 0) return { previous: null, next: null };
+    return { previous: ids[index - 1] ?? null, next: ids[index + 1] ?? null };
+  }
+
   /** The paper's names of a group and of its metrics, for headings and tables. */
   names(suite: string, group: string, rows: readonly ScoreRow[] = []) {
     const plugin = this.suites.find((entry) => entry.name === suite);
@@ -229,12 +242,14 @@ export class ViewData {
   }
 
   /** One sample with its prompt, gold, raw output, parsed answer, metrics, tokens and cost. */
-  sample(runId: string, sampleId: string) {
+  sample(runId: string, sampleId: string, filters: Omit<SamplePage, 'offset' | 'limit'> = {}) {
     const run = this.store.getRun(runId);
     const result = run ? this.store.result(runId, sampleId) : undefined;
     if (!run || !result) return undefined;
     return {
       run: this.describe(run),
+      /** The samples before and after this one in its group's list under the same filters. */
+      neighbours: this.neighbours(run, this.groupOf(run.suite, result), sampleId, filters),
       group: this.groupOf(run.suite, result),
       title: this.names(run.suite, this.groupOf(run.suite, result)).title,
       id: result.sampleId,

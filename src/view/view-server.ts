@@ -61,7 +61,12 @@ export function apiPayload(data: ViewData, route: string, query: URLSearchParams
           : undefined,
       );
     case 'sample':
-      return data.sample(parameter('run'), parameter('id'));
+      return data.sample(parameter('run'), parameter('id'), {
+        level: parameter('level'),
+        depth: parameter('depth'),
+        status: parameter('status'),
+        q: parameter('q'),
+      });
     case 'compare':
       return data.compare(parameter('a'), parameter('b'), parameter('group'));
     default:

@@ -150,8 +150,17 @@ describe.skipIf(!existsSync(CHROMIUM))('medbench view in Chromium (built CLI)', 
     expect(page.url()).toContain('depth=50');
     await page.screenshot({ path: join(ARTIFACTS, '2-samples.png') });
 
+    const listed = await page.locator('#samples tbody a').allTextContents();
     await page.locator('#samples tbody a').first().click();
     await expect(page.locator('#sample-status').textContent()).resolves.toBe('ok');
+    // prev/next walk the filtered list the sample was opened from (level 1000, depth 50).
+    await expect(page.locator('#sample-steps').textContent()).resolves.toContain(
+      'within level 1000, depth 50',
+    );
+    if (listed.length > 1)
+      await expect(
+        page.locator('#sample-steps a', { hasText: 'next' }).getAttribute('href'),
+      ).resolves.toContain(encodeURIComponent(listed[1]!));
     const raw = await page.locator('#raw-output').textContent();
     expect(raw).toMatch(/[\u4e00-\u9fff]/);
     // A Chinese glyph must draw differently from the missing-glyph box of a private-use code point.
@@ -211,8 +220,17 @@ describe.skipIf(!existsSync(CHROMIUM))('medbench view in Chromium (built CLI)', 
     await page.getByRole('link', { name: 'baseline:extractive' }).click();
     await page.locator('section[data-group="niah-zh"] a[data-cell="50|1000"]').click();
     await expect(page.locator('#sample-count').textContent()).resolves.toBe('4 of 60 samples');
+    const listed = await page.locator('#samples tbody a').allTextContents();
     await page.locator('#samples tbody a').first().click();
     await expect(page.locator('#sample-status').textContent()).resolves.toBe('ok');
+    // prev/next walk the filtered list the sample was opened from (level 1000, depth 50).
+    await expect(page.locator('#sample-steps').textContent()).resolves.toContain(
+      'within level 1000, depth 50',
+    );
+    if (listed.length > 1)
+      await expect(
+        page.locator('#sample-steps a', { hasText: 'next' }).getAttribute('href'),
+      ).resolves.toContain(encodeURIComponent(listed[1]!));
     expect(requests.every((address) => address.startsWith('file://'))).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, '6-static.png') });
     await page.close();
