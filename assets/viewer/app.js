@@ -789,14 +789,17 @@
         { class: 'controls', id: 'sample-steps', 'aria-label': 'Samples in this list' },
         step(sample.neighbours?.previous, '← previous'),
         step(sample.neighbours?.next, 'next →'),
-        Object.keys(filters).length > 0
-          ? el('span', {
-              class: 'muted',
-              text: `within ${Object.entries(filters)
-                .map(([name, value]) => `${name} ${value}`)
-                .join(', ')}`,
-            })
-          : null,
+        // The static site holds no lists beside a sample: there prev/next step through the whole group.
+        STATIC
+          ? el('span', { class: 'muted', text: 'in the whole group' })
+          : Object.keys(filters).length > 0
+            ? el('span', {
+                class: 'muted',
+                text: `within ${Object.entries(filters)
+                  .map(([name, value]) => `${name} ${value}`)
+                  .join(', ')}`,
+              })
+            : null,
       ),
       el(
         'dl',
