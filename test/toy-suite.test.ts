@@ -13,6 +13,7 @@ import { Store } from '../src/store/store.js';
 import { writeStaticSite } from '../src/view/static-site.js';
 import { ViewData } from '../src/view/view-data.js';
 import { type LlmTestServer, startLlmTestServer } from './support/llm-test-server.js';
+import { testRun } from './support/test-run.js';
 import { arithSuite, buildArithSamples } from './support/toy-suite/suite.js';
 
 /** docs/adding-a-suite.md: a fourth suite goes through the same run, report and viewer code as the three. */
@@ -147,18 +148,7 @@ describe('a fourth suite, registered beside the three', () => {
       await expect(
         runSamples({
           store,
-          run: {
-            id: 'refused',
-            suite: 'arith',
-            label: 'toy-model',
-            datasetId: 'x',
-            datasetPath: null,
-            model: {},
-            parameters: {},
-            source: 'medbench',
-            scoringMode: 'standard',
-            createdAt: '2026-11-23T00:00:00Z',
-          },
+          run: testRun({ id: 'refused', suite: 'arith', label: 'toy-model', datasetId: 'x' }),
           samples: [{ ...sample!, gold: { total: 'two' } }],
           tasks: arithSuite.tasks!,
           model: await bindModel({

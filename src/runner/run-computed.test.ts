@@ -2,23 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testRun } from '../../test/support/test-run.js';
 import type { RunRecord } from '../core/run-record.js';
 import { Store } from '../store/store.js';
 import { resultRecord } from './result-columns.js';
 import { type ComputedBatch, runComputed } from './run-computed.js';
 
-const run: RunRecord = {
+const run: RunRecord = testRun({
   id: 'computed',
   suite: 'clue',
   label: 'baseline',
-  datasetId: 'd',
-  datasetPath: null,
   model: { provider: 'baseline' },
-  parameters: {},
-  source: 'medbench',
-  scoringMode: 'standard',
-  createdAt: '2026-11-23T00:00:00Z',
-};
+});
 
 let folder: string;
 let store: Store;

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testRun } from '../../test/support/test-run.js';
 import { SUITES } from '../compose/suites.js';
 import { NO_MODEL_CALL, Store } from '../store/store.js';
 import { writeStaticSite } from './static-site.js';
@@ -12,23 +13,18 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 describe('static site', () => {
   it('leaves endpoint URLs out of every file: run models and error texts alike', () => {
     const store = new Store(join(folder, 'medbench.sqlite'));
-    store.ensureRun({
-      id: 'r1',
-      suite: 'medodyssey',
-      label: 'hospital-model',
-      datasetId: 'd',
-      datasetPath: null,
-      model: {
-        provider: 'openai-compatible',
-        modelId: 'm',
-        endpoints: ['http://10.20.30.40:8000/v1', 'https://gateway.hospital.example/v1?route=a'],
-        contextWindow: 128000,
-      },
-      parameters: {},
-      source: 'medbench',
-      scoringMode: 'standard',
-      createdAt: '2026-11-23T00:00:00Z',
-    });
+    store.ensureRun(
+      testRun({
+        id: 'r1',
+        label: 'hospital-model',
+        model: {
+          provider: 'openai-compatible',
+          modelId: 'm',
+          endpoints: ['http://10.20.30.40:8000/v1', 'https://gateway.hospital.example/v1?route=a'],
+          contextWindow: 128000,
+        },
+      }),
+    );
     for (const [index, error] of [null, 'Cannot reach http://10.20.30.40:8000/v1 (ECONNREFUSED).'].entries())
       store.putResult({
         runId: 'r1',

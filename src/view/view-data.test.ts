@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testRun } from '../../test/support/test-run.js';
 import { SUITES } from '../compose/suites.js';
 import { NO_MODEL_CALL, Store } from '../store/store.js';
 import { ViewData } from './view-data.js';
@@ -11,18 +12,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function storeWith(outputs: Record<string, string>): Store {
   const store = new Store(join(folder, `${Object.keys(outputs).join('-')}.sqlite`));
-  store.ensureRun({
-    id: 'r',
-    suite: 'medodyssey',
-    label: 'm',
-    datasetId: 'd',
-    datasetPath: null,
-    model: {},
-    parameters: {},
-    source: 'medbench',
-    scoringMode: 'standard',
-    createdAt: '2026-11-23T00:00:00Z',
-  });
+  store.ensureRun(testRun({ id: 'r' }));
   for (const [sampleId, rawOutput] of Object.entries(outputs))
     store.putResult({
       runId: 'r',

@@ -3,6 +3,7 @@ import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testRun } from '../../test/support/test-run.js';
 import { SUITES } from '../compose/suites.js';
 import { NO_MODEL_CALL, Store } from '../store/store.js';
 import { startViewServer } from './view-server.js';
@@ -29,18 +30,7 @@ let store: Store;
 
 beforeAll(async () => {
   const writer = new Store(path);
-  writer.ensureRun({
-    id: 'r1',
-    suite: 'medodyssey',
-    label: 'm',
-    datasetId: 'd',
-    datasetPath: null,
-    model: {},
-    parameters: {},
-    source: 'medbench',
-    scoringMode: 'standard',
-    createdAt: '2026-11-22T00:00:00Z',
-  });
+  writer.ensureRun(testRun({ id: 'r1', createdAt: '2026-11-22T00:00:00Z' }));
   for (const [index, esm] of [1, 0, 1, 1].entries()) writer.putResult(niahResult(`s${index}`, esm));
   writer.close();
   store = new Store(path, { readonly: true });
