@@ -1,7 +1,6 @@
 import type { RunRecord, ScoreRow } from '../../core/run-record.js';
 import type { GroupFigure } from '../../core/suite.js';
 import {
-  countedInTables,
   countingBySetting,
   countingSetting,
   countingTable,
@@ -36,12 +35,8 @@ export function medodysseyFigures(rows: readonly ScoreRow[], run: RunRecord): Gr
   for (const metric of ['esm', 'ssm'] as const) {
     const name = METRIC_NAMES[metric] ?? metric;
     if (first.task === 'niah') {
-      const table = niahTable({
-        results: rows.filter((row) => countedInTables(row, window)),
-        language,
-        metric,
-        contextWindow: window,
-      });
+      // niahTable leaves the levels beyond the window out itself.
+      const table = niahTable({ results: rows, language, metric, contextWindow: window });
       if (table) figures.push({ name: `${name}: accuracy`, value: accuracy(table.all), unit: '%' });
     } else if (first.task === 'counting' && isMainCountingSetting(first.params)) {
       const table = countingTable({ results: rows, language, metric });
