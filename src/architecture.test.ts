@@ -72,6 +72,27 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('the viewer page and the server share their rules, and the page reaches nothing else', () => {
+    // view/shared: pure rules (filters, comparisons, file keys), read by both; imports only core types.
+    // view/page: the browser bundle; besides shared it may use core types and the report's colour scale.
+    const PAGE_MAY_IMPORT = ['view/shared/', 'view/page/', 'core/', 'report/color-scale.js'];
+    const violations: string[] = [];
+    for (const folder of ['shared', 'page'] as const)
+      for (const file of sourceFiles(join(SOURCE, 'view', folder))) {
+        const allowed = folder === 'shared' ? ['view/shared/', 'core/'] : PAGE_MAY_IMPORT;
+        const text = readFileSync(file, 'utf8');
+        const packages = [...text.matchAll(/from '([^.'][^']*)'/g)].map((match) => match[1]!);
+        for (const target of [...importsOf(file), ...packages])
+          if (!allowed.some((prefix) => target.startsWith(prefix)))
+            violations.push(`${relative(SOURCE, file)} → ${target}`);
+      }
+    // The server reaches the shared rules, never the page.
+    for (const file of sourceFiles(join(SOURCE, 'view')).filter((path) => !path.includes('/page/')))
+      for (const target of importsOf(file))
+        if (target.startsWith('view/page/')) violations.push(`${relative(SOURCE, file)} → ${target}`);
+    expect(violations).toEqual([]);
+  });
+
   it('the library entry composes without the CLI', () => {
     expect(importsOf(join(SOURCE, 'index.ts')).filter((target) => target.startsWith('cli/'))).toEqual([]);
   });

@@ -19,7 +19,23 @@ export function viridis(value: number): string {
   return `#${[1, 3, 5].map((offset) => mix(offset).toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Text colour that stays readable on a viridis fill. */
+/** WCAG relative luminance of a #rrggbb colour. */
+function luminance(hex: string): number {
+  const [red, green, blue] = [1, 3, 5].map((offset) => {
+    const value = channel(hex, offset) / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * red! + 0.7152 * green! + 0.0722 * blue!;
+}
+
+/** WCAG contrast ratio of two #rrggbb colours (1 to 21). */
+export function contrastRatio(first: string, second: string): number {
+  const [light, dark] = [luminance(first), luminance(second)].sort((left, right) => right - left);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+/** Black or white, whichever contrasts more with the viridis fill of the value (at least 4.6:1, WCAG AA). */
 export function textOn(value: number): string {
-  return value < 0.6 ? '#ffffff' : '#1a1a1a';
+  const fill = viridis(value);
+  return contrastRatio(fill, '#000000') >= contrastRatio(fill, '#ffffff') ? '#000000' : '#ffffff';
 }

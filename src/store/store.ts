@@ -134,12 +134,12 @@ export class Store {
     });
   }
 
-  /** Sample ids of a run whose raw output contains `text`, ignoring case (SQLite folds ASCII; CJK has no case). */
-  sampleIdsWithOutput(runId: string, text: string): Set<string> {
-    const rows = this.statement(
-      'SELECT sample_id FROM results WHERE run_id = ? AND instr(lower(raw_output), lower(?)) > 0',
-    ).all(runId, text) as Array<{ sample_id: string }>;
-    return new Set(rows.map((row) => row.sample_id));
+  /** Every raw output of a run by sample id (what the viewer's search reads). */
+  rawOutputs(runId: string): Map<string, string | null> {
+    const rows = this.statement('SELECT sample_id, raw_output FROM results WHERE run_id = ?')
+      .raw(true)
+      .all(runId) as Array<[string, string | null]>;
+    return new Map(rows);
   }
 
   /** Sample ids of a run that need no more work (every status but `error`). */

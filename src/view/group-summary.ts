@@ -1,5 +1,6 @@
-import type { RunRecord, ScoreRow } from '../core/run-record.js';
-import { bootstrapMean, type Estimate, seedOf } from './statistics.js';
+import type { RunRecord } from '../core/run-record.js';
+import { bootstrapMean, type Estimate, seedOf } from './shared/statistics.js';
+import type { GroupSummary, ListRow } from './shared/view-types.js';
 
 export function estimate(values: readonly number[], seedText: string): Estimate {
   return bootstrapMean(values, seedOf(seedText));
@@ -7,7 +8,7 @@ export function estimate(values: readonly number[], seedText: string): Estimate 
 
 /** The length × depth grid of the primary metric; a cell without counted results is left out ("—"). */
 function gridOf(
-  counted: readonly ScoreRow[],
+  counted: readonly ListRow[],
   options: { metric: string; levels: number[]; depths: number[]; seed: string },
 ) {
   const { metric, levels, depths } = options;
@@ -32,10 +33,10 @@ function gridOf(
 export function summariseGroup(
   run: RunRecord,
   group: string,
-  rows: ScoreRow[],
-  counted: readonly ScoreRow[],
+  rows: ListRow[],
+  counted: readonly ListRow[],
   primary: string | undefined,
-) {
+): Omit<GroupSummary, 'figures' | 'title' | 'metricNames'> {
   const statuses: Record<string, number> = {};
   for (const row of rows) statuses[row.status] = (statuses[row.status] ?? 0) + 1;
   const metricKeys = [...new Set(counted.flatMap((row) => Object.keys(row.scores)))].filter(
@@ -60,7 +61,7 @@ export function summariseGroup(
     ) as number[];
   const levels = numbers('level');
   const depths = numbers('depth');
-  const primaryValue = (row: ScoreRow) => row.scores[primary ?? ''] ?? 0;
+  const primaryValue = (row: ListRow) => row.scores[primary ?? ''] ?? 0;
   const grid = primary
     ? gridOf(counted, { metric: primary, levels, depths, seed: `${run.id}/${group}` })
     : undefined;

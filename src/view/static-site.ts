@@ -2,63 +2,65 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
-import { seedOf } from './statistics.js';
+import { promptKey, runKey, SITE_KEY, staticScript } from './shared/static-files.js';
+import type { Leaderboard, SiteFile } from './shared/view-types.js';
 import { ViewData } from './view-data.js';
-import { apiPayload, pageShell, viewerAssets } from './view-server.js';
+import { pageShell, viewerAssets } from './view-server.js';
 
-/** The file key of an API request in the static site: the same FNV-1a the page computes. */
-export function staticKey(route: string, parameters: Record<string, string>): string {
-  const query = Object.keys(parameters)
-    .sort()
-    .map((name) => `${name}=${parameters[name]}`)
-    .join('&');
-  return `${route}-${seedOf(`${route}?${query}`).toString(16).padStart(8, '0')}`;
-}
+/** Prompts a static site carries at most (UTF-8 bytes in all); the rest are left to `medbench view`. */
+export const STATIC_PROMPT_BUDGET = 5_000_000;
 
 /**
- * `medbench report --html <folder>`: the viewer as a static site that opens from disk. Every
- * payload the pages can ask for is written beforehand as `data/<key>.js`, loaded on demand by
- * a script tag (browsers refuse fetch() on file://), so a page still loads only what it shows.
+ * `medbench report --html <folder>`: the viewer as a static site that opens from disk or any
+ * static host. One file for the overview and leaderboards, one per run (its page and every
+ * result), one per stored prompt within a budget; the page computes lists, samples and
+ * comparisons from them with the server's own rules (`shared/`). No endpoint URLs are written.
  */
-export function writeStaticSite(store: Store, folder: string, suites: readonly Suite[]): { files: number } {
-  // No endpoint URLs in a site that may be published: run models and error texts leave them out.
+export function writeStaticSite(
+  store: Store,
+  folder: string,
+  suites: readonly Suite[],
+): { files: number; bytes: number; promptsLeftOut: number } {
   const data = new ViewData(store, suites, { hideEndpoints: true });
   const assets = viewerAssets();
   mkdirSync(join(folder, 'data'), { recursive: true });
-  writeFileSync(join(folder, 'index.html'), pageShell({ mode: 'static', title: 'medbench report' }));
-  writeFileSync(join(folder, 'app.js'), assets.script);
-  writeFileSync(join(folder, 'app.css'), assets.styles);
-  let files = 3;
-  const emit = (route: string, parameters: Record<string, string>) => {
-    const payload = apiPayload(data, route, new URLSearchParams(parameters));
-    if (payload === undefined) return;
-    const key = staticKey(route, parameters);
-    // JSON is valid JavaScript; "</" is escaped so no payload can close a script element.
-    const json = JSON.stringify(payload)
-      .replaceAll('</', '<\\/')
-      .replaceAll('\u2028', '\\u2028')
-      .replaceAll('\u2029', '\\u2029');
-    writeFileSync(
-      join(folder, 'data', `${key}.js`),
-      `window.medbenchStatic(${JSON.stringify(key)}, ${json});\n`,
-    );
+  let files = 0;
+  let bytes = 0;
+  const write = (path: string, text: string) => {
+    writeFileSync(join(folder, path), text);
     files++;
+    bytes += Buffer.byteLength(text);
   };
-  emit('overview', {});
-  for (const suite of suites) emit('leaderboard', { suite: suite.name });
-  const runs = data.runs();
-  for (const run of runs) {
-    emit('run', { id: run.id });
-    const rows = data.scoreRows(run.id);
-    for (const group of new Set(rows.map((row) => data.groupOf(run.suite, row))))
-      emit('samples', { run: run.id, group });
-    for (const row of rows) emit('sample', { run: run.id, id: row.sampleId });
-  }
-  for (const left of runs)
-    for (const right of runs) {
-      if (left.id === right.id || left.datasetId !== right.datasetId) continue;
-      for (const group of new Set(data.scoreRows(left.id).map((row) => data.groupOf(left.suite, row))))
-        emit('compare', { a: left.id, b: right.id, group });
+  write('index.html', pageShell({ mode: 'static', title: 'medbench report' }));
+  write('app.js', assets.script);
+  write('app.css', assets.styles);
+  const leaderboards: Record<string, Leaderboard> = {};
+  for (const suite of suites) leaderboards[suite.name] = data.leaderboard(suite.name)!;
+  const site: SiteFile = { overview: data.overview(), leaderboards };
+  write(`data/${SITE_KEY}.js`, staticScript(SITE_KEY, site));
+  const written = new Set<string>();
+  const leftOut = new Set<string>();
+  let promptBytes = 0;
+  for (const run of data.runs()) {
+    const file = data.runFile(run.id)!;
+    const hashIndex = file.rows.columns.indexOf('promptHash');
+    const hashes = file.rows.values.flatMap((values) =>
+      values[hashIndex] ? [values[hashIndex] as string] : [],
+    );
+    for (const hash of new Set(hashes)) {
+      if (!written.has(hash) && !leftOut.has(hash)) {
+        const prompt = store.getPrompt(hash);
+        const size = prompt === undefined ? 0 : Buffer.byteLength(prompt);
+        if (prompt === undefined || promptBytes + size > STATIC_PROMPT_BUDGET) leftOut.add(hash);
+        else {
+          write(`data/${promptKey(hash)}.js`, staticScript(promptKey(hash), prompt));
+          promptBytes += size;
+          written.add(hash);
+        }
+      }
+      if (written.has(hash)) file.prompts.push(hash);
     }
-  return { files };
+    write(`data/${runKey(run.id)}.js`, staticScript(runKey(run.id), file));
+  }
+  return { files, bytes, promptsLeftOut: leftOut.size };
 }

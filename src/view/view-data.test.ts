@@ -33,13 +33,11 @@ function storeWith(outputs: Record<string, string>): Store {
 }
 
 describe('sample list', () => {
-  const page = (q: string) => ({ q, offset: 0, limit: 100 });
-
   it('lists ids in natural order and searches ids, parameters and outputs without regard to case', () => {
     const store = storeWith({ s10: 'The answer is PARIS.', s2: '答案是巴黎。', s1: 'no idea' });
     try {
       const view = new ViewData(store, SUITES);
-      const ids = (q: string) => view.sampleList('r', 'niah-en', page(q))!.rows.map((row) => row.id);
+      const ids = (q: string) => view.sampleList('r', 'niah-en', { q })!.rows.map((row) => row.id);
       expect(view.sampleList('r', 'niah-en')!.rows.map((row) => row.id)).toEqual(['s1', 's2', 's10']);
       expect(ids('paris')).toEqual(['s10']);
       expect(ids('巴黎')).toEqual(['s2']);

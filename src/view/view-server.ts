@@ -1,19 +1,31 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MedbenchError } from '../core/errors.js';
 import type { Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
+import type { SampleFilters } from './shared/view-types.js';
 import { ViewData } from './view-data.js';
 
-/** The viewer's page shell, script and styles: read once from the package, never per request. */
+/**
+ * The viewer's script and styles, read once from the package, never per request: the page
+ * bundled from TypeScript by `npm run build` (dist/viewer/app.js) and the stylesheet.
+ */
 export function viewerAssets(): { script: string; styles: string } {
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'assets', 'viewer');
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const bundle = join(root, 'dist', 'viewer', 'app.js');
+  if (!existsSync(bundle))
+    throw new MedbenchError({
+      code: 'FILE_ERROR',
+      message: `The viewer's page script ${bundle} is missing.`,
+      hint: 'Run `npm run build` in the medbench folder (it bundles src/view/page into dist/viewer/app.js).',
+    });
   return {
-    script: readFileSync(join(root, 'app.js'), 'utf8'),
-    styles: readFileSync(join(root, 'app.css'), 'utf8'),
+    script: readFileSync(bundle, 'utf8'),
+    styles: readFileSync(join(root, 'assets', 'viewer', 'app.css'), 'utf8'),
   };
 }
 
@@ -45,33 +57,27 @@ export function apiPayload(data: ViewData, route: string, query: URLSearchParams
     case 'run':
       return data.runSummary(parameter('id'));
     case 'samples':
-      // With an offset, one filtered page (the server); without, the whole group (the static site).
-      return data.sampleList(
-        parameter('run'),
-        parameter('group'),
-        query.has('offset')
-          ? {
-              level: parameter('level'),
-              depth: parameter('depth'),
-              status: parameter('status'),
-              q: parameter('q'),
-              offset: Math.max(0, Number(parameter('offset')) || 0),
-              limit: Math.min(500, Math.max(1, Number(query.get('limit') ?? 100) || 100)),
-            }
-          : undefined,
-      );
-    case 'sample':
-      return data.sample(parameter('run'), parameter('id'), {
-        level: parameter('level'),
-        depth: parameter('depth'),
-        status: parameter('status'),
-        q: parameter('q'),
+      return data.sampleList(parameter('run'), parameter('group'), filtersOf(query), {
+        offset: Math.max(0, Number(parameter('offset')) || 0),
+        limit: Math.min(500, Math.max(1, Number(query.get('limit') ?? 100) || 100)),
       });
+    case 'sample':
+      return data.sample(parameter('run'), parameter('id'), filtersOf(query));
     case 'compare':
       return data.compare(parameter('a'), parameter('b'), parameter('group'));
     default:
       return undefined;
   }
+}
+
+/** The sample list's filters from a query (empty ones left out). */
+function filtersOf(query: URLSearchParams): SampleFilters {
+  return Object.fromEntries(
+    (['level', 'depth', 'status', 'q'] as const).flatMap((name) => {
+      const value = query.get(name);
+      return value ? [[name, value]] : [];
+    }),
+  );
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];

@@ -1,8 +1,17 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUITES } from '../../src/compose/suites.js';
 import { Store } from '../../src/store/store.js';
+import {
+  comparisonFrom,
+  openRunFile,
+  sampleFrom,
+  sampleListFrom,
+} from '../../src/view/shared/run-file-payloads.js';
+import { runKey } from '../../src/view/shared/static-files.js';
+import type { RunFile } from '../../src/view/shared/view-types.js';
+import { writeStaticSite } from '../../src/view/static-site.js';
 import { ViewData } from '../../src/view/view-data.js';
 import { runCli, temporaryHome } from './cli.js';
 
@@ -30,6 +39,7 @@ interface RunJson {
   label: string;
   niah: Record<string, Record<string, NiahJson>>;
   counting: Record<string, Record<string, { all: Tally }>>;
+  overview: Record<string, number | null>;
   medical: Record<
     string,
     Record<string, { precision?: number; recall?: number; f1?: number; tp?: number; accuracy?: number }>
@@ -131,5 +141,82 @@ describe.runIf(available)('viewer figures are the report’s (ten published mode
     }
     console.log(`${compared} Counting and medical-task figures equal the report's.`);
     expect(compared).toBeGreaterThan(100);
+  });
+
+  it("the leaderboard's ESM row of every run is the report's ten-dataset overview, — where it has none", () => {
+    const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
+    let compared = 0;
+    try {
+      const board = new ViewData(store, SUITES).leaderboard('medodyssey')!;
+      for (const run of report.runs) {
+        const row = board.rows.find((entry) => entry.runId === run.runId)!;
+        for (const [column, value] of Object.entries(run.overview)) {
+          const shown = row.values.esm![column];
+          if (value === null) expect(shown, `${run.label} ${column}`).toBeNull();
+          else expect(shown, `${run.label} ${column}`).toBeCloseTo(value, 9);
+          compared++;
+        }
+      }
+    } finally {
+      store.close();
+    }
+    console.log(`${compared} leaderboard cells equal the report's overview.`);
+    expect(compared).toBe(100);
+  });
+
+  it('the static site is small, and its page computes the server’s payloads from the run files', () => {
+    const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
+    const site = join(home, 'site');
+    try {
+      const written = writeStaticSite(store, site, SUITES);
+      expect(written.files).toBeLessThan(200);
+      expect(written.bytes).toBeLessThan(20_000_000);
+      const server = new ViewData(store, SUITES, { hideEndpoints: true });
+      const open = (runId: string) => {
+        const text = readFileSync(join(site, 'data', `${runKey(runId)}.js`), 'utf8');
+        return openRunFile(JSON.parse(text.slice(text.indexOf(', ') + 2, text.lastIndexOf(')'))) as RunFile);
+      };
+      const [first, second] = report.runs.map((run) => open(run.runId));
+      for (const group of first!.summary.groups) {
+        const filters = { status: 'ok', q: 'a' };
+        const page = { offset: 0, limit: 100 };
+        expect(sampleListFrom(first!, group.group, filters, page)).toEqual(
+          server.sampleList(first!.summary.run.id, group.group, filters, page),
+        );
+        const id = sampleListFrom(first!, group.group, {}, page)!.rows[1]!.id;
+        const { prompt: _a, promptStatus: _b, ...fromFile } = sampleFrom(first!, id, filters)!;
+        const {
+          prompt: _c,
+          promptStatus: _d,
+          ...fromServer
+        } = server.sample(first!.summary.run.id, id, filters)!;
+        expect(fromFile).toEqual(fromServer);
+        expect(comparisonFrom(first!, second!, group.group)).toEqual(
+          server.compare(first!.summary.run.id, second!.summary.run.id, group.group),
+        );
+      }
+      console.log(
+        `Static site of the ten published models: ${written.files} files, ${(written.bytes / 1e6).toFixed(1)} MB; lists, samples and comparisons of ${first!.summary.groups.length} groups equal the server's.`,
+      );
+    } finally {
+      store.close();
+    }
+  });
+
+  it("a comparison shows each run's report figures", () => {
+    const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
+    try {
+      const view = new ViewData(store, SUITES);
+      const [a, b] = report.runs;
+      for (const group of ['kg-en', 'table-zh', 'niah-en']) {
+        const comparison = view.compare(a!.runId, b!.runId, group)!;
+        const figures = (runId: string) =>
+          view.runSummary(runId)!.groups.find((entry) => entry.group === group)!.figures;
+        expect(comparison.figures).toEqual({ a: figures(a!.runId), b: figures(b!.runId) });
+        expect(comparison.figures.a.length).toBeGreaterThan(0);
+      }
+    } finally {
+      store.close();
+    }
   });
 });

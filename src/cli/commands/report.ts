@@ -34,9 +34,13 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     if (options.html && !/\.html?$/i.test(options.html)) {
       // A folder: the viewer as a static site, every suite, opening from disk.
       const folder = resolve(options.html);
-      const { files } = writeStaticSite(store, folder, SUITES);
+      const { files, bytes, promptsLeftOut } = writeStaticSite(store, folder, SUITES);
+      const leftOut =
+        promptsLeftOut > 0
+          ? ` ${promptsLeftOut} prompts beyond the site's prompt budget were left out (\`medbench view\` shows them).`
+          : '';
       output.stderr(
-        `Wrote a static site of ${files} files to ${folder}; open ${join(folder, 'index.html')}\n`,
+        `Wrote a static site of ${files} files (${(bytes / 1e6).toFixed(1)} MB) to ${folder}; open ${join(folder, 'index.html')}.${leftOut}\n`,
       );
       return;
     }

@@ -1,12 +1,12 @@
-import type { ScoreRow } from '../core/run-record.js';
 import { mcnemarExact, pairedBootstrap, seedOf } from './statistics.js';
+import type { MetricComparison } from './view-types.js';
 
 /** One metric of two runs on the same samples: McNemar for 0/1 scores, a paired bootstrap otherwise. */
 export function compareMetric(
   group: string,
   metric: string,
-  pairs: ReadonlyArray<{ a: ScoreRow; b: ScoreRow }>,
-) {
+  pairs: ReadonlyArray<{ a: { scores: Record<string, number> }; b: { scores: Record<string, number> } }>,
+): MetricComparison {
   const a = pairs.map((pair) => pair.a.scores[metric]!);
   const b = pairs.map((pair) => pair.b.scores[metric]!);
   const mean = (values: number[]) =>

@@ -1,0 +1,231 @@
+import { textOn, viridis } from '../../report/color-scale.js';
+import type { Estimate, Grid } from '../shared/view-types.js';
+import { el, fraction, href, svg } from './dom.js';
+
+/** Categorical colours distinguishable with the common colour-vision deficiencies (Okabe–Ito, then two). */
+export const SERIES_COLOURS = [
+  '#0072b2',
+  '#e69f00',
+  '#009e73',
+  '#cc79a7',
+  '#56b4e9',
+  '#d55e00',
+  '#b8a500',
+  '#7f7f7f',
+  '#5b3a99',
+  '#1b5e20',
+];
+
+const estimateText = (estimate: Estimate) =>
+  estimate.n === 0
+    ? '—'
+    : `${fraction(estimate.mean)} [${fraction(estimate.low)}, ${fraction(estimate.high)}] n=${estimate.n}`;
+
+/** The depth × length grid of a group: each cell its value, interval and a link to its samples. */
+export function heatmap(runId: string, group: string, grid: Grid): HTMLElement {
+  return el(
+    'div',
+    { class: 'scroll' },
+    el(
+      'table',
+      { class: 'heatmap', 'aria-label': `${group} ${grid.metric} by depth and length` },
+      el('caption', { text: `${grid.metric.toUpperCase()} (%) by depth × length, 95% bootstrap interval` }),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', { text: 'Depth \\ length' }),
+          grid.levels.map((level) => el('th', { scope: 'col', text: level })),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        grid.depths.map((depth) =>
+          el(
+            'tr',
+            {},
+            el('th', { scope: 'row', text: `${depth}%` }),
+            grid.levels.map((level) => {
+              const cell = grid.cells[`${depth}|${level}`];
+              if (!cell) return el('td', { class: 'cell', text: '—', title: 'Nothing counted here' });
+              // The text takes the colour that stays readable on the cell's fill (WCAG AA).
+              return el(
+                'td',
+                { class: 'cell', style: { background: viridis(cell.mean), color: textOn(cell.mean) } },
+                el(
+                  'a',
+                  {
+                    href: href('samples', { run: runId, group, level, depth }),
+                    'data-cell': `${depth}|${level}`,
+                    title: estimateText(cell),
+                  },
+                  fraction(cell.mean),
+                  el('span', { class: 'ci', text: `[${fraction(cell.low)}, ${fraction(cell.high)}]` }),
+                ),
+              );
+            }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Means with 95% intervals along an axis (length levels, MRR cut-offs); each point has a tooltip. */
+export function lineChart(
+  title: string,
+  points: Array<Estimate & { label: string | number }>,
+  xLabel: string,
+): SVGElement {
+  const width = 520;
+  const height = 240;
+  const left = 48;
+  const top = 30;
+  const plotWidth = width - left - 28;
+  const plotHeight = height - top - 48;
+  const x = (index: number) =>
+    left + (points.length === 1 ? plotWidth / 2 : (index * plotWidth) / (points.length - 1));
+  const y = (value: number) => top + plotHeight - value * plotHeight;
+  const chart = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`,
+    class: 'chart',
+    role: 'img',
+    'aria-label': title,
+  });
+  chart.append(svg('text', { x: 8, y: 18, class: 'chart-title' }, title));
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    chart.append(svg('line', { x1: left, x2: left + plotWidth, y1: y(tick), y2: y(tick), class: 'grid' }));
+    chart.append(
+      svg('text', { x: left - 6, y: y(tick) + 4, class: 'tick', 'text-anchor': 'end' }, tick * 100),
+    );
+  }
+  chart.append(
+    svg('polyline', {
+      points: points.map((point, index) => `${x(index)},${y(point.mean)}`).join(' '),
+      class: 'series-line',
+      stroke: SERIES_COLOURS[0],
+    }),
+  );
+  points.forEach((point, index) => {
+    chart.append(
+      svg('line', { x1: x(index), x2: x(index), y1: y(point.low), y2: y(point.high), class: 'whisker' }),
+    );
+    const dot = svg('circle', { cx: x(index), cy: y(point.mean), r: 4, fill: SERIES_COLOURS[0] });
+    dot.append(svg('title', {}, `${xLabel} ${point.label}: ${estimateText(point)}`));
+    chart.append(dot);
+    chart.append(
+      svg(
+        'text',
+        { x: x(index), y: top + plotHeight + 16, class: 'tick', 'text-anchor': 'middle' },
+        point.label,
+      ),
+    );
+    chart.append(
+      svg('text', { x: x(index) + 5, y: y(point.mean) - 6, class: 'value' }, fraction(point.mean)),
+    );
+  });
+  chart.append(
+    svg('text', { x: left + plotWidth / 2, y: height - 8, class: 'tick', 'text-anchor': 'middle' }, xLabel),
+  );
+  return chart;
+}
+
+export interface RadarSeries {
+  name: string;
+  /** Values 0–100 per axis; null: missing (left out, never drawn as 0). */
+  values: Array<number | null>;
+}
+
+/**
+ * Runs across a suite's datasets (0–100 per axis). Each series can be hidden from its legend
+ * button; every point has a tooltip; a missing value is left out, the polygon joining the others.
+ */
+export function radarChart(
+  title: string,
+  axes: readonly string[],
+  series: readonly RadarSeries[],
+): HTMLElement {
+  const size = 460;
+  const centre = size / 2;
+  const radius = 150;
+  const chart = svg('svg', {
+    viewBox: `0 0 ${size} ${size + 10}`,
+    class: 'chart radar',
+    role: 'img',
+    'aria-label': title,
+  });
+  const point = (index: number, value: number) => {
+    const angle = -Math.PI / 2 + (2 * Math.PI * index) / axes.length;
+    return [
+      centre + Math.cos(angle) * radius * value,
+      centre + 14 + Math.sin(angle) * radius * value,
+    ] as const;
+  };
+  for (const ring of [0.25, 0.5, 0.75, 1])
+    chart.append(
+      svg('polygon', {
+        points: axes.map((_, index) => point(index, ring).join(',')).join(' '),
+        class: 'grid',
+      }),
+    );
+  axes.forEach((axis, index) => {
+    const [x, y] = point(index, 1.16);
+    const anchor = Math.abs(x - centre) < 8 ? 'middle' : x > centre ? 'start' : 'end';
+    const single = series.length === 1 ? series[0]!.values[index] : undefined;
+    const label = single === undefined ? axis : `${axis} ${single === null ? '—' : single.toFixed(1)}`;
+    chart.append(svg('text', { x, y: y + 4, class: 'tick', 'text-anchor': anchor }, label));
+  });
+  const layers = series.map((entry, position) => {
+    const colour = SERIES_COLOURS[position % SERIES_COLOURS.length]!;
+    const layer = svg('g', { 'data-series': entry.name });
+    const present = entry.values.flatMap((value, index) =>
+      value === null ? [] : [{ at: point(index, value / 100), value, axis: axes[index]! }],
+    );
+    layer.append(
+      svg('polygon', {
+        points: present.map((item) => item.at.join(',')).join(' '),
+        class: 'series-area',
+        stroke: colour,
+        fill: colour,
+      }),
+    );
+    for (const item of present) {
+      const dot = svg('circle', { cx: item.at[0], cy: item.at[1], r: 3.5, fill: colour });
+      dot.append(svg('title', {}, `${entry.name} — ${item.axis}: ${item.value.toFixed(2)}`));
+      layer.append(dot);
+    }
+    chart.append(layer);
+    return { layer, colour };
+  });
+  const legend = series.length > 1 ? legendOf(series, layers) : null;
+  return el('figure', { class: 'radar-figure' }, el('figcaption', { text: title }), chart, legend);
+}
+
+/** One button per series: pressed, the series shows; released, it is hidden. */
+function legendOf(
+  series: readonly RadarSeries[],
+  layers: ReadonlyArray<{ layer: SVGElement; colour: string }>,
+) {
+  return el(
+    'div',
+    { class: 'legend', role: 'group', 'aria-label': 'Series shown' },
+    series.map((entry, position) => {
+      const { layer, colour } = layers[position]!;
+      const button = el(
+        'button',
+        { type: 'button', 'aria-pressed': 'true', class: 'legend-item' },
+        el('span', { class: 'swatch', style: { background: colour }, 'aria-hidden': 'true' }),
+        entry.name,
+      );
+      button.addEventListener('click', () => {
+        const shown = button.getAttribute('aria-pressed') !== 'true';
+        button.setAttribute('aria-pressed', String(shown));
+        layer.classList.toggle('hidden', !shown);
+      });
+      return button;
+    }),
+  );
+}

@@ -1,0 +1,175 @@
+import { textDiff } from '../shared/text-diff.js';
+import type { Comparison, Disagreement, MetricComparison } from '../shared/view-types.js';
+import type { DataSource } from './data-source.js';
+import { dataTable } from './data-table.js';
+import { count, el, figureText, fraction, link, render } from './dom.js';
+import { navigation } from './navigation.js';
+
+const show = (metric: MetricComparison) => (metric.counts ? count : fraction);
+
+/** An output with the parts the other output lacks marked. */
+function diffView(text: string | null, other: string | null, side: 'left' | 'right'): HTMLElement {
+  if (text === null) return el('pre', { class: 'output muted', text: '(no model output)' });
+  const parts = textDiff(side === 'left' ? text : (other ?? ''), side === 'left' ? (other ?? '') : text)[
+    side
+  ];
+  return el(
+    'pre',
+    { class: 'output' },
+    parts.map((part) => (part.changed ? el('mark', { class: 'diff', text: part.text }) : part.text)),
+  );
+}
+
+function figuresSideBySide(comparison: Comparison): HTMLElement | null {
+  const { a, b } = comparison.figures;
+  if (a.length === 0 && b.length === 0) return null;
+  const names = [...new Set([...a, ...b].map((figure) => figure.name))];
+  const pick = (figures: typeof a, name: string) => {
+    const figure = figures.find((item) => item.name === name);
+    return figure ? figureText(figure) : '—';
+  };
+  return el(
+    'table',
+    { id: 'compare-figures', class: 'figures' },
+    el('caption', { text: "Each run's report figures for the group (the paper's tables)" }),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ['Figure', `A: ${comparison.a.label}`, `B: ${comparison.b.label}`].map((text) =>
+          el('th', { scope: 'col', text }),
+        ),
+      ),
+    ),
+    el(
+      'tbody',
+      {},
+      names.map((name) =>
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row', text: name }),
+          el('td', { text: pick(a, name) }),
+          el('td', { text: pick(b, name) }),
+        ),
+      ),
+    ),
+  );
+}
+
+function sideBySide(comparison: Comparison, row: Disagreement): HTMLElement {
+  const scores = (values: Record<string, number>) =>
+    Object.entries(values)
+      .map(([metric, value]) => `${comparison.metricNames[metric] ?? metric} ${value}`)
+      .join(' · ');
+  const column = (side: 'a' | 'b') => {
+    const [mine, theirs] = side === 'a' ? [row.outputA, row.outputB] : [row.outputB, row.outputA];
+    return el(
+      'div',
+      {},
+      el(
+        'p',
+        {},
+        link(`${side.toUpperCase()}: ${comparison[side].label}`, 'sample', {
+          run: comparison[side].id,
+          id: row.id,
+        }),
+        ` — ${scores(row[side])}`,
+      ),
+      diffView(mine, theirs, side === 'a' ? 'left' : 'right'),
+    );
+  };
+  return el(
+    'div',
+    { class: 'pair', 'data-sample': row.id },
+    el('h3', {}, row.id),
+    el('div', { class: 'columns' }, column('a'), column('b')),
+  );
+}
+
+/** Two runs of one suite and dataset on a task group: report figures, paired tests, outputs side by side. */
+export async function comparePage(source: DataSource, query: URLSearchParams): Promise<void> {
+  await navigation(source);
+  const comparison = await source.compare(
+    query.get('a') ?? '',
+    query.get('b') ?? '',
+    query.get('group') ?? '',
+  );
+  const { a, b } = comparison;
+  const runText = (run: typeof a) =>
+    `${run.label} — ${run.id.slice(0, 8)} · ${run.createdAt.slice(0, 10)} · ${run.imported ? 'imported' : 'run by medbench'}`;
+  render(
+    el('h1', { text: `${a.label} vs ${b.label} — ${comparison.title}` }),
+    el('p', { class: 'muted', text: `A: ${runText(a)}. B: ${runText(b)}.` }),
+    el('p', { text: `${comparison.paired} paired samples both runs count. Difference = B − A.` }),
+    figuresSideBySide(comparison),
+    dataTable({
+      id: 'comparison',
+      caption: 'Per-sample metrics, paired',
+      name: `${a.label}-vs-${b.label}-${comparison.group}`,
+      rows: comparison.metrics,
+      columns: [
+        {
+          label: 'Metric',
+          rowHeader: true,
+          value: (row) => comparison.metricNames[row.metric] ?? row.metric,
+        },
+        { label: `A: ${a.label}`, value: (row) => row.meanA, cell: (row) => show(row)(row.meanA) },
+        { label: `B: ${b.label}`, value: (row) => row.meanB, cell: (row) => show(row)(row.meanB) },
+        {
+          label: 'B − A',
+          value: (row) => row.difference,
+          cell: (row) =>
+            row.low === undefined
+              ? show(row)(row.difference)
+              : `${show(row)(row.difference)} [${show(row)(row.low)}, ${show(row)(row.high)}]`,
+        },
+        {
+          label: 'Test',
+          value: (row) =>
+            row.onlyA === undefined ? row.test : `${row.test}: A only ${row.onlyA}, B only ${row.onlyB}`,
+        },
+        { label: 'p', value: (row) => row.p, cell: (row) => (row.p < 0.001 ? '< 0.001' : row.p.toFixed(3)) },
+      ],
+    }),
+    el('h2', { text: `Where they disagree (${comparison.disagreements.length})` }),
+    dataTable({
+      id: 'disagreements',
+      name: `${a.label}-vs-${b.label}-${comparison.group}-disagreements`,
+      rows: comparison.disagreements,
+      columns: [
+        {
+          label: 'Sample',
+          value: (row) => row.id,
+          cell: (row) =>
+            link(row.id, 'compare', {
+              ...Object.fromEntries(new URLSearchParams(location.hash.split('?')[1] ?? '')),
+              sample: row.id,
+            }),
+        },
+        { label: 'A', value: (row) => JSON.stringify(row.a), attributes: () => ({ class: 'text' }) },
+        { label: 'B', value: (row) => JSON.stringify(row.b), attributes: () => ({ class: 'text' }) },
+        { label: 'Output A', value: (row) => row.outputA, attributes: () => ({ class: 'text clip' }) },
+        { label: 'Output B', value: (row) => row.outputB, attributes: () => ({ class: 'text clip' }) },
+      ],
+    }),
+    el('h2', { text: 'Outputs side by side' }),
+    el('p', {
+      class: 'muted',
+      text: 'Marked: what the other output lacks (word by word; Chinese character by character).',
+    }),
+    el('div', { id: 'pairs' }, selectedPairs(comparison, query.get('sample'))),
+  );
+  if (query.get('sample'))
+    document.querySelector(`[data-sample="${CSS.escape(query.get('sample')!)}"]`)?.scrollIntoView();
+}
+
+/** The selected disagreement first, then the first 50 (the rest: one click on a sample). */
+function selectedPairs(comparison: Comparison, selected: string | null): HTMLElement[] {
+  const rows = comparison.disagreements;
+  const chosen = selected ? rows.filter((row) => row.id === selected) : [];
+  const rest = rows.filter((row) => row.id !== selected).slice(0, 50 - chosen.length);
+  return [...chosen, ...rest].map((row) => sideBySide(comparison, row));
+}

@@ -1,0 +1,87 @@
+import { viridis } from '../../report/color-scale.js';
+import type { Leaderboard } from '../shared/view-types.js';
+import { radarChart } from './charts.js';
+import type { DataSource } from './data-source.js';
+import { type Column, dataTable } from './data-table.js';
+import { el, href, link, percent, render } from './dom.js';
+import { navigation, runsById } from './navigation.js';
+
+type Row = Leaderboard['rows'][number];
+
+/** A suite's leaderboard: one metric variant at a time, every column sortable, a radar of the runs. */
+export async function leaderboardPage(source: DataSource, query: URLSearchParams): Promise<void> {
+  const overview = await navigation(source);
+  const suite =
+    query.get('suite') || overview.suites.find((entry) => entry.runs.length > 0)?.suite || 'medodyssey';
+  const entry = overview.suites.find((item) => item.suite === suite);
+  const board = await source.leaderboard(suite);
+  const variant = board.variants.find((item) => item.key === query.get('variant')) ?? board.variants[0];
+  const heading = el('h1', { text: `Leaderboard — ${entry?.title ?? suite}` });
+  if (!variant || board.rows.length === 0)
+    return render(heading, el('p', { text: 'No runs of this suite in the store.' }));
+  const runs = runsById(overview);
+  const select = el(
+    'select',
+    {
+      id: 'variant',
+      onchange: (event: Event) => {
+        location.hash = href('leaderboard', { suite, variant: (event.target as HTMLSelectElement).value });
+      },
+    },
+    board.variants.map((item) =>
+      el('option', { value: item.key, text: item.label, selected: item.key === variant.key }),
+    ),
+  );
+  const columns: Column<Row>[] = [
+    {
+      label: 'Model',
+      rowHeader: true,
+      value: (row) => row.label,
+      cell: (row) => [
+        link(row.label, 'run', { id: row.runId }),
+        row.imported ? el('span', { class: 'imported', text: 'imported' }) : '',
+      ],
+    },
+    { label: 'Dataset', value: (row) => runs.get(row.runId)?.datasetId ?? null },
+    { label: 'Samples', value: (row) => row.samples },
+    ...variant.columns.map(
+      (column): Column<Row> => ({
+        label: column.label,
+        value: (row) => row.values[variant.key]?.[column.key] ?? null,
+        attributes: () => ({ class: 'cell', 'data-column': column.key }),
+        cell: (row) => {
+          const value = row.values[variant.key]?.[column.key];
+          if (value === null || value === undefined) return '—';
+          return [
+            el('span', {
+              class: 'swatch',
+              style: { background: viridis(value / 100) },
+              'aria-hidden': 'true',
+            }),
+            percent(value),
+          ];
+        },
+      }),
+    ),
+  ];
+  const axes = variant.columns.filter((column) => column.key !== 'Avg.');
+  render(
+    heading,
+    el('div', { class: 'controls' }, el('label', { for: 'variant', text: 'Metric ' }), select),
+    el('p', {
+      class: 'muted',
+      text: 'Scores in percent; "—" where nothing was counted. Imported rows are the published model outputs re-scored by medbench. Click a column header to sort.',
+    }),
+    dataTable({ id: 'leaderboard', columns, rows: board.rows, name: `${suite}-${variant.key}-leaderboard` }),
+    axes.length >= 3
+      ? radarChart(
+          `${variant.label} across datasets`,
+          axes.map((column) => column.label),
+          board.rows.map((row) => ({
+            name: row.label,
+            values: axes.map((column) => row.values[variant.key]?.[column.key] ?? null),
+          })),
+        )
+      : null,
+  );
+}

@@ -1,0 +1,157 @@
+import type { SampleFilters, SamplePayload } from '../shared/view-types.js';
+import type { DataSource } from './data-source.js';
+import { el, link, render } from './dom.js';
+import { navigation } from './navigation.js';
+import { promptView } from './prompt-view.js';
+import { figuresTable } from './run-page.js';
+import { filtersFrom } from './samples-page.js';
+
+const pretty = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+
+function steps(sample: SamplePayload, filters: SampleFilters): HTMLElement {
+  const step = (id: string | null, text: string) =>
+    id ? link(text, 'sample', { run: sample.run.id, id, ...filters }) : el('span', { class: 'muted', text });
+  const named = Object.entries(filters);
+  return el(
+    'nav',
+    { class: 'controls', id: 'sample-steps', 'aria-label': 'Samples in this list' },
+    step(sample.neighbours.previous, '← previous'),
+    step(sample.neighbours.next, 'next →'),
+    named.length > 0
+      ? el('span', {
+          class: 'muted',
+          text: `within ${named.map(([name, value]) => `${name} ${value}`).join(', ')}`,
+        })
+      : el('span', { class: 'muted', text: 'in the whole group' }),
+  );
+}
+
+function facts(sample: SamplePayload): HTMLElement {
+  const fact = (term: string, value: string, attributes: Record<string, string> = {}) => [
+    el('dt', { text: term }),
+    el('dd', { text: value, ...attributes }),
+  ];
+  return el(
+    'dl',
+    { id: 'sample-facts' },
+    fact('Status', sample.status, { class: `status-${sample.status}`, id: 'sample-status' }),
+    fact(
+      'Counted',
+      sample.counted ? 'yes' : "no — beyond the model's context window; the report leaves it out",
+    ),
+    fact(
+      'Parameters',
+      Object.entries(sample.params)
+        .filter(([, value]) => typeof value !== 'object')
+        .map(([key, value]) => `${key}=${value}`)
+        .join(' '),
+    ),
+    fact(
+      'Tokens',
+      `prompt ${sample.promptTokens ?? '—'} · input ${sample.inputTokens ?? '—'} · output ${sample.outputTokens ?? '—'}`,
+    ),
+    fact('Cost', sample.cost === null ? '—' : `$${sample.cost.toFixed(6)}`),
+    sample.error ? fact('Error', sample.error) : [],
+  );
+}
+
+/** How the scorer saw it: normalised prediction and gold per metric, and the alternative that matched. */
+function explanation(sample: SamplePayload): HTMLElement[] {
+  const explained = sample.explanation;
+  if (!explained) return [];
+  return [
+    el('h2', { text: 'How it was scored' }),
+    el(
+      'table',
+      { id: 'explanation' },
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          ['Metric', 'Prediction (normalised)', 'Gold (normalised)', 'Matched'].map((text) =>
+            el('th', { text }),
+          ),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        explained.normalised.map((entry) =>
+          el(
+            'tr',
+            {},
+            el('th', { scope: 'row', text: entry.label }),
+            el('td', { class: 'text', text: entry.prediction }),
+            el('td', { class: 'text', text: entry.gold.join(' | ') }),
+            el('td', { class: 'text', text: explained.matched[entry.label] ?? 'none' }),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+/** One sample: its output, parsed answer, gold, how it was scored, its metrics and its prompt. */
+export async function samplePage(source: DataSource, query: URLSearchParams): Promise<void> {
+  await navigation(source);
+  const runId = query.get('run') ?? '';
+  // The list's filters travel with the sample, so prev/next walk the same filtered list.
+  const filters = filtersFrom(query);
+  const sample = await source.sample(runId, query.get('id') ?? '', filters);
+  // The question closes every prompt of these suites; shown from the parameters when they hold it.
+  const question = typeof sample.params.question === 'string' ? sample.params.question : null;
+  const prompt =
+    sample.promptStatus === 'none'
+      ? el('p', { class: 'muted', text: 'No prompt stored.' })
+      : sample.promptStatus === 'left-out'
+        ? el('p', {
+            class: 'muted',
+            text: "This prompt is beyond the static site's prompt budget; `medbench view` on the store shows it.",
+          })
+        : promptView({
+            chars: sample.promptChars,
+            highlights: sample.highlights,
+            load: () => source.prompt(sample),
+          });
+  render(
+    el(
+      'h1',
+      {},
+      link(sample.run.label, 'run', { id: runId }),
+      ' — ',
+      link(sample.title, 'samples', { run: runId, group: sample.group, ...filters }),
+      ` — ${sample.id}`,
+    ),
+    steps(sample, filters),
+    facts(sample),
+    question ? [el('h2', { text: 'Question' }), el('pre', { id: 'question', text: question })] : null,
+    el('h2', { text: 'Raw output' }),
+    el('pre', { id: 'raw-output', text: sample.rawOutput ?? '(no model output)' }),
+    el('h2', { text: 'Parsed answer' }),
+    el('pre', { id: 'parsed', text: pretty(sample.parsed) }),
+    el('h2', { text: 'Gold' }),
+    el('pre', { id: 'gold', text: pretty(sample.gold) }),
+    explanation(sample),
+    figuresTable("This sample's figures", sample.figures),
+    el('h2', { text: 'Metrics' }),
+    el(
+      'table',
+      { id: 'sample-scores' },
+      el(
+        'tbody',
+        {},
+        Object.entries(sample.scores).map(([metric, value]) =>
+          el(
+            'tr',
+            {},
+            el('th', { scope: 'row', text: sample.metricNames[metric] ?? metric }),
+            el('td', { text: value }),
+          ),
+        ),
+      ),
+    ),
+    prompt,
+  );
+}

@@ -1,0 +1,78 @@
+import type { ListRow, SampleFilters } from './view-types.js';
+
+/** Ids in natural order: "niah-en-4k" before "niah-en-16k", "s2" before "s10". */
+export const naturalOrder = (left: string, right: string): number =>
+  left.localeCompare(right, 'en', { numeric: true });
+
+/**
+ * The sample list's filters, one rule for the server and the static page: level, depth and status
+ * exactly; the search text in the id, a parameter value or the raw output, in any case (CJK as it is).
+ */
+export function matchesFilters(row: ListRow, filters: SampleFilters): boolean {
+  const q = filters.q?.toLocaleLowerCase();
+  return (
+    (!filters.level || String(row.params.level) === filters.level) &&
+    (!filters.depth || String(row.params.depth) === filters.depth) &&
+    (!filters.status || row.status === filters.status) &&
+    (!q ||
+      row.id.toLocaleLowerCase().includes(q) ||
+      JSON.stringify(row.params).toLocaleLowerCase().includes(q) ||
+      (row.rawOutput ?? '').toLocaleLowerCase().includes(q))
+  );
+}
+
+/** The distinct values of one field over a group's rows, in natural order (the filter menus). */
+function optionsOf(rows: readonly ListRow[], pick: (row: ListRow) => unknown): string[] {
+  return [...new Set(rows.map(pick).filter((value) => value !== undefined && value !== null))]
+    .map(String)
+    .sort(naturalOrder);
+}
+
+/**
+ * One group's list: its rows in natural id order, those matching the filters, and the page of
+ * `limit` from `offset`. The rows leave without their raw outputs (the list does not show them).
+ */
+export function sampleListOf(
+  rows: readonly ListRow[],
+  filters: SampleFilters,
+  page: { offset: number; limit: number },
+) {
+  const sorted = [...rows].sort((left, right) => naturalOrder(left.id, right.id));
+  const matching = sorted.filter((row) => matchesFilters(row, filters));
+  return {
+    total: sorted.length,
+    matched: matching.length,
+    offset: page.offset,
+    options: {
+      status: optionsOf(sorted, (row) => row.status),
+      level: optionsOf(sorted, (row) => row.params.level),
+      depth: optionsOf(sorted, (row) => row.params.depth),
+    },
+    rows: matching.slice(page.offset, page.offset + page.limit).map(listFields),
+    /** Every matching id, in order: what prev/next on a sample page step through. */
+    ids: matching.map((row) => row.id),
+  };
+}
+
+/** A row as the list sends it: its list fields only (no output, gold or prompt). */
+function listFields(row: ListRow): ListRow {
+  return {
+    id: row.id,
+    task: row.task,
+    group: row.group,
+    params: row.params,
+    status: row.status,
+    scores: row.scores,
+    counted: row.counted,
+    promptChars: row.promptChars,
+    promptTokens: row.promptTokens,
+    cost: row.cost,
+  };
+}
+
+/** The ids before and after one sample in a list (null at either end, or when it is not listed). */
+export function neighboursOf(ids: readonly string[], sampleId: string) {
+  const index = ids.indexOf(sampleId);
+  if (index < 0) return { previous: null, next: null };
+  return { previous: ids[index - 1] ?? null, next: ids[index + 1] ?? null };
+}
