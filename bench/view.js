@@ -1,8 +1,9 @@
 // Viewer at scale: a store of MedOdyssey-shaped NIAH results, by default 20 models ×
 // 30,000 samples = 600,000 results and 30,000 distinct prompts (4k–200k characters), then the
-// viewer's API timed cold: the leaderboard, a run page, a sample list and a sample page. The
-// reference in the same run is one bare SQLite pass over every result row (the floor any
-// leaderboard must pay). Targets: leaderboard < 2 s, sample page < 1 s.
+// viewer's API timed cold: the leaderboard (saved by the run's end, as `medbench run` does), a run
+// page, a sample list and a sample page. References in the same run: one bare SQLite pass over
+// every result row, and computing the leaderboard from every row. Targets: leaderboard < 0.2 s,
+// sample page < 1 s.
 // Usage: npm run build && node --max-old-space-size=8192 bench/view.js [models] [samples] [prompt scale] [keep path]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SUITES } from '../dist/compose/suites.js';
 import { NO_MODEL_CALL, Store } from '../dist/store/store.js';
+import { suiteLeaderboard } from '../dist/store/suite-leaderboard.js';
+import { medodysseySuite } from '../dist/suites/medodyssey/suite.js';
 import { startViewServer } from '../dist/view/view-server.js';
 
 const models = Number(process.argv[2] ?? 20);
@@ -77,6 +80,13 @@ console.log(
   `built ${models} × ${samplesPerModel} results in ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
 
+// What the end of a run pays: the suite's leaderboard computed from every result and saved.
+started = performance.now();
+const writer = new Store(path);
+suiteLeaderboard(writer, medodysseySuite, { save: true });
+writer.close();
+const computeAndSave = (performance.now() - started) / 1000;
+
 started = performance.now();
 const raw = new Database(path, { readonly: true });
 let rows = 0;
@@ -107,8 +117,13 @@ const show = (name, result) =>
     `${name.padEnd(28)} ${result.seconds.toFixed(3)} s  (${(result.bytes / 1024).toFixed(0)} KiB, HTTP ${result.status})`,
   );
 console.log(`bare SQLite pass over ${rows} rows: ${floor.toFixed(3)} s (reference)`);
+console.log(
+  `leaderboard computed from every row and saved (end of a run): ${computeAndSave.toFixed(3)} s (reference)`,
+);
 show('leaderboard, cold', leaderboard);
-console.log(`  = ${(leaderboard.seconds / floor).toFixed(2)}x the bare pass (target: under 2 s)`);
+console.log(
+  `  = ${(leaderboard.seconds / floor).toFixed(3)}x the bare pass, ${(leaderboard.seconds / computeAndSave).toFixed(3)}x computing it (target: under 0.2 s)`,
+);
 show('leaderboard, warm', leaderboardWarm);
 show('run page (heatmaps, CIs)', runPage);
 show('sample list (one page)', list);

@@ -5,6 +5,7 @@ import { runRecordOf } from '../runner/run-identity.js';
 import type { RunSummary } from '../runner/run-samples.js';
 import { samplesFor } from '../runner/select-samples.js';
 import { Store } from '../store/store.js';
+import { suiteLeaderboard } from '../store/suite-leaderboard.js';
 import { bindModel, type ModelOverrides } from './bind-model.js';
 import { loadConfig } from './config.js';
 import { resolveHome, storePathIn } from './home.js';
@@ -77,6 +78,8 @@ export async function evaluateDataset(
       hooks,
     });
     hooks.onSummary?.(summary);
+    // The viewer's leaderboard, saved for what the store now holds.
+    suiteLeaderboard(store, suite, { save: true });
     if (request.report !== false && store.getRun(run.id))
       hooks.onReport?.(suite.renderText(storedReport(store, suite, { runIds: [run.id] }), {}));
     return summary;

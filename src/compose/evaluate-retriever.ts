@@ -7,6 +7,7 @@ import { runComputed } from '../runner/run-computed.js';
 import { runRecordOf } from '../runner/run-identity.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
 import { type ResultRecord, Store, sha256 } from '../store/store.js';
+import { suiteLeaderboard } from '../store/suite-leaderboard.js';
 import type { RetrievalTask } from '../suites/medeureka/assemble-tasks.js';
 import { evaluateRetrieval, type QueryResult } from '../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../suites/medeureka/load-release.js';
@@ -126,6 +127,7 @@ export async function evaluateRetriever(
       seconds: (Date.now() - started) / 1000,
       detail: `Ranked ${summary.done} queries of ${tasks.length} tasks with ${retriever.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (run ${run.id}${summary.alreadyDone > 0 ? `; ${summary.alreadyDone} ranked before` : ''})${usage ? `; embedded ${usage.embedded} texts, ${usage.cached} from the cache` : ''}.`,
     });
+    suiteLeaderboard(store, medeurekaSuite, { save: true });
     if (!summary.interrupted)
       hooks.onReport?.(
         medeurekaSuite.renderText(storedReport(store, medeurekaSuite, { runIds: [run.id] }), {}),

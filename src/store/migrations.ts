@@ -57,4 +57,26 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  `
+  -- Every write to a run's results moves its results_version: what a saved leaderboard was
+  -- computed from is known exactly, so a stale one is never shown.
+  ALTER TABLE runs ADD COLUMN results_version INTEGER NOT NULL DEFAULT 0;
+  CREATE TRIGGER results_inserted AFTER INSERT ON results BEGIN
+    UPDATE runs SET results_version = results_version + 1 WHERE id = NEW.run_id;
+  END;
+  CREATE TRIGGER results_updated AFTER UPDATE ON results BEGIN
+    UPDATE runs SET results_version = results_version + 1 WHERE id = NEW.run_id;
+  END;
+  CREATE TRIGGER results_deleted AFTER DELETE ON results BEGIN
+    UPDATE runs SET results_version = results_version + 1 WHERE id = OLD.run_id;
+  END;
+  -- Each suite's leaderboard as last computed, with the key of what it was computed from
+  -- (the code, and every run of the suite with its results_version).
+  CREATE TABLE leaderboards (
+    suite TEXT PRIMARY KEY,
+    source_key TEXT NOT NULL,
+    board_json TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
 ];

@@ -78,3 +78,11 @@ export function toResult(row: ResultRow): StoredResult {
     createdAt: row.created_at,
   };
 }
+
+/** A cached model response (the response cache's row). */
+export interface CachedResponse {
+  text: string;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  finishReason: string | null;
+}

@@ -3,12 +3,14 @@ import { gunzipSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import type { ResultFields, RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
+import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
 import { GZIP_THRESHOLD_CHARS, type PreparedPrompt, preparePrompt, sha256 } from './prepared-prompt.js';
-import { type ResultRow, type RunRow, toResult, toRun } from './store-rows.js';
+import { type CachedResponse, type ResultRow, type RunRow, toResult, toRun } from './store-rows.js';
 
 export type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 export { type PreparedPrompt, preparePrompt, preparePromptAsync, sha256 } from './prepared-prompt.js';
+export type { CachedResponse } from './store-rows.js';
 
 export type ResultRecord = ResultFields & {
   /** The prompt, as text or already prepared for storage (`preparePrompt`). */
@@ -25,13 +27,6 @@ export const NO_MODEL_CALL = {
   cacheHit: false,
   error: null,
 } as const satisfies Partial<ResultRecord>;
-
-export interface CachedResponse {
-  text: string;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  finishReason: string | null;
-}
 
 /**
  * The SQLite store: runs, per-sample results, deduplicated prompts and the response
@@ -227,7 +222,6 @@ export class Store {
     return rows.map(toResult);
   }
 
-  /** What lists and aggregates need, without gold, outputs or rankings: fast over large runs. */
   /**
    * Runs over one dataset repeat the same params and score strings: parse each once. The parsed
    * objects are shared between rows, so callers must treat them as read-only.
@@ -336,6 +330,12 @@ export class Store {
     ) as ResultRow | undefined;
     return row ? toResult(row) : undefined;
   }
+
+  /** Each suite's saved leaderboard, valid while its runs' results are unchanged. */
+  readonly leaderboards = new LeaderboardSnapshots(
+    () => this.database,
+    () => this.materialize(),
+  );
 
   /** SQLite's data_version: changes when another connection commits (the viewer's cache key). */
   dataVersion(): number {

@@ -1,6 +1,7 @@
 import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import type { Leaderboard, Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
+import { suiteLeaderboard } from '../store/suite-leaderboard.js';
 import { summariseGroup } from './group-summary.js';
 import { compareGroups } from './shared/compare-groups.js';
 import { highlightsOf } from './shared/highlights.js';
@@ -129,13 +130,7 @@ export class ViewData {
     this.fresh();
     let board = this.leaderboards.get(suite);
     if (!board) {
-      const runs = this.store.listRuns({ suite });
-      board = plugin.leaderboard(
-        runs.map((run) => ({
-          run,
-          results: (this.cache.get(run.id)?.score ?? this.store.aggregateRows(run.id)) as never,
-        })),
-      );
+      board = suiteLeaderboard(this.store, plugin);
       this.leaderboards.set(suite, board);
     }
     return board;

@@ -5,7 +5,9 @@ import { MedbenchError } from '../../core/errors.js';
 import { readJsonLinesFile } from '../../io/text-file.js';
 import { setF1 } from '../../metrics/set-f1.js';
 import { Store } from '../../store/store.js';
+import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
 import { referenceGold } from '../../suites/clue/gold.js';
+import { clueSuite } from '../../suites/clue/suite.js';
 import { writeOutputFile } from '../output-file.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
@@ -114,6 +116,7 @@ export function rescoreClueUmlsCommand(
         notComputed,
       });
     });
+    suiteLeaderboard(store, clueSuite, { save: true });
     output.stdout(`UMLS F1 of ${scored.length} items of run ${run.id} now from ${path}.\n`);
   } finally {
     store.close();

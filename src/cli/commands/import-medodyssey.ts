@@ -3,6 +3,7 @@ import { resolveHome, storePathIn } from '../../compose/home.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { resultRecord } from '../../runner/result-columns.js';
 import { NO_MODEL_CALL, Store, sha256 } from '../../store/store.js';
+import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
 import {
   type ImportedResult,
   PUBLISHED_MODELS,
@@ -10,6 +11,7 @@ import {
   readPublishedOutputs,
 } from '../../suites/medodyssey/published-outputs.js';
 import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
+import { medodysseySuite } from '../../suites/medodyssey/suite.js';
 import type { CommandOutput } from './build-medodyssey.js';
 
 export interface ImportMedOdysseyOptions {
@@ -140,6 +142,7 @@ export function importMedOdysseyCommand(options: ImportMedOdysseyOptions, output
         else added += stored;
       }
     });
+    suiteLeaderboard(store, medodysseySuite, { save: true });
   } finally {
     store.close();
   }

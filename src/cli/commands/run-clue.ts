@@ -12,6 +12,7 @@ import { resultRecord } from '../../runner/result-columns.js';
 import { runComputed } from '../../runner/run-computed.js';
 import { runRecordOf } from '../../runner/run-identity.js';
 import { Store, sha256 } from '../../store/store.js';
+import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
 import { createClueBaseline } from '../../suites/clue/clue-baseline.js';
 import type { ClueModelKind } from '../../suites/clue/clue-conversation.js';
 import { type ClueResources, createClueTasks, notComputed } from '../../suites/clue/clue-tasks.js';
@@ -285,6 +286,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       );
     }
     await addBertScores(store, run.id, bertscore, encoders, output);
+    suiteLeaderboard(store, clueSuite, { save: true });
     hooks.onReport?.(clueSuite.renderText(storedReport(store, clueSuite, { runIds: [run.id] }), {}));
   } finally {
     dispose();
