@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { Store } from '../src/store/store.js';
 import { writeStaticSite } from '../src/view/static-site.js';
 import { ViewData } from '../src/view/view-data.js';
 import { type LlmTestServer, startLlmTestServer } from './support/llm-test-server.js';
+import { staticPayloadText } from './support/static-payload.js';
 import { testRun } from './support/test-run.js';
 import { arithSuite, buildArithSamples } from './support/toy-suite/suite.js';
 
@@ -130,7 +131,7 @@ describe('a fourth suite, registered beside the three', () => {
       const { files } = writeStaticSite(store, site, suites);
       expect(files).toBe(readdirSync(join(site, 'data')).length + 3);
       const pages = readdirSync(join(site, 'data')).map((file) =>
-        readFileSync(join(site, 'data', file), 'utf8'),
+        staticPayloadText(join(site, 'data', file)),
       );
       expect(pages.some((page) => page.includes('"suite":"arith"') && page.includes('"Accuracy"'))).toBe(
         true,

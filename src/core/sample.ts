@@ -42,4 +42,16 @@ export interface ScoredOutput {
   /** The parsed answer (JSON value), or the empty value when the format was wrong. */
   parsed: unknown;
   scores: SampleScores;
+  /** How the score came about (normalised forms, the answer that matched), where the task says. */
+  explanation?: SampleExplanation;
+}
+
+/** How one sample's score came about, in the scorer's own terms (the sample page shows it). */
+export interface SampleExplanation {
+  /** Per metric: the prediction and the gold answers as the scorer compared them, normalised. */
+  normalised?: Array<{ metric: string; prediction: string; gold: string[] }>;
+  /** Per metric: the gold answer or alternative that matched (absent: none did). */
+  matched?: Record<string, string>;
+  /** Retrieval: the top of the ranking, with each text's rank, score and whether it is a target. */
+  retrieved?: Array<{ rank: number; text: string; score: number | null; relevant: boolean }>;
 }

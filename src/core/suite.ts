@@ -1,5 +1,8 @@
 import type { RunRecord, RunWithResults, ScoreRow, StoredResult } from './run-record.js';
-import type { Sample, SampleParams } from './sample.js';
+import type { Sample, SampleExplanation, SampleParams } from './sample.js';
+
+export type { SampleExplanation } from './sample.js';
+
 import type { Task } from './task.js';
 
 export interface LeaderboardColumn {
@@ -33,14 +36,6 @@ export interface GroupFigure {
   /** null: not computable (nothing counted). */
   value: number | null;
   unit: '%' | 'count';
-}
-
-/** How one sample's score came about, in the scorer's own terms (the sample page shows it). */
-export interface SampleExplanation {
-  /** Per metric: the prediction and the gold answers as the scorer compared them, normalised. */
-  normalised: Array<{ label: string; prediction: string; gold: string[] }>;
-  /** Per metric: the gold alternative that matched (absent: none did). */
-  matched: Record<string, string>;
 }
 
 /** Options of `medbench report` a suite may use; each suite reads the ones it knows. */
@@ -101,7 +96,7 @@ export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Rec
   /** The report's figures of one task group of a run (its rows, every status), for the run page. */
   figures?(rows: readonly ScoreRow[], run: RunRecord): GroupFigure[];
   /** How one stored result was scored: normalised forms and the gold alternative that matched. */
-  explain?(result: StoredResult): SampleExplanation | null;
+  explain?(result: StoredResult, run: RunRecord): SampleExplanation | null;
   /** The suite's report of stored runs: one JSON document, the same one every form shows. */
   report(runs: readonly RunWithResults[], options: SuiteReportOptions): Report;
   renderText(report: Report, options: SuiteReportOptions): string;

@@ -52,14 +52,33 @@ export function answerString(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** The first of `accepted` that `candidate` equals after `normalize` (undefined: none). */
+export function firstMatch(
+  candidate: string,
+  accepted: readonly string[],
+  normalize: (text: string) => string,
+): string | undefined {
+  const normalized = normalize(candidate);
+  return accepted.find((answer) => normalize(answer) === normalized);
+}
+
+/** The first of `accepted` that, normalised, is a substring of `text`, normalised (undefined: none). */
+export function firstContained(
+  text: string,
+  accepted: readonly string[],
+  normalize: (text: string) => string,
+): string | undefined {
+  const normalized = normalize(text);
+  return accepted.find((answer) => normalized.includes(normalize(answer)));
+}
+
 /** True iff `candidate` equals one of `accepted` after `normalize`. */
 export function matchesAny(
   candidate: string,
   accepted: readonly string[],
   normalize: (text: string) => string,
 ): boolean {
-  const normalized = normalize(candidate);
-  return accepted.some((answer) => normalize(answer) === normalized);
+  return firstMatch(candidate, accepted, normalize) !== undefined;
 }
 
 /** True iff one of `accepted`, normalised, is a substring of `text`, normalised. */
@@ -68,6 +87,5 @@ export function containsAny(
   accepted: readonly string[],
   normalize: (text: string) => string,
 ): boolean {
-  const normalized = normalize(text);
-  return accepted.some((answer) => normalized.includes(normalize(answer)));
+  return firstContained(text, accepted, normalize) !== undefined;
 }

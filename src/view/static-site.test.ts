@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { staticPayloadText } from '../../test/support/static-payload.js';
 import { testRun } from '../../test/support/test-run.js';
 import { SUITES } from '../compose/suites.js';
 import { NO_MODEL_CALL, Store } from '../store/store.js';
@@ -45,9 +46,8 @@ describe('static site', () => {
     const site = join(folder, 'site');
     writeStaticSite(store, site, SUITES);
     store.close();
-    const files = readdirSync(join(site, 'data')).map((name) =>
-      readFileSync(join(site, 'data', name), 'utf8'),
-    );
+    // Each file holds its payload gzipped in base64: read as the page does.
+    const files = readdirSync(join(site, 'data')).map((name) => staticPayloadText(join(site, 'data', name)));
     const all = files.join('\n');
     expect(all).toContain('hospital-model');
     expect(all).toContain('Cannot reach <endpoint> (ECONNREFUSED).');

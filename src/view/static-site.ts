@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
 import { promptKey, runKey, SITE_KEY, staticScript } from './shared/static-files.js';
@@ -7,8 +8,8 @@ import type { Leaderboard, SiteFile } from './shared/view-types.js';
 import { ViewData } from './view-data.js';
 import { pageShell, viewerAssets } from './view-server.js';
 
-/** Prompts a static site carries at most (UTF-8 bytes in all); the rest are left to `medbench view`. */
-export const STATIC_PROMPT_BUDGET = 5_000_000;
+/** Prompts a static site carries at most (bytes of their files); the rest are left to `medbench view`. */
+export const STATIC_PROMPT_BUDGET = 10_000_000;
 
 /**
  * `medbench report --html <folder>`: the viewer as a static site that opens from disk or any
@@ -37,7 +38,7 @@ export function writeStaticSite(
   const leaderboards: Record<string, Leaderboard> = {};
   for (const suite of suites) leaderboards[suite.name] = data.leaderboard(suite.name)!;
   const site: SiteFile = { overview: data.overview(), leaderboards };
-  write(`data/${SITE_KEY}.js`, staticScript(SITE_KEY, site));
+  write(`data/${SITE_KEY}.js`, staticScript(SITE_KEY, packed(site)));
   const written = new Set<string>();
   const leftOut = new Set<string>();
   let promptBytes = 0;
@@ -50,17 +51,22 @@ export function writeStaticSite(
     for (const hash of new Set(hashes)) {
       if (!written.has(hash) && !leftOut.has(hash)) {
         const prompt = store.getPrompt(hash);
-        const size = prompt === undefined ? 0 : Buffer.byteLength(prompt);
-        if (prompt === undefined || promptBytes + size > STATIC_PROMPT_BUDGET) leftOut.add(hash);
+        const script = prompt === undefined ? '' : staticScript(promptKey(hash), packed(prompt));
+        if (prompt === undefined || promptBytes + script.length > STATIC_PROMPT_BUDGET) leftOut.add(hash);
         else {
-          write(`data/${promptKey(hash)}.js`, staticScript(promptKey(hash), prompt));
-          promptBytes += size;
+          write(`data/${promptKey(hash)}.js`, script);
+          promptBytes += script.length;
           written.add(hash);
         }
       }
       if (written.has(hash)) file.prompts.push(hash);
     }
-    write(`data/${runKey(run.id)}.js`, staticScript(runKey(run.id), file));
+    write(`data/${runKey(run.id)}.js`, staticScript(runKey(run.id), packed(file)));
   }
   return { files, bytes, promptsLeftOut: leftOut.size };
+}
+
+/** A payload's JSON, gzipped (level 9: written once, read many times). */
+function packed(payload: unknown): Uint8Array {
+  return gzipSync(JSON.stringify(payload), { level: 9 });
 }

@@ -215,7 +215,7 @@ export class ViewData {
       rows.list[index]!,
       {
         figures: suite?.figures?.([rows.score[index]!], run) ?? [],
-        explanation: suite?.explain?.(result) ?? null,
+        explanation: suite?.explain?.(result, run) ?? null,
       },
       this.options.hideEndpoints === true,
     );

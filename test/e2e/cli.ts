@@ -62,3 +62,29 @@ export async function buildSampleNiah(out: string, levels = '1000'): Promise<voi
   ]);
   if (built.code !== 0) throw new Error(`building ${out} failed: ${built.stderr}`);
 }
+
+/** `medbench view` on a home, started as a user would; resolves with the URL it prints. */
+export async function startViewer(
+  home: string,
+): Promise<{ viewer: ReturnType<typeof startCli>; url: string }> {
+  const viewer = startCli(['--home', home, 'view']);
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    viewer.child.stdout!.on('data', (chunk) => {
+      seen += chunk;
+      const match = /medbench viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    viewer.child.on('close', () => reject(new Error(`the viewer exited: ${seen}`)));
+  });
+  return { viewer, url };
+}
+
+/** The demo's runs and the two published runs of the test release, in a home: what the viewer tests show. */
+export async function demoWithPublished(home: string): Promise<void> {
+  const demo = await runCli(['--home', home, 'demo']);
+  if (demo.code !== 0) throw new Error(`demo failed: ${demo.stderr}`);
+  const published = join(ROOT, 'test', 'e2e', 'fixtures', 'published-release');
+  const imported = await runCli(['--home', home, 'import', 'medodyssey-outputs', published]);
+  if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
+}

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUITES } from '../../src/compose/suites.js';
@@ -13,6 +13,7 @@ import { runKey } from '../../src/view/shared/static-files.js';
 import type { RunFile } from '../../src/view/shared/view-types.js';
 import { writeStaticSite } from '../../src/view/static-site.js';
 import { ViewData } from '../../src/view/view-data.js';
+import { staticPayloadText } from '../support/static-payload.js';
 import { runCli, temporaryHome } from './cli.js';
 
 /**
@@ -173,8 +174,9 @@ describe.runIf(available)('viewer figures are the report’s (ten published mode
       expect(written.bytes).toBeLessThan(20_000_000);
       const server = new ViewData(store, SUITES, { hideEndpoints: true });
       const open = (runId: string) => {
-        const text = readFileSync(join(site, 'data', `${runKey(runId)}.js`), 'utf8');
-        return openRunFile(JSON.parse(text.slice(text.indexOf(', ') + 2, text.lastIndexOf(')'))) as RunFile);
+        return openRunFile(
+          JSON.parse(staticPayloadText(join(site, 'data', `${runKey(runId)}.js`))) as RunFile,
+        );
       };
       const [first, second] = report.runs.map((run) => open(run.runId));
       for (const group of first!.summary.groups) {

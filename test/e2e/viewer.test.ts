@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store, type StoredResult } from '../../src/store/store.js';
-import { ROOT, runCli, startCli, temporaryHome } from './cli.js';
+import { demoWithPublished, ROOT, runCli, type startCli, startViewer, temporaryHome } from './cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'viewer');
@@ -85,20 +85,9 @@ async function newPage(): Promise<Page> {
 describe.skipIf(!existsSync(CHROMIUM))('medbench view in Chromium (built CLI)', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    expect((await runCli(['--home', home, 'demo'])).code).toBe(0);
-    const published = join(ROOT, 'test', 'e2e', 'fixtures', 'published-release');
-    expect((await runCli(['--home', home, 'import', 'medodyssey-outputs', published])).code).toBe(0);
+    await demoWithPublished(home);
     addRuns();
-    viewer = startCli(['--home', home, 'view']);
-    url = await new Promise<string>((resolve, reject) => {
-      let seen = '';
-      viewer.child.stdout!.on('data', (chunk) => {
-        seen += chunk;
-        const match = /medbench viewer: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
-        if (match) resolve(match[1]!);
-      });
-      viewer.child.on('close', () => reject(new Error(`the viewer exited: ${seen}`)));
-    });
+    ({ viewer, url } = await startViewer(home));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

@@ -18,12 +18,16 @@ export interface QueryResult {
   template: string | null;
   /** The exact text embedded for the query. */
   queryInput: string;
-  ranking: { indexes: number[]; scores: number[] };
+  /** The top-k corpus indexes and scores, and the first texts (what the sample page shows). */
+  ranking: { indexes: number[]; scores: number[]; topTexts: string[] };
   /** hr@n and mrr@n for n in 1 … 500, plus first/all ranks (0 = beyond the ranking). */
   scores: Record<string, number>;
 }
 
 export const TOP_K = 500;
+
+/** Retrieved texts kept with each query's result, for the sample page (the ranking keeps indexes). */
+export const SHOWN_TEXTS = 10;
 
 /**
  * Ranks a task's corpus for its queries. Retrievers that take instructions get each query with
@@ -84,7 +88,10 @@ export async function evaluateRetrieval(
         instruction,
         template,
         queryInput: queryInputs[index]!,
-        ranking,
+        ranking: {
+          ...ranking,
+          topTexts: ranking.indexes.slice(0, SHOWN_TEXTS).map((corpusIndex) => task.corpus[corpusIndex]!),
+        },
         scores,
       });
     });

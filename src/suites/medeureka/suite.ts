@@ -1,4 +1,4 @@
-import type { Leaderboard, Suite } from '../../core/suite.js';
+import type { Leaderboard, SampleExplanation, Suite } from '../../core/suite.js';
 import { datasetOfKey } from './datasets.js';
 import {
   buildMedEurekaReport,
@@ -61,4 +61,23 @@ export const medeurekaSuite: Suite<MedEurekaReport> = {
   renderHtml: renderMedEurekaHtml,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => medeurekaLeaderboard(buildMedEurekaReport(runs)),
+  explain: (result) => explainRanking(result.parsed, result.gold),
 };
+
+/**
+ * The top of a query's ranking with rank, score and whether each text is a target (exact text,
+ * as Exact HR@n counts it). Results stored before the texts were kept show none.
+ */
+function explainRanking(parsed: unknown, gold: unknown): SampleExplanation | null {
+  const ranking = parsed as { scores?: number[]; topTexts?: string[] } | null;
+  const targets = new Set((gold as { targets?: string[] } | null)?.targets ?? []);
+  if (!ranking?.topTexts) return null;
+  return {
+    retrieved: ranking.topTexts.map((text, index) => ({
+      rank: index + 1,
+      text,
+      score: ranking.scores?.[index] ?? null,
+      relevant: targets.has(text),
+    })),
+  };
+}

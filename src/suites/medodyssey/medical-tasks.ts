@@ -67,12 +67,15 @@ export const termTask: Task<z.infer<typeof termGold>> = {
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : '';
     const text = lowerCase(mode === 'compat' ? pythonString(parsed) : answerString(parsed));
+    const esm = extracted.wellFormed && text === lowerCase(answer);
+    const ssm = extracted.wellFormed && text.includes(lowerCase(answer));
     return {
       status: extracted.wellFormed ? 'ok' : 'bad_format',
       parsed,
-      scores: {
-        esm: extracted.wellFormed && text === lowerCase(answer) ? 1 : 0,
-        ssm: extracted.wellFormed && text.includes(lowerCase(answer)) ? 1 : 0,
+      scores: { esm: esm ? 1 : 0, ssm: ssm ? 1 : 0 },
+      explanation: {
+        normalised: ['esm', 'ssm'].map((metric) => ({ metric, prediction: text, gold: [lowerCase(answer)] })),
+        matched: { ...(esm ? { esm: answer } : {}), ...(ssm ? { ssm: answer } : {}) },
       },
     };
   },
@@ -161,17 +164,31 @@ export const caseTask: Task<z.infer<typeof caseGold>> = {
     const extracted = extractJsonAnswer(rawOutput, RESULT_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : [];
     const answers = alternatives.map((alternative) => alternative[0] ?? '');
-    const esm =
-      extracted.wellFormed &&
-      answers.some(
-        (answer) => removeAsciiSpaces(caseAnswerFor(parsed, answer, mode)) === removeAsciiSpaces(answer),
-      );
+    // The alternative each metric accepted (undefined: none), as the sample page shows it.
+    const esm = extracted.wellFormed
+      ? answers.find(
+          (answer) => removeAsciiSpaces(caseAnswerFor(parsed, answer, mode)) === removeAsciiSpaces(answer),
+        )
+      : undefined;
+    const ssm = answers.find((answer) => answer !== '' && rawOutput.includes(answer));
     return {
       status: extracted.wellFormed ? 'ok' : 'bad_format',
       parsed,
-      scores: {
-        esm: esm ? 1 : 0,
-        ssm: answers.some((answer) => answer !== '' && rawOutput.includes(answer)) ? 1 : 0,
+      scores: { esm: esm !== undefined ? 1 : 0, ssm: ssm !== undefined ? 1 : 0 },
+      explanation: {
+        normalised: [
+          {
+            metric: 'esm',
+            prediction: extracted.wellFormed
+              ? [
+                  ...new Set(answers.map((answer) => removeAsciiSpaces(caseAnswerFor(parsed, answer, mode)))),
+                ].join(' | ')
+              : '(no well-formed answer)',
+            gold: answers.map(removeAsciiSpaces),
+          },
+          { metric: 'ssm', prediction: rawOutput, gold: answers },
+        ],
+        matched: { ...(esm !== undefined ? { esm } : {}), ...(ssm !== undefined ? { ssm } : {}) },
       },
     };
   },

@@ -2,9 +2,9 @@ import type { ScoredOutput } from '../../core/sample.js';
 import type { ScoreInput, Task } from '../../core/task.js';
 import {
   answerString,
-  containsAny,
+  firstContained,
+  firstMatch,
   lowerCase,
-  matchesAny,
   pythonString,
   removeAsciiSpaces,
 } from '../../metrics/string-match.js';
@@ -32,12 +32,26 @@ export const niahTask: Task<NiahGold> = {
     const extracted = extractJsonAnswer(rawOutput, NIAH_ANSWER_KEYS);
     const parsed = extracted.wellFormed ? extracted.value : '';
     const parsedText = mode === 'compat' ? pythonString(parsed) : answerString(parsed);
+    const exact = extracted.wellFormed ? firstMatch(parsedText, gold.answers, normalize) : undefined;
+    const contained = firstContained(rawOutput, gold.answers, normalize);
+    const golds = gold.answers.map(normalize);
     return {
       status: extracted.wellFormed ? 'ok' : 'bad_format',
       parsed,
-      scores: {
-        esm: extracted.wellFormed && matchesAny(parsedText, gold.answers, normalize) ? 1 : 0,
-        ssm: containsAny(rawOutput, gold.answers, normalize) ? 1 : 0,
+      scores: { esm: exact !== undefined ? 1 : 0, ssm: contained !== undefined ? 1 : 0 },
+      explanation: {
+        normalised: [
+          {
+            metric: 'esm',
+            prediction: extracted.wellFormed ? normalize(parsedText) : '(no well-formed answer)',
+            gold: golds,
+          },
+          { metric: 'ssm', prediction: normalize(rawOutput), gold: golds },
+        ],
+        matched: {
+          ...(exact !== undefined ? { esm: exact } : {}),
+          ...(contained !== undefined ? { ssm: contained } : {}),
+        },
       },
     };
   },

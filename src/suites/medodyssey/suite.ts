@@ -64,6 +64,19 @@ export const medodysseySuite: Suite<MedOdysseyReport, MedOdysseyDatasetRequest, 
   // A task in one language; Counting's other context settings (Figure 6) apart from Table 3's.
   groupOf: medodysseyGroupOf,
   figures: medodysseyFigures,
+  // The task's own scorer, run again on the stored output: its normalised forms and the answer that matched.
+  explain: (result, run) => {
+    const task = medodysseyTasks[result.task];
+    const gold = task?.gold.safeParse(result.gold);
+    if (!task || !gold?.success || result.rawOutput === null) return null;
+    return (
+      task.score({
+        sample: { gold: gold.data, params: result.params },
+        rawOutput: result.rawOutput,
+        mode: run.scoringMode,
+      }).explanation ?? null
+    );
+  },
   groupTitle: medodysseyGroupTitle,
   metricName: medodysseyMetricName,
   describeTask: (task) => ({ primaryMetric: medodysseyTasks[task]?.primaryMetric ?? 'esm' }),

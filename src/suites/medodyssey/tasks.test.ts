@@ -13,7 +13,9 @@ describe('NIAH scoring', () => {
       rawOutput: '{"answer": "ten stonehearts"}',
       mode: 'standard',
     });
-    expect(scored).toEqual({ status: 'ok', parsed: 'ten stonehearts', scores: { esm: 1, ssm: 1 } });
+    expect(scored).toMatchObject({ status: 'ok', parsed: 'ten stonehearts', scores: { esm: 1, ssm: 1 } });
+    // The first accepted answer that matched, for the sample page.
+    expect(scored.explanation?.matched).toEqual({ esm: 'Ten Stonehearts', ssm: 'Ten Stonehearts' });
   });
 
   it('ESM fails on extra words, SSM still finds the answer', () => {
@@ -36,7 +38,7 @@ describe('NIAH scoring', () => {
 
   it('bad format scores 0 on ESM, and SSM reads the raw text', () => {
     const scored = niahTask.score({ sample: en, rawOutput: 'It is Ten Stonehearts.', mode: 'standard' });
-    expect(scored).toEqual({ status: 'bad_format', parsed: '', scores: { esm: 0, ssm: 1 } });
+    expect(scored).toMatchObject({ status: 'bad_format', parsed: '', scores: { esm: 0, ssm: 1 } });
   });
 
   it('numbers compare through their string form', () => {

@@ -152,7 +152,8 @@ export function radarChart(
   const centre = size / 2;
   const radius = 150;
   const chart = svg('svg', {
-    viewBox: `0 0 ${size} ${size + 10}`,
+    // Room on both sides for the axis labels, which run outward from the circle.
+    viewBox: `-110 0 ${size + 220} ${size + 10}`,
     class: 'chart radar',
     role: 'img',
     'aria-label': title,

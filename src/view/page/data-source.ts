@@ -5,7 +5,7 @@ import {
   sampleFrom,
   sampleListFrom,
 } from '../shared/run-file-payloads.js';
-import { promptKey, runKey, SITE_KEY } from '../shared/static-files.js';
+import { inflatePayload, promptKey, runKey, SITE_KEY } from '../shared/static-files.js';
 import type {
   Comparison,
   Leaderboard,
@@ -70,7 +70,7 @@ export function serverSource(): DataSource {
 
 declare global {
   interface Window {
-    medbenchStatic?: (key: string, payload: unknown) => void;
+    medbenchStatic?: (key: string, data: string) => void;
   }
 }
 
@@ -79,14 +79,14 @@ declare global {
  * lists, samples and comparisons computed from a run's file by the server's own rules.
  */
 export function staticSource(): DataSource {
-  const waiters = new Map<string, (payload: unknown) => void>();
+  const waiters = new Map<string, (data: string) => void>();
   const loaded = new Map<string, Promise<unknown>>();
-  window.medbenchStatic = (key, payload) => waiters.get(key)?.(payload);
+  window.medbenchStatic = (key, data) => waiters.get(key)?.(data);
   const load = <T>(key: string): Promise<T> => {
     let promise = loaded.get(key);
     if (!promise) {
       promise = new Promise((resolve, reject) => {
-        waiters.set(key, resolve);
+        waiters.set(key, (data) => resolve(inflatePayload(data)));
         const script = document.createElement('script');
         script.src = `data/${key}.js`;
         script.onerror = () => reject(new Error('Not found in this report.'));

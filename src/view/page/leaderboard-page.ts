@@ -19,7 +19,6 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
   const heading = el('h1', { text: `Leaderboard — ${entry?.title ?? suite}` });
   if (!variant || board.rows.length === 0)
     return render(heading, el('p', { text: 'No runs of this suite in the store.' }));
-  const runs = runsById(overview);
   const select = el(
     'select',
     {
@@ -32,7 +31,35 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
       el('option', { value: item.key, text: item.label, selected: item.key === variant.key }),
     ),
   );
-  const columns: Column<Row>[] = [
+  const columns = boardColumns(variant, runsById(overview));
+  const axes = variant.columns.filter((column) => column.key !== 'Avg.');
+  render(
+    heading,
+    el('div', { class: 'controls' }, el('label', { for: 'variant', text: 'Metric ' }), select),
+    el('p', {
+      class: 'muted',
+      text: 'Scores in percent; "—" where nothing was counted. Imported rows are the published model outputs re-scored by medbench. Click a column header to sort.',
+    }),
+    dataTable({ id: 'leaderboard', columns, rows: board.rows, name: `${suite}-${variant.key}-leaderboard` }),
+    axes.length >= 3
+      ? radarChart(
+          `${variant.label} across datasets`,
+          axes.map((column) => column.label),
+          board.rows.map((row) => ({
+            name: row.label,
+            values: axes.map((column) => row.values[variant.key]?.[column.key] ?? null),
+          })),
+        )
+      : null,
+  );
+}
+
+/** The model (linked to its run), its dataset, its sample count and the variant's columns. */
+function boardColumns(
+  variant: Leaderboard['variants'][number],
+  runs: ReturnType<typeof runsById>,
+): Column<Row>[] {
+  return [
     {
       label: 'Model',
       rowHeader: true,
@@ -42,7 +69,15 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
         row.imported ? el('span', { class: 'imported', text: 'imported' }) : '',
       ],
     },
-    { label: 'Dataset', value: (row) => runs.get(row.runId)?.datasetId ?? null },
+    {
+      // The dataset's id is a content hash: its first 12 characters tell datasets apart (the export has it whole).
+      label: 'Dataset',
+      value: (row) => runs.get(row.runId)?.datasetId ?? null,
+      cell: (row) => {
+        const id = runs.get(row.runId)?.datasetId;
+        return id ? el('code', { text: id.length > 12 ? `${id.slice(0, 12)}…` : id, title: id }) : '—';
+      },
+    },
     { label: 'Samples', value: (row) => row.samples },
     ...variant.columns.map(
       (column): Column<Row> => ({
@@ -64,24 +99,4 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
       }),
     ),
   ];
-  const axes = variant.columns.filter((column) => column.key !== 'Avg.');
-  render(
-    heading,
-    el('div', { class: 'controls' }, el('label', { for: 'variant', text: 'Metric ' }), select),
-    el('p', {
-      class: 'muted',
-      text: 'Scores in percent; "—" where nothing was counted. Imported rows are the published model outputs re-scored by medbench. Click a column header to sort.',
-    }),
-    dataTable({ id: 'leaderboard', columns, rows: board.rows, name: `${suite}-${variant.key}-leaderboard` }),
-    axes.length >= 3
-      ? radarChart(
-          `${variant.label} across datasets`,
-          axes.map((column) => column.label),
-          board.rows.map((row) => ({
-            name: row.label,
-            values: axes.map((column) => row.values[variant.key]?.[column.key] ?? null),
-          })),
-        )
-      : null,
-  );
 }

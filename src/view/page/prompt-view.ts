@@ -21,6 +21,8 @@ function rangesOf(text: string, terms: readonly string[]): Array<[number, number
  * highlights (needle, gold answers) or the search text; Enter steps from match to match.
  */
 export function promptView(options: {
+  /** What the text is: "Prompt", or "Query" for a retrieval query. */
+  title: string;
   chars: number | null;
   highlights: readonly string[];
   load: () => Promise<string | null>;
@@ -73,7 +75,7 @@ export function promptView(options: {
     step();
   });
   const size = options.chars === null ? '' : ` (${options.chars.toLocaleString('en')} characters)`;
-  const details = el('details', { id: 'prompt-details' }, el('summary', { text: `Prompt${size}` }));
+  const details = el('details', { id: 'prompt-details' }, el('summary', { text: `${options.title}${size}` }));
   details.addEventListener('toggle', async () => {
     if (!details.open || prompt !== null) return;
     container.textContent = 'Loading…';

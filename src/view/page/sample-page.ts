@@ -55,10 +55,11 @@ function facts(sample: SamplePayload): HTMLElement {
   );
 }
 
-/** How the scorer saw it: normalised prediction and gold per metric, and the alternative that matched. */
+/** How the scorer saw it: normalised prediction and gold per metric, and the answer that matched. */
 function explanation(sample: SamplePayload): HTMLElement[] {
   const explained = sample.explanation;
-  if (!explained) return [];
+  if (!explained?.normalised) return [];
+  const name = (metric: string) => sample.metricNames[metric] ?? metric;
   return [
     el('h2', { text: 'How it was scored' }),
     el(
@@ -71,7 +72,7 @@ function explanation(sample: SamplePayload): HTMLElement[] {
           'tr',
           {},
           ['Metric', 'Prediction (normalised)', 'Gold (normalised)', 'Matched'].map((text) =>
-            el('th', { text }),
+            el('th', { scope: 'col', text }),
           ),
         ),
       ),
@@ -82,10 +83,46 @@ function explanation(sample: SamplePayload): HTMLElement[] {
           el(
             'tr',
             {},
-            el('th', { scope: 'row', text: entry.label }),
+            el('th', { scope: 'row', text: name(entry.metric) }),
             el('td', { class: 'text', text: entry.prediction }),
             el('td', { class: 'text', text: entry.gold.join(' | ') }),
-            el('td', { class: 'text', text: explained.matched[entry.label] ?? 'none' }),
+            el('td', { class: 'text', text: explained.matched?.[entry.metric] ?? 'none' }),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+/** A retrieval query's top texts: rank, score, text, and whether it is a target. */
+function retrieved(sample: SamplePayload): HTMLElement[] {
+  const items = sample.explanation?.retrieved;
+  if (!items) return [];
+  return [
+    el('h2', { text: `Retrieved texts (top ${items.length})` }),
+    el(
+      'table',
+      { id: 'retrieved' },
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          ['Rank', 'Score', 'Target', 'Text'].map((text) => el('th', { scope: 'col', text })),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        items.map((item) =>
+          el(
+            'tr',
+            { class: item.relevant ? 'relevant' : '' },
+            el('td', { text: item.rank }),
+            el('td', { text: item.score === null ? '—' : item.score.toFixed(4) }),
+            el('td', { text: item.relevant ? 'yes' : '' }),
+            el('td', { class: 'text', text: item.text }),
           ),
         ),
       ),
@@ -111,6 +148,7 @@ export async function samplePage(source: DataSource, query: URLSearchParams): Pr
             text: "This prompt is beyond the static site's prompt budget; `medbench view` on the store shows it.",
           })
         : promptView({
+            title: sample.explanation?.retrieved ? 'Query' : 'Prompt',
             chars: sample.promptChars,
             highlights: sample.highlights,
             load: () => source.prompt(sample),
@@ -134,6 +172,7 @@ export async function samplePage(source: DataSource, query: URLSearchParams): Pr
     el('h2', { text: 'Gold' }),
     el('pre', { id: 'gold', text: pretty(sample.gold) }),
     explanation(sample),
+    retrieved(sample),
     figuresTable("This sample's figures", sample.figures),
     el('h2', { text: 'Metrics' }),
     el(

@@ -3,7 +3,7 @@ import { seedOf } from './statistics.js';
 /**
  * The static site's files: `data/site.js` (overview and leaderboards), one `data/run-<key>.js`
  * per run and one `data/prompt-<hash>.js` per stored prompt. Each is a script calling
- * `window.medbenchStatic(key, payload)`, since browsers refuse fetch() on file://.
+ * `window.medbenchStatic(key, data)`, since browsers refuse fetch() on file://.
  */
 export const SITE_KEY = 'site';
 
@@ -19,11 +19,27 @@ export function promptKey(hash: string): string {
   return `prompt-${hash.replace(/[^A-Za-z0-9]/g, '').slice(0, 64)}`;
 }
 
-/** The script text of one payload. "</" and line separators are escaped so nothing closes the script. */
-export function staticScript(key: string, payload: unknown): string {
-  const json = JSON.stringify(payload)
-    .replaceAll('</', '<\\/')
-    .replaceAll('\u2028', '\\u2028')
-    .replaceAll('\u2029', '\\u2029');
-  return `window.medbenchStatic(${JSON.stringify(key)}, ${json});\n`;
+/**
+ * The script text of one payload: its JSON gzipped and in base64 (a run's results shrink about
+ * fivefold), which the page inflates with the browser's DecompressionStream. Base64 holds no
+ * character that could close the script element.
+ */
+export function staticScript(key: string, gzippedJson: Uint8Array): string {
+  return `window.medbenchStatic(${JSON.stringify(key)}, "${toBase64(gzippedJson)}");\n`;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let start = 0; start < bytes.length; start += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  return btoa(binary);
+}
+
+/** A payload back from its script's base64 text (the page's side of `staticScript`). */
+export async function inflatePayload(base64: string): Promise<unknown> {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return JSON.parse(await new Response(stream).text());
 }
