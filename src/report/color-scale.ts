@@ -39,3 +39,22 @@ export function textOn(value: number): string {
   const fill = viridis(value);
   return contrastRatio(fill, '#000000') >= contrastRatio(fill, '#ffffff') ? '#000000' : '#ffffff';
 }
+
+/** Categorical colours distinguishable with the common colour-vision deficiencies (Okabe–Ito, then two). */
+export const SERIES_COLOURS: readonly string[] = [
+  '#0072b2',
+  '#e69f00',
+  '#009e73',
+  '#cc79a7',
+  '#56b4e9',
+  '#d55e00',
+  '#b8a500',
+  '#7f7f7f',
+  '#5b3a99',
+  '#1b5e20',
+];
+
+/** The colour of the n-th series of a chart (repeating after ten). */
+export function seriesColour(index: number): string {
+  return SERIES_COLOURS[index % SERIES_COLOURS.length]!;
+}

@@ -129,12 +129,10 @@ export class Store {
     });
   }
 
-  /** Every raw output of a run by sample id (what the viewer's search reads). */
-  rawOutputs(runId: string): Map<string, string | null> {
-    const rows = this.statement('SELECT sample_id, raw_output FROM results WHERE run_id = ?')
-      .raw(true)
-      .all(runId) as Array<[string, string | null]>;
-    return new Map(rows);
+  /** One text column of a run's results by sample id: raw outputs (the viewer's search) or prompt hashes. */
+  resultColumn(runId: string, column: 'raw_output' | 'prompt_hash'): Map<string, string | null> {
+    const sql = `SELECT sample_id, ${column} FROM results WHERE run_id = ?`;
+    return new Map(this.statement(sql).raw(true).all(runId) as Array<[string, string | null]>);
   }
 
   /** Sample ids of a run that need no more work (every status but `error`). */

@@ -6,12 +6,13 @@ import { summariseGroup } from './group-summary.js';
 import { compareGroups } from './shared/compare-groups.js';
 import { highlightsOf } from './shared/highlights.js';
 import { packRows } from './shared/packed-rows.js';
-import { neighboursOf, sampleListOf } from './shared/sample-list.js';
+import { neighboursOf, sampleListOf, searchPrompts } from './shared/sample-list.js';
 import type {
   Comparison,
   GroupNames,
   ListRow,
   Overview,
+  PromptSearch,
   RunDescription,
   RunFile,
   RunSummary,
@@ -38,6 +39,7 @@ interface RunRows {
 export class ViewData {
   private readonly cache = new Map<string, RunRows>();
   private readonly leaderboards = new Map<string, Leaderboard>();
+  private readonly promptSearches = new Map<string, PromptSearch>();
   private seenVersion = -1;
 
   constructor(
@@ -62,6 +64,7 @@ export class ViewData {
     this.seenVersion = version;
     this.cache.clear();
     this.leaderboards.clear();
+    this.promptSearches.clear();
   }
 
   runs(): RunRecord[] {
@@ -88,7 +91,7 @@ export class ViewData {
   private groupRows(run: RunRecord, group: string, withOutputs: boolean): ListRow[] {
     const rows = this.rows(run).list.filter((row) => row.group === group);
     if (!withOutputs) return rows;
-    const outputs = this.store.rawOutputs(run.id);
+    const outputs = this.store.resultColumn(run.id, 'raw_output');
     return rows.map((row) => ({ ...row, rawOutput: outputs.get(row.id) ?? null }));
   }
 
@@ -194,9 +197,30 @@ export class ViewData {
     if (!run) return undefined;
     const rows = this.groupRows(run, group, Boolean(filters.q));
     if (rows.length === 0) return undefined;
-    const { ids: _ids, ...list } = sampleListOf(rows, filters, page);
+    const { ids: _ids, ...list } = sampleListOf(rows, filters, page, this.promptSearch(run, rows, filters));
     const names = this.names(run.suite, group, rows);
     return { run: this.describe(run), group, title: names.title, primary: names.primary, ...list };
+  }
+
+  /** With a search text and "prompts": which of the rows' prompts contain it (memoised per search). */
+  private promptSearch(
+    run: RunRecord,
+    rows: readonly ListRow[],
+    filters: SampleFilters,
+  ): PromptSearch | undefined {
+    if (!filters.q || filters.prompts !== '1') return undefined;
+    const key = `${run.id}\u0000${rows[0]?.group}\u0000${filters.q}`;
+    let found = this.promptSearches.get(key);
+    if (!found) {
+      const hashes = this.store.resultColumn(run.id, 'prompt_hash');
+      found = searchPrompts(
+        rows.map((row) => ({ id: row.id, promptHash: hashes.get(row.id) ?? null })),
+        filters.q,
+        (hash) => this.store.getPrompt(hash),
+      );
+      this.promptSearches.set(key, found);
+    }
+    return found;
   }
 
   /** One result in full: what the sample page shows, minus the prompt. */
@@ -227,7 +251,12 @@ export class ViewData {
     const row = run ? this.sampleRow(run, sampleId) : undefined;
     if (!run || !row) return undefined;
     const rows = this.groupRows(run, row.group, Boolean(filters.q));
-    const { ids } = sampleListOf(rows, filters, { offset: 0, limit: 0 });
+    const { ids } = sampleListOf(
+      rows,
+      filters,
+      { offset: 0, limit: 0 },
+      this.promptSearch(run, rows, filters),
+    );
     const names = this.names(run.suite, row.group, rows);
     return {
       ...row,

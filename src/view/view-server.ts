@@ -73,7 +73,7 @@ export function apiPayload(data: ViewData, route: string, query: URLSearchParams
 /** The sample list's filters from a query (empty ones left out). */
 function filtersOf(query: URLSearchParams): SampleFilters {
   return Object.fromEntries(
-    (['level', 'depth', 'status', 'q'] as const).flatMap((name) => {
+    (['level', 'depth', 'status', 'q', 'prompts'] as const).flatMap((name) => {
       const value = query.get(name);
       return value ? [[name, value]] : [];
     }),

@@ -210,6 +210,34 @@ describe.skipIf(!existsSync(CHROMIUM))('viewer pages in Chromium', () => {
     await wide.close();
   }, 120_000);
 
+  it('searches prompts too when asked, on the server and on the static site alike', async () => {
+    // A piece of one prompt that no id, parameter or output holds.
+    const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
+    const outputs = [...store.resultColumn(ids.baseline, 'raw_output').values()].join('\n');
+    const hashes = [...store.resultColumn(ids.baseline, 'prompt_hash')].filter(([id]) =>
+      id.startsWith('niah-zh'),
+    );
+    const prompts = [...new Set(hashes.map(([, hash]) => hash!))].map((hash) => store.getPrompt(hash)!);
+    store.close();
+    const text = prompts
+      .flatMap((prompt) => Array.from({ length: 40 }, (_, index) => prompt.slice(index * 20, index * 20 + 8)))
+      .find((piece) => piece.trim().length === 8 && !outputs.includes(piece))!;
+    const count = async (page: Page) => (await page.locator('#sample-count').textContent())!.split(' of ')[0];
+    const site = join(home, 'site-search');
+    expect((await runCli(['--home', home, 'report', '--html', site])).code).toBe(0);
+    for (const base of [url, pathToFileURL(join(site, 'index.html')).href]) {
+      const page = await browser.newPage();
+      const route = `samples?run=${ids.baseline}&group=niah-zh&q=${encodeURIComponent(text)}`;
+      await page.goto(`${base}#/${route}`);
+      await page.locator('#sample-count').waitFor();
+      expect(await count(page)).toBe('0');
+      await page.locator('#search-prompts').check();
+      await page.waitForURL(/prompts=1/);
+      await expect.poll(async () => Number(await count(page)), { timeout: 10_000 }).toBeGreaterThan(0);
+      await page.close();
+    }
+  }, 60_000);
+
   it('answers an unknown page or group with "Nothing to show"', async () => {
     for (const route of ['nowhere', `run?id=none`, `samples?run=${ids.baseline}&group=nothing`]) {
       const page = await open(route);

@@ -1,20 +1,6 @@
-import { textOn, viridis } from '../../report/color-scale.js';
+import { SERIES_COLOURS, textOn, viridis } from '../../report/color-scale.js';
 import type { Estimate, Grid } from '../shared/view-types.js';
 import { el, fraction, href, svg } from './dom.js';
-
-/** Categorical colours distinguishable with the common colour-vision deficiencies (Okabe–Ito, then two). */
-export const SERIES_COLOURS = [
-  '#0072b2',
-  '#e69f00',
-  '#009e73',
-  '#cc79a7',
-  '#56b4e9',
-  '#d55e00',
-  '#b8a500',
-  '#7f7f7f',
-  '#5b3a99',
-  '#1b5e20',
-];
 
 const estimateText = (estimate: Estimate) =>
   estimate.n === 0

@@ -23,40 +23,24 @@ function diffView(text: string | null, other: string | null, side: 'left' | 'rig
 function figuresSideBySide(comparison: Comparison): HTMLElement | null {
   const { a, b } = comparison.figures;
   if (a.length === 0 && b.length === 0) return null;
-  const names = [...new Set([...a, ...b].map((figure) => figure.name))];
-  const pick = (figures: typeof a, name: string) => {
-    const figure = figures.find((item) => item.name === name);
-    return figure ? figureText(figure) : '—';
-  };
-  return el(
-    'table',
-    { id: 'compare-figures', class: 'figures' },
-    el('caption', { text: "Each run's report figures for the group (the paper's tables)" }),
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        ['Figure', `A: ${comparison.a.label}`, `B: ${comparison.b.label}`].map((text) =>
-          el('th', { scope: 'col', text }),
-        ),
-      ),
-    ),
-    el(
-      'tbody',
-      {},
-      names.map((name) =>
-        el(
-          'tr',
-          {},
-          el('th', { scope: 'row', text: name }),
-          el('td', { text: pick(a, name) }),
-          el('td', { text: pick(b, name) }),
-        ),
-      ),
-    ),
-  );
+  const value = (figures: typeof a, name: string) => figures.find((item) => item.name === name);
+  return dataTable({
+    id: 'compare-figures',
+    caption: "Each run's report figures for the group (the paper's tables)",
+    name: `${comparison.a.label}-vs-${comparison.b.label}-${comparison.group}-figures`,
+    rows: [...new Set([...a, ...b].map((figure) => figure.name))],
+    columns: [
+      { label: 'Figure', rowHeader: true, value: (name) => name },
+      ...(['a', 'b'] as const).map((side) => ({
+        label: `${side.toUpperCase()}: ${comparison[side].label}`,
+        value: (name: string) => value(comparison.figures[side], name)?.value ?? null,
+        cell: (name: string) => {
+          const figure = value(comparison.figures[side], name);
+          return figure ? figureText(figure) : '—';
+        },
+      })),
+    ],
+  });
 }
 
 function sideBySide(comparison: Comparison, row: Disagreement): HTMLElement {

@@ -1,10 +1,12 @@
 import {
   comparisonFrom,
+  groupRows,
   type OpenedRunFile,
   openRunFile,
   sampleFrom,
   sampleListFrom,
 } from '../shared/run-file-payloads.js';
+import { searchPrompts } from '../shared/sample-list.js';
 import { inflatePayload, promptKey, runKey, SITE_KEY } from '../shared/static-files.js';
 import type {
   Comparison,
@@ -108,6 +110,20 @@ export function staticSource(): DataSource {
     }
     return file;
   };
+  /** With "prompts": the group's exported prompts loaded, then searched by the server's rule. */
+  const promptSearch = async (file: OpenedRunFile, group: string, filters: SampleFilters) => {
+    if (!filters.q || filters.prompts !== '1') return undefined;
+    const rows = groupRows(file, group);
+    const exported = rows.flatMap((row) =>
+      row.promptHash && file.prompts.includes(row.promptHash) ? [row.promptHash] : [],
+    );
+    const texts = new Map(
+      await Promise.all(
+        [...new Set(exported)].map(async (hash) => [hash, await load<string>(promptKey(hash))] as const),
+      ),
+    );
+    return searchPrompts(rows, filters.q, (hash) => texts.get(hash));
+  };
   const found = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error('Not found in this report.');
     return value;
@@ -117,9 +133,16 @@ export function staticSource(): DataSource {
     overview: async () => (await site()).overview,
     leaderboard: async (suite) => found((await site()).leaderboards[suite]),
     run: async (id) => (await runFile(id)).summary,
-    samples: async (run, group, filters, offset) =>
-      found(sampleListFrom(await runFile(run), group, filters, { offset, limit: PAGE_SIZE })),
-    sample: async (run, id, filters) => found(sampleFrom(await runFile(run), id, filters)),
+    samples: async (run, group, filters, offset) => {
+      const file = await runFile(run);
+      const prompts = await promptSearch(file, group, filters);
+      return found(sampleListFrom(file, group, filters, { offset, limit: PAGE_SIZE }, prompts));
+    },
+    sample: async (run, id, filters) => {
+      const file = await runFile(run);
+      const group = file.rows.find((row) => row.id === id)?.group ?? '';
+      return found(sampleFrom(file, id, filters, await promptSearch(file, group, filters)));
+    },
     prompt: async (sample) =>
       sample.promptStatus === 'apart' && sample.promptHash
         ? load<string>(promptKey(sample.promptHash))

@@ -6,20 +6,23 @@ import { count, el, figureText, fraction, href, link, render } from './dom.js';
 import { navigation } from './navigation.js';
 
 /** The report's own figures of a group (the paper's tables): KG/Table micro P/R/F1 and counts. */
-export function figuresTable(caption: string, figures: GroupSummary['figures']): HTMLElement | null {
+export function figuresTable(
+  caption: string,
+  figures: GroupSummary['figures'],
+  name: string,
+): HTMLElement | null {
   if (figures.length === 0) return null;
-  return el(
-    'table',
-    { class: 'figures' },
-    el('caption', { text: caption }),
-    el(
-      'tbody',
-      {},
-      figures.map((figure) =>
-        el('tr', {}, el('th', { scope: 'row', text: figure.name }), el('td', { text: figureText(figure) })),
-      ),
-    ),
-  );
+  return dataTable({
+    id: `figures-${name}`,
+    caption,
+    name: `${name}-figures`,
+    rows: figures,
+    columns: [
+      { label: 'Figure', rowHeader: true, value: (figure) => figure.name },
+      { label: 'Value', value: (figure) => figure.value, cell: figureText },
+      { label: 'Unit', value: (figure) => figure.unit },
+    ],
+  });
 }
 
 function compareMenu(summary: RunSummary, overview: Overview, group: string): HTMLElement {
@@ -78,7 +81,11 @@ function groupSection(summary: RunSummary, overview: Overview, group: GroupSumma
         ].join(' · '),
       }),
     ),
-    figuresTable("The report's figures (the paper's tables)", group.figures),
+    figuresTable(
+      "The report's figures (the paper's tables)",
+      group.figures,
+      `${summary.run.label}-${group.group}`,
+    ),
     dataTable({
       id: `metrics-${group.group}`,
       caption: 'Per-sample means with 95% bootstrap intervals (% for rates)',

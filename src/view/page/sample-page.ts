@@ -1,5 +1,6 @@
 import type { SampleFilters, SamplePayload } from '../shared/view-types.js';
 import type { DataSource } from './data-source.js';
+import { dataTable } from './data-table.js';
 import { el, link, render } from './dom.js';
 import { navigation } from './navigation.js';
 import { promptView } from './prompt-view.js';
@@ -100,33 +101,22 @@ function retrieved(sample: SamplePayload): HTMLElement[] {
   if (!items) return [];
   return [
     el('h2', { text: `Retrieved texts (top ${items.length})` }),
-    el(
-      'table',
-      { id: 'retrieved' },
-      el(
-        'thead',
-        {},
-        el(
-          'tr',
-          {},
-          ['Rank', 'Score', 'Target', 'Text'].map((text) => el('th', { scope: 'col', text })),
-        ),
-      ),
-      el(
-        'tbody',
-        {},
-        items.map((item) =>
-          el(
-            'tr',
-            { class: item.relevant ? 'relevant' : '' },
-            el('td', { text: item.rank }),
-            el('td', { text: item.score === null ? '—' : item.score.toFixed(4) }),
-            el('td', { text: item.relevant ? 'yes' : '' }),
-            el('td', { class: 'text', text: item.text }),
-          ),
-        ),
-      ),
-    ),
+    dataTable({
+      id: 'retrieved',
+      name: `${sample.run.label}-${sample.id}-retrieved`,
+      rows: items,
+      rowAttributes: (item): Record<string, string> => (item.relevant ? { class: 'relevant' } : {}),
+      columns: [
+        { label: 'Rank', value: (item) => item.rank },
+        {
+          label: 'Score',
+          value: (item) => item.score,
+          cell: (item) => (item.score === null ? '—' : item.score.toFixed(4)),
+        },
+        { label: 'Target', value: (item) => (item.relevant ? 'yes' : '') },
+        { label: 'Text', value: (item) => item.text, attributes: () => ({ class: 'text' }) },
+      ],
+    }),
   ];
 }
 
@@ -173,7 +163,7 @@ export async function samplePage(source: DataSource, query: URLSearchParams): Pr
     el('pre', { id: 'gold', text: pretty(sample.gold) }),
     explanation(sample),
     retrieved(sample),
-    figuresTable("This sample's figures", sample.figures),
+    figuresTable("This sample's figures", sample.figures, `${sample.run.label}-${sample.id}`),
     el('h2', { text: 'Metrics' }),
     el(
       'table',

@@ -4,7 +4,7 @@ import { dataTable } from './data-table.js';
 import { el, href, link, render } from './dom.js';
 import { navigation } from './navigation.js';
 
-export const FILTER_NAMES = ['level', 'depth', 'status', 'q'] as const;
+export const FILTER_NAMES = ['level', 'depth', 'status', 'q', 'prompts'] as const;
 
 /** The list's filters from the route (empty ones left out). */
 export function filtersFrom(query: URLSearchParams): SampleFilters {
@@ -55,18 +55,7 @@ export async function samplesPage(source: DataSource, query: URLSearchParams): P
       filterSelect('status'),
       list.options.level.length ? filterSelect('level') : null,
       list.options.depth.length ? filterSelect('depth') : null,
-      el(
-        'label',
-        {},
-        'search ids, parameters and outputs ',
-        el('input', {
-          type: 'search',
-          id: 'sample-search',
-          value: filters.q ?? '',
-          onchange: (event: Event) => go({ q: (event.target as HTMLInputElement).value }),
-        }),
-      ),
-      el('span', { class: 'muted', id: 'sample-count', text: `${list.matched} of ${list.total} samples` }),
+      searchControls(list, filters, go),
     ),
     samplesTable(list, filters),
     el(
@@ -121,4 +110,45 @@ function samplesTable(list: SampleList, filters: SampleFilters): HTMLElement {
       { label: 'Prompt chars', value: (row) => row.promptChars },
     ],
   });
+}
+
+/** The search box, its "and prompts" switch and the count of matching samples. */
+function searchControls(
+  list: SampleList,
+  filters: SampleFilters,
+  go: (changes: Record<string, string | number>) => void,
+): HTMLElement[] {
+  return [
+    el(
+      'label',
+      {},
+      'search ids, parameters and outputs ',
+      el('input', {
+        type: 'search',
+        id: 'sample-search',
+        value: filters.q ?? '',
+        onchange: (event: Event) => go({ q: (event.target as HTMLInputElement).value }),
+      }),
+    ),
+    el(
+      'label',
+      {},
+      el('input', {
+        type: 'checkbox',
+        id: 'search-prompts',
+        checked: filters.prompts === '1',
+        onchange: (event: Event) => go({ prompts: (event.target as HTMLInputElement).checked ? '1' : '' }),
+      }),
+      ' and prompts',
+    ),
+    el('span', {
+      class: 'muted',
+      id: 'sample-count',
+      text: `${list.matched} of ${list.total} samples${
+        list.promptSearch && list.promptSearch.searched < list.promptSearch.total
+          ? ` (${list.promptSearch.searched} of ${list.promptSearch.total} prompts searched)`
+          : ''
+      }`,
+    }),
+  ];
 }

@@ -4,6 +4,7 @@ import { unpackRows } from './packed-rows.js';
 import { neighboursOf, sampleListOf } from './sample-list.js';
 import type {
   Comparison,
+  PromptSearch,
   RunFile,
   SampleFilters,
   SampleList,
@@ -18,7 +19,8 @@ export function openRunFile(file: RunFile): OpenedRunFile {
   return { ...file, rows: unpackRows<SampleRow>(file.rows) };
 }
 
-const groupRows = (file: OpenedRunFile, group: string) => file.rows.filter((row) => row.group === group);
+export const groupRows = (file: OpenedRunFile, group: string) =>
+  file.rows.filter((row) => row.group === group);
 
 /**
  * The static site's payloads, computed from run files by the server's own rules: the same
@@ -29,11 +31,12 @@ export function sampleListFrom(
   group: string,
   filters: SampleFilters,
   page: { offset: number; limit: number },
+  prompts?: PromptSearch,
 ): SampleList | undefined {
   const rows = groupRows(file, group);
   const summary = file.summary.groups.find((entry) => entry.group === group);
   if (rows.length === 0 || !summary) return undefined;
-  const { ids: _ids, ...list } = sampleListOf(rows, filters, page);
+  const { ids: _ids, ...list } = sampleListOf(rows, filters, page, prompts);
   return { run: file.summary.run, group, title: summary.title, primary: summary.primary, ...list };
 }
 
@@ -41,11 +44,12 @@ export function sampleFrom(
   file: OpenedRunFile,
   id: string,
   filters: SampleFilters,
+  prompts?: PromptSearch,
 ): SamplePayload | undefined {
   const row = file.rows.find((entry) => entry.id === id);
   const summary = file.summary.groups.find((entry) => entry.group === row?.group);
   if (!row || !summary) return undefined;
-  const { ids } = sampleListOf(groupRows(file, row.group), filters, { offset: 0, limit: 0 });
+  const { ids } = sampleListOf(groupRows(file, row.group), filters, { offset: 0, limit: 0 }, prompts);
   return {
     ...row,
     run: file.summary.run,

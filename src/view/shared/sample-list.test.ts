@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesFilters, neighboursOf, sampleListOf } from './sample-list.js';
+import { matchesFilters, neighboursOf, sampleListOf, searchPrompts } from './sample-list.js';
 import type { ListRow } from './view-types.js';
 
 const row = (id: string, level: number, rawOutput: string | null, status = 'ok'): ListRow => ({
@@ -42,3 +42,57 @@ describe('sample list rules (server and static page alike)', () => {
     expect(neighboursOf(['a'], 'z')).toEqual({ previous: null, next: null });
   });
 });
+
+describe('prompt search', () => {
+  const rows = [
+    { id: 'a', promptHash: 'h1' },
+    { id: 'b', promptHash: 'h2' },
+    { id: 'c', promptHash: 'h1' },
+    { id: 'd', promptHash: null },
+  ];
+  const prompts: Record<string, string> = {
+    h1: 'The haystack mentions ASPIRIN once.',
+    h2: '患者服用阿司匹林',
+  };
+
+  it('finds the samples whose prompt holds the text, any case, reading each prompt once', () => {
+    const reads: string[] = [];
+    const found = searchPrompts(rows, 'aspirin', (hash) => {
+      reads.push(hash);
+      return prompts[hash];
+    });
+    expect([...found.matches]).toEqual(['a', 'c']);
+    expect(reads).toEqual(['h1', 'h2']);
+    expect([found.searched, found.total]).toEqual([2, 2]);
+    expect([...searchPrompts(rows, '阿司匹林', (hash) => prompts[hash]).matches]).toEqual(['b']);
+  });
+
+  it('stops at its budget and says how many prompts it searched', () => {
+    const found = searchPrompts(rows, '阿司匹林', (hash) => prompts[hash], 10);
+    expect([found.searched, found.total]).toEqual([1, 2]);
+    expect(found.matches.size).toBe(0);
+    const list = sampleListOf(
+      rows.map((row) => ({ ...listRow(row.id), rawOutput: null })),
+      { q: 'aspirin', prompts: '1' },
+      { offset: 0, limit: 10 },
+      searchPrompts(rows, 'aspirin', (hash) => prompts[hash]),
+    );
+    expect(list.ids).toEqual(['a', 'c']);
+    expect(list.promptSearch).toEqual({ searched: 2, total: 2 });
+  });
+});
+
+function listRow(id: string): ListRow {
+  return {
+    id,
+    task: 'niah',
+    group: 'g',
+    params: {},
+    status: 'ok',
+    scores: {},
+    counted: true,
+    promptChars: null,
+    promptTokens: null,
+    cost: null,
+  };
+}

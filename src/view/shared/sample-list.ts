@@ -1,4 +1,4 @@
-import type { ListRow, SampleFilters } from './view-types.js';
+import type { ListRow, PromptSearch, SampleFilters } from './view-types.js';
 
 /** One collator for every comparison: `localeCompare` with options builds one per call (slow). */
 const collator = new Intl.Collator('en', { numeric: true });
@@ -10,7 +10,7 @@ export const naturalOrder = (left: string, right: string): number => collator.co
  * The sample list's filters, one rule for the server and the static page: level, depth and status
  * exactly; the search text in the id, a parameter value or the raw output, in any case (CJK as it is).
  */
-export function matchesFilters(row: ListRow, filters: SampleFilters): boolean {
+export function matchesFilters(row: ListRow, filters: SampleFilters, prompts?: PromptSearch): boolean {
   const q = filters.q?.toLocaleLowerCase();
   return (
     (!filters.level || String(row.params.level) === filters.level) &&
@@ -19,7 +19,8 @@ export function matchesFilters(row: ListRow, filters: SampleFilters): boolean {
     (!q ||
       row.id.toLocaleLowerCase().includes(q) ||
       JSON.stringify(row.params).toLocaleLowerCase().includes(q) ||
-      (row.rawOutput ?? '').toLocaleLowerCase().includes(q))
+      (row.rawOutput ?? '').toLocaleLowerCase().includes(q) ||
+      prompts?.matches.has(row.id) === true)
   );
 }
 
@@ -38,9 +39,10 @@ export function sampleListOf(
   rows: readonly ListRow[],
   filters: SampleFilters,
   page: { offset: number; limit: number },
+  prompts?: PromptSearch,
 ) {
   const sorted = [...rows].sort((left, right) => naturalOrder(left.id, right.id));
-  const matching = sorted.filter((row) => matchesFilters(row, filters));
+  const matching = sorted.filter((row) => matchesFilters(row, filters, prompts));
   return {
     total: sorted.length,
     matched: matching.length,
@@ -51,6 +53,7 @@ export function sampleListOf(
       depth: optionsOf(sorted, (row) => row.params.depth),
     },
     rows: matching.slice(page.offset, page.offset + page.limit).map(listFields),
+    ...(prompts ? { promptSearch: { searched: prompts.searched, total: prompts.total } } : {}),
     /** Every matching id, in order: what prev/next on a sample page step through. */
     ids: matching.map((row) => row.id),
   };
@@ -77,4 +80,33 @@ export function neighboursOf(ids: readonly string[], sampleId: string) {
   const index = ids.indexOf(sampleId);
   if (index < 0) return { previous: null, next: null };
   return { previous: ids[index - 1] ?? null, next: ids[index + 1] ?? null };
+}
+
+/**
+ * The samples whose prompt contains the search text (any case), reading each distinct prompt
+ * once, until `budget` characters have been read (the rest are not searched, and counted so).
+ */
+export function searchPrompts(
+  rows: ReadonlyArray<{ id: string; promptHash: string | null }>,
+  q: string,
+  read: (hash: string) => string | null | undefined,
+  budget = 200_000_000,
+): PromptSearch {
+  const needle = q.toLocaleLowerCase();
+  const hashes = [...new Set(rows.flatMap((row) => (row.promptHash ? [row.promptHash] : [])))];
+  const found = new Set<string>();
+  let searched = 0;
+  let characters = 0;
+  for (const hash of hashes) {
+    if (characters >= budget) break;
+    const text = read(hash);
+    if (text === null || text === undefined) continue;
+    searched++;
+    characters += text.length;
+    if (text.toLocaleLowerCase().includes(needle)) found.add(hash);
+  }
+  const matches = new Set(
+    rows.flatMap((row) => (row.promptHash && found.has(row.promptHash) ? [row.id] : [])),
+  );
+  return { matches, searched, total: hashes.length };
 }

@@ -111,6 +111,16 @@ export interface SampleFilters {
   status?: string;
   /** Text the id, a parameter or the raw output contains (any case). */
   q?: string;
+  /** "1": the search text may be in the prompt too. */
+  prompts?: string;
+}
+
+/** Which samples' prompts contain the search text, and how many distinct prompts were searched. */
+export interface PromptSearch {
+  /** Sample ids whose prompt contains the text. */
+  matches: ReadonlySet<string>;
+  searched: number;
+  total: number;
 }
 
 export interface SampleList {
@@ -123,6 +133,8 @@ export interface SampleList {
   offset: number;
   options: { status: string[]; level: string[]; depth: string[] };
   rows: ListRow[];
+  /** When prompts were searched: how many distinct prompts of the group were (a budget may stop it). */
+  promptSearch?: { searched: number; total: number };
 }
 
 export interface SamplePayload extends SampleRow {
