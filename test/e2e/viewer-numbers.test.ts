@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUITES } from '../../src/compose/suites.js';
 import { Store } from '../../src/store/store.js';
+import { unpackRows } from '../../src/view/shared/packed-rows.js';
 import {
   comparisonFrom,
   openRunFile,
@@ -10,7 +11,7 @@ import {
   sampleListFrom,
 } from '../../src/view/shared/run-file-payloads.js';
 import { runKey } from '../../src/view/shared/static-files.js';
-import type { RunFile } from '../../src/view/shared/view-types.js';
+import type { RunFile, SampleRow } from '../../src/view/shared/view-types.js';
 import { writeStaticSite } from '../../src/view/static-site.js';
 import { ViewData } from '../../src/view/view-data.js';
 import { staticPayloadText } from '../support/static-payload.js';
@@ -220,5 +221,28 @@ describe.runIf(available)('viewer figures are the report’s (ten published mode
     } finally {
       store.close();
     }
+  });
+
+  it("a sample page's explanation agrees with its stored scores on every published output", () => {
+    const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
+    let explained = 0;
+    try {
+      const view = new ViewData(store, SUITES);
+      for (const run of report.runs)
+        for (const row of unpackRows<SampleRow>(view.runFile(run.runId)!.rows)) {
+          const matched = row.explanation?.matched;
+          if (!matched || !('esm' in row.scores)) continue;
+          // A metric scored 1 names the answer that matched; a metric scored 0 names none.
+          for (const metric of ['esm', 'ssm'])
+            expect(matched[metric] !== undefined, `${run.label} ${row.id} ${metric}`).toBe(
+              row.scores[metric] === 1,
+            );
+          explained++;
+        }
+    } finally {
+      store.close();
+    }
+    console.log(`${explained} published outputs explained in agreement with their scores.`);
+    expect(explained).toBeGreaterThan(10_000);
   });
 });

@@ -96,10 +96,12 @@ function explanation(sample: SamplePayload): HTMLElement[] {
 }
 
 /** A retrieval query's top texts: rank, score, text, and whether it is a target. */
-function retrieved(sample: SamplePayload): HTMLElement[] {
+function retrieved(sample: SamplePayload): Array<HTMLElement | HTMLElement[]> {
   const items = sample.explanation?.retrieved;
   if (!items) return [];
   return [
+    // The query as the retriever embedded it (the stored prompt), when the payload carries it.
+    sample.prompt ? [el('h2', { text: 'Query' }), el('pre', { id: 'query', text: sample.prompt })] : [],
     el('h2', { text: `Retrieved texts (top ${items.length})` }),
     dataTable({
       id: 'retrieved',
