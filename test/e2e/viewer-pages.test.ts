@@ -238,6 +238,15 @@ describe.skipIf(!existsSync(CHROMIUM))('viewer pages in Chromium', () => {
     }
   }, 60_000);
 
+  it('says so for a metric the leaderboard does not have, instead of showing another', async () => {
+    const page = await open('leaderboard?suite=medeureka&variant=mrr@7');
+    await expect(page.locator('#unknown-variant').textContent()).resolves.toMatch(
+      /^No metric "mrr@7" in this leaderboard; it has MRR@10, /,
+    );
+    expect(await page.locator('#leaderboard').count()).toBe(0);
+    await page.close();
+  }, 60_000);
+
   it('answers an unknown page or group with "Nothing to show"', async () => {
     for (const route of ['nowhere', `run?id=none`, `samples?run=${ids.baseline}&group=nothing`]) {
       const page = await open(route);

@@ -15,8 +15,19 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
     query.get('suite') || overview.suites.find((entry) => entry.runs.length > 0)?.suite || 'medodyssey';
   const entry = overview.suites.find((item) => item.suite === suite);
   const board = await source.leaderboard(suite);
-  const variant = board.variants.find((item) => item.key === query.get('variant')) ?? board.variants[0];
+  const asked = query.get('variant');
+  const variant = asked ? board.variants.find((item) => item.key === asked) : board.variants[0];
   const heading = el('h1', { text: `Leaderboard — ${entry?.title ?? suite}` });
+  // An unknown metric (an MRR cut-off the suite does not compute) is said, never swapped for another.
+  if (asked && !variant)
+    return render(
+      heading,
+      el('p', {
+        id: 'unknown-variant',
+        text: `No metric "${asked}" in this leaderboard; it has ${board.variants.map((item) => item.label).join(', ')}.`,
+      }),
+      link('Show the first', 'leaderboard', { suite }),
+    );
   if (!variant || board.rows.length === 0)
     return render(heading, el('p', { text: 'No runs of this suite in the store.' }));
   const select = el(
