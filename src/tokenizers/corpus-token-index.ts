@@ -35,6 +35,12 @@ export class CorpusTokenIndex {
   private readonly anchors: Int32Array;
   /** cumulative[i] = tokens of corpus[starts[0], starts[i]). */
   private readonly cumulative: Float64Array;
+  /**
+   * Counts of the short windows around cuts and literals, by text: a fit probes dozens of
+   * haystack lengths whose prompts share most windows (the instruction and the haystack's head,
+   * the needle when its insertion point has not moved). Bounded; cleared when full.
+   */
+  private readonly windowCounts = new Map<string, number>();
 
   constructor(options: { corpus: CodePointText; tokenizer: Tokenizer; limit: number }) {
     const { corpus, tokenizer } = options;
@@ -115,10 +121,20 @@ export class CorpusTokenIndex {
         continue;
       }
       window += this.corpus.slice(part.start, this.starts[first]!);
-      total += this.tokenizer.count(window);
+      total += this.countWindow(window);
       total += this.cumulative[last]! - this.cumulative[first]!;
       window = this.corpus.slice(this.starts[last]!, part.end);
     }
-    return total + this.tokenizer.count(window);
+    return total + this.countWindow(window);
+  }
+
+  private countWindow(window: string): number {
+    let count = this.windowCounts.get(window);
+    if (count === undefined) {
+      count = this.tokenizer.count(window);
+      if (this.windowCounts.size >= 20_000) this.windowCounts.clear();
+      this.windowCounts.set(window, count);
+    }
+    return count;
   }
 }

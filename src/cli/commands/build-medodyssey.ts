@@ -38,6 +38,7 @@ export interface BuildMedOdysseyOptions {
   countingTypes?: string;
   countingSentences: string;
   countingDraws?: string;
+  verifyCounts?: boolean;
   countingFromPublished?: string;
   /** KG/Term/Table/Case prompt templates (prompt.json); default: the release's, else the sources'. */
   prompts?: string;
@@ -177,6 +178,7 @@ function datasetRequest(
             ...(options.countingDraws
               ? { countingDraws: loadCountingDraws(resolve(options.countingDraws)) }
               : {}),
+            ...(options.verifyCounts ? { verifyCounts: true } : {}),
           },
         }
       : {}),

@@ -62,5 +62,9 @@ export function defineBuild(program: Command, context: ProgramContext): void {
       "Counting: take the published zh prompts as they are from a release's evaluation_result/",
     )
     .addOption(new Option('--seed <seed>', 'seed of every random choice').default('medbench'))
+    .option(
+      '--verify-counts',
+      'exact and per-model MIC: also tokenize every final prompt in full and check the token count derived from the haystack prefix sums (slower; reports any mismatch)',
+    )
     .action(action((options) => buildMedOdysseyCommand(options, context.output)));
 }

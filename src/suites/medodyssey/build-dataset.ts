@@ -96,6 +96,11 @@ export function buildMedOdysseyDataset(request: MedOdysseyDatasetRequest): Suite
               `warning: ${statistics.fastCountMismatches} samples needed full recounts while fitting (fast and full counts disagreed).`,
             ]
           : []),
+        ...(statistics.verified
+          ? [
+              `verified ${statistics.verified} fitted prompts against full tokenization: ${statistics.fastCountMismatches} mismatches.`,
+            ]
+          : []),
       ];
     },
     record: { prompts: prompts?.path ?? null },

@@ -45,12 +45,20 @@ export interface BuildSamplesOptions {
   countingSentences: { min: number; max: number };
   /** Published (or user-given) Counting draws; seeded draws where absent. */
   countingDraws?: CountingDrawsFile | undefined;
+  /**
+   * Exact modes: also tokenize every final prompt in full and compare with the count derived from
+   * the corpus's prefix sums (a disagreement is counted, and fixed by full recounts). Off, the
+   * derived counts — exact by construction — are recorded as they are.
+   */
+  verifyCounts?: boolean;
 }
 
 export interface BuildStatistics {
   samples: number;
   /** Samples whose fast count disagreed with the full count (then fixed by full recounts). */
   fastCountMismatches: number;
+  /** Samples whose derived counts were checked against full tokenization (`verifyCounts`). */
+  verified?: number;
   /** Samples whose context is the whole corpus yet below the token level. */
   corpusExhausted: number;
 }
@@ -212,7 +220,9 @@ export function* buildSamples(options: BuildSamplesOptions, statistics: BuildSta
                   ),
                   counts: {} as Record<string, number>,
                 }
-              : fitExact(assembler, group.tokenizers.map(indexFor(corpus)), level, corpus, statistics);
+              : fitExact(assembler, group.tokenizers.map(indexFor(corpus)), level, corpus, statistics, {
+                  verify: options.verifyCounts === true,
+                });
           const haystackChars = fitted.haystackChars;
           const refusal = assembler.check?.(haystackChars);
           if (refusal) throw refusal;
@@ -279,6 +289,7 @@ function fitExact(
   level: number,
   corpus: CodePointText,
   statistics: BuildStatistics,
+  options: { verify: boolean },
 ): { haystackChars: number; counts: Record<string, number> } {
   const fitted = fitOrFail({
     indexes,
@@ -287,8 +298,10 @@ function fitExact(
     maxHaystackChars: corpus.length,
     sampleId: assembler.idStem,
   });
-  // The fast counter is exact by construction; the full count verifies it (and is the count
-  // recorded). Should they ever disagree, shrink with full recounts until the prompt fits.
+  // The derived count is exact by construction: record it. Verifying, the full count checks it
+  // (and is the count recorded); should they ever disagree, shrink with full recounts until it fits.
+  if (!options.verify) return { haystackChars: fitted.haystackChars, counts: fitted.tokens };
+  statistics.verified = (statistics.verified ?? 0) + 1;
   let haystackChars = fitted.haystackChars;
   const fullCounts = () => {
     const prompt = joinPromptParts(corpus, assembler.assemble(haystackChars).parts);

@@ -42,6 +42,8 @@ export interface MedOdysseyBuildRequest {
   needleIds?: readonly number[];
   /** Counting draws to use instead of seeded ones (e.g. the published `counting-draws.json`). */
   countingDraws?: CountingDrawsFile | undefined;
+  /** Exact modes: check every derived token count against a full tokenization of the prompt. */
+  verifyCounts?: boolean;
 }
 
 /**
@@ -95,6 +97,7 @@ export function prepareMedOdysseyBuild(request: MedOdysseyBuildRequest): {
       seed: request.seed,
       countingSentences: request.countingSentences,
       countingDraws: request.countingDraws,
+      verifyCounts: request.verifyCounts === true,
     },
     statistics,
   );
