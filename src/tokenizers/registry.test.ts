@@ -31,4 +31,11 @@ describe('tokenizer registry', () => {
     const o200k = await getTokenizer('o200k_base');
     expect(cl100k.count('小星星看向一小块区域')).toBeGreaterThan(o200k.count('小星星看向一小块区域'));
   });
+
+  it('counts text that spells a special token as ordinary text, as tiktoken encode_ordinary does', async () => {
+    const o200k = await getTokenizer('o200k_base');
+    // tiktoken 1.0.22 encode_ordinary('<|endoftext|> hi') = [27, 91, 419, 1440, 919, 91, 29, 5911].
+    expect(o200k.encode!('<|endoftext|> hi')).toEqual([27, 91, 419, 1440, 919, 91, 29, 5911]);
+    expect(o200k.count('a<|fim_prefix|>b')).toBe(8);
+  });
 });
