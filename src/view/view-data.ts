@@ -277,10 +277,17 @@ export class ViewData {
     const side = (run: RunRecord) => ({
       run: this.describe(run),
       rows: this.groupRows(run, group, true),
-      figures: this.runSummary(run.id)?.groups.find((entry) => entry.group === group)?.figures ?? [],
+      figures: this.groupFigures(run, group),
     });
     const a = side(left);
     return compareGroups(group, this.names(left.suite, group, a.rows), a, side(right));
+  }
+
+  /** The report's figures of one group of a run (what its run page shows for the group). */
+  private groupFigures(run: RunRecord, group: string) {
+    const { score, list } = this.rows(run);
+    const members = score.filter((_, index) => list[index]!.group === group);
+    return members.length > 0 ? (this.suite(run.suite)?.figures?.(members, run) ?? []) : [];
   }
 
   /** A run's static file: its page and every result in full; prompts are written apart. */
