@@ -176,11 +176,7 @@ export class ViewData {
           ),
           ...this.names(run.suite, group, members),
           // The report's own figures for the group (KG/Table: micro P/R/F1 and the counts behind them).
-          figures:
-            this.suite(run.suite)?.figures?.(
-              indexes.map((index) => score[index]!),
-              run,
-            ) ?? [],
+          figures: this.groupFigures(run, group),
         };
       }),
     };

@@ -23,6 +23,10 @@ export function resultIds(home: string, options: { missingStore?: string[] } = {
   if (options.missingStore && !existsSync(join(home, 'medbench.sqlite'))) return options.missingStore;
   const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
   try {
+    // Killed between creating the file and committing its first migration: a store with no
+    // schema yet, which the next command migrates. It holds no results.
+    if (options.missingStore && database.pragma('user_version', { simple: true }) === 0)
+      return options.missingStore;
     return (
       database.prepare('SELECT sample_id FROM results ORDER BY sample_id').all() as Array<{
         sample_id: string;
