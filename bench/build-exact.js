@@ -32,7 +32,7 @@ const out = join(folder, 'exact.jsonl');
 /** One exact build of the grid, written to `out`: seconds, statistics and sample count. */
 async function build() {
   const started = performance.now();
-  const { samples, statistics } = prepareMedOdysseyBuild({
+  const { samples, statistics } = await prepareMedOdysseyBuild({
     data,
     tasks: ['niah', 'counting'],
     languages: ['en', 'zh'],

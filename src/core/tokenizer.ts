@@ -11,12 +11,26 @@ export interface Tokenizer {
    * newline run is always one piece; false for GPT-2-style ones.
    */
   readonly additiveAfterBlankLines?: boolean;
+  /**
+   * True when counts add up after a letter: for a text A ending in a letter (\p{L}) and a text B
+   * starting with neither a letter, a combining mark (\p{M}) nor an apostrophe, count(A + B) equals
+   * count(A) + count(B). Holds for the cl100k, o200k and Llama 3 split patterns, whose letter pieces
+   * end at the first character that is no letter (or mark, for o200k), with a contraction suffix
+   * only after an apostrophe; nothing in them looks behind a piece's start.
+   */
+  readonly additiveAfterLetters?: boolean;
   /** Registry name, e.g. `o200k_base`, `llama3`. */
   readonly name: string;
   /** False when the tokenizer only approximates the model's real one. */
   readonly exact: boolean;
   /** Number of tokens of `text`, without special tokens. */
   count(text: string): number;
+  /**
+   * Counts of many texts at once by a faster implementation of the same vocabulary (a native one
+   * using every core), each equal to `count(text)`; undefined where that implementation cannot be
+   * loaded on this platform. `countMany` (src/tokenizers) takes it when present.
+   */
+  countMany?(texts: readonly string[]): Promise<number[] | undefined>;
   /** Token ids of `text` without special tokens, where the tokenizer can give them. */
   encode?(text: string): number[];
   /** The text of token ids (the inverse of `encode`). */

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodePointText } from './code-point-text.js';
-import { CorpusTokenIndex } from './corpus-token-index.js';
+import { AFTER_LETTER, CorpusTokenIndex } from './corpus-token-index.js';
 import { joinPromptParts, type PromptPart } from './prompt-parts.js';
 import { getTokenizer } from './registry.js';
 
@@ -57,6 +58,37 @@ describe('CorpusTokenIndex', () => {
           );
         }
       }
+    });
+  }
+});
+
+describe('additiveAfterLetters', () => {
+  // Characters that meet at a cut in every way the rule allows and forbids: letters of several
+  // scripts and cases, combining marks, apostrophes (ASCII and typographic), digits, spaces,
+  // newlines, punctuation (ASCII and CJK), "/" and a character outside the BMP.
+  const alphabet = [
+    ...['a', 'Z', 'é', 'e\u0301', '\u0301', 'ß', 'Ω', 'я', '中', '文', 'ア', 'ㄱ', 'क', 'ि', 'हिन्दी'],
+    ...["'", "'t", "'ll", '’', 's', 't', 'll', 'don', '0', '7', '123', ' ', '  ', '\n', '\n\n', '\t'],
+    ...[',', '.', '，', '。', '（', '-', '/', '😀', '𠀋'],
+  ];
+  const text = fc
+    .array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 24 })
+    .map((pieces) => pieces.join(''));
+  for (const name of ['o200k_base', 'cl100k_base', 'llama3']) {
+    it(`holds at every cut after a letter for random text (${name})`, async () => {
+      const tokenizer = await getTokenizer(name);
+      expect(tokenizer.additiveAfterLetters).toBe(true);
+      fc.assert(
+        fc.property(text, text, (left, right) => {
+          const joined = left + right;
+          // Every cut the rule allows inside the joined text, not only the one between the two. (Left
+          // out \p{M} or the apostrophe, this fails for o200k: "क|ि", "don|'t".)
+          const cuts = joined.split(AFTER_LETTER);
+          const sum = cuts.reduce((total, piece) => total + tokenizer.count(piece), 0);
+          expect(sum, JSON.stringify(cuts)).toBe(tokenizer.count(joined));
+        }),
+        { numRuns: 400, seed: name.length },
+      );
     });
   }
 });

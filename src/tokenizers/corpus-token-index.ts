@@ -1,5 +1,6 @@
 import type { Tokenizer } from '../core/tokenizer.js';
 import type { CodePointText } from './code-point-text.js';
+import { type CountPath, countMany } from './count-many.js';
 import type { PromptPart } from './prompt-parts.js';
 
 /** Where the run of newlines ending at `newline` begins. */
@@ -9,8 +10,70 @@ function firstOfRun(text: string, newline: number): number {
   return position;
 }
 
+/**
+ * Cuts after a letter before anything but a letter, a mark or an apostrophe: where tokenizers with
+ * `additiveAfterLetters` always end a piece, so a window's count is the sum of its pieces' counts.
+ */
+export const AFTER_LETTER = /(?<=\p{L})(?=[^\p{L}\p{M}'])/u;
+
 function isSafeStart(character: string): boolean {
   return character !== '' && character !== '/' && !/\s/.test(character);
+}
+
+interface IndexOptions {
+  corpus: CodePointText;
+  tokenizer: Tokenizer;
+  limit: number;
+}
+
+/**
+ * Safe line starts, ascending, as code-point offsets, each with its anchor: the first position
+ * its safety depends on (the non-space character before its newline run).
+ */
+function safeStarts(options: IndexOptions): { starts: Int32Array; anchors: Int32Array } {
+  const { corpus, tokenizer } = options;
+  const limit = Math.min(options.limit, corpus.length);
+  const starts: number[] = [];
+  const anchors: number[] = [];
+  const blankLinesOk = tokenizer.additiveAfterBlankLines === true;
+  if (corpus.length === corpus.text.length) {
+    // BMP text: jump from newline to newline instead of visiting every character.
+    const text = corpus.text;
+    for (
+      let newline = text.indexOf('\n', 1);
+      newline !== -1 && newline + 1 < limit;
+      newline = text.indexOf('\n', newline + 1)
+    ) {
+      const position = newline + 1;
+      // Before the newline: a non-space, or (where the tokenizer allows) a run of newlines
+      // that itself follows a non-space.
+      const runStart = blankLinesOk ? firstOfRun(text, newline) : newline;
+      if (runStart > 0 && !/\s/.test(text[runStart - 1]!) && isSafeStart(text[position]!)) {
+        starts.push(position);
+        anchors.push(runStart - 1);
+      }
+    }
+  } else {
+    for (let position = 2; position < limit; position++) {
+      if (
+        corpus.charAt(position - 1) === '\n' &&
+        !/\s/.test(corpus.charAt(position - 2)) &&
+        isSafeStart(corpus.charAt(position))
+      ) {
+        starts.push(position);
+        anchors.push(position - 2);
+      }
+    }
+  }
+  return { starts: Int32Array.from(starts), anchors: Int32Array.from(anchors) };
+}
+
+/** The texts between consecutive safe starts. */
+function segmentsOf(corpus: CodePointText, starts: Int32Array): string[] {
+  const segments: string[] = [];
+  for (let index = 1; index < starts.length; index++)
+    segments.push(corpus.slice(starts[index - 1]!, starts[index]!));
+  return segments;
 }
 
 /**
@@ -41,52 +104,42 @@ export class CorpusTokenIndex {
    * the needle when its insertion point has not moved). Bounded; cleared when full.
    */
   private readonly windowCounts = new Map<string, number>();
+  /**
+   * Counts of the words a window splits into where the tokenizer is additive after letters: the
+   * windows of one fit's probes differ only around their cuts, so most of their words were seen.
+   */
+  private readonly pieceCounts = new Map<string, number>();
 
-  constructor(options: { corpus: CodePointText; tokenizer: Tokenizer; limit: number }) {
-    const { corpus, tokenizer } = options;
-    this.corpus = corpus;
-    this.tokenizer = tokenizer;
-    const limit = Math.min(options.limit, corpus.length);
-    const starts: number[] = [];
-    const anchors: number[] = [];
-    const blankLinesOk = tokenizer.additiveAfterBlankLines === true;
-    if (corpus.length === corpus.text.length) {
-      // BMP text: jump from newline to newline instead of visiting every character.
-      const text = corpus.text;
-      for (
-        let newline = text.indexOf('\n', 1);
-        newline !== -1 && newline + 1 < limit;
-        newline = text.indexOf('\n', newline + 1)
-      ) {
-        const position = newline + 1;
-        // Before the newline: a non-space, or (where the tokenizer allows) a run of newlines
-        // that itself follows a non-space.
-        const runStart = blankLinesOk ? firstOfRun(text, newline) : newline;
-        if (runStart > 0 && !/\s/.test(text[runStart - 1]!) && isSafeStart(text[position]!)) {
-          starts.push(position);
-          anchors.push(runStart - 1);
-        }
-      }
-    } else {
-      for (let position = 2; position < limit; position++) {
-        if (
-          corpus.charAt(position - 1) === '\n' &&
-          !/\s/.test(corpus.charAt(position - 2)) &&
-          isSafeStart(corpus.charAt(position))
-        ) {
-          starts.push(position);
-          anchors.push(position - 2);
-        }
-      }
+  /**
+   * Counts the corpus's segments in this thread. `create` counts them by the fastest path there
+   * is (a native counter or worker threads); both give the same index.
+   */
+  constructor(options: IndexOptions, boundaries = safeStarts(options), segmentCounts?: ArrayLike<number>) {
+    this.corpus = options.corpus;
+    this.tokenizer = options.tokenizer;
+    this.starts = boundaries.starts;
+    this.anchors = boundaries.anchors;
+    const counts =
+      segmentCounts ??
+      segmentsOf(options.corpus, boundaries.starts).map((segment) => options.tokenizer.count(segment));
+    if (counts.length !== Math.max(0, this.starts.length - 1)) {
+      throw new Error('internal: one count per segment between safe starts');
     }
-    if (anchors.length !== starts.length) throw new Error('internal: every safe start needs its anchor');
-    this.starts = Int32Array.from(starts);
-    this.anchors = Int32Array.from(anchors);
-    this.cumulative = new Float64Array(starts.length);
-    for (let index = 1; index < starts.length; index++) {
-      this.cumulative[index] =
-        this.cumulative[index - 1]! + tokenizer.count(corpus.slice(starts[index - 1]!, starts[index]!));
+    this.cumulative = new Float64Array(this.starts.length);
+    for (let index = 1; index < this.starts.length; index++) {
+      this.cumulative[index] = this.cumulative[index - 1]! + counts[index - 1]!;
     }
+  }
+
+  /** The index, its segments counted by `countMany` (native or on worker threads where it can). */
+  static async create(
+    options: IndexOptions & { onPath?: (path: CountPath) => void },
+  ): Promise<CorpusTokenIndex> {
+    const boundaries = safeStarts(options);
+    const counts = await countMany(options.tokenizer, segmentsOf(options.corpus, boundaries.starts), {
+      onPath: options.onPath,
+    });
+    return new CorpusTokenIndex(options, boundaries, counts);
   }
 
   /** Index of the first entry of `values` (ascending) that is >= position, or its length. */
@@ -131,10 +184,24 @@ export class CorpusTokenIndex {
   private countWindow(window: string): number {
     let count = this.windowCounts.get(window);
     if (count === undefined) {
-      count = this.tokenizer.count(window);
+      count = this.tokenizer.additiveAfterLetters ? this.countPieces(window) : this.tokenizer.count(window);
       if (this.windowCounts.size >= 20_000) this.windowCounts.clear();
       this.windowCounts.set(window, count);
     }
     return count;
+  }
+
+  private countPieces(window: string): number {
+    let total = 0;
+    for (const piece of window.split(AFTER_LETTER)) {
+      let count = this.pieceCounts.get(piece);
+      if (count === undefined) {
+        count = this.tokenizer.count(piece);
+        if (this.pieceCounts.size >= 200_000) this.pieceCounts.clear();
+        this.pieceCounts.set(piece, count);
+      }
+      total += count;
+    }
+    return total;
   }
 }

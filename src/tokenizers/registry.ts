@@ -1,5 +1,6 @@
 import { MedbenchError } from '../core/errors.js';
 import type { Tokenizer } from '../core/tokenizer.js';
+import { countManyLlama3 } from './native-llama3.js';
 
 interface TokenizerEntry {
   description: string;
@@ -31,7 +32,9 @@ const encodings: Record<string, TokenizerEntry> = {
         exact: true,
         additiveAtLineStarts: true,
         additiveAfterBlankLines: true,
+        additiveAfterLetters: true,
         count: (text) => tokenizer.encode(text, { add_special_tokens: false }).length,
+        countMany: countManyLlama3,
         encode: (text) => tokenizer.encode(text, { add_special_tokens: false }),
         decode: (ids) => tokenizer.decode([...ids]),
         huggingFaceBos: '<|begin_of_text|>',
@@ -79,6 +82,7 @@ function openAiEncoding(
     exact: true,
     additiveAtLineStarts: true,
     additiveAfterBlankLines: true,
+    additiveAfterLetters: true,
     count: (text) => module.countTokens(text, ORDINARY),
     encode: (text) => module.encode(text, ORDINARY),
     decode: (ids) => module.decode(ids),

@@ -45,6 +45,11 @@ describe.runIf(available)('exact MIC token counts derived from prefix sums', () 
       result.stderr,
     );
     expect(said, result.stderr).not.toBeNull();
+    // llama3's haystacks were counted by the native Rust encoder (o200k's, this small, in this
+    // thread: worker threads start at 200k characters) — and the full recount below agrees.
+    expect(result.stderr).toMatch(
+      /haystacks counted once per tokenizer: o200k_base (in this thread|on worker threads), llama3 by its native encoder\./,
+    );
     const [lines, tokenizers] = [
       readFileSync(out, 'utf8').trim().split('\n').slice(1),
       [await getTokenizer('o200k_base'), await getTokenizer('llama3')],

@@ -31,6 +31,12 @@ export interface MedOdysseyDatasetRequest {
   seed: string;
 }
 
+const COUNT_PATH_WORDS = {
+  native: 'by its native encoder',
+  workers: 'on worker threads',
+  'in-thread': 'in this thread',
+} as const;
+
 export type MedOdysseyBuildRecord = { prompts: string | null };
 
 /**
@@ -38,8 +44,10 @@ export type MedOdysseyBuildRecord = { prompts: string | null };
  * medical tasks from the user's sources. Every file is read and checked here; the samples are
  * then made one at a time as the caller consumes them.
  */
-export function buildMedOdysseyDataset(request: MedOdysseyDatasetRequest): SuiteBuild<MedOdysseyBuildRecord> {
-  const release = request.release ? prepareMedOdysseyBuild(request.release) : undefined;
+export async function buildMedOdysseyDataset(
+  request: MedOdysseyDatasetRequest,
+): Promise<SuiteBuild<MedOdysseyBuildRecord>> {
+  const release = request.release ? await prepareMedOdysseyBuild(request.release) : undefined;
   const medical = request.medical
     ? loadMedicalSources({
         folder: request.medical.folder,
@@ -85,7 +93,13 @@ export function buildMedOdysseyDataset(request: MedOdysseyDatasetRequest): Suite
     warnings: () => {
       const statistics = release?.statistics;
       if (!statistics) return [];
+      const paths = Object.entries(statistics.countPaths ?? {});
       return [
+        ...(paths.length > 0
+          ? [
+              `haystacks counted once per tokenizer: ${paths.map(([name, path]) => `${name} ${COUNT_PATH_WORDS[path]}`).join(', ')}.`,
+            ]
+          : []),
         ...(statistics.corpusExhausted > 0
           ? [
               `warning: ${statistics.corpusExhausted} samples use the whole corpus and still stay below their token level.`,

@@ -1,8 +1,9 @@
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
-import type { CodePointText } from '../../tokenizers/code-point-text.js';
+import { type CodePointText, codePointLength } from '../../tokenizers/code-point-text.js';
 import { CorpusTokenIndex } from '../../tokenizers/corpus-token-index.js';
+import type { CountPath } from '../../tokenizers/count-many.js';
 import { joinPromptParts, type PromptPart } from '../../tokenizers/prompt-parts.js';
 import { ANSWER_RESERVE_CHARS, type CountingType, type Language, levelName } from './constants.js';
 import {
@@ -51,6 +52,44 @@ export interface BuildSamplesOptions {
    * derived counts — exact by construction — are recorded as they are.
    */
   verifyCounts?: boolean;
+  /** Indexes counted beforehand (`countCorpora`, in parallel); others are counted when first needed. */
+  indexes?: CorpusIndexes;
+}
+
+/** Corpus token indexes by corpus, then tokenizer name. */
+export type CorpusIndexes = Map<CodePointText, Map<string, CorpusTokenIndex>>;
+
+/**
+ * The token indexes an exact build needs (every corpus of every source under every tokenizer),
+ * counted natively or on worker threads, one corpus after another. Ratio builds need none.
+ */
+export async function countCorpora(options: {
+  sources: readonly LanguageSource[];
+  tokenizers: readonly Tokenizer[];
+  mic: MicMode;
+  statistics?: BuildStatistics;
+}): Promise<CorpusIndexes> {
+  const indexes: CorpusIndexes = new Map();
+  if (options.mic === 'ratio') return indexes;
+  for (const source of options.sources) {
+    for (const corpus of [source.corpus, source.countingHaystack?.text]) {
+      if (!corpus || indexes.has(corpus)) continue;
+      const byTokenizer = new Map<string, CorpusTokenIndex>();
+      indexes.set(corpus, byTokenizer);
+      for (const tokenizer of options.tokenizers) {
+        const onPath = (path: CountPath) => {
+          if (options.statistics) {
+            options.statistics.countPaths = { ...options.statistics.countPaths, [tokenizer.name]: path };
+          }
+        };
+        byTokenizer.set(
+          tokenizer.name,
+          await CorpusTokenIndex.create({ corpus, tokenizer, limit: corpus.length, onPath }),
+        );
+      }
+    }
+  }
+  return indexes;
 }
 
 export interface BuildStatistics {
@@ -61,6 +100,8 @@ export interface BuildStatistics {
   verified?: number;
   /** Samples whose context is the whole corpus yet below the token level. */
   corpusExhausted: number;
+  /** How each tokenizer's corpus indexes were counted (exact modes). */
+  countPaths?: Record<string, CountPath>;
 }
 
 interface Assembler {
@@ -188,7 +229,7 @@ function countingDrawsFor(source: LanguageSource, options: BuildSamplesOptions) 
  */
 export function* buildSamples(options: BuildSamplesOptions, statistics: BuildStatistics): Generator<Sample> {
   for (const source of options.sources) {
-    const indexCache = new Map<CodePointText, Map<string, CorpusTokenIndex>>();
+    const indexCache: CorpusIndexes = options.indexes ?? new Map();
     const indexFor = (corpus: CodePointText) => (tokenizer: Tokenizer) => {
       const byTokenizer = indexCache.get(corpus) ?? new Map<string, CorpusTokenIndex>();
       indexCache.set(corpus, byTokenizer);
@@ -248,7 +289,7 @@ export function* buildSamples(options: BuildSamplesOptions, statistics: BuildSta
               ...(group.fitFor ? { fitFor: group.fitFor } : {}),
             },
             prompt,
-            promptChars: [...prompt].length,
+            promptChars: codePointLength(prompt),
             promptTokens,
             gold: assembler.gold,
             meta: { ...assembler.meta, ...offsets, haystackChars },

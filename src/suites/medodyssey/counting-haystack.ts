@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import { readTextFile } from '../../io/text-file.js';
-import { CodePointText } from '../../tokenizers/code-point-text.js';
+import { CodePointText, codePointLength } from '../../tokenizers/code-point-text.js';
 import type { Language } from './constants.js';
 import { normalizeReleaseText } from './normalize-release-text.js';
 import { EN_GUIDELINE_ORDER, genericHaystackFiles, type HaystackKind, ZH_BOOK_ORDER } from './release.js';
@@ -105,7 +105,7 @@ export function loadCountingHaystack(options: {
     }
     const text = `${rule.normalize(readTextFile(path))}\n`;
     original += text;
-    length += [...text].length;
+    length += codePointLength(text);
     read.push(path);
   }
   if (length < options.minimumChars) {

@@ -1,7 +1,13 @@
 import type { Sample } from '../../core/sample.js';
 import type { Task } from '../../core/task.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
-import { type BuildStatistics, buildSamples, type LanguageSource, type MicMode } from './build-samples.js';
+import {
+  type BuildStatistics,
+  buildSamples,
+  countCorpora,
+  type LanguageSource,
+  type MicMode,
+} from './build-samples.js';
 import { ANSWER_RESERVE_CHARS, type CountingType, DEFAULT_GAMMA, type Language } from './constants.js';
 import type { CountingDrawsFile } from './counting-draws.js';
 import { loadCountingHaystack } from './counting-haystack.js';
@@ -51,10 +57,10 @@ export interface MedOdysseyBuildRequest {
  * generator with the statistics it fills in. Every input error is thrown here, before a
  * single sample is produced.
  */
-export function prepareMedOdysseyBuild(request: MedOdysseyBuildRequest): {
+export async function prepareMedOdysseyBuild(request: MedOdysseyBuildRequest): Promise<{
   samples: Generator<Sample>;
   statistics: BuildStatistics;
-} {
+}> {
   const datasetFolder = resolveDatasetFolder(request.data);
   const gamma = { ...DEFAULT_GAMMA, ...request.gamma };
   const maxLevel = Math.max(...request.levels);
@@ -83,6 +89,13 @@ export function prepareMedOdysseyBuild(request: MedOdysseyBuildRequest): {
     return { language, corpus, needles, countingHaystack };
   });
   const statistics: BuildStatistics = { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
+  // Exact modes: every corpus counted once per tokenizer, on every core, before the first sample.
+  const indexes = await countCorpora({
+    sources,
+    tokenizers: request.tokenizers,
+    mic: request.mic,
+    statistics,
+  });
   const samples = buildSamples(
     {
       sources,
@@ -98,6 +111,7 @@ export function prepareMedOdysseyBuild(request: MedOdysseyBuildRequest): {
       countingSentences: request.countingSentences,
       countingDraws: request.countingDraws,
       verifyCounts: request.verifyCounts === true,
+      indexes,
     },
     statistics,
   );

@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type CountPath, countMany } from '../../dist/tokenizers/count-many.js';
+import { getTokenizer } from '../../dist/tokenizers/registry.js';
+import { ROOT } from './cli.js';
+
+/**
+ * The built `countMany` on the sample haystacks (en and zh lines, numbered so no two repeat, about
+ * 400k characters): the parallel paths medbench takes for a corpus — worker threads for the OpenAI
+ * encodings, the native Rust encoder for Llama 3 — give each text's `count`, in order.
+ */
+const raw = join(ROOT, 'samples', 'medodyssey', 'dataset', 'raw_data');
+const lines = readdirSync(raw, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile())
+  .sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))
+  .flatMap((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8').split(/(?<=\n)/));
+const texts = Array.from({ length: 40 }, (_, round) =>
+  lines.map((line, index) => `${round}.${index} ${line}`),
+).flat();
+
+describe('countMany (built)', () => {
+  it('counts on every core and agrees with count, text by text', async () => {
+    expect(texts.join('').length).toBeGreaterThan(200_000);
+    const expected: Record<string, CountPath> = {
+      o200k_base: availableParallelism() > 1 ? 'workers' : 'in-thread',
+      cl100k_base: availableParallelism() > 1 ? 'workers' : 'in-thread',
+      llama3: 'native',
+    };
+    for (const [name, path] of Object.entries(expected)) {
+      const tokenizer = await getTokenizer(name);
+      let taken: CountPath | undefined;
+      const counts = await countMany(tokenizer, texts, { onPath: (chosen) => (taken = chosen) });
+      expect(taken, name).toBe(path);
+      expect(counts.length).toBe(texts.length);
+      const mismatches = texts.filter((text, index) => counts[index] !== tokenizer.count(text));
+      expect(mismatches, name).toEqual([]);
+    }
+  });
+});
