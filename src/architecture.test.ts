@@ -40,7 +40,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   io: ['core'],
   metrics: ['core'],
   search: ['core'],
-  tokenizers: ['core'],
+  /** Counting on worker threads uses io's worker pool. */
+  tokenizers: ['core', 'io'],
   store: ['core'],
   providers: ['core', 'io', 'metrics', 'search'],
   /** A suite's own report (tables, charts) is built from report/'s generic parts. */

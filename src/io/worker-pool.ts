@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { MedbenchError, type MedbenchErrorCode } from '../core/errors.js';
 
-/** What a pool's worker script receives per job and answers with. */
+/** What a pool's worker script answers a job with: a value, or the error it threw (a MedbenchError's code and hint kept). */
 interface Envelope<T> {
   id: number;
   value?: T;
-  error?: string;
+  error?: { message: string; code?: MedbenchErrorCode; hint?: string };
 }
 
 /**
@@ -28,7 +29,7 @@ export class WorkerPool<Input, Output> {
     private readonly script: URL,
     options: { size?: number } = {},
   ) {
-    this.size = Math.max(1, options.size ?? availableParallelism());
+    this.size = Math.max(1, options.size ?? threadsWanted());
   }
 
   /**
@@ -39,7 +40,7 @@ export class WorkerPool<Input, Output> {
     script: URL,
     options: { size?: number } = {},
   ): WorkerPool<Input, Output> | undefined {
-    const size = options.size ?? availableParallelism();
+    const size = options.size ?? threadsWanted();
     if (size < 2 || !existsSync(fileURLToPath(script))) return undefined;
     return new WorkerPool<Input, Output>(script, { size });
   }
@@ -79,7 +80,7 @@ export class WorkerPool<Input, Output> {
       worker.unref();
       this.idle.push(worker);
       if (settle) {
-        if (message.error !== undefined) settle.reject(new Error(message.error));
+        if (message.error !== undefined) settle.reject(rebuiltError(message.error));
         else settle.resolve(message.value as Output);
       }
       this.dispatch();
@@ -97,6 +98,22 @@ export class WorkerPool<Input, Output> {
     for (const job of this.waiting.splice(0)) job.settle.reject(error);
     void this.close();
   }
+}
+
+/** Worker threads per pool: MEDBENCH_THREADS when set (1 keeps every pass in its own thread), else one per core. */
+export function threadsWanted(): number {
+  const wanted = Number(process.env.MEDBENCH_THREADS);
+  return Number.isInteger(wanted) && wanted > 0 ? wanted : availableParallelism();
+}
+
+function rebuiltError(error: NonNullable<Envelope<unknown>['error']>): Error {
+  return error.code
+    ? new MedbenchError({
+        code: error.code,
+        message: error.message,
+        ...(error.hint ? { hint: error.hint } : {}),
+      })
+    : new Error(error.message);
 }
 
 interface Settle<T> {
@@ -117,7 +134,10 @@ export async function serveWorkerJobs<Input, Output>(
       const value = await work(input);
       port.postMessage({ id, value }, transferOf(value));
     } catch (error) {
-      port.postMessage({ id, error: String((error as Error)?.message ?? error) });
+      const failure = MedbenchError.is(error)
+        ? { message: error.message, code: error.code, ...(error.hint ? { hint: error.hint } : {}) }
+        : { message: String((error as Error)?.message ?? error) };
+      port.postMessage({ id, error: failure });
     }
   });
 }

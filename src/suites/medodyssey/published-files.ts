@@ -102,6 +102,15 @@ export function resolveEvaluationFolder(folder: string): string {
  * Every published output file under evaluation_result/, sorted by name, and the `.jsonl`
  * files whose names follow none of the release's patterns (reported, not read).
  */
+/** The release's dataset/ folder beside (or around) evaluation_result/, if there is one. */
+export function releaseFolderBeside(evaluationFolder: string): string {
+  const parent = join(evaluationFolder, '..');
+  for (const candidate of [parent, join(parent, 'dataset')]) {
+    if (existsSync(join(candidate, 'task_data')) || existsSync(join(candidate, 'raw_data'))) return candidate;
+  }
+  return parent;
+}
+
 export function listPublishedFiles(evaluationFolder: string): {
   files: PublishedFile[];
   unknown: string[];

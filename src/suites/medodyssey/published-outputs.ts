@@ -3,11 +3,18 @@ import { join } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
 import type { Sample, SampleParams, SampleStatus } from '../../core/sample.js';
 import type { ScoringMode, Task } from '../../core/task.js';
+import { codePointLength } from '../../tokenizers/code-point-text.js';
 import { type CountingType, type Language, levelName, OWN_SCORE_PREFIX } from './constants.js';
 import { countingTask } from './counting-task.js';
 import { caseTask, kgTask, tableTask, termTask } from './medical-tasks.js';
 import { niahTask } from './niah-task.js';
-import { listPublishedFiles, type PublishedFile, resolveEvaluationFolder } from './published-files.js';
+import {
+  listPublishedFiles,
+  type PublishedFile,
+  releaseFolderBeside,
+  resolveEvaluationFolder,
+} from './published-files.js';
+import { loadCaseAlternatives, medicalGold } from './published-gold.js';
 import {
   type CountingLine,
   countingLineSchema,
@@ -16,14 +23,10 @@ import {
   niahLineSchema,
   readJsonLines,
 } from './published-lines.js';
+import { COUNTING_TYPE_NAMES } from './published-models.js';
 import { loadNeedles } from './release.js';
 
-export { resolveEvaluationFolder } from './published-files.js';
 export { loadCaseAlternatives } from './published-gold.js';
-export { COUNTING_TYPE_NAMES, PUBLISHED_MODELS } from './published-models.js';
-
-import { loadCaseAlternatives, medicalGold } from './published-gold.js';
-import { COUNTING_TYPE_NAMES } from './published-models.js';
 
 const MEDICAL_TASKS = { kg: kgTask, term: termTask, table: tableTask, case: caseTask } as const;
 
@@ -58,15 +61,6 @@ export interface PublishedFileSummary {
   missing: string[];
   /** Lines where medbench's parse disagrees with the published pred_answer or format note. */
   parserDisagreements: Array<{ line: number; detail: string }>;
-}
-
-/** The release's dataset/ folder beside (or around) evaluation_result/, if there is one. */
-function releaseFolderBeside(evaluationFolder: string): string {
-  const parent = join(evaluationFolder, '..');
-  for (const candidate of [parent, join(parent, 'dataset')]) {
-    if (existsSync(join(candidate, 'task_data')) || existsSync(join(candidate, 'raw_data'))) return candidate;
-  }
-  return parent;
 }
 
 const sameJson = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
@@ -234,7 +228,7 @@ function readCounting(reader: Reader, kind: Extract<PublishedFile['kind'], { tas
       predOrigin: value.pred_origin,
       predAnswer: value.pred_answer,
       hasPrompt: true,
-      promptChars: [...value.input].length,
+      promptChars: codePointLength(value.input),
       promptTokens: value.token_len ?? null,
     });
   }
@@ -262,7 +256,7 @@ function countingSample(
       haystack: kind.haystack,
     },
     prompt: value.input,
-    promptChars: [...value.input].length,
+    promptChars: codePointLength(value.input),
     promptTokens: {},
     gold: { counts: value.true_answer },
   };
