@@ -1,8 +1,9 @@
 // Tokenizer choice: for each tokenizer medbench ships, the speed of its implementation and of the
 // other exact implementations on the npm registry, on the release's haystacks (the en guidelines,
 // the zh books), each compared id for id with medbench's. Three repeats; min/median/max printed.
-// The alternatives are not dependencies; install them for a comparison with
-//   npm i --no-save tiktoken@1.0.22 @anush008/tokenizers@0.6.0 @huggingface/tokenizers@0.2.0
+// HF's Rust binding (@anush008/tokenizers) is a dependency: medbench counts Llama 3 corpora with it
+// (countMany). The other alternatives are not; install them for a comparison with
+//   npm i --no-save tiktoken@1.0.22 @huggingface/tokenizers@0.2.0
 // Each text is encoded three times in one process: the first pass is cold; the repeats show what a
 // tokenizer's cache does for medbench's work, where prompts share one haystack.
 // Usage: npm run build && node bench/tokenizers.js [release folder]
@@ -42,7 +43,7 @@ async function candidates(tokenizer) {
     if (rust) {
       const native = rust.Tokenizer.fromFile(join(file, 'tokenizer.json'));
       list.push({
-        name: 'HF tokenizers, Rust binding (async only)',
+        name: 'HF tokenizers, Rust binding (medbench countMany)',
         encode: async (text) => (await native.encode(text, null, { addSpecialTokens: false })).getIds(),
       });
     }
@@ -82,5 +83,33 @@ for (const name of ['o200k_base', 'llama3']) {
         `${name} ${language} ${candidate.name.padEnd(42)} cold ${cold.toFixed(2)} M chars/s; of three: min ${rates[0].toFixed(2)}, median ${rates[1].toFixed(2)}, max ${rates[2].toFixed(2)}; ids identical to medbench's: ${sameIds([...ids], [...reference])}`,
       );
     }
+  }
+}
+
+// What the exact build does with a corpus: count its lines in bulk. countMany (Llama 3: the Rust
+// encoder's batches, on every core; OpenAI encodings: worker threads) against `count` line by line in
+// this thread, three rounds each; the counts must be equal line for line.
+const { countMany } = await import('../dist/tokenizers/count-many.js');
+for (const name of ['o200k_base', 'llama3']) {
+  const tokenizer = await getTokenizer(name);
+  for (const [language, text] of Object.entries(texts)) {
+    const lines = text.split(/(?<=\n)/);
+    const one = [];
+    const bulk = [];
+    let path;
+    let equal = true;
+    for (let repeat = 0; repeat < 3; repeat++) {
+      let started = performance.now();
+      const single = lines.map((line) => tokenizer.count(line));
+      one.push(text.length / ((performance.now() - started) / 1000) / 1e6);
+      started = performance.now();
+      const counts = await countMany(tokenizer, lines, { onPath: (chosen) => (path = chosen) });
+      bulk.push(text.length / ((performance.now() - started) / 1000) / 1e6);
+      equal &&= single.every((count, index) => count === counts[index]);
+    }
+    const median = (values) => [...values].sort((a, b) => a - b)[1].toFixed(2);
+    console.log(
+      `${name} ${language} lines: count in this thread median ${median(one)} M chars/s; countMany (${path}) median ${median(bulk)} M chars/s (${(Number(median(bulk)) / Number(median(one))).toFixed(1)}×); counts equal: ${equal}`,
+    );
   }
 }

@@ -1,5 +1,6 @@
 import type { RankedList, RankRequest, Retriever } from '../core/retriever.js';
 import { topKAmong } from '../search/top-k.js';
+import { tokenizeCorpus } from './bm25-tokens.js';
 import { wordTokens } from './word-tokens.js';
 
 /** The corpus as compressed postings: term → (document, frequency) runs, in document order. */
@@ -59,25 +60,14 @@ export class Bm25Retriever implements Retriever {
     };
   }
 
-  private index(corpus: readonly string[]): Bm25Index {
-    const termIds = new Map<string, number>();
-    const documentTerms: Int32Array[] = [];
+  private async index(corpus: readonly string[]): Promise<Bm25Index> {
+    // Word tokens on every core for a large corpus (bm25-tokens.ts), as term ids.
+    const { termIds, documentTerms } = await tokenizeCorpus(corpus);
     const lengths = new Float64Array(corpus.length);
     let postingsCount = 0;
-    const documentFrequency: number[] = [];
-    corpus.forEach((text, document) => {
-      const tokens = wordTokens(text);
-      lengths[document] = tokens.length;
-      const ids = new Int32Array(tokens.length);
-      tokens.forEach((token, position) => {
-        let id = termIds.get(token);
-        if (id === undefined) {
-          id = termIds.size;
-          termIds.set(token, id);
-          documentFrequency.push(0);
-        }
-        ids[position] = id;
-      });
+    const documentFrequency = new Int32Array(termIds.size);
+    documentTerms.forEach((ids, document) => {
+      lengths[document] = ids.length;
       ids.sort();
       for (let position = 0; position < ids.length; position++) {
         if (position === 0 || ids[position] !== ids[position - 1]) {
@@ -85,7 +75,6 @@ export class Bm25Retriever implements Retriever {
           postingsCount++;
         }
       }
-      documentTerms.push(ids);
     });
     const offsets = new Int32Array(termIds.size + 1);
     for (let term = 0; term < termIds.size; term++)
@@ -114,7 +103,7 @@ export class Bm25Retriever implements Retriever {
   }
 
   async rank(request: RankRequest): Promise<RankedList[]> {
-    const index = this.index(request.corpus);
+    const index = await this.index(request.corpus);
     const total = request.corpus.length;
     const k = Math.min(request.topK, total);
     const scores = new Float64Array(total);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tokenizeCorpus, tokenizeTexts } from '../../dist/providers/bm25-tokens.js';
 import { type CountPath, countMany } from '../../dist/tokenizers/count-many.js';
 import { getTokenizer } from '../../dist/tokenizers/registry.js';
 import { ROOT } from './cli.js';
@@ -37,5 +38,23 @@ describe('countMany (built)', () => {
       const mismatches = texts.filter((text, index) => counts[index] !== tokenizer.count(text));
       expect(mismatches, name).toEqual([]);
     }
+  });
+});
+
+describe('BM25 word tokens of a large corpus (built)', () => {
+  it('come from worker threads with the vocabulary and term ids of one pass', async () => {
+    // The sample lines again, 3 M characters: English (the regular-expression path) and Chinese
+    // (ICU's segmenter).
+    const corpus = Array.from({ length: 8 }, (_, round) => texts.map((text) => `${round} ${text}`)).flat();
+    const parallel = await tokenizeCorpus(corpus);
+    expect(parallel.threads).toBe(availableParallelism() > 1 ? availableParallelism() : 1);
+    const single = tokenizeTexts(corpus);
+    expect([...parallel.termIds.keys()]).toEqual(single.vocabulary);
+    expect(parallel.documentTerms.length).toBe(corpus.length);
+    parallel.documentTerms.forEach((ids, document) => {
+      expect([...ids]).toEqual([
+        ...single.ids.subarray(single.starts[document]!, single.starts[document + 1]!),
+      ]);
+    });
   });
 });
