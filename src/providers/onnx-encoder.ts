@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { MedbenchError } from '../core/errors.js';
 import { readJsonFile } from '../io/text-file.js';
@@ -126,7 +127,10 @@ export class OnnxEncoder {
       }
       let session: Session;
       try {
-        session = await ort.InferenceSession.create(this.modelPath);
+        // Every core: onnxruntime's default took one thread of a 2-core machine (exact-search.ts).
+        session = await ort.InferenceSession.create(this.modelPath, {
+          intraOpNumThreads: availableParallelism(),
+        });
       } catch (error) {
         throw folderError(
           `${this.modelPath} cannot be loaded by onnxruntime: ${(error as Error).message}`,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { RankedList } from '../core/retriever.js';
 import { onnxModelBytes } from './onnx-model-proto.js';
 import { topK } from './top-k.js';
@@ -79,13 +80,18 @@ export async function exactSearch(request: ExactSearchRequest): Promise<RankedLi
     return Array.from({ length: queryRows }, () => ({ indexes: [], scores: [] }));
   if (queryRows * corpusRows * dimensions < SMALL_PROBLEM) return exactSearchLoop(request);
   const ort: Ort = await import('onnxruntime-node');
-  const session = await ort.InferenceSession.create(SEARCH_GRAPH);
+  // Every core: onnxruntime's default took one thread of this 2-core machine (8.9 s against 14.5 s).
+  const session = await ort.InferenceSession.create(SEARCH_GRAPH, {
+    intraOpNumThreads: availableParallelism(),
+  });
   try {
     const corpus = new ort.Tensor('float32', request.corpus, [corpusRows, dimensions]);
     const kTensor = new ort.Tensor('int64', BigInt64Array.from([BigInt(k)]), [1]);
-    // 38.4 M scores a block (384 queries of a 100k corpus): 7.1–7.3 s at 841 MB peak RSS for
-    // 10k × 100k × 768, against 8.3–8.5 s at 128, 7.6 s at 256 and 7.3 s but 1.1 GB at 512.
-    const blockSize = request.blockSize ?? Math.max(16, Math.min(1024, Math.floor(38_400_000 / corpusRows)));
+    // 25.6 M scores a block (256 queries of a 100k corpus): for 10k × 100k × 768 on both cores
+    // 6.7–7.2 s at 848 MB peak RSS, against 7.6–7.8 s at 897 MB for 320 and 7.2–7.6 s at 789 MB
+    // for 192 (bench/README.md). onnxruntime's memory arena stays on: without it every block's scores
+    // are fresh pages, and the search took twice as long.
+    const blockSize = request.blockSize ?? Math.max(16, Math.min(1024, Math.floor(25_600_000 / corpusRows)));
     const results: RankedList[] = [];
     for (let start = 0; start < queryRows; start += blockSize) {
       const count = Math.min(blockSize, queryRows - start);
