@@ -32,7 +32,11 @@ describe('countMany (built)', () => {
     for (const [name, path] of Object.entries(expected)) {
       const tokenizer = await getTokenizer(name);
       let taken: CountPath | undefined;
-      const counts = await countMany(tokenizer, texts, { onPath: (chosen) => (taken = chosen) });
+      // A low threshold: by default only texts of 8 M characters or more go to workers.
+      const counts = await countMany(tokenizer, texts, {
+        onPath: (chosen) => (taken = chosen),
+        parallelMinChars: 200_000,
+      });
       expect(taken, name).toBe(path);
       expect(counts.length).toBe(texts.length);
       const mismatches = texts.filter((text, index) => counts[index] !== tokenizer.count(text));
