@@ -47,13 +47,15 @@ const PARALLEL_MIN_CHARS = 2_000_000;
  */
 export async function tokenizeCorpus(
   corpus: readonly string[],
+  options: { parallelMinChars?: number } = {},
 ): Promise<{ termIds: Map<string, number>; documentTerms: Int32Array[]; threads: number }> {
   let characters = 0;
   for (const text of corpus) characters += text.length;
-  if (characters >= PARALLEL_MIN_CHARS) {
+  const large = characters >= (options.parallelMinChars ?? PARALLEL_MIN_CHARS);
+  if (large) {
     pool ??= WorkerPool.where<string[], TokenizedTexts>(new URL('./bm25-tokens-worker.js', import.meta.url));
   }
-  const workers = characters >= PARALLEL_MIN_CHARS ? pool : undefined;
+  const workers = large ? pool : undefined;
   const chunkCount = workers ? workers.size * 4 : 1;
   const chunkSize = Math.ceil(corpus.length / chunkCount);
   const chunks: Array<readonly string[]> = [];

@@ -9,7 +9,7 @@ import { ROOT } from './cli.js';
 
 /**
  * The built `countMany` on the sample haystacks (en and zh lines, numbered so no two repeat, about
- * 400k characters): the parallel paths medbench takes for a corpus — worker threads for the OpenAI
+ * 100k characters): the parallel paths medbench takes for a corpus — worker threads for the OpenAI
  * encodings, the native Rust encoder for Llama 3 — give each text's `count`, in order.
  */
 const raw = join(ROOT, 'samples', 'medodyssey', 'dataset', 'raw_data');
@@ -17,13 +17,13 @@ const lines = readdirSync(raw, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile())
   .sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))
   .flatMap((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8').split(/(?<=\n)/));
-const texts = Array.from({ length: 40 }, (_, round) =>
+const texts = Array.from({ length: 10 }, (_, round) =>
   lines.map((line, index) => `${round}.${index} ${line}`),
 ).flat();
 
 describe('countMany (built)', () => {
   it('counts on every core and agrees with count, text by text', async () => {
-    expect(texts.join('').length).toBeGreaterThan(200_000);
+    expect(texts.join('').length).toBeGreaterThan(50_000);
     const expected: Record<string, CountPath> = {
       o200k_base: availableParallelism() > 1 ? 'workers' : 'in-thread',
       cl100k_base: availableParallelism() > 1 ? 'workers' : 'in-thread',
@@ -35,7 +35,7 @@ describe('countMany (built)', () => {
       // A low threshold: by default only texts of 8 M characters or more go to workers.
       const counts = await countMany(tokenizer, texts, {
         onPath: (chosen) => (taken = chosen),
-        parallelMinChars: 200_000,
+        parallelMinChars: 50_000,
       });
       expect(taken, name).toBe(path);
       expect(counts.length).toBe(texts.length);
@@ -47,10 +47,10 @@ describe('countMany (built)', () => {
 
 describe('BM25 word tokens of a large corpus (built)', () => {
   it('come from worker threads with the vocabulary and term ids of one pass', async () => {
-    // The sample lines again, 3 M characters: English (the regular-expression path) and Chinese
-    // (ICU's segmenter).
-    const corpus = Array.from({ length: 8 }, (_, round) => texts.map((text) => `${round} ${text}`)).flat();
-    const parallel = await tokenizeCorpus(corpus);
+    // The sample lines again: English (the regular-expression path) and Chinese (ICU's segmenter),
+    // with a low threshold (by default workers start at 2 M characters).
+    const corpus = Array.from({ length: 2 }, (_, round) => texts.map((text) => `${round} ${text}`)).flat();
+    const parallel = await tokenizeCorpus(corpus, { parallelMinChars: 50_000 });
     expect(parallel.threads).toBe(availableParallelism() > 1 ? availableParallelism() : 1);
     const single = tokenizeTexts(corpus);
     expect([...parallel.termIds.keys()]).toEqual(single.vocabulary);
