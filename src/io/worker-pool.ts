@@ -100,6 +100,15 @@ export class WorkerPool<Input, Output> {
   }
 }
 
+/** The pool on `script` (`WorkerPool.where`), made on first use and shared by later calls. */
+export function sharedPool<Input, Output>(script: URL): () => WorkerPool<Input, Output> | undefined {
+  let pool: WorkerPool<Input, Output> | undefined | null = null;
+  return () => {
+    if (pool === null) pool = WorkerPool.where<Input, Output>(script);
+    return pool;
+  };
+}
+
 /** Worker threads per pool: MEDBENCH_THREADS when set (1 keeps every pass in its own thread), else one per core. */
 export function threadsWanted(): number {
   const wanted = Number(process.env.MEDBENCH_THREADS);

@@ -1,4 +1,4 @@
-import { WorkerPool } from '../io/worker-pool.js';
+import { sharedPool } from '../io/worker-pool.js';
 import { wordTokens } from './word-tokens.js';
 
 /** Texts as term ids: text i's ids are ids[starts[i], starts[i + 1]), ids index `vocabulary`. */
@@ -35,7 +35,7 @@ export function tokenizeTexts(texts: readonly string[]): TokenizedTexts {
   return { vocabulary, ids: ids.slice(0, size), starts };
 }
 
-let pool: WorkerPool<string[], TokenizedTexts> | undefined | null = null;
+const tokenPool = sharedPool<string[], TokenizedTexts>(new URL('./bm25-tokens-worker.js', import.meta.url));
 
 /** Below this many characters a corpus is tokenized in this thread: a worker's start costs more. */
 const PARALLEL_MIN_CHARS = 2_000_000;
@@ -52,10 +52,7 @@ export async function tokenizeCorpus(
   let characters = 0;
   for (const text of corpus) characters += text.length;
   const large = characters >= (options.parallelMinChars ?? PARALLEL_MIN_CHARS);
-  if (large) {
-    pool ??= WorkerPool.where<string[], TokenizedTexts>(new URL('./bm25-tokens-worker.js', import.meta.url));
-  }
-  const workers = large ? pool : undefined;
+  const workers = large ? tokenPool() : undefined;
   const chunkCount = workers ? workers.size * 4 : 1;
   const chunkSize = Math.ceil(corpus.length / chunkCount);
   const chunks: Array<readonly string[]> = [];

@@ -1,5 +1,5 @@
 import type { Tokenizer } from '../core/tokenizer.js';
-import { WorkerPool } from '../io/worker-pool.js';
+import { sharedPool } from '../io/worker-pool.js';
 import { getTokenizer } from './registry.js';
 
 export interface CountJob {
@@ -10,13 +10,7 @@ export interface CountJob {
 /** How `countMany` counted: for benches and tests, which must see the parallel path taken. */
 export type CountPath = 'native' | 'workers' | 'in-thread';
 
-let pool: WorkerPool<CountJob, Float64Array> | undefined | null = null;
-
-function countPool(): WorkerPool<CountJob, Float64Array> | undefined {
-  if (pool === null)
-    pool = WorkerPool.where<CountJob, Float64Array>(new URL('./count-worker.js', import.meta.url));
-  return pool;
-}
+const countPool = sharedPool<CountJob, Float64Array>(new URL('./count-worker.js', import.meta.url));
 
 /**
  * Below this many characters worker threads do not pay: each loads the vocabulary (about 0.4 s

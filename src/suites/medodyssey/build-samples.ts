@@ -71,6 +71,7 @@ export async function countCorpora(options: {
 }): Promise<CorpusIndexes> {
   const indexes: CorpusIndexes = new Map();
   if (options.mic === 'ratio') return indexes;
+  const paths: Record<string, CountPath> = {};
   for (const source of options.sources) {
     for (const corpus of [source.corpus, source.countingHaystack?.text]) {
       if (!corpus || indexes.has(corpus)) continue;
@@ -78,9 +79,7 @@ export async function countCorpora(options: {
       indexes.set(corpus, byTokenizer);
       for (const tokenizer of options.tokenizers) {
         const onPath = (path: CountPath) => {
-          if (options.statistics) {
-            options.statistics.countPaths = { ...options.statistics.countPaths, [tokenizer.name]: path };
-          }
+          paths[tokenizer.name] = path;
         };
         byTokenizer.set(
           tokenizer.name,
@@ -89,6 +88,7 @@ export async function countCorpora(options: {
       }
     }
   }
+  if (options.statistics) options.statistics.countPaths = paths;
   return indexes;
 }
 
