@@ -2,6 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, preciseNow, startLlmTestServer } from '../support/llm-test-server.js';
+import { mainThreadCpuMs, tcpPortsOf } from '../support/process-probe.js';
 import { buildSampleNiah, runCli, startCli, temporaryHome } from './cli.js';
 import { resultIds } from './store-snapshot.js';
 
@@ -18,6 +19,8 @@ afterAll(async () => {
   await server.close();
   rmSync(scratch, { recursive: true, force: true });
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitForRequests(count: number) {
   while (server.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -66,23 +69,51 @@ describe('interrupted runs', () => {
             ? arg.replace(server.url, killServer.url)
             : arg,
       );
-      const kills: number[] = [];
+      // The clock that decides whether medbench "had" an answer: its main thread's own CPU time
+      // since the server sent it. On a loaded 2-core machine a child can wait tens of
+      // milliseconds for a CPU; wall time then says more about the scheduler than about medbench.
+      // Which process sent a request is told by its TCP port, not by when the server read it: a
+      // killed child's last request may sit in the socket until after the kill.
+      const probes = mainThreadCpuMs(process.pid) !== undefined && tcpPortsOf(process.pid) !== undefined;
+      let childPid: number | undefined;
+      const cpuAtAnswer = new Map<object, { pid: number; cpu: number }>();
+      killServer.onAnswered = (request) => {
+        const cpu = mainThreadCpuMs(childPid);
+        if (cpu !== undefined && childPid !== undefined) cpuAtAnswer.set(request, { pid: childPid, cpu });
+      };
+      const kills: Array<{
+        at: number;
+        pid: number;
+        cpu: number | undefined;
+        ports: Set<number> | undefined;
+      }> = [];
       let stored = 0;
       for (let round = 0; round < 12; round++) {
         const before = killServer.requests.length;
         const { child, done } = startCli(args);
-        // A random point: while starting up (a quarter of the rounds), or 15 to 40 ms after the
-        // server sent one of this round's answers — when medbench must already have it.
+        childPid = child.pid;
+        // A random point: while starting up (a quarter of the rounds), or once medbench has run
+        // 15 to 40 ms of its own CPU time since the server sent one of this round's answers.
         const answers = round % 4 === 0 ? 0 : 1 + Math.floor(Math.random() * 4);
         const answered = () =>
           killServer.requests.slice(before).filter((request) => request.answeredAt !== undefined);
         const deadline = Date.now() + 10_000;
-        while (answered().length < answers && Date.now() < deadline)
-          await new Promise((resolve) => setTimeout(resolve, 1));
-        const last = Math.max(0, ...answered().map((request) => request.answeredAt!));
-        const killAt = answers === 0 ? preciseNow() + Math.random() * 300 : last + 15 + Math.random() * 25;
-        while (preciseNow() < killAt) await new Promise((resolve) => setImmediate(resolve));
-        kills.push(preciseNow());
+        while (answered().length < answers && Date.now() < deadline) await sleep(1);
+        if (answers === 0) await sleep(Math.random() * 300);
+        else {
+          const last = answered().at(-1)!;
+          const cpuFrom = cpuAtAnswer.get(last)?.cpu;
+          const wanted = 15 + Math.random() * 25;
+          // Wall time bounds the wait where /proc is missing or medbench sits idle.
+          const wallEnd = last.answeredAt! + (probes ? 400 : wanted);
+          while (
+            preciseNow() < wallEnd &&
+            !(cpuFrom !== undefined && (mainThreadCpuMs(child.pid) ?? 0) - cpuFrom >= wanted)
+          )
+            await sleep(1);
+        }
+        const ports = tcpPortsOf(child.pid);
+        kills.push({ at: preciseNow(), pid: child.pid!, cpu: mainThreadCpuMs(child.pid), ports });
         child.kill('SIGKILL');
         await done;
         const now = resultIds(home, { missingStore: [] }).length;
@@ -96,29 +127,41 @@ describe('interrupted runs', () => {
       expect(ids).toHaveLength(TOTAL);
       expect(new Set(ids).size).toBe(TOTAL);
       // A prompt is sent again only if its earlier answer never reached medbench: the server sent
-      // it after the kill, or so shortly before that medbench had not read it yet. medbench
-      // commits an answer in the event-loop turn in which it reads it (well under 5 ms,
-      // run-samples.test.ts) and never blocks that loop for long; the 15 ms allowed here is for a
-      // child process the OS has not scheduled yet on a loaded 2-core CI machine. (The runner
-      // this replaced left answers unread or uncommitted for 30-50 ms while it counted tokens.)
+      // it after the kill, or medbench had not yet had the CPU to read it. medbench commits an
+      // answer in the event-loop turn in which it reads it (well under 5 ms, run-samples.test.ts)
+      // and never blocks that loop for long, so once its main thread has run 15 ms since an
+      // answer was sent, that answer is in the store. (The runner this replaced held answers
+      // unread or uncommitted for 30-50 ms while it counted tokens: it fails this check.) Where
+      // /proc is missing, the request is placed by when it was read and wall time stands in:
+      // 15 ms after the answer.
+      const hadTime = (send: (typeof killServer.requests)[number]) => {
+        if (send.answeredAt === undefined) return false;
+        if (!probes) {
+          const kill = kills.find((each) => each.at >= send.receivedAt);
+          return kill !== undefined && send.answeredAt < kill.at - 15;
+        }
+        const kill = kills.find((each) => send.remotePort !== undefined && each.ports?.has(send.remotePort));
+        if (kill === undefined || kill.cpu === undefined || send.answeredAt >= kill.at) return false;
+        const from = cpuAtAnswer.get(send);
+        return from !== undefined && from.pid === kill.pid && kill.cpu - from.cpu >= 15;
+      };
       const byPrompt = new Map<string, typeof killServer.requests>();
       for (const request of killServer.requests) {
         const key = JSON.stringify(request.body.messages);
         byPrompt.set(key, [...(byPrompt.get(key) ?? []), request]);
       }
       expect(byPrompt.size).toBe(TOTAL);
-      const resentAfterAnswer = [...byPrompt.values()].flatMap((sends) =>
-        sends.slice(0, -1).filter((send) => {
-          if (send.answeredAt === undefined) return false;
-          const kill = kills.find((at) => at >= send.receivedAt);
-          return kill !== undefined && send.answeredAt < kill - 15;
-        }),
-      );
-      const resent = [...byPrompt.values()].reduce((sum, sends) => sum + sends.length - 1, 0);
+      const sends = [...byPrompt.values()];
+      const resentAfterAnswer = sends.flatMap((each) => each.slice(0, -1).filter(hadTime));
+      const checked = killServer.requests.filter((send) => hadTime(send)).length;
+      const resent = sends.reduce((sum, each) => sum + each.length - 1, 0);
+      const clock = probes ? '15 ms of its own CPU time' : '15 ms (wall time: no /proc here)';
       console.log(
-        `kill -9 × ${kills.length}: ${TOTAL} of ${TOTAL} results, 0 duplicated; ${resent} requests sent again (their answers were not yet read at a kill), ${resentAfterAnswer.length} whose answer the server had sent 15 ms or more before it.`,
+        `kill -9 × ${kills.length}: ${TOTAL} of ${TOTAL} results, 0 duplicated; ${resent} requests sent again (their answers were not yet read at a kill); answers medbench had had ${clock} to commit before a kill: ${checked}, of them sent again: ${resentAfterAnswer.length}.`,
       );
       expect(resentAfterAnswer).toEqual([]);
+      // The check above is not empty: most answer rounds ran long enough after their answer.
+      expect(checked).toBeGreaterThanOrEqual(5);
       expect(kills).toHaveLength(12);
     } finally {
       await killServer.close();

@@ -9,6 +9,8 @@ export interface RecordedRequest {
   /** When the server received it, and when its answer was handed to the OS (ms, sub-ms precision). */
   receivedAt: number;
   answeredAt?: number;
+  /** The client's TCP port: which process sent it, when several did. */
+  remotePort: number | undefined;
 }
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across the test process. */
@@ -35,6 +37,8 @@ export interface LlmTestServer {
   fallback: (request: RecordedRequest) => Behaviour;
   /** Highest number of requests the server held at once, per path. */
   peakInFlight: Map<string, number>;
+  /** Called when an answer has been handed to the OS (its `answeredAt` set). */
+  onAnswered?: (request: RecordedRequest) => void;
   close(): Promise<void>;
 }
 
@@ -73,9 +77,11 @@ export async function startLlmTestServer(
         headers: request.headers,
         body: requestBody,
         receivedAt: preciseNow(),
+        remotePort: request.socket.remotePort,
       };
       response.on('finish', () => {
         recorded.answeredAt = preciseNow();
+        state.onAnswered?.(recorded);
       });
       state.requests.push(recorded);
       const current = (inFlight.get(recorded.path) ?? 0) + 1;
