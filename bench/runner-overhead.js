@@ -57,6 +57,12 @@ const run = {
   scoringMode: 'standard',
   createdAt: new Date().toISOString(),
 };
+/** The delays the server achieved since the last call: mean and max, ms. */
+async function serverDelays() {
+  const stats = await (await fetch(`${url}/stats`)).json();
+  return `server delay mean ${stats.mean.toFixed(2)} ms, max ${stats.max.toFixed(1)} ms`;
+}
+
 async function bareClientRate() {
   const client = new OpenAICompatibleChatModel({ baseURL: `${url}/v1`, modelId: 'bench' });
   let next = 0;
@@ -77,6 +83,7 @@ async function bareClientRate() {
 
 try {
   const bare = await bareClientRate();
+  const bareDelays = await serverDelays();
   const started = performance.now();
   const summary = await runSamples({
     store,
@@ -88,6 +95,7 @@ try {
     timeoutMs: 10_000,
   });
   const seconds = (performance.now() - started) / 1000;
+  const runnerDelays = await serverDelays();
   const stored = store.countResults('bench');
   const rate = summary.done / seconds;
   const ideal = concurrency / (delayMs / 1000);
@@ -97,9 +105,9 @@ try {
   console.log(
     `achieved ${rate.toFixed(0)} requests/s; ideal ${ideal.toFixed(0)} requests/s (${concurrency} × 1/${delayMs} ms)`,
   );
-  console.log(`ratio achieved / ideal: ${(rate / ideal).toFixed(3)} (target >= 0.85)`);
+  console.log(`ratio achieved / ideal: ${(rate / ideal).toFixed(3)} (target >= 0.9); ${runnerDelays}`);
   console.log(
-    `reference, bare HTTP client on the same server: ${bare.toFixed(0)} requests/s = ${(bare / ideal).toFixed(3)} of ideal; runner / bare = ${(rate / bare).toFixed(3)}`,
+    `reference, bare HTTP client on the same server: ${bare.toFixed(0)} requests/s = ${(bare / ideal).toFixed(3)} of ideal; runner / bare = ${(rate / bare).toFixed(3)}; ${bareDelays}`,
   );
 } finally {
   store.close();
