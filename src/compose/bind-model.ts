@@ -92,17 +92,30 @@ export async function bindModel(options: {
     });
   }
   const endpoints: ModelBinding['endpoints'] = await Promise.all(
-    list.map(async (endpoint: { baseURL: string; apiKeyEnv?: string; concurrency?: number }) => {
-      const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
-      const model = await provider.create({
-        baseURL: endpoint.baseURL,
-        modelId: modelConfig.model,
-        apiKey: readKey(apiKeyEnv, provider.keyRequired, environment),
-        apiKeyEnv,
-        completions: overrides.completions ?? modelConfig.api === 'completions',
-      });
-      return { model, concurrency: overrides.concurrency ?? endpoint.concurrency ?? defaultConcurrency };
-    }),
+    list.map(
+      async (endpoint: {
+        baseURL: string;
+        apiKeyEnv?: string;
+        concurrency?: number;
+        restrictedDataApproved?: boolean;
+      }) => {
+        const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
+        const model = await provider.create({
+          baseURL: endpoint.baseURL,
+          modelId: modelConfig.model,
+          apiKey: readKey(apiKeyEnv, provider.keyRequired, environment),
+          apiKeyEnv,
+          completions: overrides.completions ?? modelConfig.api === 'completions',
+        });
+        return {
+          model,
+          concurrency: overrides.concurrency ?? endpoint.concurrency ?? defaultConcurrency,
+          ...(endpoint.restrictedDataApproved !== undefined
+            ? { restrictedDataApproved: endpoint.restrictedDataApproved }
+            : {}),
+        };
+      },
+    ),
   );
   const tokenizerName = overrides.tokenizer ?? modelConfig.tokenizer ?? tryTokenizerName(modelConfig.model);
   return {

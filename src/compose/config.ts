@@ -17,6 +17,12 @@ const endpointSchema = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
       .optional(),
     concurrency: z.number().int().positive().optional(),
+    /**
+     * true: this endpoint may receive restricted (credentialed) data, e.g. an Azure OpenAI
+     * deployment with human review opted out; false: never, even on this machine. Unset: only
+     * in-process models and servers on this machine's loopback addresses may.
+     */
+    restrictedDataApproved: z.boolean().optional(),
   })
   .strict();
 
@@ -64,6 +70,8 @@ const embeddingModelSchema = z
     instructionTemplate: z.string().optional(),
     revision: z.string().optional(),
     label: z.string().optional(),
+    /** As for a chat endpoint: true lets this server receive restricted data, false never. */
+    restrictedDataApproved: z.boolean().optional(),
   })
   .strict()
   .refine(

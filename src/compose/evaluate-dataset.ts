@@ -9,6 +9,7 @@ import { suiteLeaderboard } from '../store/suite-leaderboard.js';
 import { bindModel, type ModelOverrides } from './bind-model.js';
 import { loadConfig } from './config.js';
 import { resolveHome, storePathIn } from './home.js';
+import { checkRestrictedData } from './restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
 import { storedReport } from './stored-report.js';
 import { SUITES } from './suites.js';
@@ -24,6 +25,8 @@ export interface EvaluateDatasetRequest extends ModelOverrides, RetryOptions {
   task?: string;
   /** Hand the suite's report of the run to `hooks.onReport` when done (default true). */
   report?: boolean;
+  /** Treat the dataset as restricted (as its header may say already): approved endpoints only. */
+  restricted?: boolean;
 }
 
 /**
@@ -45,6 +48,15 @@ export async function evaluateDataset(
       message: `${request.dataset}: unknown suite "${dataset.header.suite}".`,
     });
   }
+  const restricted =
+    request.restricted || dataset.header.restricted
+      ? {
+          what: request.dataset,
+          why: request.restricted ? 'marked restricted (--restricted)' : 'its header marks it restricted',
+        }
+      : undefined;
+  // Before anything is printed, sent or stored.
+  checkRestrictedData(model, restricted);
   const samples = samplesFor(dataset.samples, model.tokenizer?.name, request.task);
   if (model.contextWindow === undefined)
     hooks.onNotice?.(
@@ -76,6 +88,7 @@ export async function evaluateDataset(
       retry: request,
       defaults: config.defaults,
       hooks,
+      ...(restricted ? { restricted } : {}),
     });
     hooks.onSummary?.(summary);
     // The viewer's leaderboard, saved for what the store now holds.

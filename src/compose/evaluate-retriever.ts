@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
+import { endpointIdentity } from '../providers/endpoint-identity.js';
 import { canonicalJson } from '../runner/canonical-json.js';
 import { resultRecord } from '../runner/result-columns.js';
 import { runComputed } from '../runner/run-computed.js';
@@ -15,7 +16,13 @@ import { selectTasks } from '../suites/medeureka/select-tasks.js';
 import { medeurekaSuite } from '../suites/medeureka/suite.js';
 import { loadConfig } from './config.js';
 import { embeddingCachePathIn, resolveHome, storePathIn } from './home.js';
-import { type RetrieverOverrides, retrieverFromSpec } from './retrievers.js';
+import { refuseUnapproved } from './restricted-data.js';
+import {
+  embeddingConfigFromSpec,
+  type RetrieverOverrides,
+  retrieverFromSpec,
+  sparseRetrieverSpec,
+} from './retrievers.js';
 import { type RunHooks, retryPolicyFrom } from './run-model.js';
 import { storedReport } from './stored-report.js';
 
@@ -31,6 +38,8 @@ export interface EvaluateRetrieverRequest extends RetrieverOverrides {
   embeddingCache?: boolean;
   maxRetries?: number;
   maxRetryWaitMs?: number;
+  /** The queries and documents are restricted: embed them only where approved (in process, on this machine). */
+  restricted?: boolean;
 }
 
 /** One ranked query as a result row: its ranking is the parsed answer, its input the prompt. */
@@ -93,6 +102,19 @@ export async function evaluateRetriever(
   const tasks = selectTasks(await loadMedEurekaRelease(resolve(request.data)), request.tasks, request.data);
   if (tasks.length === 0)
     throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `No MedEureka tasks in ${request.data}.` });
+  // An embedding server sees every query and document: restricted text only where approved.
+  if (request.restricted && !sparseRetrieverSpec(request.model)) {
+    const embedding = embeddingConfigFromSpec(request.model, config);
+    const endpoint =
+      embedding.provider === 'local-onnx'
+        ? ''
+        : endpointIdentity(embedding.baseURL ?? 'https://api.openai.com/v1');
+    refuseUnapproved(
+      { what: request.data, why: 'marked restricted (--restricted)' },
+      embedding.label ?? embedding.model ?? request.model,
+      [{ endpoint, approved: embedding.restrictedDataApproved }],
+    );
+  }
   const cache = request.embeddingCache === false ? undefined : new EmbeddingCache(embeddingCachePathIn(home));
   const store = new Store(storePathIn(home));
   let current = '';

@@ -9,6 +9,7 @@ import { RequestClaims } from '../store/request-claims.js';
 import type { Store } from '../store/store.js';
 import type { MedbenchConfig } from './config.js';
 import { redactKnownSecrets } from './known-secrets.js';
+import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
 
 /** How hard medbench tries per request and per sample; every field has a flag and a config default. */
 export interface RetryOptions {
@@ -62,6 +63,7 @@ export interface RunHooks {
 /**
  * Runs samples on a model with the config's defaults, shared request claims (other processes on
  * the same home send each request once) and every key the process read kept out of what is stored.
+ * Restricted samples go to approved endpoints only: anything else is refused before the first request.
  */
 export async function runModel(options: {
   store: Store;
@@ -72,7 +74,10 @@ export async function runModel(options: {
   retry: RetryOptions;
   defaults?: MedbenchConfig['defaults'];
   hooks?: RunHooks;
+  /** The samples' text may only go to endpoints approved for restricted data (checked first). */
+  restricted?: DataRestriction;
 }): Promise<RunSummary> {
+  checkRestrictedData(options.model, options.restricted);
   const defaults = options.defaults ?? {};
   const hooks = options.hooks ?? {};
   const policy = retryPolicyFrom(options.retry, defaults);

@@ -17,6 +17,8 @@ export type MedbenchErrorCode =
   | 'ABORTED'
   | 'STORE_ERROR'
   | 'FILE_ERROR'
+  /** Restricted (credentialed) data would go to an endpoint not approved to receive it. */
+  | 'DATA_RESTRICTED'
   | 'USAGE';
 
 export interface MedbenchErrorOptions {

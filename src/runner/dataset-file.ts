@@ -16,6 +16,8 @@ const headerSchema = z.object({
   generator: z.string(),
   build: z.record(z.string(), z.unknown()),
   tokenizers: z.array(z.string()),
+  /** Its text may only go to endpoints approved for restricted (credentialed) data. */
+  restricted: z.boolean().optional(),
 });
 export type DatasetHeader = z.infer<typeof headerSchema>;
 

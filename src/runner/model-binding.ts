@@ -13,7 +13,15 @@ export interface ModelBinding {
   label: string;
   provider: string;
   modelId: string;
-  endpoints: ReadonlyArray<{ model: ChatModel; concurrency: number }>;
+  endpoints: ReadonlyArray<{
+    model: ChatModel;
+    concurrency: number;
+    /**
+     * What the config says of this endpoint and restricted (credentialed) data: true approves it,
+     * false refuses it; undefined leaves it to where the endpoint is (`mayReceiveRestricted`).
+     */
+    restrictedDataApproved?: boolean;
+  }>;
   contextWindow: number | undefined;
   tokenizer: Tokenizer | undefined;
   prices: Prices | undefined;

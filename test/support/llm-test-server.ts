@@ -37,6 +37,8 @@ export interface LlmTestServer {
   fallback: (request: RecordedRequest) => Behaviour;
   /** Highest number of requests the server held at once, per path. */
   peakInFlight: Map<string, number>;
+  /** TCP connections accepted: none means not one byte reached this server. */
+  connections: number;
   /** Called when an answer has been handed to the OS (its `answeredAt` set). */
   onAnswered?: (request: RecordedRequest) => void;
   close(): Promise<void>;
@@ -54,15 +56,17 @@ function send(response: ServerResponse, status: number, body: string, headers: R
 }
 
 /**
- * A real HTTP server on 127.0.0.1 speaking OpenAI's /v1/chat/completions and /v1/completions
+ * A real HTTP server on 127.0.0.1 (or `host`) speaking OpenAI's /v1/chat/completions and /v1/completions
  * and Anthropic's /v1/messages, standing in for paid APIs. It records every request it receives.
  */
 export async function startLlmTestServer(
   fallback: (request: RecordedRequest) => Behaviour = () => ({ kind: 'answer', text: '{"answer": "ok"}' }),
+  options: { host?: string } = {},
 ): Promise<LlmTestServer> {
   const state: LlmTestServer = {
     url: '',
     requests: [],
+    connections: 0,
     script: [],
     fallback,
     peakInFlight: new Map(),
@@ -149,8 +153,13 @@ export async function startLlmTestServer(
       pendingTimers.add(timer);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on('connection', () => {
+    state.connections++;
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const shown = host.includes(':') ? `[${host}]` : host;
+  state.url = `http://${shown}:${(server.address() as AddressInfo).port}`;
   state.close = () =>
     new Promise<void>((resolve) => {
       for (const timer of pendingTimers) clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { bindModel, type ModelOverrides } from '../../compose/bind-model.js';
 import { loadConfig } from '../../compose/config.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import { checkRestrictedData, type DataRestriction } from '../../compose/restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from '../../compose/run-model.js';
 import { storedReport } from '../../compose/stored-report.js';
 import type { ChatCapabilities } from '../../core/chat-model.js';
@@ -22,6 +23,7 @@ import {
   type ClueTaskName,
   findClueFiles,
   loadIcd10Codes,
+  MIMIC_DERIVED_TASKS,
 } from '../../suites/clue/load-tasks.js';
 import { loadMrconso } from '../../suites/clue/mrconso.js';
 import { CLUE_PROTOCOL, CLUE_PROTOCOLS, type ClueProtocol } from '../../suites/clue/protocols.js';
@@ -53,6 +55,19 @@ export interface RunClueOptions extends ModelOverrides, RetryOptions {
    * `last`: the export's last_hidden_state, for an export cut to the protocol's layer.
    */
   bertscoreLayer?: number | 'last';
+  /** Treat every task's data as restricted (the MIMIC-derived tasks always are). */
+  restricted?: boolean;
+}
+
+/** What of a CLUE run is restricted, and why; undefined when nothing is. */
+function clueRestriction(tasks: readonly ClueTaskName[], marked: boolean): DataRestriction | undefined {
+  const mimic = tasks.flatMap((task) => MIMIC_DERIVED_TASKS[task] ?? []);
+  if (mimic.length > 0)
+    return {
+      what: `CLUE ${mimic.join(', ')}`,
+      why: 'derived from MIMIC, PhysioNet credentialed data',
+    };
+  return marked ? { what: `CLUE ${tasks.join(', ')}`, why: 'marked restricted (--restricted)' } : undefined;
 }
 
 /**
@@ -235,6 +250,9 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
   const isBaseline = options.model === 'baseline' || options.model === 'baseline:clue';
   const { config } = await loadConfig(options.config);
   const model = isBaseline ? undefined : await bindModel({ spec: options.model, config, overrides: options });
+  const restricted = clueRestriction(tasks, options.restricted === true);
+  // Before any file is built into prompts, anything is sent or stored.
+  if (model) checkRestrictedData(model, restricted);
   const kind: ClueModelKind = model
     ? { instruct: model.instruct, systemRole: model.systemRole }
     : { instruct: true, systemRole: true };
@@ -282,6 +300,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
           retry: options,
           defaults: config.defaults,
           hooks,
+          ...(restricted ? { restricted } : {}),
         }),
       );
     }

@@ -97,6 +97,10 @@ function modelOptions(command: Command): Command {
       '--max-output-tokens <n>',
       'output token limit (default 500)',
       integer('--max-output-tokens', { min: 1 }),
+    )
+    .option(
+      '--restricted',
+      "the data is restricted (credentialed): send it only to endpoints approved for it (in-process models, servers on this machine, or endpoints with restrictedDataApproved in the config). CLUE's MIMIC-derived tasks always are",
     );
 }
 

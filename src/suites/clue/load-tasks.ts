@@ -300,6 +300,18 @@ export const CLUE_TASKS = [
 ] as const;
 export type ClueTaskName = (typeof CLUE_TASKS)[number];
 
+/**
+ * The tasks built from MIMIC notes, which PhysioNet gives only to credentialed users under a
+ * data-use agreement: MedNLI and Problem Summary (MIMIC-III), MeDiSumQA and MeDiSumCode
+ * (MIMIC-IV discharge summaries). Their text goes only to endpoints approved for restricted data.
+ */
+export const MIMIC_DERIVED_TASKS: Readonly<Partial<Record<ClueTaskName, string>>> = {
+  mednli: 'MedNLI (MIMIC-III)',
+  'problem-summary': 'Problem Summary (MIMIC-III)',
+  medisumqa: 'MeDiSumQA (MIMIC-IV)',
+  medisumcode: 'MeDiSumCode (MIMIC-IV)',
+};
+
 const FILE_PATTERNS: Record<ClueTaskName, RegExp> = {
   mednli: /^mli_test.*\.jsonl$/i,
   meqsum: /^meqsum.*\.xlsx$/i,
