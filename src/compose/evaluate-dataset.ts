@@ -27,6 +27,8 @@ export interface EvaluateDatasetRequest extends ModelOverrides, RetryOptions {
   report?: boolean;
   /** Treat the dataset as restricted (as its header may say already): approved endpoints only. */
   restricted?: boolean;
+  /** Store hashes and lengths instead of prompt, output, gold and error text (a run of its own). */
+  redact?: boolean;
 }
 
 /**
@@ -66,7 +68,12 @@ export async function evaluateDataset(
     identity: {
       datasetId: dataset.id,
       model: modelRunIdentity(model),
-      parameters: { ...model.parameters, task: request.task ?? null },
+      parameters: {
+        ...model.parameters,
+        task: request.task ?? null,
+        // A redacted run is a run of its own: it never shares rows with one that kept the text.
+        ...(request.redact ? { redacted: true } : {}),
+      },
       scoringMode: 'standard',
     },
     suite: suite.name,
@@ -89,6 +96,7 @@ export async function evaluateDataset(
       defaults: config.defaults,
       hooks,
       ...(restricted ? { restricted } : {}),
+      ...(request.redact ? { redactText: true } : {}),
     });
     hooks.onSummary?.(summary);
     // The viewer's leaderboard, saved for what the store now holds.

@@ -40,6 +40,8 @@ export interface EvaluateRetrieverRequest extends RetrieverOverrides {
   maxRetryWaitMs?: number;
   /** The queries and documents are restricted: embed them only where approved (in process, on this machine). */
   restricted?: boolean;
+  /** Not supported for retrieval runs yet: refused rather than ignored. */
+  redact?: boolean;
 }
 
 /** One ranked query as a result row: its ranking is the parsed answer, its input the prompt. */
@@ -102,6 +104,13 @@ export async function evaluateRetriever(
   const tasks = selectTasks(await loadMedEurekaRelease(resolve(request.data)), request.tasks, request.data);
   if (tasks.length === 0)
     throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `No MedEureka tasks in ${request.data}.` });
+  if (request.redact)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message:
+        '--redact is not supported by `run medeureka` yet: its results keep the query texts and the top ten retrieved texts.',
+      hint: 'Run without --redact, and keep the store where the data may be.',
+    });
   // An embedding server sees every query and document: restricted text only where approved.
   if (request.restricted && !sparseRetrieverSpec(request.model)) {
     const embedding = embeddingConfigFromSpec(request.model, config);

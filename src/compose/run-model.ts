@@ -76,6 +76,8 @@ export async function runModel(options: {
   hooks?: RunHooks;
   /** The samples' text may only go to endpoints approved for restricted data (checked first). */
   restricted?: DataRestriction;
+  /** --redact: no prompt, output, gold or error text is stored (hashes and lengths instead). */
+  redactText?: boolean;
 }): Promise<RunSummary> {
   checkRestrictedData(options.model, options.restricted);
   const defaults = options.defaults ?? {};
@@ -99,6 +101,7 @@ export async function runModel(options: {
       onRetry: (event) => hooks.onRetry?.(event, policy),
       redact: redactKnownSecrets,
       claims,
+      redactText: options.redactText ?? false,
     });
   } finally {
     claims.close();

@@ -17,6 +17,18 @@ export interface RunRecord {
 }
 
 /** Every column of a result except its prompt (stored apart, deduplicated by hash). */
+/**
+ * What a result kept of its text under `--redact`: SHA-256 hashes and lengths instead of the
+ * prompt, the raw output (and the parsed answer drawn from it) and the gold.
+ */
+export interface Redaction {
+  promptSha256: string | null;
+  promptChars: number | null;
+  outputSha256: string | null;
+  outputChars: number | null;
+  goldSha256: string;
+}
+
 export interface ResultFields {
   runId: string;
   sampleId: string;
@@ -36,6 +48,8 @@ export interface ResultFields {
   attempts: number | null;
   cacheHit: boolean;
   error: string | null;
+  /** Set when the run was redacted: then prompt, raw output, parsed answer and gold are not stored. */
+  redaction?: Redaction | null;
 }
 
 /** A result as read back from the store. */

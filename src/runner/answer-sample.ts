@@ -63,6 +63,8 @@ export interface SampleRun {
   sampleTimeoutMs: number | undefined;
   failFast: boolean;
   redact: (text: string) => string;
+  /** --redact: no answer text goes to the response cache (results are redacted by the writer). */
+  redactText: boolean;
   onRetry: ((event: RetryEvent) => void) | undefined;
   control: RunControl;
   writer: ResultWriter;
@@ -205,9 +207,15 @@ async function askModel(
     finishReason: outcome.value.finishReason ?? null,
   };
   const cacheKey = context.cache.keyFor(endpoint, request);
-  context.writer.keepAnswer(() =>
-    context.store.putCachedResponse({ cacheKey, provider: model.provider, modelId: model.modelId, response }),
-  );
+  context.writer.keepAnswer(() => {
+    if (!context.redactText)
+      context.store.putCachedResponse({
+        cacheKey,
+        provider: model.provider,
+        modelId: model.modelId,
+        response,
+      });
+  });
   found.release();
   return { response, fresh: true, attempts: outcome.attempts, prompt };
 }

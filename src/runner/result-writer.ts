@@ -1,6 +1,7 @@
 import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { ResultRecord, Store } from '../store/store.js';
+import { redactResult } from './redact-result.js';
 
 /** Longest a received response waits before its result is committed. */
 export const GROUP_COMMIT_MS = 5;
@@ -30,9 +31,18 @@ export class ResultWriter {
   constructor(
     private readonly store: Store,
     private readonly run: RunRecord,
-    private readonly options: { deferUntilAnswer: boolean; onFailure?: () => void },
+    private readonly options: {
+      deferUntilAnswer: boolean;
+      onFailure?: () => void;
+      /** --redact: every result is stored as `redactResult` makes it (hashes and lengths, no text). */
+      redactText?: boolean;
+    },
   ) {
     this.committed = !options.deferUntilAnswer || store.getRun(run.id) !== undefined;
+  }
+
+  private put(result: ResultRecord): void {
+    this.store.putResult(this.options.redactText ? redactResult(result) : result);
   }
 
   /** Whether this writer has written the run row (once per run; INSERT OR IGNORE). */
@@ -77,15 +87,15 @@ export class ResultWriter {
     const items = this.buffered.splice(0);
     this.writeNow(() => {
       putInCache();
-      for (const item of items) this.store.putResult(item);
+      for (const item of items) this.put(item);
     });
   }
 
   /** `answered`: the result of a fresh answer, committed now; others may wait for a group. */
   write(result: ResultRecord, answered = false): void {
     if (!this.committed) this.buffered.push(result);
-    else if (answered) this.writeNow(() => this.store.putResult(result));
-    else this.later(() => this.store.putResult(result));
+    else if (answered) this.writeNow(() => this.put(result));
+    else this.later(() => this.put(result));
   }
 
   /** Several results in one transaction, now (a computed batch). */
@@ -93,7 +103,7 @@ export class ResultWriter {
     this.flushQueue();
     this.committed = true;
     this.writeNow(() => {
-      for (const result of results) this.store.putResult(result);
+      for (const result of results) this.put(result);
     });
   }
 
@@ -107,7 +117,7 @@ export class ResultWriter {
     this.committed = true;
     const items = this.buffered.splice(0);
     this.writeNow(() => {
-      for (const item of items) this.store.putResult(item);
+      for (const item of items) this.put(item);
     });
   }
 

@@ -29,10 +29,15 @@ export async function runComputed(options: {
   batches: readonly ComputedBatch[];
   stopSignal?: AbortSignal;
   onBatch?: (done: number, total: number) => void;
+  /** --redact: results keep hashes and lengths instead of text (`redactResult`). */
+  redactText?: boolean;
 }): Promise<ComputedRunSummary> {
   const { store, run } = options;
   const finished = store.getRun(run.id) ? store.finishedSampleIds(run.id) : new Set<string>();
-  const writer = new ResultWriter(store, run, { deferUntilAnswer: false });
+  const writer = new ResultWriter(store, run, {
+    deferUntilAnswer: false,
+    redactText: options.redactText ?? false,
+  });
   const signal = options.stopSignal ?? new AbortController().signal;
   const summary: ComputedRunSummary = {
     total: options.batches.reduce((sum, batch) => sum + batch.ids.length, 0),

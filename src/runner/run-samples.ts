@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import { answerSample, type RetryEvent, type RunProgress, type SampleRun } from './answer-sample.js';
 import { AnswerCache } from './cached-answer.js';
 import type { ModelBinding } from './model-binding.js';
+import { redactedText } from './redact-result.js';
 import { ResultWriter } from './result-writer.js';
 import type { RetryPolicy } from './retry.js';
 import { RunControl } from './run-control.js';
@@ -45,6 +46,11 @@ export interface RunSamplesOptions {
   redact?: (text: string) => string;
   /** Shared with other processes on the same home: each request is sent by one of them only. */
   claims?: RequestClaims;
+  /**
+   * --redact: results keep hashes and lengths instead of prompt, output and gold text, error texts
+   * are not kept, and answers are not written to the response cache.
+   */
+  redactText?: boolean;
 }
 
 /**
@@ -125,12 +131,14 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     timeoutMs: options.timeoutMs,
     sampleTimeoutMs: options.sampleTimeoutMs,
     failFast: options.failFast ?? false,
-    redact: options.redact ?? ((text) => text),
+    redact: options.redactText ? redactedText : (options.redact ?? ((text) => text)),
+    redactText: options.redactText ?? false,
     onRetry: options.onRetry,
     control,
     writer: new ResultWriter(store, run, {
       deferUntilAnswer: true,
       onFailure: () => control.hardStop.abort(),
+      redactText: options.redactText ?? false,
     }),
     cache: new AnswerCache(store, model, options.claims),
     progress: startProgress(options.samples.length, pending.length),

@@ -79,4 +79,8 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  `
+  -- --redact: hashes and lengths in place of the prompt, output and gold (JSON; NULL otherwise).
+  ALTER TABLE results ADD COLUMN redaction_json TEXT;
+  `,
 ];

@@ -24,6 +24,7 @@ export interface ResultRow {
   cache_hit: number;
   error: string | null;
   created_at: string;
+  redaction_json: string | null;
 }
 
 export interface RunRow {
@@ -76,6 +77,7 @@ export function toResult(row: ResultRow): StoredResult {
     cacheHit: row.cache_hit === 1,
     error: row.error,
     createdAt: row.created_at,
+    redaction: row.redaction_json === null ? null : JSON.parse(row.redaction_json),
   };
 }
 

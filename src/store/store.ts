@@ -179,8 +179,9 @@ export class Store {
       const promptHash = result.prompt === null ? null : this.putPrompt(result.prompt);
       this.statement(
         `INSERT OR REPLACE INTO results (run_id, sample_id, task, params_json, gold_json, prompt_hash, prompt_chars, prompt_tokens,
-             status, raw_output, parsed_json, scores_json, input_tokens, output_tokens, cost, latency_ms, attempts, cache_hit, error, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             status, raw_output, parsed_json, scores_json, input_tokens, output_tokens, cost, latency_ms, attempts, cache_hit, error, created_at,
+             redaction_json)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         result.runId,
         result.sampleId,
@@ -202,6 +203,7 @@ export class Store {
         result.cacheHit ? 1 : 0,
         result.error,
         new Date().toISOString(),
+        result.redaction ? JSON.stringify(result.redaction) : null,
       );
     };
     if (this.database.inTransaction) write();

@@ -235,7 +235,8 @@ export class ViewData {
       rows.list[index]!,
       {
         figures: suite?.figures?.([rows.score[index]!], run) ?? [],
-        explanation: suite?.explain?.(result, run) ?? null,
+        // A redacted result has no output or gold to explain.
+        explanation: result.redaction ? null : (suite?.explain?.(result, run) ?? null),
       },
       this.options.hideEndpoints === true,
     );

@@ -61,6 +61,7 @@ export function sampleRowOf(
     error: hideEndpoints && result.error ? (withoutUrls(result.error) as string) : result.error,
     promptHash: result.promptHash,
     explanation: extra.explanation,
+    redaction: result.redaction ?? null,
     // A sample's own figures only where they say more than its scores (KG/Table: P/R/F1 from tp/fp/fn).
     figures: extra.figures.some((figure) => figure.unit === 'count') ? extra.figures : [],
   };

@@ -57,6 +57,8 @@ export interface RunClueOptions extends ModelOverrides, RetryOptions {
   bertscoreLayer?: number | 'last';
   /** Treat every task's data as restricted (the MIMIC-derived tasks always are). */
   restricted?: boolean;
+  /** Store hashes and lengths instead of prompt, output, gold and error text (a run of its own). */
+  redact?: boolean;
 }
 
 /** What of a CLUE run is restricted, and why; undefined when nothing is. */
@@ -98,12 +100,14 @@ async function runBaseline(options: {
   samples: readonly Sample[];
   baseline: ReturnType<typeof createClueBaseline>;
   hooks: RunHooks;
+  redactText: boolean;
 }) {
   const started = Date.now();
   let skipped = 0;
   const summary = await runComputed({
     store: options.store,
     run: options.run,
+    redactText: options.redactText,
     ...(options.hooks.stopSignal ? { stopSignal: options.hooks.stopSignal } : {}),
     batches: chunks(options.samples, 256).map((batch) => ({
       ids: batch.map((sample) => sample.id),
@@ -220,6 +224,7 @@ function clueRun(options: {
     bertscore: options.resources.bertscore,
     notComputed: notComputed(options.resources, options.tasks, options.missingBertScore),
     ...(model ? { generation: model.parameters } : {}),
+    ...(command.redact ? { redacted: true } : {}),
   };
   const identity = model ? describeModel(model) : { provider: 'baseline', modelId: 'clue-baseline' };
   return runRecordOf({
@@ -236,6 +241,29 @@ function clueRun(options: {
   });
 }
 
+/**
+ * What the data allow, checked before any file is built into prompts, anything sent or stored:
+ * restricted tasks go only to approved endpoints, and --redact excludes BERTScore (computed later
+ * from stored outputs). Returns the restriction the run carries.
+ */
+function checkDataUse(
+  options: RunClueOptions,
+  tasks: readonly ClueTaskName[],
+  bertscore: ReturnType<typeof planBertScore>,
+  model: ModelBinding | undefined,
+): DataRestriction | undefined {
+  if (options.redact && Object.keys(bertscore.tasks).length > 0)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message:
+        '--redact cannot be combined with --bertscore-model: BERTScore is computed after the run from the stored outputs, which --redact does not keep.',
+      hint: 'Run without --bertscore-model (BERTScore is then reported as not computed).',
+    });
+  const restricted = clueRestriction(tasks, options.restricted === true);
+  if (model) checkRestrictedData(model, restricted);
+  return restricted;
+}
+
 /** `medbench run clue`: every CLUE task whose official file is in --data, on one model or the baseline. */
 export async function runClueCommand(options: RunClueOptions, output: CommandOutput): Promise<void> {
   const { protocol, files, tasks } = clueTasksIn(options, output);
@@ -245,14 +273,13 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     folders: bertscoreFolders(options.bertscoreModel),
     ...(options.bertscoreLayer !== undefined ? { layer: options.bertscoreLayer } : {}),
   });
+  const { config } = await loadConfig(options.config);
+  const model = ['baseline', 'baseline:clue'].includes(options.model)
+    ? undefined
+    : await bindModel({ spec: options.model, config, overrides: options });
+  const restricted = checkDataUse(options, tasks, bertscore, model);
   const encoders = await openBertScoreEncoders(bertscore);
   const resources = await clueResources(options, bertscore);
-  const isBaseline = options.model === 'baseline' || options.model === 'baseline:clue';
-  const { config } = await loadConfig(options.config);
-  const model = isBaseline ? undefined : await bindModel({ spec: options.model, config, overrides: options });
-  const restricted = clueRestriction(tasks, options.restricted === true);
-  // Before any file is built into prompts, anything is sent or stored.
-  if (model) checkRestrictedData(model, restricted);
   const kind: ClueModelKind = model
     ? { instruct: model.instruct, systemRole: model.systemRole }
     : { instruct: true, systemRole: true };
@@ -285,7 +312,8 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
   try {
     if (!model) {
       const baseline = createClueBaseline({ resources, scoring, codePool: build.record.codePool, seed: 1 });
-      const summary = await runBaseline({ store, run, samples, baseline, hooks });
+      const redactText = options.redact === true;
+      const summary = await runBaseline({ store, run, samples, baseline, hooks, redactText });
       if (summary.interrupted) return;
     } else {
       if (prefill.startsWith('left out')) hooks.onNotice?.(`warning: the answer prefill is ${prefill}.`);
@@ -301,6 +329,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
           defaults: config.defaults,
           hooks,
           ...(restricted ? { restricted } : {}),
+          ...(options.redact ? { redactText: true } : {}),
         }),
       );
     }

@@ -99,6 +99,10 @@ function modelOptions(command: Command): Command {
       integer('--max-output-tokens', { min: 1 }),
     )
     .option(
+      '--redact',
+      'store SHA-256 hashes and lengths instead of prompt, output, gold and error text (a run of its own; scores, counts and timings are kept)',
+    )
+    .option(
       '--restricted',
       "the data is restricted (credentialed): send it only to endpoints approved for it (in-process models, servers on this machine, or endpoints with restrictedDataApproved in the config). CLUE's MIMIC-derived tasks always are",
     );

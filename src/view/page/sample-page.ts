@@ -122,6 +122,55 @@ function retrieved(sample: SamplePayload): Array<HTMLElement | HTMLElement[]> {
   ];
 }
 
+/** What --redact kept in place of a text: its length and SHA-256 hash. */
+function redactedText(sha: string | null, chars: number | null, what: string): string {
+  if (sha === null) return `(no ${what})`;
+  return `(redacted by --redact: ${chars === null ? '' : `${chars} characters, `}SHA-256 ${sha})`;
+}
+
+/** The raw output, parsed answer and gold, or what --redact kept of them. */
+function outputSections(sample: SamplePayload) {
+  const redacted = sample.redaction;
+  return [
+    el('h2', { text: 'Raw output' }),
+    el('pre', {
+      id: 'raw-output',
+      text: redacted
+        ? redactedText(redacted.outputSha256, redacted.outputChars, 'model output')
+        : (sample.rawOutput ?? '(no model output)'),
+    }),
+    el('h2', { text: 'Parsed answer' }),
+    el('pre', { id: 'parsed', text: redacted ? '(redacted by --redact)' : pretty(sample.parsed) }),
+    el('h2', { text: 'Gold' }),
+    el('pre', {
+      id: 'gold',
+      text: redacted ? redactedText(redacted.goldSha256, null, 'gold') : pretty(sample.gold),
+    }),
+  ];
+}
+
+/** The prompt: loaded on demand, or why it is not shown. */
+function promptSection(sample: SamplePayload, source: DataSource) {
+  if (sample.redaction)
+    return el('p', {
+      class: 'muted',
+      id: 'prompt-redacted',
+      text: redactedText(sample.redaction.promptSha256, sample.redaction.promptChars, 'prompt'),
+    });
+  if (sample.promptStatus === 'none') return el('p', { class: 'muted', text: 'No prompt stored.' });
+  if (sample.promptStatus === 'left-out')
+    return el('p', {
+      class: 'muted',
+      text: "This prompt is beyond the static site's prompt budget; `medbench view` on the store shows it.",
+    });
+  return promptView({
+    title: sample.explanation?.retrieved ? 'Query' : 'Prompt',
+    chars: sample.promptChars,
+    highlights: sample.highlights,
+    load: () => source.prompt(sample),
+  });
+}
+
 /** One sample: its output, parsed answer, gold, how it was scored, its metrics and its prompt. */
 export async function samplePage(source: DataSource, query: URLSearchParams): Promise<void> {
   await navigation(source);
@@ -131,20 +180,7 @@ export async function samplePage(source: DataSource, query: URLSearchParams): Pr
   const sample = await source.sample(runId, query.get('id') ?? '', filters);
   // The question closes every prompt of these suites; shown from the parameters when they hold it.
   const question = typeof sample.params.question === 'string' ? sample.params.question : null;
-  const prompt =
-    sample.promptStatus === 'none'
-      ? el('p', { class: 'muted', text: 'No prompt stored.' })
-      : sample.promptStatus === 'left-out'
-        ? el('p', {
-            class: 'muted',
-            text: "This prompt is beyond the static site's prompt budget; `medbench view` on the store shows it.",
-          })
-        : promptView({
-            title: sample.explanation?.retrieved ? 'Query' : 'Prompt',
-            chars: sample.promptChars,
-            highlights: sample.highlights,
-            load: () => source.prompt(sample),
-          });
+  const prompt = promptSection(sample, source);
   render(
     el(
       'h1',
@@ -157,12 +193,7 @@ export async function samplePage(source: DataSource, query: URLSearchParams): Pr
     steps(sample, filters),
     facts(sample),
     question ? [el('h2', { text: 'Question' }), el('pre', { id: 'question', text: question })] : null,
-    el('h2', { text: 'Raw output' }),
-    el('pre', { id: 'raw-output', text: sample.rawOutput ?? '(no model output)' }),
-    el('h2', { text: 'Parsed answer' }),
-    el('pre', { id: 'parsed', text: pretty(sample.parsed) }),
-    el('h2', { text: 'Gold' }),
-    el('pre', { id: 'gold', text: pretty(sample.gold) }),
+    outputSections(sample),
     explanation(sample),
     retrieved(sample),
     figuresTable("This sample's figures", sample.figures, `${sample.run.label}-${sample.id}`),

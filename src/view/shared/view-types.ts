@@ -1,3 +1,4 @@
+import type { Redaction } from '../../core/run-record.js';
 import type { GroupFigure, Leaderboard, SampleExplanation } from '../../core/suite.js';
 import type { PackedRows } from './packed-rows.js';
 import type { Estimate } from './statistics.js';
@@ -56,6 +57,8 @@ export interface SampleRow extends ListRow {
   figures: GroupFigure[];
   /** What the suite's scorer compared: normalised forms, the alternative that matched. */
   explanation: SampleExplanation | null;
+  /** A --redact run: hashes and lengths in place of the prompt, output, parsed answer and gold. */
+  redaction: Redaction | null;
 }
 
 /** The paper's names of a group and its metrics, and the metric shown first. */
