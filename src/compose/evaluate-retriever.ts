@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
-import { endpointIdentity } from '../providers/endpoint-identity.js';
 import { canonicalJson } from '../runner/canonical-json.js';
 import { resultRecord } from '../runner/result-columns.js';
 import { runComputed } from '../runner/run-computed.js';
@@ -16,13 +15,7 @@ import { selectTasks } from '../suites/medeureka/select-tasks.js';
 import { medeurekaSuite } from '../suites/medeureka/suite.js';
 import { loadConfig } from './config.js';
 import { embeddingCachePathIn, resolveHome, storePathIn } from './home.js';
-import { refuseUnapproved } from './restricted-data.js';
-import {
-  embeddingConfigFromSpec,
-  type RetrieverOverrides,
-  retrieverFromSpec,
-  sparseRetrieverSpec,
-} from './retrievers.js';
+import { checkRetrieverRestricted, type RetrieverOverrides, retrieverFromSpec } from './retrievers.js';
 import { type RunHooks, retryPolicyFrom } from './run-model.js';
 import { storedReport } from './stored-report.js';
 
@@ -112,18 +105,11 @@ export async function evaluateRetriever(
       hint: 'Run without --redact, and keep the store where the data may be.',
     });
   // An embedding server sees every query and document: restricted text only where approved.
-  if (request.restricted && !sparseRetrieverSpec(request.model)) {
-    const embedding = embeddingConfigFromSpec(request.model, config);
-    const endpoint =
-      embedding.provider === 'local-onnx'
-        ? ''
-        : endpointIdentity(embedding.baseURL ?? 'https://api.openai.com/v1');
-    refuseUnapproved(
-      { what: request.data, why: 'marked restricted (--restricted)' },
-      embedding.label ?? embedding.model ?? request.model,
-      [{ endpoint, approved: embedding.restrictedDataApproved }],
-    );
-  }
+  checkRetrieverRestricted(
+    request.model,
+    config,
+    request.restricted ? { what: request.data, why: 'marked restricted (--restricted)' } : undefined,
+  );
   const cache = request.embeddingCache === false ? undefined : new EmbeddingCache(embeddingCachePathIn(home));
   const store = new Store(storePathIn(home));
   let current = '';

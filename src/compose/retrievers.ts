@@ -1,6 +1,7 @@
 import type { EmbeddingModel } from '../core/embedding-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { Retriever } from '../core/retriever.js';
+import { endpointIdentity } from '../providers/endpoint-identity.js';
 import type { Pooling } from '../providers/local-onnx-embedding-model.js';
 import { DenseRetriever } from '../runner/dense-retriever.js';
 import type { RetryPolicy } from '../runner/retry.js';
@@ -8,6 +9,7 @@ import type { EmbeddingCache } from '../store/embedding-cache.js';
 import { resolveTemplate } from '../suites/medeureka/instructions.js';
 import type { EmbeddingModelConfig, MedbenchConfig } from './config.js';
 import { rememberSecret } from './known-secrets.js';
+import { type DataRestriction, refuseUnapproved } from './restricted-data.js';
 
 export interface RetrieverOverrides {
   instruction?: string;
@@ -165,6 +167,26 @@ async function httpEmbeddingModel(
     ...(encoding ? { encodingFormat: encoding } : {}),
     ...(config.revision ? { revision: config.revision } : {}),
   });
+}
+
+/**
+ * Refuses a retriever spec whose embedding server may not receive restricted text (BM25, LSA and
+ * local ONNX models run in this process); see `refuseUnapproved`.
+ */
+export function checkRetrieverRestricted(
+  spec: string,
+  config: MedbenchConfig,
+  restriction: DataRestriction | undefined,
+): void {
+  if (!restriction || sparseRetrieverSpec(spec)) return;
+  const embedding = embeddingConfigFromSpec(spec, config);
+  const endpoint =
+    embedding.provider === 'local-onnx'
+      ? ''
+      : endpointIdentity(embedding.baseURL ?? 'https://api.openai.com/v1');
+  refuseUnapproved(restriction, embedding.label ?? embedding.model ?? spec, [
+    { endpoint, approved: embedding.restrictedDataApproved },
+  ]);
 }
 
 /** Builds the retriever a `--model` spec names for MedEureka. */

@@ -168,6 +168,24 @@ describe('restricted (credentialed) data goes only to approved endpoints', () =>
       expect(remote!.connections).toBe(connections);
       expect(untouched(home)).toBe(true);
       expect((await medeureka('bm25')).code).toBe(0);
+      // Mining training triples embeds the same texts: the same rule.
+      const out = join(scratch, 'triples.jsonl');
+      const mined = await runCli([
+        '--home',
+        home,
+        'export',
+        'medeureka-triples',
+        '--data',
+        data,
+        '--out',
+        out,
+        '--restricted',
+        '--model',
+        `openai-compatible:e@${remote!.url}/v1`,
+      ]);
+      expect(mined.code).toBe(1);
+      expect(mined.stderr).toContain('DATA_RESTRICTED');
+      expect(remote!.connections).toBe(connections);
     },
   );
 });

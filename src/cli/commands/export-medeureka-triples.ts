@@ -1,7 +1,11 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../../compose/config.js';
 import { embeddingCachePathIn, resolveHome } from '../../compose/home.js';
-import { type RetrieverOverrides, retrieverFromSpec } from '../../compose/retrievers.js';
+import {
+  checkRetrieverRestricted,
+  type RetrieverOverrides,
+  retrieverFromSpec,
+} from '../../compose/retrievers.js';
 import { MedbenchError } from '../../core/errors.js';
 import { EmbeddingCache } from '../../store/embedding-cache.js';
 import { rankTask } from '../../suites/medeureka/evaluate.js';
@@ -22,6 +26,8 @@ export interface ExportTriplesOptions extends RetrieverOverrides {
   format?: string;
   home?: string;
   config?: string;
+  /** The release is restricted: mine only with a model that may receive it. */
+  restricted?: boolean;
 }
 
 /**
@@ -44,6 +50,11 @@ export async function exportMedEurekaTriplesCommand(
       message: `--negatives ${count}: give a positive whole number.`,
     });
   const { config } = await loadConfig(options.config);
+  checkRetrieverRestricted(
+    options.model,
+    config,
+    options.restricted ? { what: options.data, why: 'marked restricted (--restricted)' } : undefined,
+  );
   const tasks = selectTasks(
     await loadMedEurekaRelease(resolve(options.data), options.split ? { split: options.split } : {}),
     options.tasks,

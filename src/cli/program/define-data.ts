@@ -75,5 +75,9 @@ function defineTriplesExport(exportCommand: Command, context: ProgramContext): v
     )
     .option('--batch-size <n>', 'texts per embedding call', integer('--batch-size', { min: 1 }))
     .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
+    .option(
+      '--restricted',
+      'the release is restricted (credentialed): mine only with an in-process model, a server on this machine or an approved one',
+    )
     .action(action((options) => exportMedEurekaTriplesCommand(context.withHome(options), context.output)));
 }
