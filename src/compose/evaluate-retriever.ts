@@ -33,7 +33,10 @@ export interface EvaluateRetrieverRequest extends RetrieverOverrides {
   maxRetryWaitMs?: number;
   /** The queries and documents are restricted: embed them only where approved (in process, on this machine). */
   restricted?: boolean;
-  /** Not supported for retrieval runs yet: refused rather than ignored. */
+  /**
+   * Store hashes and lengths instead of the query texts, the rankings (with their top texts) and
+   * the targets (a run of its own; scores are kept).
+   */
   redact?: boolean;
 }
 
@@ -73,7 +76,11 @@ function retrievalRun(
         canonicalJson(tasks.map((task) => ({ key: task.key, queries: task.queries, corpus: task.corpus }))),
       ),
       model: description,
-      parameters: { tasks: tasks.map((task) => task.key), topK: 500 },
+      parameters: {
+        tasks: tasks.map((task) => task.key),
+        topK: 500,
+        ...(request.redact ? { redacted: true } : {}),
+      },
       scoringMode: 'standard',
     },
     suite: 'medeureka',
@@ -97,13 +104,6 @@ export async function evaluateRetriever(
   const tasks = selectTasks(await loadMedEurekaRelease(resolve(request.data)), request.tasks, request.data);
   if (tasks.length === 0)
     throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `No MedEureka tasks in ${request.data}.` });
-  if (request.redact)
-    throw new MedbenchError({
-      code: 'USAGE',
-      message:
-        '--redact is not supported by `run medeureka` yet: its results keep the query texts and the top ten retrieved texts.',
-      hint: 'Run without --redact, and keep the store where the data may be.',
-    });
   // An embedding server sees every query and document: restricted text only where approved.
   checkRetrieverRestricted(
     request.model,
@@ -127,6 +127,7 @@ export async function evaluateRetriever(
     const summary = await runComputed({
       store,
       run,
+      redactText: request.redact === true,
       ...(hooks.stopSignal ? { stopSignal: hooks.stopSignal } : {}),
       batches: tasks.map((task) => ({
         ids: task.queries.map((query) => query.id),

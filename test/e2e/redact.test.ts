@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
 
 const scratch = temporaryHome();
 const dataset = join(scratch, 'niah.jsonl');
@@ -199,5 +199,21 @@ describe('--redact', () => {
     const both = await clue('baseline', '--bertscore-model', data);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--redact cannot be combined with --bertscore-model');
+  });
+
+  it('MedEureka: query texts, rankings and target texts are not stored; the scores are the same', async () => {
+    const home = temporaryHome();
+    const data = join(ROOT, 'samples', 'medeureka');
+    const medeureka = (...extra: string[]) =>
+      runCli(['--home', home, 'run', 'medeureka', '--data', data, '--model', 'bm25', ...extra]);
+    expect((await medeureka('--redact')).code).toBe(0);
+    expect(leaks(home, ['二甲双胍', '阿司匹林', '华法林', '呋塞米'])).toEqual([]);
+    expect((await medeureka()).code).toBe(0);
+    const report = JSON.parse(
+      (await runCli(['--home', home, 'report', '--suite', 'medeureka', '--json'])).stdout,
+    );
+    expect(report.runs).toHaveLength(2);
+    expect(report.runs[0].datasets).toEqual(report.runs[1].datasets);
+    expect(Object.keys(report.runs[0].datasets).length).toBeGreaterThan(2);
   });
 });
