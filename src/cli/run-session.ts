@@ -69,6 +69,10 @@ function printSummary(output: CommandOutput, summary: RunSummary): void {
         `Stopped at the first sample without an answer (--fail-fast): ${summary.failedFast.message}\n`,
       ),
     );
+  if (summary.costCapReached)
+    output.stderr(
+      'Stopped at the cost cap (--max-cost): the next request could have passed it. Every answer is stored; re-run with a higher --max-cost to go on.\n',
+    );
   if (summary.errors > 0) {
     output.stderr(
       `${summary.errors} ${summary.errors === 1 ? 'sample' : 'samples'} got no answer (${kinds(summary.errorKinds)}). They are stored as errors and count as wrong in reports; re-run the same command to retry only them (\`medbench view\` shows each error).\n`,
@@ -77,9 +81,9 @@ function printSummary(output: CommandOutput, summary: RunSummary): void {
       output.stderr(redactKnownSecrets(`  first ${kind}: ${message}\n`));
   }
   process.exitCode =
-    summary.interrupted && !summary.failedFast
+    summary.interrupted && !summary.failedFast && !summary.costCapReached
       ? EXIT.interrupted
-      : summary.errors > 0
+      : summary.errors > 0 || summary.costCapReached
         ? EXIT.incomplete
         : EXIT.ok;
 }

@@ -18,6 +18,8 @@ export interface RetryOptions {
   maxRetryWaitMs?: number;
   sampleTimeoutMs?: number;
   failFast?: boolean;
+  /** Stop before a request could take the run's cost past this (needs the model's prices). */
+  maxCost?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 600_000;
@@ -95,6 +97,7 @@ export async function runModel(options: {
       timeoutMs: options.retry.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       sampleTimeoutMs: options.retry.sampleTimeoutMs ?? defaults.sampleTimeoutMs ?? DEFAULT_SAMPLE_TIMEOUT_MS,
       failFast: options.retry.failFast ?? false,
+      ...(options.retry.maxCost !== undefined ? { maxCost: options.retry.maxCost } : {}),
       ...(hooks.stopSignal ? { stopSignal: hooks.stopSignal } : {}),
       ...(hooks.abortSignal ? { abortSignal: hooks.abortSignal } : {}),
       ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),

@@ -5,6 +5,7 @@ import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
 import { type CachedResponse, type PreparedPrompt, preparePromptAsync, type Store } from '../store/store.js';
 import type { AnswerCache } from './cached-answer.js';
+import type { CostBudget } from './cost-budget.js';
 import type { ModelBinding } from './model-binding.js';
 import { resultRecord } from './result-columns.js';
 import type { ResultWriter } from './result-writer.js';
@@ -65,6 +66,8 @@ export interface SampleRun {
   redact: (text: string) => string;
   /** --redact: no answer text goes to the response cache (results are redacted by the writer). */
   redactText: boolean;
+  /** --max-cost: a request that might pass the cap is not sent (the run stops, resumable). */
+  budget: CostBudget | undefined;
   onRetry: ((event: RetryEvent) => void) | undefined;
   control: RunControl;
   writer: ResultWriter;
@@ -168,6 +171,41 @@ async function askModel(
   });
   if (!found) return 'left';
   if (found.cached) return { response: found.cached, fresh: false, attempts: 0, prompt: sample.prompt };
+  const bound = context.budget?.bound(request) ?? 0;
+  if (context.budget && !context.budget.reserve(bound)) {
+    // Held back: the run stops as a graceful stop does, and a re-run with a higher cap goes on.
+    found.release();
+    control.stop();
+    return 'left';
+  }
+  try {
+    return await sendAndKeep(context, {
+      sample,
+      endpoint,
+      request,
+      release: found.release,
+      deadline,
+      started,
+    });
+  } finally {
+    context.budget?.release(bound);
+  }
+}
+
+/** Sends a request (with retries) and hands a fresh answer back uncommitted; see `askModel`. */
+async function sendAndKeep(
+  context: SampleRun,
+  send: {
+    sample: Sample;
+    endpoint: ChatModel;
+    request: SampleRequest;
+    release: () => void;
+    deadline: number | undefined;
+    started: number;
+  },
+): Promise<Answer | 'left' | 'failed'> {
+  const { control, model } = context;
+  const { sample, endpoint, request, release, deadline, started } = send;
   // Hashed and compressed now, so the commit when the answer arrives is only the inserts.
   const prompt = await preparePromptAsync(sample.prompt);
   const generation = {
@@ -187,7 +225,7 @@ async function askModel(
       context.onRetry?.({ sampleId: sample.id, error, delayMs, attempt: attemptNumber + 1 }),
   });
   if (!outcome.ok) {
-    found.release();
+    release();
     const { error } = outcome;
     // Stopped: not recorded; the next run does this sample.
     if (outcome.stopped || error.code === 'ABORTED' || control.hardStop.signal.aborted) return 'left';
@@ -216,7 +254,8 @@ async function askModel(
         response,
       });
   });
-  found.release();
+  context.budget?.spend(costOf(model, response));
+  release();
   return { response, fresh: true, attempts: outcome.attempts, prompt };
 }
 

@@ -7,6 +7,7 @@ import type { RequestClaims } from '../store/request-claims.js';
 import type { Store } from '../store/store.js';
 import { answerSample, type RetryEvent, type RunProgress, type SampleRun } from './answer-sample.js';
 import { AnswerCache } from './cached-answer.js';
+import { costBudgetFor } from './cost-budget.js';
 import type { ModelBinding } from './model-binding.js';
 import { redactedText } from './redact-result.js';
 import { ResultWriter } from './result-writer.js';
@@ -21,6 +22,8 @@ export interface RunSummary extends RunProgress {
   interrupted: boolean;
   /** The failure that ended the run early under `failFast`. */
   failedFast: MedbenchError | undefined;
+  /** True when --max-cost held a request back (the run stopped there). */
+  costCapReached: boolean;
 }
 
 export interface RunSamplesOptions {
@@ -51,6 +54,11 @@ export interface RunSamplesOptions {
    * are not kept, and answers are not written to the response cache.
    */
   redactText?: boolean;
+  /**
+   * A spending cap (currency of the model's prices, which it needs): a request that might pass it
+   * is not sent, and the run stops there, resumable (`RunSummary.costCapReached`).
+   */
+  maxCost?: number;
 }
 
 /**
@@ -121,6 +129,12 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   const finished = store.getRun(run.id) ? store.finishedSampleIds(run.id) : new Set<string>();
   const pending = options.samples.filter((sample) => !finished.has(sample.id));
   checkSamples(pending, options.tasks, run.suite);
+  if (options.maxCost !== undefined && !model.prices)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--max-cost needs the prices of ${model.label}: medbench cannot bound the cost of a model it has no prices for.`,
+      hint: 'Give the model "prices": { "inputPerMillion": …, "outputPerMillion": … } in medbench.config.json.',
+    });
   const control = new RunControl(options);
   const context: SampleRun = {
     store,
@@ -133,6 +147,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     failFast: options.failFast ?? false,
     redact: options.redactText ? redactedText : (options.redact ?? ((text) => text)),
     redactText: options.redactText ?? false,
+    budget: costBudgetFor(model, options.maxCost),
     onRetry: options.onRetry,
     control,
     writer: new ResultWriter(store, run, {
@@ -167,5 +182,10 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   context.writer.throwIfFailed();
   if (context.fatal) throw context.fatal;
   const { progress } = context;
-  return { ...progress, interrupted: progress.done < pending.length, failedFast: context.failedFast };
+  return {
+    ...progress,
+    interrupted: progress.done < pending.length,
+    failedFast: context.failedFast,
+    costCapReached: context.budget?.reached ?? false,
+  };
 }

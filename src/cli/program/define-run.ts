@@ -127,7 +127,12 @@ function retryOptions(command: Command): Command {
       'time limit per sample, every attempt and wait included (default 1800000)',
       integer('--sample-timeout-ms', { min: 1 }),
     )
-    .option('--fail-fast', 'stop at the first sample that gets no answer (default: record it and go on)');
+    .option('--fail-fast', 'stop at the first sample that gets no answer (default: record it and go on)')
+    .option(
+      '--max-cost <amount>',
+      "stop before a request could take the run's cost past this (the model's config prices; each request counted at its prompt tokens and full output limit); re-run with a higher cap to go on",
+      decimal('--max-cost', { min: 0 }),
+    );
 }
 
 /** MedEureka's options of `medbench run medeureka` (embedding models and retrievers). */

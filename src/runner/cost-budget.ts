@@ -1,0 +1,58 @@
+import type { ModelBinding, Prices } from './model-binding.js';
+import type { SampleRequest } from './sample-request.js';
+
+/**
+ * A run's spending cap (`--max-cost`): a request is sent only if what was spent, what the
+ * requests in flight may cost and what this one may cost stay within the cap. A request's
+ * bound is its prompt tokens (the model's tokenizer; without one, the prompt's UTF-8 bytes,
+ * which no byte-level tokenizer exceeds) at the input price plus its output token limit at the
+ * output price: a cap is never passed by a response.
+ */
+export class CostBudget {
+  private reserved = 0;
+  /** What the answers received so far cost. */
+  private spent = 0;
+  /** True once a request was held back because it might pass the cap. */
+  reached = false;
+
+  constructor(
+    readonly cap: number,
+    private readonly prices: Prices,
+  ) {}
+
+  /** The most one request may cost. */
+  bound(request: SampleRequest): number {
+    const input =
+      request.promptTokens ??
+      request.messages.reduce((sum, message) => sum + Buffer.byteLength(message.content, 'utf8'), 0);
+    const output = request.parameters.maxOutputTokens;
+    return (input * this.prices.inputPerMillion + output * this.prices.outputPerMillion) / 1e6;
+  }
+
+  /** Reserves `amount` if what was spent plus every reservation stays within the cap. */
+  reserve(amount: number): boolean {
+    if (this.spent + this.reserved + amount > this.cap) {
+      this.reached = true;
+      return false;
+    }
+    this.reserved += amount;
+    return true;
+  }
+
+  /** What an answer cost (before its reservation is released). */
+  spend(amount: number): void {
+    this.spent += amount;
+  }
+
+  /** A request is over (answered or not): its reservation goes. */
+  release(amount: number): void {
+    this.reserved = Math.max(0, this.reserved - amount);
+  }
+}
+
+/** The budget of a run, or undefined without a cap. A cap needs the model's prices. */
+export function costBudgetFor(model: ModelBinding, maxCost: number | undefined): CostBudget | undefined {
+  if (maxCost === undefined) return undefined;
+  if (!model.prices) return undefined;
+  return new CostBudget(maxCost, model.prices);
+}

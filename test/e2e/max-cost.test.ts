@@ -1,0 +1,93 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
+import { resultIds } from './store-snapshot.js';
+
+const scratch = temporaryHome();
+const dataset = join(scratch, 'niah.jsonl');
+let server: LlmTestServer;
+
+beforeAll(async () => {
+  await buildSampleNiah(dataset);
+  // Every answer reports 4 output tokens ('{"answer": "x"}' is 15 characters; the server counts 1 per 4).
+  server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('--max-cost', () => {
+  it('stops before a request could pass the cap, keeps what it paid for, and a higher cap finishes the run', async () => {
+    const home = temporaryHome();
+    // Output tokens cost 1 each, input nothing: a request may cost at most its output limit (100).
+    const config = join(scratch, 'priced.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        models: {
+          priced: {
+            provider: 'openai-compatible',
+            model: 'm',
+            endpoints: [{ baseURL: `${server.url}/v1`, concurrency: 1 }],
+            prices: { inputPerMillion: 0, outputPerMillion: 1_000_000 },
+          },
+        },
+      }),
+    );
+    const run = (cap: string) =>
+      runCli([
+        '--home',
+        home,
+        'run',
+        '--dataset',
+        dataset,
+        '--model',
+        'priced',
+        '--config',
+        config,
+        '--context-window',
+        '128000',
+        '--max-output-tokens',
+        '100',
+        '--max-cost',
+        cap,
+      ]);
+    // Spent 4 per answer: the k-th request goes only while 4k + 100 ≤ 120, so 6 are sent, the 7th is not.
+    const capped = await run('120');
+    expect(capped.code).toBe(3);
+    expect(capped.stderr).toContain('Stopped at the cost cap (--max-cost)');
+    expect(capped.stderr).toContain('cost 24.0000');
+    expect(server.requests).toHaveLength(6);
+    expect(resultIds(home)).toHaveLength(6);
+    // A higher cap goes on from there; nothing answered is asked again.
+    const rest = await run('1000');
+    expect(rest.code).toBe(0);
+    expect(server.requests).toHaveLength(20);
+    expect(resultIds(home)).toHaveLength(20);
+    expect(new Set(server.requests.map((request) => JSON.stringify(request.body.messages))).size).toBe(20);
+  });
+
+  it('refuses a cap on a model without prices, before anything is sent', async () => {
+    const home = temporaryHome();
+    const before = server.requests.length;
+    const result = await runCli([
+      '--home',
+      home,
+      'run',
+      '--dataset',
+      dataset,
+      '--model',
+      `openai-compatible:m@${server.url}/v1`,
+      '--context-window',
+      '128000',
+      '--max-cost',
+      '5',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--max-cost needs the prices of m');
+    expect(server.requests.length).toBe(before);
+  });
+});
