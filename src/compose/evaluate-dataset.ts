@@ -2,12 +2,13 @@ import { MedbenchError } from '../core/errors.js';
 import { readDataset } from '../runner/dataset-file.js';
 import { describeModel, modelRunIdentity } from '../runner/model-binding.js';
 import { runRecordOf } from '../runner/run-identity.js';
-import type { RunSummary } from '../runner/run-samples.js';
+import { type RunSummary, startProgress } from '../runner/run-samples.js';
 import { samplesFor } from '../runner/select-samples.js';
 import { Store } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
 import { bindModel, type ModelOverrides } from './bind-model.js';
 import { loadConfig } from './config.js';
+import { dryRunReport } from './dry-run.js';
 import { resolveHome, storePathIn } from './home.js';
 import { checkRestrictedData } from './restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
@@ -29,6 +30,8 @@ export interface EvaluateDatasetRequest extends ModelOverrides, RetryOptions {
   restricted?: boolean;
   /** Store hashes and lengths instead of prompt, output, gold and error text (a run of its own). */
   redact?: boolean;
+  /** Print what the run would send and cost at most (`hooks.onReport`); send and store nothing. */
+  dryRun?: boolean;
 }
 
 /**
@@ -83,6 +86,11 @@ export async function evaluateDataset(
   });
   const store = new Store(storePathIn(resolveHome(request.home)));
   try {
+    if (request.dryRun) {
+      const finished = store.getRun(run.id) ? store.finishedSampleIds(run.id) : new Set<string>();
+      hooks.onReport?.(dryRunReport(samples, model, finished));
+      return dryRunSummary(samples.length, finished.size);
+    }
     hooks.onNotice?.(
       `Run ${run.id}: ${samples.length} samples of ${request.dataset} on ${model.label} (store ${store.path}).`,
     );
@@ -107,4 +115,14 @@ export async function evaluateDataset(
   } finally {
     store.close();
   }
+}
+
+/** The summary of a dry run: nothing done, nothing interrupted. */
+function dryRunSummary(total: number, alreadyDone: number): RunSummary {
+  return {
+    ...startProgress(total, total - alreadyDone),
+    interrupted: false,
+    failedFast: undefined,
+    costCapReached: false,
+  };
 }

@@ -38,6 +38,8 @@ export interface EvaluateRetrieverRequest extends RetrieverOverrides {
    * the targets (a run of its own; scores are kept).
    */
   redact?: boolean;
+  /** Not supported for retrieval runs yet: refused rather than ignored. */
+  dryRun?: boolean;
 }
 
 /** One ranked query as a result row: its ranking is the parsed answer, its input the prompt. */
@@ -99,6 +101,11 @@ export async function evaluateRetriever(
   request: EvaluateRetrieverRequest,
   hooks: RunHooks = {},
 ): Promise<RunRecord> {
+  if (request.dryRun)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: '--dry-run is not supported by `run medeureka` yet (it is by `run --dataset`).',
+    });
   const { config } = await loadConfig(request.config);
   const home = resolveHome(request.home);
   const tasks = selectTasks(await loadMedEurekaRelease(resolve(request.data)), request.tasks, request.data);

@@ -99,7 +99,8 @@ function slotsOf(model: ModelBinding): ChatModel[] {
   return slots;
 }
 
-function startProgress(total: number, pending: number): RunProgress {
+/** Counts of a run about to start: `pending` of `total` samples left. */
+export function startProgress(total: number, pending: number): RunProgress {
   return {
     total,
     alreadyDone: total - pending,

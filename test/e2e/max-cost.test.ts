@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
@@ -89,5 +89,51 @@ describe('--max-cost', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--max-cost needs the prices of m');
     expect(server.requests.length).toBe(before);
+  });
+
+  it('--dry-run prints what is left to send and the most it may cost, sends and stores nothing', async () => {
+    const home = temporaryHome();
+    const config = join(scratch, 'dry.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        models: {
+          dry: {
+            provider: 'openai-compatible',
+            model: 'm',
+            endpoints: [{ baseURL: `${server.url}/v1` }],
+            prices: { inputPerMillion: 2, outputPerMillion: 8 },
+            tokenizer: 'o200k_base',
+            contextWindow: 128000,
+          },
+        },
+      }),
+    );
+    const before = server.requests.length;
+    const result = await runCli([
+      '--home',
+      home,
+      'run',
+      '--dataset',
+      dataset,
+      '--model',
+      'dry',
+      '--config',
+      config,
+      '--dry-run',
+    ]);
+    expect(result.code).toBe(0);
+    expect(server.requests.length).toBe(before);
+    expect(existsSync(home) && existsSync(join(home, 'medbench.sqlite'))).toBe(false);
+    // The dataset's own o200k counts, and 500 output tokens (the default limit) a sample, at the prices.
+    const samples = readFileSync(dataset, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => JSON.parse(line));
+    const input = samples.reduce((sum, sample) => sum + sample.promptTokens.o200k_base, 0);
+    const output = samples.length * 500;
+    const cost = ((input * 2 + output * 8) / 1e6).toFixed(4);
+    expect(result.stdout).toContain(`all\t${samples.length}\t0\t0\t${input}\t${output}\t${cost}`);
   });
 });

@@ -59,6 +59,8 @@ export interface RunClueOptions extends ModelOverrides, RetryOptions {
   restricted?: boolean;
   /** Store hashes and lengths instead of prompt, output, gold and error text (a run of its own). */
   redact?: boolean;
+  /** Not supported here yet: refused rather than ignored. */
+  dryRun?: boolean;
 }
 
 /** What of a CLUE run is restricted, and why; undefined when nothing is. */
@@ -252,6 +254,11 @@ function checkDataUse(
   bertscore: ReturnType<typeof planBertScore>,
   model: ModelBinding | undefined,
 ): DataRestriction | undefined {
+  if (options.dryRun)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: '--dry-run is not supported by `run clue` yet (it is by `run --dataset`).',
+    });
   if (options.redact && Object.keys(bertscore.tasks).length > 0)
     throw new MedbenchError({
       code: 'USAGE',

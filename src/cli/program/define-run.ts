@@ -129,6 +129,10 @@ function retryOptions(command: Command): Command {
     )
     .option('--fail-fast', 'stop at the first sample that gets no answer (default: record it and go on)')
     .option(
+      '--dry-run',
+      'run --dataset: print per task the samples, prompt tokens and output limits left to send and the most they may cost; send and store nothing',
+    )
+    .option(
       '--max-cost <amount>',
       "stop before a request could take the run's cost past this (the model's config prices; each request counted at its prompt tokens and full output limit); re-run with a higher cap to go on",
       decimal('--max-cost', { min: 0 }),

@@ -1,0 +1,77 @@
+import type { Sample } from '../core/sample.js';
+import type { ModelBinding } from '../runner/model-binding.js';
+
+interface TaskEstimate {
+  samples: number;
+  done: number;
+  tooLong: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A sample's prompt tokens by the model's tokenizer: the dataset's count, or counted now. */
+function promptTokens(sample: Sample, model: ModelBinding): number | undefined {
+  const tokenizer = model.tokenizer;
+  if (!tokenizer) return undefined;
+  const built = sample.promptTokens[tokenizer.name];
+  if (built !== undefined) return built;
+  const messages = sample.messages ?? [{ role: 'user', content: sample.prompt }];
+  return messages.reduce((sum, message) => sum + tokenizer.count(message.content), 0);
+}
+
+/**
+ * What a run would send, per task, without sending anything: samples, those already stored,
+ * those beyond the window, prompt tokens and the output limit of what is left, and the most it
+ * may cost at the model's prices (every output at its full limit).
+ */
+export function dryRunReport(
+  samples: readonly Sample[],
+  model: ModelBinding,
+  finished: ReadonlySet<string>,
+): string {
+  const byTask = new Map<string, TaskEstimate>();
+  for (const sample of samples) {
+    const entry = byTask.get(sample.task) ?? {
+      samples: 0,
+      done: 0,
+      tooLong: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+    };
+    byTask.set(sample.task, entry);
+    entry.samples++;
+    if (finished.has(sample.id)) {
+      entry.done++;
+      continue;
+    }
+    const tokens = promptTokens(sample, model) ?? Buffer.byteLength(sample.prompt, 'utf8');
+    if (model.contextWindow !== undefined && model.tokenizer && tokens > model.contextWindow) {
+      entry.tooLong++;
+      continue;
+    }
+    entry.inputTokens += tokens;
+    entry.outputTokens += sample.generation?.maxOutputTokens ?? model.parameters.maxOutputTokens;
+  }
+  const prices = model.prices;
+  const cost = (entry: TaskEstimate) =>
+    prices
+      ? (
+          (entry.inputTokens * prices.inputPerMillion + entry.outputTokens * prices.outputPerMillion) /
+          1e6
+        ).toFixed(4)
+      : '—';
+  const total: TaskEstimate = { samples: 0, done: 0, tooLong: 0, inputTokens: 0, outputTokens: 0 };
+  const lines = [...byTask].map(([task, entry]) => {
+    for (const key of Object.keys(total) as Array<keyof TaskEstimate>) total[key] += entry[key];
+    return `${task}\t${entry.samples}\t${entry.done}\t${entry.tooLong}\t${entry.inputTokens}\t${entry.outputTokens}\t${cost(entry)}`;
+  });
+  const counted = model.tokenizer
+    ? `${model.tokenizer.name} tokens`
+    : 'UTF-8 bytes (no tokenizer known: an upper bound)';
+  return [
+    `Dry run: nothing was sent or stored. ${model.label}; prompt sizes in ${counted}; cost at most, every output at its full limit${prices ? '' : ' (no prices for this model: give "prices" in the config)'}.`,
+    'task\tsamples\talready stored\ttoo_long\tprompt tokens to send\toutput token limit\tcost at most',
+    ...lines,
+    `all\t${total.samples}\t${total.done}\t${total.tooLong}\t${total.inputTokens}\t${total.outputTokens}\t${cost(total)}`,
+  ].join('\n');
+}
