@@ -164,7 +164,7 @@ async function askModel(
   started: number,
 ): Promise<Answer | 'left' | 'failed'> {
   const deadline = context.sampleTimeoutMs !== undefined ? started + context.sampleTimeoutMs : undefined;
-  const { control, model } = context;
+  const { control } = context;
   const found = await context.cache.findOrClaim(endpoint, request, {
     deadline,
     signal: control.waitsEnd.signal,
