@@ -95,6 +95,11 @@ export function embeddingConfigFromSpec(spec: string, config: MedbenchConfig): E
   throw usage(spec, SPEC_HINT);
 }
 
+/** Where an HTTP embedding model is sent: its baseURL, or OpenAI's API. */
+function embeddingBaseUrl(config: EmbeddingModelConfig): string {
+  return config.baseURL ?? 'https://api.openai.com/v1';
+}
+
 /** What makes the embedding model of a config, by provider (lazily loaded). */
 const EMBEDDING_PROVIDERS: Readonly<
   Record<
@@ -156,7 +161,7 @@ async function httpEmbeddingModel(
     '../providers/openai-compatible-embedding-model.js'
   );
   return new OpenAICompatibleEmbeddingModel({
-    baseURL: config.baseURL ?? 'https://api.openai.com/v1',
+    baseURL: embeddingBaseUrl(config),
     modelId: config.model!,
     ...(apiKey ? { apiKey } : {}),
     ...(apiKeyEnv ? { apiKeyEnv } : {}),
@@ -180,10 +185,7 @@ export function checkRetrieverRestricted(
 ): void {
   if (!restriction || sparseRetrieverSpec(spec)) return;
   const embedding = embeddingConfigFromSpec(spec, config);
-  const endpoint =
-    embedding.provider === 'local-onnx'
-      ? ''
-      : endpointIdentity(embedding.baseURL ?? 'https://api.openai.com/v1');
+  const endpoint = embedding.provider === 'local-onnx' ? '' : endpointIdentity(embeddingBaseUrl(embedding));
   refuseUnapproved(restriction, embedding.label ?? embedding.model ?? spec, [
     { endpoint, approved: embedding.restrictedDataApproved },
   ]);

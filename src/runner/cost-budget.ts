@@ -6,7 +6,8 @@ import type { SampleRequest } from './sample-request.js';
  * requests in flight may cost and what this one may cost stay within the cap. A request's
  * bound is its prompt tokens (the model's tokenizer; without one, the prompt's UTF-8 bytes,
  * which no byte-level tokenizer exceeds) at the input price plus its output token limit at the
- * output price: a cap is never passed by a response.
+ * output price. What an answer cost is what its server reported: the cap holds as far as medbench's
+ * tokenizer for the model counts as the provider does.
  */
 export class CostBudget {
   private reserved = 0;
@@ -50,9 +51,7 @@ export class CostBudget {
   }
 }
 
-/** The budget of a run, or undefined without a cap. A cap needs the model's prices. */
+/** The budget of a run, or undefined without a cap or without prices (`runSamples` refuses a cap then). */
 export function costBudgetFor(model: ModelBinding, maxCost: number | undefined): CostBudget | undefined {
-  if (maxCost === undefined) return undefined;
-  if (!model.prices) return undefined;
-  return new CostBudget(maxCost, model.prices);
+  return maxCost !== undefined && model.prices ? new CostBudget(maxCost, model.prices) : undefined;
 }

@@ -19,24 +19,22 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** A config with one model, `name`, on the test server. */
+function configWith(name: string, model: Record<string, unknown>): string {
+  const path = join(scratch, `${name}.config.json`);
+  const entry = { provider: 'openai-compatible', model: 'm', ...model };
+  writeFileSync(path, JSON.stringify({ models: { [name]: entry } }));
+  return path;
+}
+
 describe('--max-cost', () => {
   it('stops before a request could pass the cap, keeps what it paid for, and a higher cap finishes the run', async () => {
     const home = temporaryHome();
     // Output tokens cost 1 each, input nothing: a request may cost at most its output limit (100).
-    const config = join(scratch, 'priced.config.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        models: {
-          priced: {
-            provider: 'openai-compatible',
-            model: 'm',
-            endpoints: [{ baseURL: `${server.url}/v1`, concurrency: 1 }],
-            prices: { inputPerMillion: 0, outputPerMillion: 1_000_000 },
-          },
-        },
-      }),
-    );
+    const config = configWith('priced', {
+      endpoints: [{ baseURL: `${server.url}/v1`, concurrency: 1 }],
+      prices: { inputPerMillion: 0, outputPerMillion: 1_000_000 },
+    });
     const run = (cap: string) =>
       runCli([
         '--home',
@@ -93,22 +91,12 @@ describe('--max-cost', () => {
 
   it('--dry-run prints what is left to send and the most it may cost, sends and stores nothing', async () => {
     const home = temporaryHome();
-    const config = join(scratch, 'dry.config.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        models: {
-          dry: {
-            provider: 'openai-compatible',
-            model: 'm',
-            endpoints: [{ baseURL: `${server.url}/v1` }],
-            prices: { inputPerMillion: 2, outputPerMillion: 8 },
-            tokenizer: 'o200k_base',
-            contextWindow: 128000,
-          },
-        },
-      }),
-    );
+    const config = configWith('dry', {
+      endpoints: [{ baseURL: `${server.url}/v1` }],
+      prices: { inputPerMillion: 2, outputPerMillion: 8 },
+      tokenizer: 'o200k_base',
+      contextWindow: 128000,
+    });
     const before = server.requests.length;
     const result = await runCli([
       '--home',
