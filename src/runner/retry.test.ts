@@ -94,4 +94,24 @@ describe('retrying', () => {
     expect(timeLeft.length).toBeLessThanOrEqual(8);
     expect(timeLeft.every((left) => left > 0 && left <= 150)).toBe(true);
   });
+
+  it('starts no attempt when the wait before it ends past the deadline (a late timer)', async () => {
+    const busy = new MedbenchError({ code: 'ENDPOINT_TIMEOUT', message: 'timed out', retryable: true });
+    const timeLeft: number[] = [];
+    const outcome = await retrying({
+      policy: { ...policy, maxRetries: 100, baseDelayMs: 40, maxDelayMs: 40 },
+      deadline: Date.now() + 100,
+      attempt: async (_, left) => {
+        timeLeft.push(left);
+        throw busy;
+      },
+      // Holds the thread past the deadline after the wait was granted, as a loaded machine can.
+      onRetry: () => {
+        const until = Date.now() + 120;
+        while (Date.now() < until);
+      },
+    });
+    expect(outcome).toMatchObject({ ok: false, attempts: 1 });
+    expect(timeLeft).toHaveLength(1);
+  });
 });

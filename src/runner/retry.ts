@@ -121,6 +121,8 @@ export async function retrying<T>(options: {
       } catch {
         return { ...failed, stopped: true };
       }
+      // A timer can fire late on a loaded machine: never start an attempt with no time left.
+      if (Date.now() >= deadline) return failed;
     }
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startCpuClock } from '../../test/support/cpu-clock.js';
 import {
   type LlmTestServer,
   type RecordedRequest,
@@ -123,14 +124,17 @@ describe('runSamples', () => {
     // A store that does not exist yet is created by its first commit, which then also opens and
     // migrates the file (about 10 ms, once per store): measured here is every other commit.
     fileStore.transaction(() => {});
+    const clock = await startCpuClock();
     try {
       server.fallback = (request) => ({
         kind: 'answer',
         text: JSON.stringify({ answer: promptOf(request).split('\n')[0] }),
         delayMs: Math.floor(Math.random() * 20),
       });
-      // The real HTTP adapter, with the moment each answer reached medbench noted.
-      const arrivals = new Map<string, number>();
+      // The real HTTP adapter, with the moment each answer reached medbench noted: its wall time
+      // and this thread's CPU time. Judged on the CPU clock where there is one, a lag measures the
+      // work done before the commit, not the time a loaded machine kept the thread off a CPU.
+      const arrivals = new Map<string, { wallMs: number; cpuMs: number | undefined }>();
       const model = await binding({ concurrency: 8 });
       const http = model.endpoints[0]!.model;
       const timed: ChatModel = {
@@ -139,7 +143,10 @@ describe('runSamples', () => {
         endpoint: http.endpoint,
         generate: async (request) => {
           const response = await http.generate(request);
-          arrivals.set(request.messages[0]!.content.split('\n')[0]!, Date.now());
+          arrivals.set(request.messages[0]!.content.split('\n')[0]!, {
+            wallMs: Date.now(),
+            cpuMs: clock?.now(),
+          });
           return response;
         },
       };
@@ -161,14 +168,18 @@ describe('runSamples', () => {
         created_at: string;
       }>;
       database.close();
-      // created_at (the commit) has whole milliseconds: the arrival is floored to match.
-      const lags = rows.map(
-        (row) =>
-          Date.parse(row.created_at) - Math.floor(arrivals.get(JSON.parse(row.text).answer as string)!),
-      );
+      // created_at (the commit) has whole milliseconds: the commit came before its next millisecond.
+      const lags = rows.map((row) => {
+        const arrival = arrivals.get(JSON.parse(row.text).answer as string)!;
+        const committedBy = Date.parse(row.created_at) + 1;
+        return clock && arrival.cpuMs !== undefined
+          ? clock.at(committedBy) - arrival.cpuMs
+          : committedBy - 1 - Math.floor(arrival.wallMs);
+      });
       expect(lags).toHaveLength(120);
       expect(Math.max(...lags)).toBeLessThanOrEqual(5);
     } finally {
+      await clock?.stop();
       fileStore.close();
       rmSync(folder, { recursive: true, force: true });
     }
