@@ -1,3 +1,4 @@
+import type { RunWithResults } from '../core/run-record.js';
 import type { Suite, SuiteReportOptions } from '../core/suite.js';
 import type { Store } from '../store/store.js';
 
@@ -7,6 +8,15 @@ export interface RunFilter {
   labels?: readonly string[];
 }
 
+/** The stored runs of a suite the filter chooses, with their results. */
+export function storedRuns(store: Store, suite: Suite, filter: RunFilter = {}): RunWithResults[] {
+  return store
+    .listRuns({ suite: suite.name })
+    .filter((run) => !filter.runIds || filter.runIds.some((id) => run.id.startsWith(id)))
+    .filter((run) => !filter.labels || filter.labels.includes(run.label))
+    .map((run) => ({ run, results: store.results(run.id) }));
+}
+
 /** A suite's report of the stored runs the filter chooses. */
 export function storedReport<Report>(
   store: Store,
@@ -14,12 +24,5 @@ export function storedReport<Report>(
   filter: RunFilter = {},
   options: SuiteReportOptions = {},
 ): Report {
-  const runs = store
-    .listRuns({ suite: suite.name })
-    .filter((run) => !filter.runIds || filter.runIds.some((id) => run.id.startsWith(id)))
-    .filter((run) => !filter.labels || filter.labels.includes(run.label));
-  return suite.report(
-    runs.map((run) => ({ run, results: store.results(run.id) })),
-    options,
-  );
+  return suite.report(storedRuns(store, suite as Suite, filter), options);
 }

@@ -317,7 +317,8 @@ export async function answerSample(
       usage: {
         inputTokens: response.inputTokens,
         outputTokens: response.outputTokens,
-        cost,
+        // Without prices the cost is unknown, not zero.
+        cost: model.prices ? cost : null,
         latencyMs: fresh ? Date.now() - started : 0,
         attempts: answer.attempts,
         cacheHit: !fresh,

@@ -44,8 +44,8 @@ export function runCli(args: readonly string[], environment: NodeJS.ProcessEnv =
   return startCli(args, environment).done;
 }
 
-/** Builds the English NIAH samples of the shipped sample release at the given levels into `out`. */
-export async function buildSampleNiah(out: string, levels = '1000'): Promise<void> {
+/** The sample release's NIAH (or `tasks`) in English at `levels`, written to `out`. */
+export async function buildSampleNiah(out: string, levels = '1000', tasks = 'niah'): Promise<void> {
   const built = await runCli([
     'build',
     'medodyssey',
@@ -56,7 +56,7 @@ export async function buildSampleNiah(out: string, levels = '1000'): Promise<voi
     '--levels',
     levels,
     '--task',
-    'niah',
+    tasks,
     '--lang',
     'en',
   ]);

@@ -1,9 +1,10 @@
 import { join, resolve } from 'node:path';
 import { resolveHome, storePathIn } from '../../compose/home.js';
-import { storedReport } from '../../compose/stored-report.js';
+import { storedRuns } from '../../compose/stored-report.js';
 import { SUITES, suiteNamed } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { SuiteReportOptions } from '../../core/suite.js';
+import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
 import { writeOutputFile } from '../output-file.js';
@@ -54,15 +55,12 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
       ...(options.metric ? { metrics: parseChoiceList('--metric', options.metric, suite.textMetrics!) } : {}),
       ...(options.base ? { base: options.base } : {}),
     };
-    const report = storedReport(
-      store,
-      suite,
-      {
-        ...(options.run ? { runIds: options.run } : {}),
-        ...(options.model ? { labels: options.model } : {}),
-      },
-      reportOptions,
-    );
+    const filter = {
+      ...(options.run ? { runIds: options.run } : {}),
+      ...(options.model ? { labels: options.model } : {}),
+    };
+    const runs = storedRuns(store, suite, filter);
+    const report = suite.report(runs, reportOptions);
     if (suite.runCount(report) === 0) {
       throw new MedbenchError({
         code: 'DATA_NOT_FOUND',
@@ -70,13 +68,17 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
         hint: suite.firstRun,
       });
     }
+    const usage = usageByTask(runs);
     if (options.html) {
       const path = resolve(options.html);
-      writeOutputFile(path, suite.renderHtml(report));
+      writeOutputFile(path, withUsageSection(suite.renderHtml(report), usage));
       output.stderr(`Wrote ${path}\n`);
     }
-    if (options.json) output.stdout(`${JSON.stringify(report, null, 2)}\n`);
-    else if (!options.html) output.stdout(`${suite.renderText(report, reportOptions)}\n`);
+    if (options.json) output.stdout(`${JSON.stringify({ ...(report as object), usage }, null, 2)}\n`);
+    else if (!options.html) {
+      const usageText = renderUsageText(usage);
+      output.stdout(`${suite.renderText(report, reportOptions)}\n${usageText ? `\n${usageText}\n` : ''}`);
+    }
   } finally {
     store.close();
   }
