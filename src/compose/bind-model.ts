@@ -26,7 +26,7 @@ const DEFAULT_MAX_OUTPUT_TOKENS = 500;
 const DEFAULT_CONCURRENCY = 4;
 
 const SPEC_HELP =
-  'Model specs: a name from medbench.config.json, baseline:extractive, openai:<model>, anthropic:<model>, or openai-compatible:<model>@<base URL> (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).';
+  'Model specs: a name from medbench.config.json, baseline:extractive, openai:<model>, anthropic:<model>, ollama:<model>[@<base URL>], or openai-compatible:<model>@<base URL> (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).';
 
 /** Parses a `--model` string into a model config, looking names up in the config first. */
 export function modelConfigFromSpec(spec: string, config: MedbenchConfig): ModelConfig {
@@ -70,6 +70,36 @@ function readKey(
   return key || undefined;
 }
 
+type EndpointConfig = NonNullable<ModelConfig['endpoints']>[number];
+
+/**
+ * An endpoint's headers: fixed values as they are, `{ env }` values read from the environment
+ * (kept apart as secrets: sent, never shown, stored or part of the endpoint's identity).
+ */
+function endpointHeaders(
+  headers: EndpointConfig['headers'],
+  environment: NodeJS.ProcessEnv,
+): { headers: Record<string, string>; secretHeaders: Record<string, string> } {
+  const fixed: Record<string, string> = {};
+  const secret: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (typeof value === 'string') {
+      fixed[name] = value;
+      continue;
+    }
+    const read = environment[value.env];
+    rememberSecret(read);
+    if (!read)
+      throw new MedbenchError({
+        code: 'MISSING_SECRET',
+        message: `The environment variable ${value.env} (for the header ${name}) is not set.`,
+        hint: `Export ${value.env}; medbench sends it as ${name} and never stores it.`,
+      });
+    secret[name] = read;
+  }
+  return { headers: fixed, secretHeaders: secret };
+}
+
 /** Builds the runner's model binding: endpoints with keys from the environment, window, tokenizer. */
 export async function bindModel(options: {
   spec: string;
@@ -83,7 +113,8 @@ export async function bindModel(options: {
   const defaultConcurrency =
     overrides.concurrency ?? options.config.defaults.concurrency ?? DEFAULT_CONCURRENCY;
   const provider = CHAT_PROVIDERS[modelConfig.provider];
-  const list = modelConfig.provider === 'baseline' ? [{ baseURL: '' }] : (modelConfig.endpoints ?? []);
+  const list: EndpointConfig[] =
+    modelConfig.provider === 'baseline' ? [{ baseURL: '' }] : (modelConfig.endpoints ?? []);
   if (list.length === 0) {
     throw new MedbenchError({
       code: 'CONFIG_INVALID',
@@ -91,31 +122,32 @@ export async function bindModel(options: {
       hint: 'Give it endpoints: [{ "baseURL": "http://127.0.0.1:8000/v1" }] in medbench.config.json.',
     });
   }
+  const contextWindow =
+    overrides.contextWindow ?? modelConfig.contextWindow ?? knownContextWindow(modelConfig.model);
   const endpoints: ModelBinding['endpoints'] = await Promise.all(
-    list.map(
-      async (endpoint: {
-        baseURL: string;
-        apiKeyEnv?: string;
-        concurrency?: number;
-        restrictedDataApproved?: boolean;
-      }) => {
-        const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
-        const model = await provider.create({
-          baseURL: endpoint.baseURL,
-          modelId: modelConfig.model,
-          apiKey: readKey(apiKeyEnv, provider.keyRequired, environment),
-          apiKeyEnv,
-          completions: overrides.completions ?? modelConfig.api === 'completions',
-        });
-        return {
-          model,
-          concurrency: overrides.concurrency ?? endpoint.concurrency ?? defaultConcurrency,
-          ...(endpoint.restrictedDataApproved !== undefined
-            ? { restrictedDataApproved: endpoint.restrictedDataApproved }
-            : {}),
-        };
-      },
-    ),
+    list.map(async (endpoint: EndpointConfig) => {
+      const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
+      const model = await provider.create({
+        baseURL: endpoint.baseURL,
+        modelId: modelConfig.model,
+        apiKey: readKey(apiKeyEnv, provider.keyRequired, environment),
+        apiKeyEnv,
+        completions: overrides.completions ?? modelConfig.api === 'completions',
+        ...endpointHeaders(endpoint.headers, environment),
+        query: endpoint.query,
+        deployment: endpoint.deployment,
+        apiVersion: endpoint.apiVersion,
+        auth: endpoint.auth,
+        contextWindow,
+      });
+      return {
+        model,
+        concurrency: overrides.concurrency ?? endpoint.concurrency ?? defaultConcurrency,
+        ...(endpoint.restrictedDataApproved !== undefined
+          ? { restrictedDataApproved: endpoint.restrictedDataApproved }
+          : {}),
+      };
+    }),
   );
   const tokenizerName = overrides.tokenizer ?? modelConfig.tokenizer ?? tryTokenizerName(modelConfig.model);
   return {
@@ -127,8 +159,7 @@ export async function bindModel(options: {
     provider: endpoints[0]!.model.provider,
     modelId: modelConfig.model,
     endpoints,
-    contextWindow:
-      overrides.contextWindow ?? modelConfig.contextWindow ?? knownContextWindow(modelConfig.model),
+    contextWindow,
     tokenizer: tokenizerName ? await getTokenizer(tokenizerName) : undefined,
     prices: modelConfig.prices,
     instruct: !(overrides.completions ?? modelConfig.api === 'completions'),

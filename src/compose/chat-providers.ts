@@ -1,4 +1,6 @@
 import type { ChatModel } from '../core/chat-model.js';
+import { MedbenchError } from '../core/errors.js';
+import { OLLAMA_DEFAULT_URL } from '../providers/ollama/ollama-default-url.js';
 import type { ModelConfig } from './config.js';
 
 /** What a chat provider's factory gets for one endpoint. */
@@ -9,6 +11,27 @@ export interface ChatEndpointOptions {
   apiKeyEnv: string | undefined;
   /** Plain-text prompts to /completions (a base model). */
   completions: boolean;
+  /** The config's fixed headers, and those read from the environment (secrets). */
+  headers: Record<string, string>;
+  secretHeaders: Record<string, string>;
+  query: Record<string, string> | undefined;
+  /** azure-openai's deployment, API version and way of signing in. */
+  deployment: string | undefined;
+  apiVersion: string | undefined;
+  auth: 'api-key' | 'entra-id' | undefined;
+  /** The model's context window as the run uses it (Ollama's num_ctx). */
+  contextWindow: number | undefined;
+}
+
+/** The options every HTTP adapter shares: key, fixed and secret headers, query. */
+function httpOptions(options: ChatEndpointOptions) {
+  return {
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.apiKeyEnv ? { apiKeyEnv: options.apiKeyEnv } : {}),
+    headers: options.headers,
+    secretHeaders: options.secretHeaders,
+    ...(options.query ? { query: options.query } : {}),
+  };
 }
 
 /** One chat provider: how its inline spec reads, whether it needs a key, and a lazily loaded factory. */
@@ -27,8 +50,7 @@ async function openAICompatible(options: ChatEndpointOptions, serverExtensions: 
     baseURL: options.baseURL,
     modelId: options.modelId,
     serverExtensions,
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    ...(options.apiKeyEnv ? { apiKeyEnv: options.apiKeyEnv } : {}),
+    ...httpOptions(options),
   };
   if (options.completions) {
     const { OpenAICompatibleCompletionModel } = await import(
@@ -88,8 +110,65 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
       return new AnthropicChatModel({
         baseURL: options.baseURL,
         modelId: options.modelId,
+        ...httpOptions(options),
         apiKey: options.apiKey ?? '',
-        ...(options.apiKeyEnv ? { apiKeyEnv: options.apiKeyEnv } : {}),
+      });
+    },
+  },
+  'azure-openai': {
+    // A deployment needs its resource and deployment name: a config entry, not an inline spec.
+    specForm: 'azure-openai (a medbench.config.json entry with baseURL and deployment)',
+    keyRequired: false,
+    fromSpec: () => undefined,
+    async create(options) {
+      const { AzureOpenAIChatModel } = await import('../providers/azure-openai/azure-openai-chat-model.js');
+      const entra = options.auth === 'entra-id';
+      if (!entra && !options.apiKey)
+        throw new MedbenchError({
+          code: 'MISSING_SECRET',
+          message: options.apiKeyEnv
+            ? `The environment variable ${options.apiKeyEnv} is not set.`
+            : `The Azure OpenAI deployment "${options.deployment}" has no key: its endpoint names no apiKeyEnv.`,
+          hint: 'Give the endpoint "apiKeyEnv" (the variable holding the resource key) or "auth": "entra-id" to sign in with Microsoft Entra ID.',
+        });
+      const { entraIdBearerToken } = await import('../providers/azure-openai/entra-id-token.js');
+      return new AzureOpenAIChatModel({
+        resourceURL: options.baseURL,
+        deployment: options.deployment!,
+        modelId: options.modelId,
+        ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+        ...httpOptions(options),
+        ...(entra ? { bearerToken: await entraIdBearerToken() } : {}),
+      });
+    },
+  },
+  ollama: {
+    specForm: 'ollama:<model>[@<base URL>] (default http://127.0.0.1:11434)',
+    keyRequired: false,
+    fromSpec(rest) {
+      const at = rest.search(/@https?:\/\//i);
+      const model = at >= 0 ? rest.slice(0, at) : rest;
+      return model
+        ? {
+            provider: 'ollama',
+            model,
+            endpoints: [{ baseURL: at >= 0 ? rest.slice(at + 1) : OLLAMA_DEFAULT_URL }],
+          }
+        : undefined;
+    },
+    async create(options) {
+      if (options.contextWindow === undefined)
+        throw new MedbenchError({
+          code: 'USAGE',
+          message: `Ollama's "${options.modelId}" needs a context window: medbench sends it as num_ctx, as Ollama otherwise keeps its small default and silently cuts longer prompts.`,
+          hint: 'Give --context-window <tokens> (or "contextWindow" in medbench.config.json); a run that first checks the model tells its maximum.',
+        });
+      const { OllamaChatModel } = await import('../providers/ollama/ollama-chat-model.js');
+      return new OllamaChatModel({
+        baseURL: options.baseURL,
+        modelId: options.modelId,
+        contextWindow: options.contextWindow,
+        ...httpOptions(options),
       });
     },
   },

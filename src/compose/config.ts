@@ -8,14 +8,36 @@ import { parseJsonText, readTextFile } from '../io/text-file.js';
 /** A base URL medbench can send requests to: http or https only. */
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
+const environmentName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+
+/** An HTTP header's name (RFC 9110 token); Host and Content-Length are medbench's to set. */
+const headerName = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name')
+  .refine((name) => !/^(host|content-length|content-type|transfer-encoding|connection)$/i.test(name), {
+    message: 'is set by medbench',
+  });
+
 const endpointSchema = z
   .object({
     baseURL: httpUrl,
     /** Name of the environment variable holding the key; the key itself never goes in a config. */
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    apiKeyEnv: environmentName.optional(),
+    /**
+     * Headers for every request (a gateway's, LiteLLM's, an institution's proxy): a value, or
+     * { "env": NAME } for a secret read from the environment (never stored or shown).
+     */
+    headers: z
+      .record(headerName, z.union([z.string(), z.object({ env: environmentName }).strict()]))
       .optional(),
+    /** Query parameters for every request's URL. */
+    query: z.record(z.string().min(1), z.string()).optional(),
+    /** azure-openai: the deployment's name. */
+    deployment: z.string().min(1).optional(),
+    /** azure-openai: the data-plane API version (default 2024-10-21). */
+    apiVersion: z.string().min(1).optional(),
+    /** azure-openai: `api-key` (apiKeyEnv, the default) or `entra-id` (a Microsoft Entra ID token). */
+    auth: z.enum(['api-key', 'entra-id']).optional(),
     concurrency: z.number().int().positive().optional(),
     /**
      * true: this endpoint may receive restricted (credentialed) data, e.g. an Azure OpenAI
@@ -28,7 +50,7 @@ const endpointSchema = z
 
 const modelSchema = z
   .object({
-    provider: z.enum(['openai-compatible', 'openai', 'anthropic', 'baseline']),
+    provider: z.enum(['openai-compatible', 'openai', 'anthropic', 'azure-openai', 'ollama', 'baseline']),
     model: z.string().min(1),
     /** openai-compatible: `chat` (default) or `completions` for base models (plain-text prompts). */
     api: z.enum(['chat', 'completions']).optional(),
@@ -45,7 +67,33 @@ const modelSchema = z
     temperature: z.number().min(0).max(2).optional(),
     maxOutputTokens: z.number().int().positive().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((model, context) => {
+    for (const [index, endpoint] of (model.endpoints ?? []).entries()) {
+      const where = ['endpoints', index];
+      if (model.provider === 'azure-openai' && !endpoint.deployment)
+        context.addIssue({
+          code: 'custom',
+          path: [...where, 'deployment'],
+          message: 'azure-openai needs the deployment name',
+        });
+      if (model.provider !== 'azure-openai') {
+        for (const field of ['deployment', 'apiVersion', 'auth'] as const)
+          if (endpoint[field] !== undefined)
+            context.addIssue({
+              code: 'custom',
+              path: [...where, field],
+              message: 'applies to azure-openai only',
+            });
+      }
+      if (endpoint.auth === 'entra-id' && endpoint.apiKeyEnv)
+        context.addIssue({
+          code: 'custom',
+          path: [...where, 'auth'],
+          message: 'entra-id takes no apiKeyEnv',
+        });
+    }
+  });
 
 const embeddingModelSchema = z
   .object({

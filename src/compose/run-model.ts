@@ -9,6 +9,7 @@ import { RequestClaims } from '../store/request-claims.js';
 import type { Store } from '../store/store.js';
 import type { MedbenchConfig } from './config.js';
 import { redactKnownSecrets } from './known-secrets.js';
+import { probeEndpoints } from './probe-endpoints.js';
 import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
 
 /** How hard medbench tries per request and per sample; every field has a flag and a config default. */
@@ -82,6 +83,10 @@ export async function runModel(options: {
   redactText?: boolean;
 }): Promise<RunSummary> {
   checkRestrictedData(options.model, options.restricted);
+  // Only when something is left to send: a finished run resumes without its server.
+  const finished = options.store.finishedSampleIds(options.run.id);
+  if (options.samples.some((sample) => !finished.has(sample.id)))
+    await probeEndpoints(options.model, options.hooks?.abortSignal);
   const defaults = options.defaults ?? {};
   const hooks = options.hooks ?? {};
   const policy = retryPolicyFrom(options.retry, defaults);

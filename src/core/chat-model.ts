@@ -31,6 +31,12 @@ export interface ChatCapabilities {
   truncatePrompt: boolean;
 }
 
+/** What an endpoint declares about its model. */
+export interface EndpointFacts {
+  /** The longest context the model supports, in its own tokens. */
+  maxContextTokens?: number;
+}
+
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
@@ -56,4 +62,9 @@ export interface ChatModel {
   /** Absent: no prefill, no truncation. */
   readonly capabilities?: ChatCapabilities;
   generate(request: ChatRequest): Promise<ChatResponse>;
+  /**
+   * One free request that checks the model is there (a wrong model or deployment fails here,
+   * naming the setting, before any sample is scheduled) and reads what the server declares.
+   */
+  probe?(signal?: AbortSignal): Promise<EndpointFacts>;
 }

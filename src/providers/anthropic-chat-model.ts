@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { ChatCapabilities, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
-import { endpointIdentity, routeUrl } from './endpoint-identity.js';
 import { postJson } from './http-json.js';
+import {
+  type OpenAICompatibleChatModelOptions,
+  OpenAICompatibleEndpoint,
+} from './openai-compatible-endpoint.js';
 
 const responseSchema = z.object({
   content: z.array(z.object({ type: z.string(), text: z.string().optional() })),
@@ -9,7 +12,8 @@ const responseSchema = z.object({
   usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }).optional(),
 });
 
-export interface AnthropicChatModelOptions {
+export interface AnthropicChatModelOptions
+  extends Pick<OpenAICompatibleChatModelOptions, 'headers' | 'secretHeaders' | 'query'> {
   baseURL?: string;
   modelId: string;
   apiKey: string;
@@ -18,26 +22,20 @@ export interface AnthropicChatModelOptions {
   version?: string;
 }
 
-/** Anthropic's Messages API (POST /v1/messages). */
-export class AnthropicChatModel implements ChatModel {
+/** Anthropic's Messages API (POST /v1/messages), the key in `x-api-key`. */
+export class AnthropicChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider = 'anthropic';
   /** A trailing assistant message is continued natively; the API refuses one ending in whitespace. */
   readonly capabilities: ChatCapabilities = { prefill: 'trimmed', truncatePrompt: false };
-  readonly modelId: string;
-  /** The base URL without credentials (`endpointIdentity`). */
-  readonly endpoint: string;
-  private readonly baseURL: string;
-  private readonly apiKey: string;
-  private readonly apiKeyEnv: string | undefined;
   private readonly version: string;
 
   constructor(options: AnthropicChatModelOptions) {
-    this.baseURL = options.baseURL ?? 'https://api.anthropic.com';
-    this.endpoint = endpointIdentity(this.baseURL);
-    this.modelId = options.modelId;
-    this.apiKey = options.apiKey;
-    this.apiKeyEnv = options.apiKeyEnv;
+    super({ ...options, baseURL: options.baseURL ?? 'https://api.anthropic.com', apiKeyHeader: 'x-api-key' });
     this.version = options.version ?? '2023-06-01';
+  }
+
+  protected override authHint(): string {
+    return `Set ${this.apiKeyEnv ?? 'ANTHROPIC_API_KEY'} to a valid Anthropic API key.`;
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
@@ -46,8 +44,8 @@ export class AnthropicChatModel implements ChatModel {
       .map((message) => message.content)
       .join('\n\n');
     const response = await postJson({
-      url: routeUrl(this.baseURL, '/v1/messages'),
-      headers: { 'x-api-key': this.apiKey, 'anthropic-version': this.version },
+      url: this.url('/v1/messages'),
+      ...(await this.versioned()),
       body: {
         model: this.modelId,
         max_tokens: request.parameters.maxOutputTokens,
@@ -57,7 +55,6 @@ export class AnthropicChatModel implements ChatModel {
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
-      authHint: `Set ${this.apiKeyEnv ?? 'ANTHROPIC_API_KEY'} to a valid Anthropic API key.`,
     });
     return {
       text: response.content
@@ -69,5 +66,10 @@ export class AnthropicChatModel implements ChatModel {
         : undefined,
       finishReason: response.stop_reason ?? undefined,
     };
+  }
+
+  private async versioned() {
+    const options = await this.requestOptions();
+    return { ...options, headers: { ...options.headers, 'anthropic-version': this.version } };
   }
 }

@@ -3,6 +3,8 @@ import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-t
 import type { ChatModel } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import { AnthropicChatModel } from './anthropic-chat-model.js';
+import { AzureOpenAIChatModel } from './azure-openai/azure-openai-chat-model.js';
+import { OllamaChatModel } from './ollama/ollama-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible-chat-model.js';
 import { OpenAICompatibleCompletionModel } from './openai-compatible-completion-model.js';
 
@@ -100,6 +102,29 @@ chatModelContract(
       baseURL: server.url,
       modelId: 'claude-test',
       apiKey: 'sk-ant-secret',
+      apiKeyEnv: 'TEST_KEY',
+    }),
+);
+
+chatModelContract(
+  'Azure OpenAI',
+  () =>
+    new AzureOpenAIChatModel({
+      resourceURL: server.url,
+      deployment: 'gpt-4o-prod',
+      modelId: 'gpt-4o',
+      apiKey: 'azure-secret',
+      apiKeyEnv: 'TEST_KEY',
+    }),
+);
+chatModelContract(
+  'Ollama',
+  () =>
+    new OllamaChatModel({
+      baseURL: server.url,
+      modelId: 'llama3.1:8b',
+      contextWindow: 32768,
+      apiKey: 'ollama-secret',
       apiKeyEnv: 'TEST_KEY',
     }),
 );

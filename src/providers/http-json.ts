@@ -183,8 +183,9 @@ function statusFailure(
   response: RawResponse,
   shown: string,
   sent: Record<string, string>,
-  authHint: string,
+  hints: { authHint: string; notFoundHint?: string | undefined },
 ): MedbenchError {
+  const { authHint } = hints;
   const { status, text } = response;
   if (status === 401 || status === 403) {
     return new MedbenchError({
@@ -199,7 +200,7 @@ function statusFailure(
   return new MedbenchError({
     code: 'ENDPOINT_HTTP',
     message: `${shown} answered HTTP ${status}${errorDetail(text, sent)}`,
-    ...(status === 404 ? { hint: 'Check the base URL and the model name.' } : {}),
+    ...(status === 404 ? { hint: hints.notFoundHint ?? 'Check the base URL and the model name.' } : {}),
     retryable: isRetryableStatus(status),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     status,
@@ -218,6 +219,10 @@ export async function postJson<Schema extends z.ZodType>(options: {
   signal?: AbortSignal;
   /** How to fix an authentication failure, e.g. which variable holds the key. */
   authHint: string;
+  /** How to fix a 404: which setting names the model or deployment. */
+  notFoundHint?: string;
+  /** Values sent that are secret although their header names do not say so (taken out of errors). */
+  secrets?: readonly string[];
 }): Promise<z.infer<Schema>> {
   // Messages name the URL without credentials (user info, key-like query values).
   const shown = endpointIdentity(options.url);
@@ -237,9 +242,11 @@ export async function postJson<Schema extends z.ZodType>(options: {
   const sent = {
     ...options.headers,
     ...(url.password ? { 'authorization (URL)': decodeURIComponent(url.password) } : {}),
+    ...Object.fromEntries(
+      (options.secrets ?? []).map((secret, index) => [`api-key (secret ${index})`, secret]),
+    ),
   };
-  if (response.status < 200 || response.status >= 300)
-    throw statusFailure(response, shown, sent, options.authHint);
+  if (response.status < 200 || response.status >= 300) throw statusFailure(response, shown, sent, options);
   let json: unknown;
   try {
     json = JSON.parse(response.text);

@@ -19,7 +19,7 @@ const responseSchema = z.object({
 
 /** Any server speaking OpenAI's /chat/completions: OpenAI, vLLM, SGLang, Ollama, llama.cpp … */
 export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implements ChatModel {
-  readonly provider = 'openai-compatible';
+  readonly provider: string = 'openai-compatible';
 
   get capabilities(): ChatCapabilities {
     return {
@@ -32,9 +32,9 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
     const prefilled = request.messages.at(-1)?.role === 'assistant';
     const response = await postJson({
       url: this.url('/chat/completions'),
-      headers: this.headers(),
+      ...(await this.requestOptions()),
       body: {
-        model: this.modelId,
+        ...this.modelField,
         messages: request.messages,
         temperature: request.parameters.temperature,
         max_tokens: request.parameters.maxOutputTokens,
@@ -49,7 +49,6 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
-      authHint: this.authHint(),
     });
     const choice = response.choices[0]!;
     return {

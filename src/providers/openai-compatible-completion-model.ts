@@ -34,7 +34,7 @@ export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint im
   async generate(request: ChatRequest): Promise<ChatResponse> {
     const response = await postJson({
       url: this.url('/completions'),
-      headers: this.headers(),
+      ...(await this.requestOptions()),
       body: {
         model: this.modelId,
         prompt: plainTextPrompt(request.messages),
@@ -46,7 +46,6 @@ export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint im
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
-      authHint: this.authHint(),
     });
     const choice = response.choices[0]!;
     return {

@@ -50,7 +50,7 @@ export function decodeBase64Embedding(text: string): Float32Array {
 
 /** Any server speaking OpenAI's /embeddings: OpenAI, vLLM, SGLang, Ollama, llama.cpp, TEI … */
 export class OpenAICompatibleEmbeddingModel extends OpenAICompatibleEndpoint implements EmbeddingModel {
-  readonly provider = 'openai-compatible';
+  readonly provider: string = 'openai-compatible';
   readonly revision: string;
   readonly maxEmbeddingsPerCall: number;
   readonly maxParallelCalls: number;
@@ -72,16 +72,15 @@ export class OpenAICompatibleEmbeddingModel extends OpenAICompatibleEndpoint imp
     const url = this.url('/embeddings');
     const response = await postJson({
       url,
-      headers: this.headers(),
+      ...(await this.requestOptions()),
       body: {
-        model: this.modelId,
+        ...this.modelField,
         input: request.values,
         encoding_format: this.encodingFormat,
         ...(this.sendDimensions && this.dimensions !== undefined ? { dimensions: this.dimensions } : {}),
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
-      authHint: this.authHint(),
     });
     const embeddings: Float32Array[] = new Array(request.values.length);
     for (const item of response.data) {

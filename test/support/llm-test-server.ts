@@ -41,6 +41,8 @@ export interface LlmTestServer {
   connections: number;
   /** Called when an answer has been handed to the OS (its `answeredAt` set). */
   onAnswered?: (request: RecordedRequest) => void;
+  /** Ollama's pulled models (/api/show, /api/chat): any other name is answered 404, as Ollama does. */
+  ollamaModels: Record<string, { contextLength: number; capabilities: string[] }>;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,39 @@ function promptOf(body: Record<string, unknown>): string {
   if (typeof body.prompt === 'string') return body.prompt;
   const messages = (body.messages ?? []) as Array<{ content: string }>;
   return messages.map((message) => message.content).join('\n');
+}
+
+/**
+ * Ollama's own answers that need no behaviour: /api/show, and a 404 for a model not pulled
+ * (its error shape: { "error": "…" }). True when the request was answered here.
+ */
+function answeredAsOllama(
+  state: LlmTestServer,
+  recorded: RecordedRequest,
+  response: ServerResponse,
+): boolean {
+  if (recorded.path !== '/api/show' && recorded.path !== '/api/chat') return false;
+  const name = String(recorded.body.model);
+  const pulled = Object.hasOwn(state.ollamaModels, name) ? state.ollamaModels[name] : undefined;
+  if (!pulled) {
+    send(response, 404, JSON.stringify({ error: `model '${name}' not found` }));
+    return true;
+  }
+  if (recorded.path === '/api/chat') return false;
+  const architecture = name.split(/[.:]/)[0]!;
+  send(
+    response,
+    200,
+    JSON.stringify({
+      details: { format: 'gguf', family: architecture },
+      model_info: {
+        'general.architecture': architecture,
+        [`${architecture}.context_length`]: pulled.contextLength,
+      },
+      capabilities: pulled.capabilities,
+    }),
+  );
+  return true;
 }
 
 function send(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
@@ -70,6 +105,7 @@ export async function startLlmTestServer(
     script: [],
     fallback,
     peakInFlight: new Map(),
+    ollamaModels: { 'llama3.1:8b': { contextLength: 131072, capabilities: ['completion', 'tools'] } },
     close: async () => {},
   };
   const inFlight = new Map<string, number>();
@@ -92,8 +128,9 @@ export async function startLlmTestServer(
       inFlight.set(recorded.path, current);
       state.peakInFlight.set(recorded.path, Math.max(current, state.peakInFlight.get(recorded.path) ?? 0));
       response.on('close', () => inFlight.set(recorded.path, (inFlight.get(recorded.path) ?? 1) - 1));
+      if (answeredAsOllama(state, recorded, response)) return;
       const behaviour = state.script.shift() ?? state.fallback(recorded);
-      const anthropic = recorded.path.endsWith('/v1/messages');
+      const anthropic = recorded.path.split('?')[0]!.endsWith('/v1/messages');
       if (behaviour.kind === 'hang') return;
       if (behaviour.kind === 'status') {
         send(response, behaviour.status, behaviour.body ?? '{"error": {"message": "scripted"}}', {
@@ -120,32 +157,47 @@ export async function startLlmTestServer(
       }
       const inputTokens = Math.ceil(promptOf(recorded.body).length / 4);
       const outputTokens = Math.ceil(behaviour.text.length / 4);
-      const completions =
-        recorded.path.endsWith('/completions') && !recorded.path.endsWith('/chat/completions');
-      const body = completions
-        ? {
-            id: 'cmpl-test',
-            object: 'text_completion',
-            choices: [{ index: 0, text: behaviour.text, finish_reason: 'stop' }],
-            usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
-          }
-        : anthropic
+      const pathname = recorded.path.split('?')[0]!;
+      const completions = pathname.endsWith('/completions') && !pathname.endsWith('/chat/completions');
+      const body =
+        pathname === '/api/chat'
           ? {
-              id: 'msg_test',
-              type: 'message',
-              role: 'assistant',
-              content: [{ type: 'text', text: behaviour.text }],
-              stop_reason: 'end_turn',
-              usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+              model: recorded.body.model,
+              created_at: new Date().toISOString(),
+              message: { role: 'assistant', content: behaviour.text },
+              done: true,
+              done_reason: 'stop',
+              prompt_eval_count: inputTokens,
+              eval_count: outputTokens,
             }
-          : {
-              id: 'chatcmpl-test',
-              object: 'chat.completion',
-              choices: [
-                { index: 0, message: { role: 'assistant', content: behaviour.text }, finish_reason: 'stop' },
-              ],
-              usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
-            };
+          : completions
+            ? {
+                id: 'cmpl-test',
+                object: 'text_completion',
+                choices: [{ index: 0, text: behaviour.text, finish_reason: 'stop' }],
+                usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
+              }
+            : anthropic
+              ? {
+                  id: 'msg_test',
+                  type: 'message',
+                  role: 'assistant',
+                  content: [{ type: 'text', text: behaviour.text }],
+                  stop_reason: 'end_turn',
+                  usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+                }
+              : {
+                  id: 'chatcmpl-test',
+                  object: 'chat.completion',
+                  choices: [
+                    {
+                      index: 0,
+                      message: { role: 'assistant', content: behaviour.text },
+                      finish_reason: 'stop',
+                    },
+                  ],
+                  usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
+                };
       const timer = setTimeout(() => {
         pendingTimers.delete(timer);
         send(response, 200, JSON.stringify(body));

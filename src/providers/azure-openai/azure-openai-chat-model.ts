@@ -1,0 +1,56 @@
+import {
+  OpenAICompatibleChatModel,
+  type OpenAICompatibleChatModelOptions,
+} from '../openai-compatible-chat-model.js';
+
+/** Azure's stable (GA) data-plane API version medbench was checked against. */
+export const AZURE_OPENAI_DEFAULT_API_VERSION = '2024-10-21';
+
+/** An `api-key` (from the environment) or, without one, `bearerToken` (Entra ID) signs requests. */
+export interface AzureOpenAIOptions
+  extends Pick<
+    OpenAICompatibleChatModelOptions,
+    'modelId' | 'apiKey' | 'apiKeyEnv' | 'bearerToken' | 'headers' | 'secretHeaders' | 'query'
+  > {
+  /** The resource endpoint, e.g. https://my-resource.openai.azure.com. */
+  resourceURL: string;
+  /** The deployment's name (Azure routes by it; `modelId` names the model behind it). */
+  deployment: string;
+  apiVersion?: string;
+}
+
+/** The deployment's base URL, under which /chat/completions and /embeddings live. */
+export function azureDeploymentURL(resourceURL: string, deployment: string): string {
+  return `${resourceURL.replace(/\/+$/, '')}/openai/deployments/${encodeURIComponent(deployment)}`;
+}
+
+/** The OpenAI-compatible options of an Azure OpenAI deployment: URL, api-version, auth header. */
+export function azureEndpointOptions(options: AzureOpenAIOptions) {
+  return {
+    baseURL: azureDeploymentURL(options.resourceURL, options.deployment),
+    modelId: options.modelId,
+    query: { ...options.query, 'api-version': options.apiVersion ?? AZURE_OPENAI_DEFAULT_API_VERSION },
+    apiKeyHeader: 'api-key',
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.apiKeyEnv ? { apiKeyEnv: options.apiKeyEnv } : {}),
+    ...(options.bearerToken && !options.apiKey ? { bearerToken: options.bearerToken } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.secretHeaders ? { secretHeaders: options.secretHeaders } : {}),
+    // Azure refuses vLLM's extra fields; the deployment in the URL names the model.
+    serverExtensions: false,
+    modelInBody: false,
+    notFoundHint: `Azure has no deployment "${options.deployment}" at ${options.resourceURL} (or not in api-version ${options.apiVersion ?? AZURE_OPENAI_DEFAULT_API_VERSION}): check the endpoint's "deployment", "baseURL" and "apiVersion" in medbench.config.json.`,
+  };
+}
+
+/**
+ * Azure OpenAI chat: OpenAI's wire format on a deployment's URL, with `api-version` in the
+ * query and the key in an `api-key` header (or an Entra ID bearer token).
+ */
+export class AzureOpenAIChatModel extends OpenAICompatibleChatModel {
+  override readonly provider = 'azure-openai';
+
+  constructor(options: AzureOpenAIOptions) {
+    super(azureEndpointOptions(options));
+  }
+}

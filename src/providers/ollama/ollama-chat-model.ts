@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type {
+  ChatCapabilities,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  EndpointFacts,
+} from '../../core/chat-model.js';
+import { MedbenchError } from '../../core/errors.js';
+import { postJson } from '../http-json.js';
+import {
+  type OpenAICompatibleChatModelOptions,
+  OpenAICompatibleEndpoint,
+} from '../openai-compatible-endpoint.js';
+
+export interface OllamaChatModelOptions
+  extends Pick<
+    OpenAICompatibleChatModelOptions,
+    'apiKey' | 'apiKeyEnv' | 'headers' | 'secretHeaders' | 'query'
+  > {
+  /** The server, e.g. http://127.0.0.1:11434 (no /v1: this is Ollama's own API). */
+  baseURL: string;
+  /** The model as Ollama names it, e.g. llama3.1:8b. */
+  modelId: string;
+  /**
+   * Sent as `num_ctx` with every request. Ollama's default window is small and it cuts a longer
+   * prompt silently, keeping its end: a long-context benchmark must set the window it measures.
+   */
+  contextWindow: number;
+}
+
+const chatSchema = z.object({
+  message: z.object({ content: z.string() }),
+  done_reason: z.string().optional(),
+  prompt_eval_count: z.number().optional(),
+  eval_count: z.number().optional(),
+});
+
+const showSchema = z.object({
+  model_info: z.record(z.string(), z.unknown()).optional(),
+  capabilities: z.array(z.string()).optional(),
+});
+
+/** Ollama's native API: /api/chat for answers, /api/show for the model's facts. */
+export class OllamaChatModel extends OpenAICompatibleEndpoint implements ChatModel {
+  readonly provider = 'ollama';
+  readonly capabilities: ChatCapabilities = { prefill: 'none', truncatePrompt: false };
+  readonly contextWindow: number;
+
+  constructor(options: OllamaChatModelOptions) {
+    super({
+      ...options,
+      notFoundHint: `Ollama at ${options.baseURL} has no model "${options.modelId}": run \`ollama pull ${options.modelId}\` there, or fix the model name (Ollama's own, e.g. llama3.1:8b).`,
+    });
+    this.contextWindow = options.contextWindow;
+  }
+
+  async generate(request: ChatRequest): Promise<ChatResponse> {
+    const response = await postJson({
+      url: this.url('/api/chat'),
+      ...(await this.requestOptions()),
+      body: {
+        model: this.modelId,
+        messages: request.messages,
+        stream: false,
+        options: {
+          temperature: request.parameters.temperature,
+          num_predict: request.parameters.maxOutputTokens,
+          num_ctx: this.contextWindow,
+        },
+      },
+      schema: chatSchema,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    return {
+      text: response.message.content,
+      usage:
+        response.prompt_eval_count !== undefined && response.eval_count !== undefined
+          ? { inputTokens: response.prompt_eval_count, outputTokens: response.eval_count }
+          : undefined,
+      finishReason: response.done_reason,
+    };
+  }
+
+  /** /api/show: the model exists, generates text, and how long a context it was trained for. */
+  async probe(signal?: AbortSignal): Promise<EndpointFacts> {
+    const shown = await postJson({
+      url: this.url('/api/show'),
+      ...(await this.requestOptions()),
+      body: { model: this.modelId },
+      schema: showSchema,
+      ...(signal ? { signal } : {}),
+    });
+    if (shown.capabilities && !shown.capabilities.includes('completion'))
+      throw new MedbenchError({
+        code: 'CONFIG_INVALID',
+        message: `Ollama's "${this.modelId}" at ${this.endpoint} does not generate text (its capabilities: ${shown.capabilities.join(', ')}).`,
+        hint: 'Name a chat model; an embedding model belongs under embeddingModels.',
+      });
+    const key = Object.keys(shown.model_info ?? {}).find((name) => name.endsWith('.context_length'));
+    const length = key ? shown.model_info![key] : undefined;
+    return typeof length === 'number' && length > 0 ? { maxContextTokens: length } : {};
+  }
+}

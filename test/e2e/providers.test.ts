@@ -1,0 +1,159 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
+import { filesContain, resultIds, storeSnapshot } from './store-snapshot.js';
+
+const scratch = temporaryHome();
+const dataset = join(scratch, 'niah.jsonl');
+let server: LlmTestServer;
+
+beforeAll(async () => {
+  await buildSampleNiah(dataset);
+  server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
+});
+beforeEach(() => {
+  server.requests.length = 0;
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const run = (home: string, ...args: string[]) =>
+  runCli(['--home', home, 'run', '--dataset', dataset, '--tokenizer', 'o200k_base', ...args]);
+
+describe('ollama:<model>@<url>', () => {
+  it('checks the model once on /api/show, then sends every sample to /api/chat with num_ctx', async () => {
+    const home = temporaryHome();
+    const result = await run(
+      home,
+      '--model',
+      `ollama:llama3.1:8b@${server.url}`,
+      '--context-window',
+      '32768',
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests[0]).toMatchObject({ path: '/api/show', body: { model: 'llama3.1:8b' } });
+    const chats = server.requests.slice(1);
+    expect(chats).toHaveLength(20);
+    expect(chats.every((request) => request.path === '/api/chat')).toBe(true);
+    expect(chats.every((request) => (request.body.options as { num_ctx: number }).num_ctx === 32768)).toBe(
+      true,
+    );
+    expect(resultIds(home)).toHaveLength(20);
+    // Finished: re-running sends nothing, not even the check.
+    expect(
+      (await run(home, '--model', `ollama:llama3.1:8b@${server.url}`, '--context-window', '32768')).code,
+    ).toBe(0);
+    expect(server.requests).toHaveLength(21);
+  });
+
+  it('needs a window, and refuses one longer than the model supports, before any sample is sent', async () => {
+    const home = temporaryHome();
+    const spec = `ollama:llama3.1:8b@${server.url}`;
+    const noWindow = await run(home, '--model', spec);
+    expect(noWindow.code).not.toBe(0);
+    expect(noWindow.stderr).toMatch(/needs a context window.*num_ctx/);
+    expect(server.requests).toHaveLength(0);
+    const tooLong = await run(home, '--model', spec, '--context-window', '200000');
+    expect(tooLong.code).not.toBe(0);
+    expect(tooLong.stderr).toContain('a context window of 200000 tokens is longer than "llama3.1:8b"');
+    expect(tooLong.stderr).toContain('--context-window 131072');
+    expect(server.requests.map((request) => request.path)).toEqual(['/api/show']);
+    expect(resultIds(home, { missingStore: [] })).toEqual([]);
+  });
+
+  it('a model not pulled is one error naming the fix, after one request', async () => {
+    const home = temporaryHome();
+    const result = await run(
+      home,
+      '--model',
+      `ollama:llama3.1:70b@${server.url}`,
+      '--context-window',
+      '8192',
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('ollama pull llama3.1:70b');
+    expect(server.requests).toHaveLength(1);
+    expect(resultIds(home, { missingStore: [] })).toEqual([]);
+  });
+});
+
+describe('azure-openai and custom headers from the config', () => {
+  function config(endpoint: Record<string, unknown>): string {
+    const path = join(scratch, `azure-${Math.random().toString(36).slice(2)}.json`);
+    const entry = { provider: 'azure-openai', model: 'gpt-4o', contextWindow: 128000, endpoints: [endpoint] };
+    writeFileSync(path, JSON.stringify({ models: { azure: entry } }));
+    return path;
+  }
+  const environment = { AZURE_KEY_FOR_TEST: 'azure-key-0c9f2b', GATEWAY_SECRET_FOR_TEST: 'gw-secret-77aa' };
+
+  it('sends to the deployment with the key and headers, and stores neither secret anywhere', async () => {
+    const home = temporaryHome();
+    const path = config({
+      baseURL: server.url,
+      deployment: 'gpt-4o-eu',
+      apiKeyEnv: 'AZURE_KEY_FOR_TEST',
+      headers: { 'X-Institution': 'uk-essen', 'X-Gateway-Secret': { env: 'GATEWAY_SECRET_FOR_TEST' } },
+    });
+    const result = await runCli(
+      ['--home', home, 'run', '--dataset', dataset, '--model', 'azure', '--config', path],
+      environment,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(20);
+    for (const request of server.requests) {
+      expect(request.path).toBe('/openai/deployments/gpt-4o-eu/chat/completions?api-version=2024-10-21');
+      expect(request.headers['api-key']).toBe('azure-key-0c9f2b');
+      expect(request.headers['x-gateway-secret']).toBe('gw-secret-77aa');
+      expect(request.headers['x-institution']).toBe('uk-essen');
+      expect(request.body.model).toBeUndefined();
+    }
+    const report = await runCli([
+      '--home',
+      home,
+      'report',
+      '--suite',
+      'medodyssey',
+      '--html',
+      join(home, 'report.html'),
+    ]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(filesContain(home, 'azure-key-0c9f2b')).toEqual([]);
+    expect(filesContain(home, 'gw-secret-77aa')).toEqual([]);
+    expect(result.stderr + result.stdout).not.toMatch(/azure-key-0c9f2b|gw-secret-77aa/);
+  });
+
+  it('names what is missing: the deployment, the key variable, the header variable', async () => {
+    const home = temporaryHome();
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [
+        { baseURL: server.url, apiKeyEnv: 'AZURE_KEY_FOR_TEST' },
+        /endpoints\.0\.deployment: azure-openai needs the deployment name/,
+      ],
+      [{ baseURL: server.url, deployment: 'd', apiKeyEnv: 'AZURE_KEY_UNSET' }, /AZURE_KEY_UNSET is not set/],
+      [{ baseURL: server.url, deployment: 'd' }, /has no key.*\n.*apiKeyEnv.*entra-id/],
+      [
+        {
+          baseURL: server.url,
+          deployment: 'd',
+          apiKeyEnv: 'AZURE_KEY_FOR_TEST',
+          headers: { 'X-Secret': { env: 'HEADER_UNSET' } },
+        },
+        /HEADER_UNSET \(for the header X-Secret\) is not set/,
+      ],
+    ];
+    for (const [endpoint, message] of cases) {
+      const result = await runCli(
+        ['--home', home, 'run', '--dataset', dataset, '--model', 'azure', '--config', config(endpoint)],
+        environment,
+      );
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(message);
+    }
+    expect(server.requests).toHaveLength(0);
+    expect(storeSnapshot(home)).toBe('absent');
+  });
+});
