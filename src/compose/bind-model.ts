@@ -26,7 +26,7 @@ const DEFAULT_MAX_OUTPUT_TOKENS = 500;
 const DEFAULT_CONCURRENCY = 4;
 
 const SPEC_HELP =
-  'Model specs: a name from medbench.config.json, baseline:extractive, openai:<model>, anthropic:<model>, ollama:<model>[@<base URL>], or openai-compatible:<model>@<base URL> (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).';
+  'Model specs: a name from medbench.config.json, baseline:extractive, openai:<model>, anthropic:<model>, ollama:<model>[@<base URL>], bedrock:<model id>[@<region>], or openai-compatible:<model>@<base URL> (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).';
 
 /** Parses a `--model` string into a model config, looking names up in the config first. */
 export function modelConfigFromSpec(spec: string, config: MedbenchConfig): ModelConfig {
@@ -128,7 +128,7 @@ export async function bindModel(options: {
     list.map(async (endpoint: EndpointConfig) => {
       const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
       const model = await provider.create({
-        baseURL: endpoint.baseURL,
+        baseURL: endpoint.baseURL ?? '',
         modelId: modelConfig.model,
         apiKey: readKey(apiKeyEnv, provider.keyRequired, environment),
         apiKeyEnv,
@@ -138,6 +138,8 @@ export async function bindModel(options: {
         deployment: endpoint.deployment,
         apiVersion: endpoint.apiVersion,
         auth: endpoint.auth,
+        region: endpoint.region,
+        profile: endpoint.profile,
         contextWindow,
       });
       return {

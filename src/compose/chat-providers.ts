@@ -15,6 +15,9 @@ export interface ChatEndpointOptions {
   headers: Record<string, string>;
   secretHeaders: Record<string, string>;
   query: Record<string, string> | undefined;
+  /** bedrock's region and AWS profile. */
+  region: string | undefined;
+  profile: string | undefined;
   /** azure-openai's deployment, API version and way of signing in. */
   deployment: string | undefined;
   apiVersion: string | undefined;
@@ -139,6 +142,24 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
         ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
         ...httpOptions(options),
         ...(entra ? { bearerToken: await entraIdBearerToken() } : {}),
+      });
+    },
+  },
+  bedrock: {
+    specForm: 'bedrock:<model id>[@<region>] (credentials from the AWS chain)',
+    keyRequired: false,
+    fromSpec(rest) {
+      const match = /^(.+?)(?:@([a-z]{2}(?:-[a-z]+)+-\d))?$/.exec(rest);
+      if (!match) return undefined;
+      return { provider: 'bedrock', model: match[1]!, endpoints: [match[2] ? { region: match[2] } : {}] };
+    },
+    async create(options) {
+      const { BedrockChatModel } = await import('../providers/bedrock/bedrock-chat-model.js');
+      return new BedrockChatModel({
+        modelId: options.modelId,
+        ...(options.region ? { region: options.region } : {}),
+        ...(options.profile ? { profile: options.profile } : {}),
+        ...(options.baseURL ? { endpointURL: options.baseURL } : {}),
       });
     },
   },

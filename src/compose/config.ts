@@ -20,7 +20,8 @@ const headerName = z
 
 const endpointSchema = z
   .object({
-    baseURL: httpUrl,
+    /** Required but for bedrock (there: another runtime URL, e.g. a VPC endpoint). */
+    baseURL: httpUrl.optional(),
     /** Name of the environment variable holding the key; the key itself never goes in a config. */
     apiKeyEnv: environmentName.optional(),
     /**
@@ -38,6 +39,12 @@ const endpointSchema = z
     apiVersion: z.string().min(1).optional(),
     /** azure-openai: `api-key` (apiKeyEnv, the default) or `entra-id` (a Microsoft Entra ID token). */
     auth: z.enum(['api-key', 'entra-id']).optional(),
+    /** bedrock: the AWS region (default: AWS_REGION) and a named profile (default: the credential chain). */
+    region: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as eu-central-1')
+      .optional(),
+    profile: z.string().min(1).optional(),
     concurrency: z.number().int().positive().optional(),
     /**
      * true: this endpoint may receive restricted (credentialed) data, e.g. an Azure OpenAI
@@ -50,7 +57,15 @@ const endpointSchema = z
 
 const modelSchema = z
   .object({
-    provider: z.enum(['openai-compatible', 'openai', 'anthropic', 'azure-openai', 'ollama', 'baseline']),
+    provider: z.enum([
+      'openai-compatible',
+      'openai',
+      'anthropic',
+      'azure-openai',
+      'bedrock',
+      'ollama',
+      'baseline',
+    ]),
     model: z.string().min(1),
     /** openai-compatible: `chat` (default) or `completions` for base models (plain-text prompts). */
     api: z.enum(['chat', 'completions']).optional(),
@@ -85,6 +100,13 @@ const modelSchema = z
               path: [...where, field],
               message: 'applies to azure-openai only',
             });
+      }
+      if (model.provider !== 'bedrock' && !endpoint.baseURL)
+        context.addIssue({ code: 'custom', path: [...where, 'baseURL'], message: 'is required' });
+      if (model.provider !== 'bedrock') {
+        for (const field of ['region', 'profile'] as const)
+          if (endpoint[field] !== undefined)
+            context.addIssue({ code: 'custom', path: [...where, field], message: 'applies to bedrock only' });
       }
       if (endpoint.auth === 'entra-id' && endpoint.apiKeyEnv)
         context.addIssue({

@@ -4,6 +4,7 @@ import type { ChatModel } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import { AnthropicChatModel } from './anthropic-chat-model.js';
 import { AzureOpenAIChatModel } from './azure-openai/azure-openai-chat-model.js';
+import { BedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { OllamaChatModel } from './ollama/ollama-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible-chat-model.js';
 import { OpenAICompatibleCompletionModel } from './openai-compatible-completion-model.js';
@@ -31,7 +32,7 @@ async function failure(model: ChatModel, signal?: AbortSignal): Promise<Medbench
 }
 
 /** The contract every chat provider passes against a server speaking its protocol. */
-function chatModelContract(name: string, create: () => ChatModel) {
+function chatModelContract(name: string, create: () => ChatModel, authHint = /TEST_KEY/) {
   describe(`${name} chat model contract`, () => {
     it('returns the text and usage of a completion', async () => {
       server.script.push({ kind: 'answer', text: '{"answer": "Shuweng"}' });
@@ -45,7 +46,7 @@ function chatModelContract(name: string, create: () => ChatModel) {
       const error = await failure(create());
       expect(error.code).toBe('ENDPOINT_AUTH');
       expect(error.retryable).toBe(false);
-      expect(error.hint).toMatch(/TEST_KEY/);
+      expect(error.hint).toMatch(authHint);
     });
 
     it('maps 429 to a retryable error carrying Retry-After', async () => {
@@ -128,6 +129,23 @@ chatModelContract(
       apiKeyEnv: 'TEST_KEY',
     }),
 );
+
+describe('Bedrock, with credentials from the AWS environment chain', () => {
+  const saved = { ...process.env };
+  beforeAll(() => {
+    process.env.AWS_ACCESS_KEY_ID = 'AKIDCONTRACT';
+    process.env.AWS_SECRET_ACCESS_KEY = 'contract-secret';
+  });
+  afterAll(() => {
+    process.env = saved;
+  });
+  chatModelContract(
+    'Amazon Bedrock (Converse)',
+    () =>
+      new BedrockChatModel({ modelId: 'amazon.nova-pro-v1:0', region: 'us-east-1', endpointURL: server.url }),
+    /AWS_ACCESS_KEY_ID/,
+  );
+});
 
 describe('what the servers receive', () => {
   it('OpenAI-compatible: model, messages, temperature, max_tokens and a bearer key', async () => {

@@ -13,7 +13,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function isRetryableStatus(status: number): boolean {
+export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
@@ -147,17 +147,26 @@ function httpUrl(text: string, shown: string): URL {
 }
 
 /** A failed exchange as the runner sees it: a time-out, a stop, a broken answer or no server. */
+/** A request its signal ended: a time-out (retryable) or a stop; undefined when not aborted. */
+export function abortFailure(
+  error: unknown,
+  shown: string,
+  signal: AbortSignal | undefined,
+): MedbenchError | undefined {
+  if (!signal?.aborted) return undefined;
+  const reason = signal.reason as unknown;
+  const timedOut = reason instanceof DOMException && reason.name === 'TimeoutError';
+  return new MedbenchError({
+    code: timedOut ? 'ENDPOINT_TIMEOUT' : 'ABORTED',
+    message: timedOut ? `Request to ${shown} timed out.` : `Request to ${shown} was cancelled.`,
+    retryable: timedOut,
+    cause: error,
+  });
+}
+
 function transportFailure(error: unknown, shown: string, signal: AbortSignal | undefined): MedbenchError {
-  if (signal?.aborted) {
-    const reason = signal.reason as unknown;
-    const timedOut = reason instanceof DOMException && reason.name === 'TimeoutError';
-    return new MedbenchError({
-      code: timedOut ? 'ENDPOINT_TIMEOUT' : 'ABORTED',
-      message: timedOut ? `Request to ${shown} timed out.` : `Request to ${shown} was cancelled.`,
-      retryable: timedOut,
-      cause: error,
-    });
-  }
+  const aborted = abortFailure(error, shown, signal);
+  if (aborted) return aborted;
   const transport = error instanceof TransportError ? error : undefined;
   const code = transport?.code ?? (error as { code?: string }).code;
   if (transport?.stage === 'exchange') {

@@ -2,6 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { verifySigV4 } from '../support/sigv4.js';
 import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
 import { filesContain, resultIds, storeSnapshot } from './store-snapshot.js';
 
@@ -155,5 +156,38 @@ describe('azure-openai and custom headers from the config', () => {
     }
     expect(server.requests).toHaveLength(0);
     expect(storeSnapshot(home)).toBe('absent');
+  });
+});
+
+describe('bedrock from the config, credentials from the AWS environment', () => {
+  it('signs every request for the region and keeps the secret key out of every file', async () => {
+    const home = temporaryHome();
+    const path = join(scratch, 'bedrock.json');
+    const entry = {
+      provider: 'bedrock',
+      model: 'anthropic.claude-3-haiku-20240307-v1:0',
+      contextWindow: 200000,
+      endpoints: [{ baseURL: server.url, region: 'eu-central-1', concurrency: 4 }],
+    };
+    writeFileSync(path, JSON.stringify({ models: { haiku: entry } }));
+    const secret = 'e2e-bedrock-secret-9d1f';
+    const result = await runCli(
+      ['--home', home, 'run', '--dataset', dataset, '--model', 'haiku', '--config', path],
+      {
+        AWS_ACCESS_KEY_ID: 'AKIDE2E',
+        AWS_SECRET_ACCESS_KEY: secret,
+        AWS_REGION: 'us-west-2',
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(20);
+    for (const request of server.requests) {
+      expect(request.path).toBe('/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse');
+      // The endpoint's region wins over AWS_REGION.
+      expect(verifySigV4(request, secret).scope).toMatch(/\/eu-central-1\/bedrock\/aws4_request$/);
+    }
+    expect(resultIds(home)).toHaveLength(20);
+    expect(filesContain(home, secret)).toEqual([]);
+    expect(result.stderr + result.stdout).not.toContain(secret);
   });
 });

@@ -6,6 +6,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** The body as sent (what a signature covers). */
+  rawBody: string;
   /** When the server received it, and when its answer was handed to the OS (ms, sub-ms precision). */
   receivedAt: number;
   answeredAt?: number;
@@ -46,11 +48,32 @@ export interface LlmTestServer {
   close(): Promise<void>;
 }
 
+/** A content field as text: a string, or Bedrock's and Gemini's lists of { text } blocks. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content.map((block) => textOf((block as { text?: unknown }).text ?? '')).join('');
+  return '';
+}
+
 function promptOf(body: Record<string, unknown>): string {
   if (typeof body.prompt === 'string') return body.prompt;
-  const messages = (body.messages ?? []) as Array<{ content: string }>;
-  return messages.map((message) => message.content).join('\n');
+  const system = Array.isArray(body.system) ? [textOf(body.system)] : [];
+  const messages = (body.messages ?? []) as Array<{ content: unknown }>;
+  return [...system, ...messages.map((message) => textOf(message.content))].join('\n');
 }
+
+/** Bedrock's error names by status, sent as x-amzn-errortype as the service does. */
+const BEDROCK_ERRORS: Record<number, string> = {
+  400: 'ValidationException',
+  401: 'UnrecognizedClientException',
+  403: 'AccessDeniedException',
+  404: 'ResourceNotFoundException',
+  408: 'ModelTimeoutException',
+  429: 'ThrottlingException',
+  500: 'InternalServerException',
+  503: 'ServiceUnavailableException',
+};
 
 /**
  * Ollama's own answers that need no behaviour: /api/show, and a 404 for a model not pulled
@@ -111,11 +134,12 @@ export async function startLlmTestServer(
   const inFlight = new Map<string, number>();
   const pendingTimers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((request, response) => {
-    onJsonRequest(request, (requestBody) => {
+    onJsonRequest(request, (requestBody, rawBody) => {
       const recorded: RecordedRequest = {
         path: request.url ?? '',
         headers: request.headers,
         body: requestBody,
+        rawBody,
         receivedAt: preciseNow(),
         remotePort: request.socket.remotePort,
       };
@@ -132,8 +156,11 @@ export async function startLlmTestServer(
       const behaviour = state.script.shift() ?? state.fallback(recorded);
       const anthropic = recorded.path.split('?')[0]!.endsWith('/v1/messages');
       if (behaviour.kind === 'hang') return;
+      const bedrock = /^\/model\/[^/]+\/converse$/.test(recorded.path);
       if (behaviour.kind === 'status') {
-        send(response, behaviour.status, behaviour.body ?? '{"error": {"message": "scripted"}}', {
+        const errorBody = bedrock ? '{"message": "scripted"}' : '{"error": {"message": "scripted"}}';
+        send(response, behaviour.status, behaviour.body ?? errorBody, {
+          ...(bedrock ? { 'x-amzn-errortype': BEDROCK_ERRORS[behaviour.status] ?? 'ServiceException' } : {}),
           ...(behaviour.retryAfter ? { 'retry-after': behaviour.retryAfter } : {}),
         });
         return;
@@ -159,8 +186,14 @@ export async function startLlmTestServer(
       const outputTokens = Math.ceil(behaviour.text.length / 4);
       const pathname = recorded.path.split('?')[0]!;
       const completions = pathname.endsWith('/completions') && !pathname.endsWith('/chat/completions');
-      const body =
-        pathname === '/api/chat'
+      const body = bedrock
+        ? {
+            output: { message: { role: 'assistant', content: [{ text: behaviour.text }] } },
+            stopReason: 'end_turn',
+            usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+            metrics: { latencyMs: 1 },
+          }
+        : pathname === '/api/chat'
           ? {
               model: recorded.body.model,
               created_at: new Date().toISOString(),
