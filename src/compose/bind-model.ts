@@ -26,7 +26,7 @@ const DEFAULT_MAX_OUTPUT_TOKENS = 500;
 const DEFAULT_CONCURRENCY = 4;
 
 const SPEC_HELP =
-  'Model specs: a name from medbench.config.json, baseline:extractive, openai:<model>, anthropic:<model>, ollama:<model>[@<base URL>], bedrock:<model id>[@<region>], or openai-compatible:<model>@<base URL> (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).';
+  'Model specs: a name from medbench.config.json, baseline:extractive, openai:<model>, anthropic:<model>, ollama:<model>[@<base URL>], bedrock:<model id>[@<region>], gemini:<model>, vertex-ai:<model>@<project>/<location>, or openai-compatible:<model>@<base URL> (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).';
 
 /** Parses a `--model` string into a model config, looking names up in the config first. */
 export function modelConfigFromSpec(spec: string, config: MedbenchConfig): ModelConfig {
@@ -138,6 +138,8 @@ export async function bindModel(options: {
         deployment: endpoint.deployment,
         apiVersion: endpoint.apiVersion,
         auth: endpoint.auth,
+        project: endpoint.project,
+        location: endpoint.location,
         region: endpoint.region,
         profile: endpoint.profile,
         contextWindow,

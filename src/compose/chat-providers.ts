@@ -15,6 +15,9 @@ export interface ChatEndpointOptions {
   headers: Record<string, string>;
   secretHeaders: Record<string, string>;
   query: Record<string, string> | undefined;
+  /** vertex-ai's project and location. */
+  project: string | undefined;
+  location: string | undefined;
   /** bedrock's region and AWS profile. */
   region: string | undefined;
   profile: string | undefined;
@@ -63,6 +66,22 @@ async function openAICompatible(options: ChatEndpointOptions, serverExtensions: 
   }
   const { OpenAICompatibleChatModel } = await import('../providers/openai-compatible-chat-model.js');
   return new OpenAICompatibleChatModel(common);
+}
+
+/** Gemini: the Gemini API with a key, or Vertex AI (project and location) with ADC. */
+async function gemini(options: ChatEndpointOptions): Promise<ChatModel> {
+  const { GeminiChatModel } = await import('../providers/gemini/gemini-chat-model.js');
+  const headers = { ...options.headers, ...options.secretHeaders };
+  return new GeminiChatModel({
+    modelId: options.modelId,
+    ...(options.project && options.location
+      ? { vertex: { project: options.project, location: options.location } }
+      : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.apiKeyEnv ? { apiKeyEnv: options.apiKeyEnv } : {}),
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+  });
 }
 
 /**
@@ -162,6 +181,28 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
         ...(options.baseURL ? { endpointURL: options.baseURL } : {}),
       });
     },
+  },
+  gemini: {
+    specForm: 'gemini:<model> (GEMINI_API_KEY)',
+    keyRequired: true,
+    fromSpec: (rest) =>
+      rest ? { provider: 'gemini', model: rest, endpoints: [{ apiKeyEnv: 'GEMINI_API_KEY' }] } : undefined,
+    create: (options) => gemini(options),
+  },
+  'vertex-ai': {
+    specForm: 'vertex-ai:<model>@<project>/<location> (Application Default Credentials)',
+    keyRequired: false,
+    fromSpec(rest) {
+      const match = /^(.+)@([^/@]+)\/([a-z0-9-]+)$/.exec(rest);
+      return match
+        ? {
+            provider: 'vertex-ai',
+            model: match[1]!,
+            endpoints: [{ project: match[2]!, location: match[3]! }],
+          }
+        : undefined;
+    },
+    create: (options) => gemini(options),
   },
   ollama: {
     specForm: 'ollama:<model>[@<base URL>] (default http://127.0.0.1:11434)',

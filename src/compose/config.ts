@@ -45,6 +45,12 @@ const endpointSchema = z
       .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as eu-central-1')
       .optional(),
     profile: z.string().min(1).optional(),
+    /** vertex-ai: the Google Cloud project and location (e.g. europe-west4). */
+    project: z.string().min(1).optional(),
+    location: z
+      .string()
+      .regex(/^[a-z]+(-[a-z]+\d*)*$/, 'must be a Google Cloud location such as europe-west4')
+      .optional(),
     concurrency: z.number().int().positive().optional(),
     /**
      * true: this endpoint may receive restricted (credentialed) data, e.g. an Azure OpenAI
@@ -63,6 +69,8 @@ const modelSchema = z
       'anthropic',
       'azure-openai',
       'bedrock',
+      'gemini',
+      'vertex-ai',
       'ollama',
       'baseline',
     ]),
@@ -101,8 +109,20 @@ const modelSchema = z
               message: 'applies to azure-openai only',
             });
       }
-      if (model.provider !== 'bedrock' && !endpoint.baseURL)
+      // Cloud SDK providers know their service's URL; baseURL is then another one (a private endpoint).
+      const sdkProvider = ['bedrock', 'gemini', 'vertex-ai'].includes(model.provider);
+      if (!sdkProvider && !endpoint.baseURL)
         context.addIssue({ code: 'custom', path: [...where, 'baseURL'], message: 'is required' });
+      for (const field of ['project', 'location'] as const) {
+        if (model.provider === 'vertex-ai' && !endpoint[field])
+          context.addIssue({
+            code: 'custom',
+            path: [...where, field],
+            message: `vertex-ai needs the ${field}`,
+          });
+        if (model.provider !== 'vertex-ai' && endpoint[field] !== undefined)
+          context.addIssue({ code: 'custom', path: [...where, field], message: 'applies to vertex-ai only' });
+      }
       if (model.provider !== 'bedrock') {
         for (const field of ['region', 'profile'] as const)
           if (endpoint[field] !== undefined)

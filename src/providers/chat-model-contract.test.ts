@@ -5,6 +5,7 @@ import { MedbenchError } from '../core/errors.js';
 import { AnthropicChatModel } from './anthropic-chat-model.js';
 import { AzureOpenAIChatModel } from './azure-openai/azure-openai-chat-model.js';
 import { BedrockChatModel } from './bedrock/bedrock-chat-model.js';
+import { GeminiChatModel } from './gemini/gemini-chat-model.js';
 import { OllamaChatModel } from './ollama/ollama-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible-chat-model.js';
 import { OpenAICompatibleCompletionModel } from './openai-compatible-completion-model.js';
@@ -127,6 +128,17 @@ chatModelContract(
       contextWindow: 32768,
       apiKey: 'ollama-secret',
       apiKeyEnv: 'TEST_KEY',
+    }),
+);
+
+chatModelContract(
+  'Google Gemini API',
+  () =>
+    new GeminiChatModel({
+      modelId: 'gemini-2.5-flash',
+      apiKey: 'gemini-secret',
+      apiKeyEnv: 'TEST_KEY',
+      baseURL: server.url,
     }),
 );
 

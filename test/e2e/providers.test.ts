@@ -191,3 +191,42 @@ describe('bedrock from the config, credentials from the AWS environment', () => 
     expect(result.stderr + result.stdout).not.toContain(secret);
   });
 });
+
+describe('gemini from the config', () => {
+  it('sends every sample to generateContent with the key in x-goog-api-key, and stores no key', async () => {
+    const home = temporaryHome();
+    const path = join(scratch, 'gemini.json');
+    const entry = {
+      provider: 'gemini',
+      model: 'gemini-2.5-flash',
+      contextWindow: 1048576,
+      endpoints: [{ baseURL: server.url, apiKeyEnv: 'GEMINI_KEY_FOR_TEST' }],
+    };
+    writeFileSync(path, JSON.stringify({ models: { flash: entry } }));
+    const secret = 'AIza-e2e-gemini-3c5d';
+    const result = await runCli(
+      ['--home', home, 'run', '--dataset', dataset, '--model', 'flash', '--config', path],
+      {
+        GEMINI_KEY_FOR_TEST: secret,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(20);
+    for (const request of server.requests) {
+      expect(request.path).toBe('/v1/models/gemini-2.5-flash:generateContent');
+      expect(request.headers['x-goog-api-key']).toBe(secret);
+    }
+    expect(filesContain(home, secret)).toEqual([]);
+    const missing = await runCli([
+      '--home',
+      temporaryHome(),
+      'run',
+      '--dataset',
+      dataset,
+      '--model',
+      'gemini:gemini-2.5-flash',
+    ]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('GEMINI_API_KEY is not set');
+  });
+});

@@ -58,6 +58,12 @@ function textOf(content: unknown): string {
 
 function promptOf(body: Record<string, unknown>): string {
   if (typeof body.prompt === 'string') return body.prompt;
+  if (Array.isArray(body.contents)) {
+    // Gemini: systemInstruction and contents, each with parts of { text }.
+    const system = (body.systemInstruction as { parts?: unknown } | undefined)?.parts;
+    const turns = (body.contents as Array<{ parts: unknown }>).map((turn) => textOf(turn.parts));
+    return [...(system ? [textOf(system)] : []), ...turns].join('\n');
+  }
   const system = Array.isArray(body.system) ? [textOf(body.system)] : [];
   const messages = (body.messages ?? []) as Array<{ content: unknown }>;
   return [...system, ...messages.map((message) => textOf(message.content))].join('\n');
@@ -186,51 +192,67 @@ export async function startLlmTestServer(
       const outputTokens = Math.ceil(behaviour.text.length / 4);
       const pathname = recorded.path.split('?')[0]!;
       const completions = pathname.endsWith('/completions') && !pathname.endsWith('/chat/completions');
-      const body = bedrock
+      const body = pathname.endsWith(':generateContent')
         ? {
-            output: { message: { role: 'assistant', content: [{ text: behaviour.text }] } },
-            stopReason: 'end_turn',
-            usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
-            metrics: { latencyMs: 1 },
+            candidates: [
+              {
+                content: { role: 'model', parts: [{ text: behaviour.text }] },
+                finishReason: 'STOP',
+                index: 0,
+              },
+            ],
+            usageMetadata: {
+              promptTokenCount: inputTokens,
+              candidatesTokenCount: outputTokens,
+              totalTokenCount: inputTokens + outputTokens,
+            },
+            modelVersion: 'test',
           }
-        : pathname === '/api/chat'
+        : bedrock
           ? {
-              model: recorded.body.model,
-              created_at: new Date().toISOString(),
-              message: { role: 'assistant', content: behaviour.text },
-              done: true,
-              done_reason: 'stop',
-              prompt_eval_count: inputTokens,
-              eval_count: outputTokens,
+              output: { message: { role: 'assistant', content: [{ text: behaviour.text }] } },
+              stopReason: 'end_turn',
+              usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+              metrics: { latencyMs: 1 },
             }
-          : completions
+          : pathname === '/api/chat'
             ? {
-                id: 'cmpl-test',
-                object: 'text_completion',
-                choices: [{ index: 0, text: behaviour.text, finish_reason: 'stop' }],
-                usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
+                model: recorded.body.model,
+                created_at: new Date().toISOString(),
+                message: { role: 'assistant', content: behaviour.text },
+                done: true,
+                done_reason: 'stop',
+                prompt_eval_count: inputTokens,
+                eval_count: outputTokens,
               }
-            : anthropic
+            : completions
               ? {
-                  id: 'msg_test',
-                  type: 'message',
-                  role: 'assistant',
-                  content: [{ type: 'text', text: behaviour.text }],
-                  stop_reason: 'end_turn',
-                  usage: { input_tokens: inputTokens, output_tokens: outputTokens },
-                }
-              : {
-                  id: 'chatcmpl-test',
-                  object: 'chat.completion',
-                  choices: [
-                    {
-                      index: 0,
-                      message: { role: 'assistant', content: behaviour.text },
-                      finish_reason: 'stop',
-                    },
-                  ],
+                  id: 'cmpl-test',
+                  object: 'text_completion',
+                  choices: [{ index: 0, text: behaviour.text, finish_reason: 'stop' }],
                   usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
-                };
+                }
+              : anthropic
+                ? {
+                    id: 'msg_test',
+                    type: 'message',
+                    role: 'assistant',
+                    content: [{ type: 'text', text: behaviour.text }],
+                    stop_reason: 'end_turn',
+                    usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+                  }
+                : {
+                    id: 'chatcmpl-test',
+                    object: 'chat.completion',
+                    choices: [
+                      {
+                        index: 0,
+                        message: { role: 'assistant', content: behaviour.text },
+                        finish_reason: 'stop',
+                      },
+                    ],
+                    usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
+                  };
       const timer = setTimeout(() => {
         pendingTimers.delete(timer);
         send(response, 200, JSON.stringify(body));

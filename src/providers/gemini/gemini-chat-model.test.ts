@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LlmTestServer, startLlmTestServer } from '../../../test/support/llm-test-server.js';
+import { MedbenchError } from '../../core/errors.js';
+import { GeminiChatModel } from './gemini-chat-model.js';
+
+let server: LlmTestServer;
+beforeAll(async () => {
+  server = await startLlmTestServer(() => ({ kind: 'answer', text: 'Shuweng' }));
+});
+afterAll(() => server.close());
+
+const messages = [
+  { role: 'system' as const, content: 'Be brief.' },
+  { role: 'user' as const, content: 'Who?' },
+];
+const parameters = { temperature: 0, maxOutputTokens: 500 };
+
+// Gemini API reference: POST /v1beta/models/{model}:generateContent, key in x-goog-api-key, body
+// {contents: [{role, parts: [{text}]}], systemInstruction: {parts: [{text}]}, generationConfig:
+// {temperature, maxOutputTokens}}; answer {candidates: [{content: {parts}, finishReason}], usageMetadata}.
+describe('Gemini API on the wire', () => {
+  it('sends contents, system instruction and generation config with the key in x-goog-api-key', async () => {
+    const model = new GeminiChatModel({
+      modelId: 'gemini-2.5-pro',
+      apiKey: 'gemini-key-5150',
+      baseURL: server.url,
+    });
+    const response = await model.generate({ messages, parameters });
+    const request = server.requests.at(-1)!;
+    expect(request.path).toBe('/v1/models/gemini-2.5-pro:generateContent');
+    expect(request.headers['x-goog-api-key']).toBe('gemini-key-5150');
+    expect(request.headers.authorization).toBeUndefined();
+    expect(request.body).toEqual({
+      contents: [{ role: 'user', parts: [{ text: 'Who?' }] }],
+      systemInstruction: { role: 'user', parts: [{ text: 'Be brief.' }] },
+      generationConfig: { temperature: 0, maxOutputTokens: 500 },
+    });
+    expect(response).toEqual({
+      text: 'Shuweng',
+      usage: { inputTokens: 4, outputTokens: 2 },
+      finishReason: 'STOP',
+    });
+    expect(model.endpoint).toBe(server.url);
+  });
+
+  it('a bad key (HTTP 400 "API key not valid") is an authentication failure naming the variable', async () => {
+    server.script.push({
+      kind: 'status',
+      status: 400,
+      body: '{"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.", "status": "INVALID_ARGUMENT"}}',
+    });
+    const model = new GeminiChatModel({
+      modelId: 'gemini-2.5-pro',
+      apiKey: 'bad-key-1',
+      apiKeyEnv: 'GEMINI_API_KEY',
+      baseURL: server.url,
+    });
+    const error = (await model
+      .generate({ messages, parameters })
+      .catch((caught: unknown) => caught)) as MedbenchError;
+    expect(MedbenchError.is(error)).toBe(true);
+    expect([error.code, error.retryable, error.hint]).toEqual([
+      'ENDPOINT_AUTH',
+      false,
+      expect.stringContaining('GEMINI_API_KEY'),
+    ]);
+  });
+
+  it("a 429's RetryInfo delay in the body is kept for the runner's wait", async () => {
+    server.script.push({
+      kind: 'status',
+      status: 429,
+      body: '{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "message": "Quota exceeded", "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "7s"}]}}',
+    });
+    const model = new GeminiChatModel({ modelId: 'gemini-2.5-pro', apiKey: 'k-123', baseURL: server.url });
+    const error = (await model
+      .generate({ messages, parameters })
+      .catch((caught: unknown) => caught)) as MedbenchError;
+    expect([error.retryable, error.retryAfterMs]).toEqual([true, 7000]);
+  });
+});
+
+describe('Vertex AI with Application Default Credentials (the attached service account)', () => {
+  // The metadata server of a Google Cloud VM, which ADC asks for the attached service account's
+  // token when no key file is set; GCE_METADATA_HOST points the library here.
+  const asked: Array<{ path: string; flavor: string | undefined }> = [];
+  let metadata: Server;
+  const saved = { ...process.env };
+  const emptyHome = mkdtempSync(join(tmpdir(), 'medbench-adc-'));
+
+  beforeAll(async () => {
+    metadata = createServer((request, response) => {
+      asked.push({
+        path: request.url ?? '',
+        flavor: request.headers['metadata-flavor'] as string | undefined,
+      });
+      const headers = { 'metadata-flavor': 'Google', 'content-type': 'application/json' };
+      if (request.headers['metadata-flavor'] !== 'Google') {
+        response.writeHead(403, headers);
+        response.end('{}');
+      } else if (
+        (request.url ?? '').startsWith('/computeMetadata/v1/instance/service-accounts/default/token')
+      ) {
+        response.writeHead(200, headers);
+        response.end(
+          JSON.stringify({
+            access_token: 'ya29.medbench-test-token',
+            expires_in: 3600,
+            token_type: 'Bearer',
+          }),
+        );
+      } else if ((request.url ?? '').startsWith('/computeMetadata/v1/project/project-id')) {
+        response.writeHead(200, { ...headers, 'content-type': 'text/plain' });
+        response.end('clinical-eval');
+      } else {
+        response.writeHead(200, headers);
+        response.end('{}');
+      }
+    });
+    await new Promise<void>((resolve) => metadata.listen(0, '127.0.0.1', resolve));
+    process.env.GCE_METADATA_HOST = `127.0.0.1:${(metadata.address() as AddressInfo).port}`;
+    delete process.env.GOOGLE_APPLICATION_CREDENTIALS;
+    // No gcloud login on this "machine": ADC goes on to the metadata server.
+    process.env.HOME = emptyHome;
+    process.env.CLOUDSDK_CONFIG = emptyHome;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await new Promise<void>((resolve) => metadata.close(() => resolve()));
+    rmSync(emptyHome, { recursive: true, force: true });
+  });
+
+  it('gets a token from the metadata server, then sends to the project and location with it', async () => {
+    const model = new GeminiChatModel({
+      modelId: 'gemini-2.5-pro',
+      vertex: { project: 'clinical-eval', location: 'europe-west4' },
+      baseURL: server.url,
+    });
+    const response = await model.generate({ messages, parameters });
+    expect(response.text).toBe('Shuweng');
+    expect(
+      asked.some((entry) =>
+        entry.path.startsWith('/computeMetadata/v1/instance/service-accounts/default/token'),
+      ),
+    ).toBe(true);
+    expect(asked.every((entry) => entry.flavor === 'Google')).toBe(true);
+    const request = server.requests.at(-1)!;
+    expect(request.path).toBe(
+      '/v1beta1/projects/clinical-eval/locations/europe-west4/publishers/google/models/gemini-2.5-pro:generateContent',
+    );
+    expect(request.headers.authorization).toBe('Bearer ya29.medbench-test-token');
+    expect(model.provider).toBe('vertex-ai');
+    expect(model.endpoint).toBe(`${server.url}/projects/clinical-eval/locations/europe-west4`);
+  });
+});
