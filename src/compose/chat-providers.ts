@@ -56,6 +56,8 @@ async function openAICompatible(options: ChatEndpointOptions, serverExtensions: 
     baseURL: options.baseURL,
     modelId: options.modelId,
     serverExtensions,
+    // OpenAI's own list is complete: a model it lacks does not exist for this key.
+    modelList: serverExtensions ? ('partial' as const) : ('complete' as const),
     ...httpOptions(options),
   };
   if (options.completions) {

@@ -7,10 +7,14 @@ import type { ModelBinding } from '../runner/model-binding.js';
  * deployment or key fails here with the setting named, and a window the model cannot hold is
  * refused rather than silently cut by the server.
  */
-export async function probeEndpoints(model: ModelBinding, signal?: AbortSignal): Promise<void> {
+export async function probeEndpoints(
+  model: ModelBinding,
+  options: { signal?: AbortSignal | undefined; onNotice?: ((text: string) => void) | undefined } = {},
+): Promise<void> {
   for (const { model: endpoint } of model.endpoints) {
     if (!endpoint.probe) continue;
-    const facts = await endpoint.probe(signal);
+    const facts = await endpoint.probe(options.signal);
+    if (facts.notice) options.onNotice?.(facts.notice);
     const most = facts.maxContextTokens;
     if (most !== undefined && model.contextWindow !== undefined && model.contextWindow > most)
       throw new MedbenchError({

@@ -86,7 +86,10 @@ export async function runModel(options: {
   // Only when something is left to send: a finished run resumes without its server.
   const finished = options.store.finishedSampleIds(options.run.id);
   if (options.samples.some((sample) => !finished.has(sample.id)))
-    await probeEndpoints(options.model, options.hooks?.abortSignal);
+    await probeEndpoints(options.model, {
+      signal: options.hooks?.abortSignal,
+      onNotice: options.hooks?.onNotice,
+    });
   const defaults = options.defaults ?? {};
   const hooks = options.hooks ?? {};
   const policy = retryPolicyFrom(options.retry, defaults);

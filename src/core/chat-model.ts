@@ -35,6 +35,8 @@ export interface ChatCapabilities {
 export interface EndpointFacts {
   /** The longest context the model supports, in its own tokens. */
   maxContextTokens?: number;
+  /** Something the user should know before the run (a doubtful model name). */
+  notice?: string;
 }
 
 export interface TokenUsage {

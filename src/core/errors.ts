@@ -5,6 +5,8 @@ export type MedbenchErrorCode =
   | 'DATA_INVALID'
   | 'TOKENIZER_UNKNOWN'
   | 'MODEL_SPEC_INVALID'
+  /** The endpoint answered that it has no such model (or deployment). */
+  | 'MODEL_NOT_FOUND'
   | 'MISSING_SECRET'
   | 'ENDPOINT_UNREACHABLE'
   | 'ENDPOINT_DISCONNECTED'

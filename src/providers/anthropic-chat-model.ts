@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import type { ChatCapabilities, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import type {
+  ChatCapabilities,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  EndpointFacts,
+} from '../core/chat-model.js';
+import { MedbenchError } from '../core/errors.js';
 import { postJson } from './http-json.js';
 import {
   type OpenAICompatibleChatModelOptions,
@@ -66,6 +73,31 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
         : undefined,
       finishReason: response.stop_reason ?? undefined,
     };
+  }
+
+  /**
+   * GET /v1/models/{model} (free): a refused key or an unknown model id (or alias) fails here,
+   * before a run schedules anything. Any other failure leaves the run to find out.
+   */
+  override async probe(signal?: AbortSignal): Promise<EndpointFacts> {
+    try {
+      await postJson({
+        url: this.url(`/v1/models/${encodeURIComponent(this.modelId)}`),
+        ...(await this.versioned()),
+        body: undefined,
+        schema: z.object({ id: z.string() }),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (MedbenchError.is(error) && error.code === 'ENDPOINT_AUTH') throw error;
+      if (MedbenchError.is(error) && error.status === 404)
+        throw new MedbenchError({
+          code: 'MODEL_NOT_FOUND',
+          message: `Anthropic has no model "${this.modelId}".`,
+          hint: 'Fix the model id or alias (e.g. claude-3-5-haiku-20241022); `GET /v1/models` lists those your key may use.',
+        });
+    }
+    return {};
   }
 
   private async versioned() {

@@ -73,11 +73,11 @@ class TransportError extends Error {
   }
 }
 
-/** One POST through node:http(s) — much lighter per request than fetch's web streams. */
+/** One POST (or, without a payload, GET) through node:http(s) — much lighter per request than fetch's web streams. */
 function post(
   url: URL,
   headers: Record<string, string>,
-  payload: string,
+  payload: string | undefined,
   signal?: AbortSignal,
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -90,9 +90,10 @@ function post(
     const request = send(
       url,
       {
-        method: 'POST',
+        method: payload === undefined ? 'GET' : 'POST',
         agent: agents[url.protocol as 'http:' | 'https:'],
-        headers: { ...headers, 'content-length': Buffer.byteLength(payload) },
+        headers:
+          payload === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(payload) },
         ...(signal ? { signal } : {}),
       },
       (response) => {
@@ -223,6 +224,7 @@ function statusFailure(
 export async function postJson<Schema extends z.ZodType>(options: {
   url: string;
   headers: Record<string, string>;
+  /** undefined: a GET. */
   body: unknown;
   schema: Schema;
   signal?: AbortSignal;
@@ -238,10 +240,15 @@ export async function postJson<Schema extends z.ZodType>(options: {
   const url = httpUrl(options.url, shown);
   let response: RawResponse;
   try {
+    const get = options.body === undefined;
     response = await post(
       url,
-      { 'content-type': 'application/json', accept: 'application/json', ...options.headers },
-      JSON.stringify(options.body),
+      {
+        ...(get ? {} : { 'content-type': 'application/json' }),
+        accept: 'application/json',
+        ...options.headers,
+      },
+      get ? undefined : JSON.stringify(options.body),
       options.signal,
     );
   } catch (error) {

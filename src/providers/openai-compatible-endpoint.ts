@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { EndpointFacts } from '../core/chat-model.js';
+import { MedbenchError } from '../core/errors.js';
 import { endpointIdentity, routeUrl } from './endpoint-identity.js';
+import { postJson } from './http-json.js';
 
 export interface OpenAICompatibleChatModelOptions {
   /** Base URL up to and including the API version, e.g. http://127.0.0.1:8000/v1. */
@@ -28,7 +32,17 @@ export interface OpenAICompatibleChatModelOptions {
   notFoundHint?: string;
   /** false where the URL names the model (an Azure deployment): no `model` field in the body. */
   modelInBody?: boolean;
+  /**
+   * What GET /models tells before a run: `complete` (OpenAI: a model not listed does not exist),
+   * `partial` (default: a server may answer any name, as llama.cpp's does: a notice, not an
+   * error), `none` (no such route: nothing is asked).
+   */
+  modelList?: 'complete' | 'partial' | 'none';
 }
+
+const modelListSchema = z.object({
+  data: z.array(z.object({ id: z.string(), max_model_len: z.number().int().positive().optional() })),
+});
 
 /** The base URL with `query` added (values replace those already in the URL). */
 function withQuery(baseURL: string, query: Record<string, string> | undefined): string {
@@ -70,6 +84,7 @@ export abstract class OpenAICompatibleEndpoint {
   private readonly secretHeaders: Record<string, string>;
   protected readonly serverExtensions: boolean;
   protected readonly notFoundHint: string | undefined;
+  private readonly modelList: 'complete' | 'partial' | 'none';
   /** The body's `model` field: `{ model }`, or nothing where the URL names the model. */
   protected readonly modelField: { model?: string };
 
@@ -86,6 +101,44 @@ export abstract class OpenAICompatibleEndpoint {
     this.secretHeaders = options.secretHeaders ?? {};
     this.notFoundHint = options.notFoundHint;
     this.modelField = options.modelInBody === false ? {} : { model: options.modelId };
+    this.modelList = options.modelList ?? 'partial';
+  }
+
+  /**
+   * One GET /models before a run: refused credentials fail here; the model's window where the
+   * server declares it (vLLM's max_model_len); a model the list lacks is an error or a notice.
+   * A server without the route, or any other failure, leaves the run to find out.
+   */
+  async probe(signal?: AbortSignal): Promise<EndpointFacts> {
+    if (this.modelList === 'none') return {};
+    let listed: z.infer<typeof modelListSchema>;
+    try {
+      listed = await postJson({
+        url: this.url('/models'),
+        ...(await this.requestOptions()),
+        body: undefined,
+        schema: modelListSchema,
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (MedbenchError.is(error) && error.code === 'ENDPOINT_AUTH') throw error;
+      return {};
+    }
+    const entry = listed.data.find((model) => model.id === this.modelId);
+    if (entry) return entry.max_model_len ? { maxContextTokens: entry.max_model_len } : {};
+    const names = listed.data.map((model) => model.id);
+    const shown = `${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}`;
+    if (this.modelList === 'complete')
+      throw new MedbenchError({
+        code: 'MODEL_NOT_FOUND',
+        message: `${this.endpoint} has no model "${this.modelId}".`,
+        hint: `Fix the model name${names.length ? ` (this key may use: ${shown})` : ''}.`,
+      });
+    return names.length > 0
+      ? {
+          notice: `${this.endpoint} lists ${shown}; "${this.modelId}" is not among them (a server that ignores the model name, such as llama.cpp's, answers anyway).`,
+        }
+      : {};
   }
 
   /** Where a route of this API is sent: the configured base URL, credentials and query included. */

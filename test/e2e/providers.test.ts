@@ -16,6 +16,8 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   server.requests.length = 0;
+  server.probes.length = 0;
+  server.servedModels = undefined;
 });
 afterAll(async () => {
   await server.close();
@@ -228,5 +230,33 @@ describe('gemini from the config', () => {
     ]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('GEMINI_API_KEY is not set');
+  });
+});
+
+describe('an OpenAI-compatible server asked first (GET /v1/models)', () => {
+  it("refuses a window above vLLM's max_model_len, and tells of a name the server does not list", async () => {
+    const home = temporaryHome();
+    server.servedModels = [{ id: 'served-model', max_model_len: 4096 }];
+    const tooLong = await run(
+      home,
+      '--model',
+      `openai-compatible:served-model@${server.url}/v1`,
+      '--context-window',
+      '128000',
+    );
+    expect(tooLong.code).not.toBe(0);
+    expect(tooLong.stderr).toContain('a context window of 128000 tokens is longer than "served-model"');
+    expect(server.probes.map((probe) => probe.path)).toEqual(['/v1/models']);
+    expect(server.requests).toHaveLength(0);
+    const other = await run(
+      home,
+      '--model',
+      `openai-compatible:another-name@${server.url}/v1`,
+      '--context-window',
+      '4096',
+    );
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stderr).toContain('"another-name" is not among them');
+    expect(server.requests).toHaveLength(20);
   });
 });

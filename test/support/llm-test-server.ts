@@ -43,6 +43,15 @@ export interface LlmTestServer {
   connections: number;
   /** Called when an answer has been handed to the OS (its `answeredAt` set). */
   onAnswered?: (request: RecordedRequest) => void;
+  /**
+   * The models GET routes list and describe (OpenAI's and vLLM's /v1/models, Anthropic's and
+   * Gemini's /models/{id}); undefined: the server has no such routes (405). GETs are recorded in
+   * `probes`, not `requests`.
+   */
+  servedModels: Array<{ id: string; max_model_len?: number; inputTokenLimit?: number }> | undefined;
+  /** A status every GET gets instead (a refused key: 401). */
+  probeStatus: number | undefined;
+  probes: RecordedRequest[];
   /** Ollama's pulled models (/api/show, /api/chat): any other name is answered 404, as Ollama does. */
   ollamaModels: Record<string, { contextLength: number; capabilities: string[] }>;
   close(): Promise<void>;
@@ -114,6 +123,35 @@ function answeredAsOllama(
   return true;
 }
 
+/** GET /…/models (a list) or /…/models/{id} (one model), from `servedModels`. */
+function answerModelRoute(state: LlmTestServer, path: string, response: ServerResponse): void {
+  if (state.probeStatus !== undefined) {
+    send(response, state.probeStatus, '{"error": {"message": "probe refused"}}');
+    return;
+  }
+  if (!state.servedModels) {
+    send(response, 405, '{"error": {"message": "method not allowed"}}');
+    return;
+  }
+  const pathname = path.split('?')[0]!;
+  if (pathname.endsWith('/models')) {
+    const data = state.servedModels.map((model) => ({ object: 'model', owned_by: 'test', ...model }));
+    send(response, 200, JSON.stringify({ object: 'list', data }));
+    return;
+  }
+  const id = decodeURIComponent(pathname.split('/models/').at(-1) ?? '');
+  const model = state.servedModels.find((entry) => entry.id === id);
+  if (!model) {
+    send(
+      response,
+      404,
+      JSON.stringify({ error: { code: 404, message: `model ${id} not found`, status: 'NOT_FOUND' } }),
+    );
+    return;
+  }
+  send(response, 200, JSON.stringify({ ...model, type: 'model', name: `models/${model.id}` }));
+}
+
 function send(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(body);
@@ -134,6 +172,9 @@ export async function startLlmTestServer(
     script: [],
     fallback,
     peakInFlight: new Map(),
+    servedModels: undefined,
+    probeStatus: undefined,
+    probes: [],
     ollamaModels: { 'llama3.1:8b': { contextLength: 131072, capabilities: ['completion', 'tools'] } },
     close: async () => {},
   };
@@ -149,6 +190,11 @@ export async function startLlmTestServer(
         receivedAt: preciseNow(),
         remotePort: request.socket.remotePort,
       };
+      if (request.method === 'GET') {
+        state.probes.push(recorded);
+        answerModelRoute(state, recorded.path, response);
+        return;
+      }
       response.on('finish', () => {
         recorded.answeredAt = preciseNow();
         state.onAnswered?.(recorded);

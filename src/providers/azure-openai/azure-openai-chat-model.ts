@@ -39,6 +39,8 @@ export function azureEndpointOptions(options: AzureOpenAIOptions) {
     // Azure refuses vLLM's extra fields; the deployment in the URL names the model.
     serverExtensions: false,
     modelInBody: false,
+    // A deployment has no /models route: a wrong one answers 404 on the first request.
+    modelList: 'none' as const,
     notFoundHint: `Azure has no deployment "${options.deployment}" at ${options.resourceURL} (or not in api-version ${options.apiVersion ?? AZURE_OPENAI_DEFAULT_API_VERSION}): check the endpoint's "deployment", "baseURL" and "apiVersion" in medbench.config.json.`,
   };
 }

@@ -1,5 +1,12 @@
-import type { GenerateContentResponse, GoogleGenAI } from '@google/genai';
-import type { ChatCapabilities, ChatModel, ChatRequest, ChatResponse } from '../../core/chat-model.js';
+import type { GenerateContentResponse, GoogleGenAI, Model } from '@google/genai';
+import type {
+  ChatCapabilities,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  EndpointFacts,
+} from '../../core/chat-model.js';
+import { MedbenchError } from '../../core/errors.js';
 import { endpointIdentity } from '../endpoint-identity.js';
 import { parseRetryAfter } from '../http-json.js';
 import { geminiFailure } from './gemini-errors.js';
@@ -57,10 +64,48 @@ export class GeminiChatModel implements ChatModel {
     return this.client;
   }
 
+  /** What must never show in an error: the key and every header value. */
+  private secrets(): string[] {
+    return [this.options.apiKey ?? '', ...Object.values(this.options.headers ?? {})];
+  }
+
   private authHint(): string {
     if (this.options.vertex)
       return 'Vertex AI signs in with Application Default Credentials: GOOGLE_APPLICATION_CREDENTIALS (a service-account key file), `gcloud auth application-default login`, or the attached service account; it needs the role "Vertex AI User" on the project.';
     return `Set ${this.options.apiKeyEnv ?? 'GEMINI_API_KEY'} to a valid Gemini API key.`;
+  }
+
+  /**
+   * models.get (free): a refused key or credentials, or an unknown model, fails here before a run
+   * schedules anything; the Gemini API also declares the model's input token limit.
+   */
+  async probe(signal?: AbortSignal): Promise<EndpointFacts> {
+    let described: Model;
+    try {
+      const client = await this.sdk();
+      described = await client.models.get({
+        model: this.modelId,
+        ...(signal ? { config: { abortSignal: signal } } : {}),
+      });
+    } catch (caught) {
+      const error = geminiFailure(caught, {
+        shown: this.endpoint,
+        modelId: this.modelId,
+        authHint: this.authHint(),
+        retryAfterMs: undefined,
+        signal,
+        secrets: this.secrets(),
+      });
+      if (error.code === 'ENDPOINT_AUTH') throw error;
+      if (error.status === 404)
+        throw new MedbenchError({
+          code: 'MODEL_NOT_FOUND',
+          message: error.message,
+          ...(error.hint ? { hint: error.hint } : {}),
+        });
+      return {};
+    }
+    return described.inputTokenLimit ? { maxContextTokens: described.inputTokenLimit } : {};
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
@@ -100,7 +145,7 @@ export class GeminiChatModel implements ChatModel {
         authHint: this.authHint(),
         retryAfterMs,
         signal: request.signal,
-        secrets: [this.options.apiKey ?? '', ...Object.values(this.options.headers ?? {})],
+        secrets: this.secrets(),
       });
     }
     const candidate = response.candidates?.[0];

@@ -83,7 +83,7 @@ export class OllamaChatModel extends OpenAICompatibleEndpoint implements ChatMod
   }
 
   /** /api/show: the model exists, generates text, and how long a context it was trained for. */
-  async probe(signal?: AbortSignal): Promise<EndpointFacts> {
+  override async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     const shown = await postJson({
       url: this.url('/api/show'),
       ...(await this.requestOptions()),

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import { MedbenchError } from '../core/errors.js';
+import { AnthropicChatModel } from './anthropic-chat-model.js';
+import { GeminiChatModel } from './gemini/gemini-chat-model.js';
+import { OpenAICompatibleChatModel } from './openai-compatible-chat-model.js';
+
+let server: LlmTestServer;
+beforeAll(async () => {
+  server = await startLlmTestServer();
+});
+beforeEach(() => {
+  server.servedModels = undefined;
+  server.probeStatus = undefined;
+  server.probes.length = 0;
+});
+afterAll(() => server.close());
+
+async function refusal(promise: Promise<unknown>): Promise<MedbenchError> {
+  const error = await promise.catch((caught: unknown) => caught);
+  expect(MedbenchError.is(error)).toBe(true);
+  return error as MedbenchError;
+}
+
+const openAI = (modelId: string, modelList?: 'complete' | 'partial') =>
+  new OpenAICompatibleChatModel({
+    baseURL: `${server.url}/v1`,
+    modelId,
+    apiKey: 'sk-probe',
+    ...(modelList ? { modelList } : {}),
+  });
+
+describe('one free request before a run', () => {
+  it('vLLM: GET /v1/models gives the served window (max_model_len)', async () => {
+    server.servedModels = [{ id: 'meta-llama/Llama-3.1-8B-Instruct', max_model_len: 32768 }];
+    expect(await openAI('meta-llama/Llama-3.1-8B-Instruct').probe()).toEqual({ maxContextTokens: 32768 });
+    expect(server.probes.map((probe) => [probe.path, probe.headers.authorization])).toEqual([
+      ['/v1/models', 'Bearer sk-probe'],
+    ]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a name the server does not list: a notice on a compatible server, an error on OpenAI', async () => {
+    server.servedModels = [{ id: 'gpt-4o' }, { id: 'gpt-4o-mini' }];
+    expect(await openAI('gpt4o').probe()).toEqual({
+      notice: expect.stringContaining('lists gpt-4o, gpt-4o-mini; "gpt4o" is not among them'),
+    });
+    const error = await refusal(openAI('gpt4o', 'complete').probe());
+    expect([error.code, error.message, error.hint]).toEqual([
+      'MODEL_NOT_FOUND',
+      expect.stringContaining('has no model "gpt4o"'),
+      expect.stringContaining('gpt-4o, gpt-4o-mini'),
+    ]);
+  });
+
+  it('a refused key fails the probe; a server without the route is left alone', async () => {
+    server.probeStatus = 401;
+    expect((await refusal(openAI('m').probe())).code).toBe('ENDPOINT_AUTH');
+    server.probeStatus = undefined;
+    expect(await openAI('m', 'complete').probe()).toEqual({});
+  });
+
+  it('Anthropic: GET /v1/models/{id} with its headers; an unknown id is MODEL_NOT_FOUND', async () => {
+    server.servedModels = [{ id: 'claude-3-5-haiku-20241022' }];
+    const anthropic = (modelId: string) =>
+      new AnthropicChatModel({ baseURL: server.url, modelId, apiKey: 'sk-ant-probe' });
+    expect(await anthropic('claude-3-5-haiku-20241022').probe()).toEqual({});
+    const probe = server.probes.at(-1)!;
+    expect([probe.path, probe.headers['x-api-key'], probe.headers['anthropic-version']]).toEqual([
+      '/v1/models/claude-3-5-haiku-20241022',
+      'sk-ant-probe',
+      '2023-06-01',
+    ]);
+    expect((await refusal(anthropic('claude-9').probe())).code).toBe('MODEL_NOT_FOUND');
+  });
+
+  it('Gemini: models.get declares the input token limit; an unknown model is MODEL_NOT_FOUND', async () => {
+    server.servedModels = [{ id: 'gemini-2.5-flash', inputTokenLimit: 1048576 }];
+    const gemini = (modelId: string) =>
+      new GeminiChatModel({ modelId, apiKey: 'k-probe', baseURL: server.url });
+    expect(await gemini('gemini-2.5-flash').probe()).toEqual({ maxContextTokens: 1048576 });
+    expect(server.probes.at(-1)!.path).toBe('/v1/models/gemini-2.5-flash');
+    const error = await refusal(gemini('gemini-9').probe());
+    expect([error.code, error.hint]).toEqual(['MODEL_NOT_FOUND', expect.stringContaining('"gemini-9"')]);
+  });
+});
