@@ -139,7 +139,15 @@ const modelSchema = z
 
 const embeddingModelSchema = z
   .object({
-    provider: z.enum(['openai-compatible', 'openai', 'local-onnx']),
+    provider: z.enum([
+      'openai-compatible',
+      'openai',
+      'local-onnx',
+      'ollama',
+      'bedrock',
+      'gemini',
+      'vertex-ai',
+    ]),
     /** Model name sent to the server (openai, openai-compatible). */
     model: z.string().min(1).optional(),
     baseURL: httpUrl.optional(),
@@ -162,14 +170,22 @@ const embeddingModelSchema = z
     label: z.string().optional(),
     /** As for a chat endpoint: true lets this server receive restricted data, false never. */
     restrictedDataApproved: z.boolean().optional(),
+    /** bedrock: the AWS region and profile; vertex-ai: the project and location. */
+    region: z.string().min(1).optional(),
+    profile: z.string().min(1).optional(),
+    project: z.string().min(1).optional(),
+    location: z.string().min(1).optional(),
   })
   .strict()
   .refine(
     (value) => (value.provider === 'local-onnx' ? value.folder !== undefined : value.model !== undefined),
     {
-      message: 'local-onnx needs "folder"; openai and openai-compatible need "model"',
+      message: 'local-onnx needs "folder"; every other provider needs "model"',
     },
   )
+  .refine((value) => value.provider !== 'vertex-ai' || (value.project && value.location), {
+    message: 'vertex-ai needs "project" and "location"',
+  })
   .refine((value) => value.provider !== 'openai-compatible' || value.baseURL !== undefined, {
     message: 'openai-compatible needs "baseURL"',
   });

@@ -7,6 +7,12 @@ import { DenseRetriever } from '../runner/dense-retriever.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import type { EmbeddingCache } from '../store/embedding-cache.js';
 import { resolveTemplate } from '../suites/medeureka/instructions.js';
+import {
+  cloudEmbeddingEndpoint,
+  cloudEmbeddingModel,
+  cloudEmbeddingSpec,
+  isCloudEmbedding,
+} from './cloud-embedding-models.js';
 import type { EmbeddingModelConfig, MedbenchConfig } from './config.js';
 import { rememberSecret } from './known-secrets.js';
 import { type DataRestriction, refuseUnapproved } from './restricted-data.js';
@@ -31,7 +37,7 @@ function usage(spec: string, hint: string): MedbenchError {
 }
 
 const SPEC_HINT =
-  'Retrievers: bm25 (bm25:k1=1.5,b=0.75), lsa (lsa:<dimensions>), a name from embeddingModels in medbench.config.json, openai:<model>, openai-compatible:<model>@<base URL>, onnx:<model folder>.';
+  'Retrievers: bm25 (bm25:k1=1.5,b=0.75), lsa (lsa:<dimensions>), a name from embeddingModels in medbench.config.json, openai:<model>, openai-compatible:<model>@<base URL>, onnx:<model folder>, ollama:<model>[@<url>], bedrock:<model>[@<region>], gemini:<model>, vertex-ai:<model>@<project>/<location>.';
 
 /** The retrievers that need no model, by name: how `<name>:<argument>` reads, and a lazy factory. */
 const SPARSE_RETRIEVERS: Readonly<
@@ -92,6 +98,8 @@ export function embeddingConfigFromSpec(spec: string, config: MedbenchConfig): E
   if (spec.startsWith('onnx:')) return { provider: 'local-onnx', folder: spec.slice('onnx:'.length) };
   const compatible = /^openai-compatible:(.+)@(https?:\/\/.+)$/.exec(spec);
   if (compatible) return { provider: 'openai-compatible', model: compatible[1]!, baseURL: compatible[2]! };
+  const cloudSpec = cloudEmbeddingSpec(spec);
+  if (cloudSpec) return cloudSpec;
   throw usage(spec, SPEC_HINT);
 }
 
@@ -126,7 +134,24 @@ const EMBEDDING_PROVIDERS: Readonly<
   },
   openai: (config, overrides, environment) => httpEmbeddingModel(config, overrides, environment),
   'openai-compatible': (config, overrides, environment) => httpEmbeddingModel(config, overrides, environment),
+  ollama: (config, overrides, environment) => cloud(config, overrides, environment),
+  bedrock: (config, overrides, environment) => cloud(config, overrides, environment),
+  gemini: (config, overrides, environment) => cloud(config, overrides, environment),
+  'vertex-ai': (config, overrides, environment) => cloud(config, overrides, environment),
 };
+
+function cloud(config: EmbeddingModelConfig, overrides: RetrieverOverrides, environment: NodeJS.ProcessEnv) {
+  if (!isCloudEmbedding(config)) throw new Error(`not a cloud embedding provider: ${config.provider}`);
+  return cloudEmbeddingModel(
+    config,
+    {
+      dimensions: overrides.dimensions ?? config.dimensions,
+      concurrency: overrides.concurrency ?? config.concurrency,
+      apiKeyEnv: overrides.apiKeyEnv,
+    },
+    environment,
+  );
+}
 
 function poolingOf(config: EmbeddingModelConfig, overrides: RetrieverOverrides): Pooling | undefined {
   const pooling = (overrides.pooling ?? config.pooling) as Pooling | undefined;
@@ -185,7 +210,12 @@ export function checkRetrieverRestricted(
 ): void {
   if (!restriction || sparseRetrieverSpec(spec)) return;
   const embedding = embeddingConfigFromSpec(spec, config);
-  const endpoint = embedding.provider === 'local-onnx' ? '' : endpointIdentity(embeddingBaseUrl(embedding));
+  const endpoint =
+    embedding.provider === 'local-onnx'
+      ? ''
+      : isCloudEmbedding(embedding)
+        ? cloudEmbeddingEndpoint(embedding)
+        : endpointIdentity(embeddingBaseUrl(embedding));
   refuseUnapproved(restriction, embedding.label ?? embedding.model ?? spec, [
     { endpoint, approved: embedding.restrictedDataApproved },
   ]);

@@ -1,5 +1,7 @@
 export interface EmbeddingRequest {
   values: string[];
+  /** What the texts are, for models that embed queries and documents differently. */
+  role?: 'query' | 'document';
   signal?: AbortSignal;
 }
 
@@ -21,6 +23,11 @@ export interface EmbeddingModel {
   readonly revision: string;
   readonly maxEmbeddingsPerCall: number;
   readonly maxParallelCalls: number;
+  /**
+   * True when the model embeds a text differently as a query and as a document (Cohere's
+   * input_type, Gemini's taskType): `role` is then sent, and part of the cache key.
+   */
+  readonly inputRoles?: boolean;
   /** The vector size, when declared; the runner checks every vector against it. */
   readonly dimensions?: number;
   embed(request: EmbeddingRequest): Promise<EmbeddingResponse>;

@@ -50,11 +50,13 @@ export class DenseRetriever implements Retriever {
     const corpus = await embedMany({
       ...common,
       texts: request.corpus,
+      role: 'document',
       onProgress: (done, total) => this.options.onProgress?.('corpus', done, total),
     });
     const queries = await embedMany({
       ...common,
       texts: request.queryInputs ?? request.queries,
+      role: 'query',
       onProgress: (done, total) => this.options.onProgress?.('queries', done, total),
     });
     for (const part of [corpus, queries]) {

@@ -40,10 +40,13 @@ export async function embedMany(options: {
   cache?: EmbeddingCache;
   retry?: RetryPolicy;
   signal?: AbortSignal;
+  /** What the texts are (queries or documents), for models that embed them differently. */
+  role?: 'query' | 'document';
   onProgress?: (done: number, total: number) => void;
 }): Promise<EmbedManyResult> {
   const { model } = options;
-  const modelKey = embeddingModelKey(model);
+  const role = model.inputRoles ? options.role : undefined;
+  const modelKey = role ? sha256(`${embeddingModelKey(model)}\u0000${role}`) : embeddingModelKey(model);
   const unique = [...new Set(options.texts)];
   const byText = new Map<string, Float32Array>();
   const missing: string[] = [];
@@ -66,7 +69,12 @@ export async function embedMany(options: {
       const { value } = await withRetry({
         policy: options.retry ?? DEFAULT_RETRY_POLICY,
         ...(options.signal ? { signal: options.signal } : {}),
-        attempt: () => model.embed({ values: batch, ...(options.signal ? { signal: options.signal } : {}) }),
+        attempt: () =>
+          model.embed({
+            values: batch,
+            ...(role ? { role } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+          }),
       });
       // Array.from visits holes, which some() and filter() would skip.
       const received = Array.from(value.embeddings, (vector) => vector instanceof Float32Array).filter(

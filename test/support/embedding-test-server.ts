@@ -5,7 +5,77 @@ import { onJsonRequest } from './on-json-request.js';
 export interface EmbeddingRequestRecord {
   path: string;
   headers: IncomingMessage['headers'];
-  body: { model?: string; input?: string[]; encoding_format?: string; dimensions?: number };
+  body: { model?: string; input?: string[]; encoding_format?: string; dimensions?: number } & Record<
+    string,
+    unknown
+  >;
+}
+
+/** Which protocol a path speaks: OpenAI's, Ollama's, Bedrock's InvokeModel, Gemini's or Vertex AI's. */
+type Wire = 'openai' | 'ollama' | 'bedrock-titan' | 'bedrock-cohere' | 'gemini' | 'vertex' | undefined;
+
+function wireOf(path: string): Wire {
+  const pathname = path.split('?')[0]!;
+  if (pathname.endsWith('/embeddings')) return 'openai';
+  if (pathname === '/api/embed') return 'ollama';
+  const invoked = /^\/model\/([^/]+)\/invoke$/.exec(pathname);
+  if (invoked)
+    return decodeURIComponent(invoked[1]!).includes('cohere.') ? 'bedrock-cohere' : 'bedrock-titan';
+  if (pathname.endsWith(':batchEmbedContents')) return 'gemini';
+  if (pathname.endsWith(':predict')) return 'vertex';
+  return undefined;
+}
+
+/** The texts a request asks to embed, in order, whatever its protocol. */
+function inputsOf(wire: Wire, body: Record<string, unknown>): string[] {
+  const text = (content: unknown): string =>
+    typeof content === 'string'
+      ? content
+      : ((content as { parts?: Array<{ text?: string }> }).parts ?? [])
+          .map((part) => part.text ?? '')
+          .join('');
+  switch (wire) {
+    case 'openai':
+    case 'ollama':
+      return (body.input as string[] | undefined) ?? [];
+    case 'bedrock-titan':
+      return [String(body.inputText)];
+    case 'bedrock-cohere':
+      return (body.texts as string[] | undefined) ?? [];
+    case 'gemini':
+      return ((body.requests as Array<{ content: unknown }> | undefined) ?? []).map((entry) =>
+        text(entry.content),
+      );
+    case 'vertex':
+      return ((body.instances as Array<{ content: unknown }> | undefined) ?? []).map((entry) =>
+        text(entry.content),
+      );
+    default:
+      return [];
+  }
+}
+
+/** The answer in the protocol's own shape. */
+function answerOf(wire: Wire, vectors: number[][], inputs: string[], body: Record<string, unknown>): unknown {
+  const tokens = inputs.join(' ').split(/\s+/).length;
+  switch (wire) {
+    case 'ollama':
+      return { model: body.model, embeddings: vectors, prompt_eval_count: tokens };
+    case 'bedrock-titan':
+      return { embedding: vectors[0], inputTextTokenCount: tokens };
+    case 'bedrock-cohere':
+      return { id: 'emb-test', embeddings: vectors, texts: inputs, response_type: 'embeddings_floats' };
+    case 'gemini':
+      return { embeddings: vectors.map((values) => ({ values })) };
+    case 'vertex':
+      return {
+        predictions: vectors.map((values) => ({
+          embeddings: { values, statistics: { token_count: 1, truncated: false } },
+        })),
+      };
+    default:
+      return undefined;
+  }
 }
 
 /** What the server does with one request. */
@@ -72,9 +142,10 @@ export async function startEmbeddingTestServer(options: {
           response.writeHead(status, { 'content-type': 'application/json', ...headers });
           response.end(JSON.stringify(body));
         }, options.delayMs ?? 0);
-      const inputs = record.body.input ?? [];
+      const wire = wireOf(record.path);
+      const inputs = inputsOf(wire, record.body);
       const behaviour = state.script.shift() ?? { kind: 'answer' };
-      if (!record.path.endsWith('/embeddings')) return send(404, { error: { message: 'not found' } });
+      if (!wire) return send(404, { error: { message: 'not found' } });
       if (behaviour.kind === 'status')
         return send(
           behaviour.status,
@@ -85,6 +156,18 @@ export async function startEmbeddingTestServer(options: {
         return send(400, { error: { message: `batch of ${inputs.length} exceeds ${options.maxBatch}` } });
       const dimensions = behaviour.kind === 'wrong-dimension' ? options.dimensions + 1 : options.dimensions;
       const answered = behaviour.kind === 'wrong-count' ? inputs.slice(1) : inputs;
+      if (wire !== 'openai') {
+        const dimensionsAsked = Number(record.body.dimensions ?? 0) || dimensions;
+        return send(
+          200,
+          answerOf(
+            wire,
+            answered.map((text) => hashedBagOfWords(text, dimensionsAsked)),
+            inputs,
+            record.body,
+          ),
+        );
+      }
       const base64 = record.body.encoding_format === 'base64' && !options.ignoreEncodingFormat;
       const data = answered.map((text, index) => {
         const vector = hashedBagOfWords(text, dimensions);

@@ -1,24 +1,12 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatCapabilities, ChatModel, ChatRequest, ChatResponse } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
-import { endpointIdentity } from '../endpoint-identity.js';
 import { bedrockFailure } from './bedrock-errors.js';
+import { type BedrockConnection, bedrockRuntime, regionOf, runtimeIdentity } from './bedrock-runtime.js';
 
-export interface BedrockChatModelOptions {
+export interface BedrockChatModelOptions extends BedrockConnection {
   /** A Bedrock model id or inference profile, e.g. anthropic.claude-3-5-sonnet-20240620-v1:0. */
   modelId: string;
-  /** The AWS region; without it, the SDK's chain (AWS_REGION, the profile's region). */
-  region?: string;
-  /** Another Bedrock runtime URL (a VPC endpoint; a local server in tests). */
-  endpointURL?: string;
-  /** A named profile of ~/.aws/config and ~/.aws/credentials; else the default chain. */
-  profile?: string;
-}
-
-/** The runtime's URL for a region, as the endpoint's identity. */
-function runtimeURL(options: BedrockChatModelOptions): string {
-  if (options.endpointURL) return endpointIdentity(options.endpointURL);
-  return `https://bedrock-runtime.${options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'unset-region'}.amazonaws.com`;
 }
 
 /**
@@ -35,29 +23,12 @@ export class BedrockChatModel implements ChatModel {
 
   constructor(private readonly options: BedrockChatModelOptions) {
     this.modelId = options.modelId;
-    this.region = options.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
-    this.endpoint = runtimeURL(options);
+    this.region = regionOf(options);
+    this.endpoint = runtimeIdentity(options);
   }
 
-  private async runtime(): Promise<BedrockRuntimeClient> {
-    this.client ??= (async () => {
-      if (!this.region)
-        throw new MedbenchError({
-          code: 'CONFIG_INVALID',
-          message: `Bedrock model "${this.modelId}" has no region.`,
-          hint: 'Give the endpoint "region" in medbench.config.json, or set AWS_REGION.',
-        });
-      const { BedrockRuntimeClient } = await import('@aws-sdk/client-bedrock-runtime');
-      const { NodeHttpHandler } = await import('@smithy/node-http-handler');
-      return new BedrockRuntimeClient({
-        region: this.region,
-        maxAttempts: 1,
-        // HTTP/1.1 with keep-alive, as every other provider: Converse needs no HTTP/2 stream.
-        requestHandler: new NodeHttpHandler({ connectionTimeout: 3000 }),
-        ...(this.options.endpointURL ? { endpoint: this.options.endpointURL } : {}),
-        ...(this.options.profile ? { profile: this.options.profile } : {}),
-      });
-    })();
+  private runtime(): Promise<BedrockRuntimeClient> {
+    this.client ??= bedrockRuntime(this.options, this.modelId);
     return this.client;
   }
 

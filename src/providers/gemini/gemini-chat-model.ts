@@ -7,25 +7,20 @@ import type {
   EndpointFacts,
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
-import { endpointIdentity } from '../endpoint-identity.js';
 import { parseRetryAfter } from '../http-json.js';
+import {
+  type GeminiConnection,
+  geminiAuthHint,
+  geminiClient,
+  geminiIdentity,
+  geminiSecrets,
+} from './gemini-client.js';
 import { geminiFailure } from './gemini-errors.js';
 
-export interface GeminiChatModelOptions {
+export interface GeminiChatModelOptions extends GeminiConnection {
   /** A Gemini model name, e.g. gemini-2.5-pro. */
   modelId: string;
-  /** The Gemini API: a key (from the environment). */
-  apiKey?: string;
-  apiKeyEnv?: string;
-  /** Vertex AI instead: the project and location, signed in with Application Default Credentials. */
-  vertex?: { project: string; location: string };
-  /** Another API URL (a private endpoint; a local server in tests). */
-  baseURL?: string;
-  /** Headers for every request (fixed and secret values alike). */
-  headers?: Record<string, string>;
 }
-
-const GEMINI_API = 'https://generativelanguage.googleapis.com';
 
 /**
  * Google Gemini through the official SDK (@google/genai): the Gemini API with a key, or Vertex AI
@@ -41,38 +36,20 @@ export class GeminiChatModel implements ChatModel {
   constructor(private readonly options: GeminiChatModelOptions) {
     this.modelId = options.modelId;
     this.provider = options.vertex ? 'vertex-ai' : 'gemini';
-    const { vertex } = options;
-    const base =
-      options.baseURL ?? (vertex ? `https://${vertex.location}-aiplatform.googleapis.com` : GEMINI_API);
-    this.endpoint = endpointIdentity(
-      vertex ? `${base.replace(/\/+$/, '')}/projects/${vertex.project}/locations/${vertex.location}` : base,
-    );
+    this.endpoint = geminiIdentity(options);
   }
 
-  private async sdk(): Promise<GoogleGenAI> {
-    this.client ??= (async () => {
-      const { GoogleGenAI } = await import('@google/genai');
-      const { vertex } = this.options;
-      const httpOptions = {
-        ...(this.options.baseURL ? { baseUrl: this.options.baseURL } : {}),
-        ...(this.options.headers ? { headers: this.options.headers } : {}),
-      };
-      return vertex
-        ? new GoogleGenAI({ vertexai: true, project: vertex.project, location: vertex.location, httpOptions })
-        : new GoogleGenAI({ apiKey: this.options.apiKey ?? '', httpOptions });
-    })();
+  private sdk(): Promise<GoogleGenAI> {
+    this.client ??= geminiClient(this.options);
     return this.client;
   }
 
-  /** What must never show in an error: the key and every header value. */
-  private secrets(): string[] {
-    return [this.options.apiKey ?? '', ...Object.values(this.options.headers ?? {})];
+  private authHint(): string {
+    return geminiAuthHint(this.options);
   }
 
-  private authHint(): string {
-    if (this.options.vertex)
-      return 'Vertex AI signs in with Application Default Credentials: GOOGLE_APPLICATION_CREDENTIALS (a service-account key file), `gcloud auth application-default login`, or the attached service account; it needs the role "Vertex AI User" on the project.';
-    return `Set ${this.options.apiKeyEnv ?? 'GEMINI_API_KEY'} to a valid Gemini API key.`;
+  private secrets(): string[] {
+    return geminiSecrets(this.options);
   }
 
   /**

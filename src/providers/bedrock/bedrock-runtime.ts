@@ -1,0 +1,49 @@
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { MedbenchError } from '../../core/errors.js';
+import { endpointIdentity } from '../endpoint-identity.js';
+
+/** Where and as whom a Bedrock adapter sends: region, another runtime URL, an AWS profile. */
+export interface BedrockConnection {
+  /** The AWS region; without it, AWS_REGION or AWS_DEFAULT_REGION. */
+  region?: string;
+  /** Another Bedrock runtime URL (a VPC endpoint; a local server in tests). */
+  endpointURL?: string;
+  /** A named profile of ~/.aws/config and ~/.aws/credentials; else the default chain. */
+  profile?: string;
+}
+
+export function regionOf(connection: BedrockConnection): string | undefined {
+  return connection.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+}
+
+/** The runtime's URL for the region, as the endpoint's identity. */
+export function runtimeIdentity(connection: BedrockConnection): string {
+  if (connection.endpointURL) return endpointIdentity(connection.endpointURL);
+  return `https://bedrock-runtime.${regionOf(connection) ?? 'unset-region'}.amazonaws.com`;
+}
+
+/**
+ * The SDK client: SigV4 and the AWS credential chain, the SDK's own retries off (the runner
+ * retries and records each attempt), HTTP/1.1 with keep-alive (no request here needs HTTP/2).
+ */
+export async function bedrockRuntime(
+  connection: BedrockConnection,
+  modelId: string,
+): Promise<BedrockRuntimeClient> {
+  const region = regionOf(connection);
+  if (!region)
+    throw new MedbenchError({
+      code: 'CONFIG_INVALID',
+      message: `Bedrock model "${modelId}" has no region.`,
+      hint: 'Give the endpoint "region" in medbench.config.json, or set AWS_REGION.',
+    });
+  const { BedrockRuntimeClient } = await import('@aws-sdk/client-bedrock-runtime');
+  const { NodeHttpHandler } = await import('@smithy/node-http-handler');
+  return new BedrockRuntimeClient({
+    region,
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler({ connectionTimeout: 3000 }),
+    ...(connection.endpointURL ? { endpoint: connection.endpointURL } : {}),
+    ...(connection.profile ? { profile: connection.profile } : {}),
+  });
+}
