@@ -4,6 +4,7 @@ import { describeModel, modelRunIdentity } from '../runner/model-binding.js';
 import { runRecordOf } from '../runner/run-identity.js';
 import { type RunSummary, startProgress } from '../runner/run-samples.js';
 import { samplesFor } from '../runner/select-samples.js';
+import { type Shard, samplesOfShard } from '../runner/shard.js';
 import { Store } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
 import { bindModel, type ModelOverrides } from './bind-model.js';
@@ -32,6 +33,8 @@ export interface EvaluateDatasetRequest extends ModelOverrides, RetryOptions {
   redact?: boolean;
   /** Print what the run would send and cost at most (`hooks.onReport`); send and store nothing. */
   dryRun?: boolean;
+  /** This machine's share of the run (`medbench merge` joins the shards' stores into one). */
+  shard?: Shard;
 }
 
 /**
@@ -91,13 +94,18 @@ export async function evaluateDataset(
       hooks.onReport?.(dryRunReport(samples, model, finished));
       return dryRunSummary(samples.length, finished.size);
     }
+    // The run (its id) is the whole run's: the shards' stores merge into one run.
+    const share = samplesOfShard(samples, request.shard);
+    const shown = request.shard
+      ? `${share.length} of ${samples.length} samples (shard ${request.shard.index}/${request.shard.count})`
+      : `${samples.length} samples`;
     hooks.onNotice?.(
-      `Run ${run.id}: ${samples.length} samples of ${request.dataset} on ${model.label} (store ${store.path}).`,
+      `Run ${run.id}: ${shown} of ${request.dataset} on ${model.label} (store ${store.path}).`,
     );
     const summary = await runModel({
       store,
       run,
-      samples,
+      samples: share,
       tasks: suite.tasks,
       model,
       retry: request,

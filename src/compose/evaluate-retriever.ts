@@ -40,6 +40,8 @@ export interface EvaluateRetrieverRequest extends RetrieverOverrides {
   redact?: boolean;
   /** Not supported for retrieval runs yet: refused rather than ignored. */
   dryRun?: boolean;
+  /** Refused: a MedEureka run is not split across machines yet. */
+  shard?: unknown;
 }
 
 /** One ranked query as a result row: its ranking is the parsed answer, its input the prompt. */
@@ -101,11 +103,15 @@ export async function evaluateRetriever(
   request: EvaluateRetrieverRequest,
   hooks: RunHooks = {},
 ): Promise<RunRecord> {
-  if (request.dryRun)
-    throw new MedbenchError({
-      code: 'USAGE',
-      message: '--dry-run is not supported by `run medeureka` yet (it is by `run --dataset`).',
-    });
+  for (const [flag, given] of [
+    ['--dry-run', request.dryRun],
+    ['--shard', request.shard],
+  ] as const)
+    if (given)
+      throw new MedbenchError({
+        code: 'USAGE',
+        message: `${flag} is not supported by \`run medeureka\` yet (it is by \`run --dataset\`).`,
+      });
   const { config } = await loadConfig(request.config);
   const home = resolveHome(request.home);
   const tasks = selectTasks(await loadMedEurekaRelease(resolve(request.data)), request.tasks, request.data);

@@ -12,6 +12,7 @@ import { describeModel, type ModelBinding, modelRunIdentity } from '../../runner
 import { resultRecord } from '../../runner/result-columns.js';
 import { runComputed } from '../../runner/run-computed.js';
 import { runRecordOf } from '../../runner/run-identity.js';
+import { type Shard, samplesOfShard } from '../../runner/shard.js';
 import { Store, sha256 } from '../../store/store.js';
 import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
 import { createClueBaseline } from '../../suites/clue/clue-baseline.js';
@@ -61,6 +62,8 @@ export interface RunClueOptions extends ModelOverrides, RetryOptions {
   redact?: boolean;
   /** Not supported here yet: refused rather than ignored. */
   dryRun?: boolean;
+  /** This machine's share of the run (`medbench merge` joins the shards' stores). */
+  shard?: Shard;
 }
 
 /** What of a CLUE run is restricted, and why; undefined when nothing is. */
@@ -320,7 +323,8 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     if (!model) {
       const baseline = createClueBaseline({ resources, scoring, codePool: build.record.codePool, seed: 1 });
       const redactText = options.redact === true;
-      const summary = await runBaseline({ store, run, samples, baseline, hooks, redactText });
+      const share = samplesOfShard(samples, options.shard);
+      const summary = await runBaseline({ store, run, samples: share, baseline, hooks, redactText });
       if (summary.interrupted) return;
     } else {
       if (prefill.startsWith('left out')) hooks.onNotice?.(`warning: the answer prefill is ${prefill}.`);
@@ -329,7 +333,8 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
         await runModel({
           store,
           run,
-          samples,
+          // The run (its id) is the whole run's: the shards' stores merge into one run.
+          samples: samplesOfShard(samples, options.shard),
           tasks,
           model,
           retry: options,

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { MedbenchError } from '../../core/errors.js';
+import { parseShard } from '../../runner/shard.js';
 import { runCommand } from '../commands/run.js';
 import { type RunClueOptions, runClueCommand } from '../commands/run-clue.js';
 import { type RunMedEurekaOptions, runMedEurekaCommand } from '../commands/run-medeureka.js';
@@ -131,6 +132,11 @@ function retryOptions(command: Command): Command {
     .option(
       '--dry-run',
       'run --dataset: print per task the samples, prompt tokens and output limits left to send and the most they may cost; send and store nothing',
+    )
+    .option(
+      '--shard <i/n>',
+      "run --dataset, run clue: this machine's share of the run (samples split by a hash of their ids); `medbench merge` joins the shards' stores into one",
+      checked(parseShard),
     )
     .option(
       '--max-cost <amount>',

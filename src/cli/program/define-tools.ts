@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { SUITES } from '../../compose/suites.js';
 import { listTokenizers } from '../../tokenizers/registry.js';
 import { demoCommand } from '../commands/demo.js';
+import { mergeCommand } from '../commands/merge.js';
 import { ratiosCommand } from '../commands/ratios.js';
 import { reportCommand, textMetricChoices } from '../commands/report.js';
 import { viewCommand } from '../commands/view.js';
@@ -47,6 +48,17 @@ export function defineTools(program: Command, context: ProgramContext): void {
     )
     .option('--base <label>', 'compare every other model with this one (CLUE, Figure 5)')
     .action(action((options) => reportCommand(context.withHome(options), context.output)));
+
+  program
+    .command('merge <stores...>')
+    .description(
+      "merge other stores (home folders or medbench.sqlite files) into this home's: the shards of a run (`run --shard i/n`) become one run, reported as if run on one machine",
+    )
+    .action(
+      action((stores: string[], options) =>
+        mergeCommand(context.withHome({ ...options, sources: stores }), context.output),
+      ),
+    );
 
   program
     .command('ratios')
