@@ -4,7 +4,7 @@ import type { CommandOutput } from './commands/build-medodyssey.js';
 import { defineBuild } from './program/define-build.js';
 import { defineData } from './program/define-data.js';
 import { defineRun } from './program/define-run.js';
-import { defineTools } from './program/define-tools.js';
+import { defineMerge, defineTools } from './program/define-tools.js';
 import { type ProgramContext, printError } from './program/program-context.js';
 import { EXIT } from './run-session.js';
 
@@ -37,6 +37,7 @@ export function createProgram(): Command {
     },
   };
   defineTools(program, context);
+  defineMerge(program, context);
   defineBuild(program, context);
   defineRun(program, context);
   defineData(program, context);

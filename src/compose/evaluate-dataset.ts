@@ -56,13 +56,7 @@ export async function evaluateDataset(
       message: `${request.dataset}: unknown suite "${dataset.header.suite}".`,
     });
   }
-  const restricted =
-    request.restricted || dataset.header.restricted
-      ? {
-          what: request.dataset,
-          why: request.restricted ? 'marked restricted (--restricted)' : 'its header marks it restricted',
-        }
-      : undefined;
+  const restricted = restrictionOf(request, dataset.header.restricted === true);
   // Before anything is printed, sent or stored.
   checkRestrictedData(model, restricted);
   const samples = samplesFor(dataset.samples, model.tokenizer?.name, request.task);
@@ -132,5 +126,14 @@ function dryRunSummary(total: number, alreadyDone: number): RunSummary {
     interrupted: false,
     failedFast: undefined,
     costCapReached: false,
+  };
+}
+
+/** Why the dataset's text may go to approved endpoints only, if it may. */
+function restrictionOf(request: EvaluateDatasetRequest, headerSays: boolean) {
+  if (!request.restricted && !headerSays) return undefined;
+  return {
+    what: request.dataset,
+    why: request.restricted ? 'marked restricted (--restricted)' : 'its header marks it restricted',
   };
 }

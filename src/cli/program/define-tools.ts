@@ -50,17 +50,6 @@ export function defineTools(program: Command, context: ProgramContext): void {
     .action(action((options) => reportCommand(context.withHome(options), context.output)));
 
   program
-    .command('merge <stores...>')
-    .description(
-      "merge other stores (home folders or medbench.sqlite files) into this home's: the shards of a run (`run --shard i/n`) become one run, reported as if run on one machine",
-    )
-    .action(
-      action((stores: string[], options) =>
-        mergeCommand(context.withHome({ ...options, sources: stores }), context.output),
-      ),
-    );
-
-  program
     .command('ratios')
     .description(
       'token-to-character ratios (Table A1): each tokenizer on each MedOdyssey haystack, every printed cell compared, and the γ it needs',
@@ -90,4 +79,18 @@ export function defineTools(program: Command, context: ProgramContext): void {
           `${name.padEnd(14)} ${description}${cuts ? '' : ' (counts only: cannot cut text)'}\n`,
         );
     });
+}
+
+/** `medbench merge`: other stores (a run's shards) into this home's. */
+export function defineMerge(program: Command, context: ProgramContext): void {
+  program
+    .command('merge <stores...>')
+    .description(
+      "merge other stores (home folders or medbench.sqlite files) into this home's: the shards of a run (`run --shard i/n`) become one run, reported as if run on one machine",
+    )
+    .action(
+      action((stores: string[], options) =>
+        mergeCommand(context.withHome({ ...options, sources: stores }), context.output),
+      ),
+    );
 }
