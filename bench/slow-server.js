@@ -1,6 +1,7 @@
 // An OpenAI-compatible chat server on 127.0.0.1 that answers every request a fixed delay after
 // it has been read. Prints its URL on stdout, then serves until killed. Used by
-// runner-overhead.js. GET /stats returns the delays it actually achieved.
+// runner-overhead.js and runner-endpoints.js. GET /stats returns the delays it actually achieved.
+// Usage: node bench/slow-server.js <delayMs> [capacity: requests served at once, default unlimited]
 //
 // Node's timers fire late (about 1 ms on a 20 ms timer here, more under load), which would
 // make the server's latency L + 1 ms and cap any client at L / (L + 1) of the ideal C / L. The
@@ -15,8 +16,44 @@ const body = JSON.stringify({
   choices: [{ index: 0, message: { role: 'assistant', content: '{"answer": "x"}' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 10, completion_tokens: 5 },
 });
+// At most this many requests are served at once (a replica's batch, argv[3]); the rest wait.
+const capacity = Number(process.argv[3] ?? Number.POSITIVE_INFINITY);
+let serving = 0;
+const waiting = [];
 let lateness = 0;
 const achieved = { count: 0, sum: 0, max: 0 };
+
+/** Runs `start` now if the server has room, else when a request it serves is answered. */
+function admit(start) {
+  if (serving < capacity) {
+    serving++;
+    start();
+  } else waiting.push(start);
+}
+
+function release() {
+  const next = waiting.shift();
+  if (next) next();
+  else serving--;
+}
+
+/** Answers `delayMs` after the request is admitted (queueing for capacity is not part of it). */
+function serve(response) {
+  const read = performance.now();
+  const wait = Math.max(0, delayMs - lateness);
+  setTimeout(() => {
+    const fired = performance.now();
+    lateness += (fired - read - wait - lateness) * 0.05;
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(body);
+    release();
+    const delay = performance.now() - read;
+    achieved.count++;
+    achieved.sum += delay;
+    achieved.max = Math.max(achieved.max, delay);
+  }, wait);
+}
+
 const server = createServer((request, response) => {
   if (request.method === 'GET' && request.url === '/stats') {
     response.writeHead(200, { 'content-type': 'application/json' });
@@ -25,20 +62,7 @@ const server = createServer((request, response) => {
     return;
   }
   request.resume();
-  request.on('end', () => {
-    const read = performance.now();
-    const wait = Math.max(0, delayMs - lateness);
-    setTimeout(() => {
-      const fired = performance.now();
-      lateness += (fired - read - wait - lateness) * 0.05;
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(body);
-      const delay = performance.now() - read;
-      achieved.count++;
-      achieved.sum += delay;
-      achieved.max = Math.max(achieved.max, delay);
-    }, wait);
-  });
+  request.on('end', () => admit(() => serve(response)));
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {

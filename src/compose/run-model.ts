@@ -110,6 +110,10 @@ export async function runModel(options: {
       ...(hooks.abortSignal ? { abortSignal: hooks.abortSignal } : {}),
       ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
       onRetry: (event) => hooks.onRetry?.(event, policy),
+      onEndpointDown: ({ endpoint, error, restMs }) =>
+        hooks.onNotice?.(
+          `warning: ${endpoint} failed (${redactKnownSecrets(error.message)}); its samples go to the other endpoints, and it is tried again in ${Math.round(restMs / 1000)} s.`,
+        ),
       redact: redactKnownSecrets,
       claims,
       redactText: options.redactText ?? false,

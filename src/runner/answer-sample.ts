@@ -75,6 +75,13 @@ export interface SampleRun {
   progress: RunProgress;
   /** The error that stops the whole run (401, unreachable, a 404 model). */
   fatal: MedbenchError | undefined;
+  /**
+   * With several endpoints: takes over a sample whose endpoint failed as a whole (it rests and
+   * the sample goes to another); false when no other endpoint serves.
+   */
+  failover?: (endpoint: ChatModel, error: MedbenchError, sample: Sample) => boolean;
+  /** An answer came back from this endpoint. */
+  served?: (endpoint: ChatModel) => void;
   /** The first sample error under --fail-fast. */
   failedFast: MedbenchError | undefined;
 }
@@ -230,6 +237,8 @@ async function sendAndKeep(
     // Stopped: not recorded; the next run does this sample.
     if (outcome.stopped || error.code === 'ABORTED' || control.hardStop.signal.aborted) return 'left';
     if (isFatalForRun(error) || error.status === 404) {
+      // Another endpoint of the model may answer it: not an error of the sample.
+      if (context.failover?.(endpoint, error, sample)) return 'left';
       context.fatal ??= error;
       control.hardStop.abort();
       return 'left';
@@ -237,6 +246,7 @@ async function sendAndKeep(
     recordError(context, sample, request, error, outcome.attempts, started);
     return 'failed';
   }
+  context.served?.(endpoint);
   const { text } = outcome.value;
   const response: CachedResponse = {
     text,

@@ -29,6 +29,20 @@ export class RunControl {
     return this.waitsEnd.signal.aborted;
   }
 
+  /** Waits `ms`, or less when a stop comes. */
+  pause(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waitsEnd.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waitsEnd.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
   /** A graceful stop from inside (--fail-fast). */
   stop(): void {
     this.endWaits();

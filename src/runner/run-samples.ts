@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import { answerSample, type RetryEvent, type RunProgress, type SampleRun } from './answer-sample.js';
 import { AnswerCache } from './cached-answer.js';
 import { costBudgetFor } from './cost-budget.js';
+import { EndpointHealth } from './endpoint-health.js';
 import type { ModelBinding } from './model-binding.js';
 import { redactedText } from './redact-result.js';
 import { ResultWriter } from './result-writer.js';
@@ -59,6 +60,8 @@ export interface RunSamplesOptions {
    * is not sent, and the run stops there, resumable (`RunSummary.costCapReached`).
    */
   maxCost?: number;
+  /** With several endpoints: one failed as a whole and rests while the others take its samples. */
+  onEndpointDown?: (event: { endpoint: string; error: MedbenchError; restMs: number }) => void;
 }
 
 /**
@@ -87,6 +90,88 @@ export function checkSamples(
       });
     }
   }
+}
+
+/** The samples left to answer, first those an endpoint failed on, and how many are being answered. */
+class SampleQueue {
+  private next = 0;
+  private readonly returned: Sample[] = [];
+  inFlight = 0;
+  health: EndpointHealth | undefined;
+
+  constructor(private readonly pending: readonly Sample[]) {}
+
+  take(): Sample | undefined {
+    const sample = this.returned.shift() ?? this.pending[this.next++];
+    if (sample) this.inFlight++;
+    return sample;
+  }
+
+  giveBack(sample: Sample): void {
+    this.returned.push(sample);
+  }
+
+  /** Nothing left to take, and nothing in flight that could come back. */
+  empty(): boolean {
+    return this.returned.length === 0 && this.next >= this.pending.length && this.inFlight === 0;
+  }
+}
+
+/**
+ * Several endpoints: one that fails as a whole rests and its samples go to the others (no sample
+ * is recorded as an error for it, none is answered twice); the run stops only when none serves.
+ */
+function failOver(context: SampleRun, queue: SampleQueue, options: RunSamplesOptions): void {
+  const health = new EndpointHealth(options.model.endpoints.map((endpoint) => endpoint.model));
+  queue.health = health;
+  context.failover = (endpoint, error, sample) => {
+    const down = health.markDown(endpoint, error);
+    if (down === undefined) return false;
+    queue.giveBack(sample);
+    if (down.began) options.onEndpointDown?.({ endpoint: endpoint.endpoint, error, restMs: down.restMs });
+    return true;
+  };
+  context.served = (endpoint) => health.markUp(endpoint);
+}
+
+/**
+ * What each concurrency slot runs: takes the next sample (those an endpoint failed on first),
+ * answers it on its endpoint, counts it; rests while its endpoint does, and waits for samples in
+ * flight elsewhere that may come back before it ends.
+ */
+function workerOf(
+  context: SampleRun,
+  queue: SampleQueue,
+  options: RunSamplesOptions,
+): (endpoint: ChatModel) => Promise<void> {
+  return async (endpoint: ChatModel): Promise<void> => {
+    while (!context.control.stopped) {
+      const rest = queue.health?.restLeft(endpoint) ?? 0;
+      if (rest > 0) {
+        // Resting after a failure: the other endpoints take the samples meanwhile.
+        if (queue.empty()) break;
+        await context.control.pause(Math.min(rest, 250));
+        continue;
+      }
+      const sample = queue.take();
+      if (!sample) {
+        // Samples still in flight may come back from an endpoint that fails.
+        if (queue.inFlight === 0 || !queue.health) break;
+        await context.control.pause(20);
+        continue;
+      }
+      let done: boolean;
+      try {
+        done = await answerSample(context, sample, endpoint);
+      } finally {
+        queue.inFlight--;
+      }
+      if (done && !context.control.hardStop.signal.aborted) {
+        context.progress.done++;
+        options.onProgress?.({ ...context.progress });
+      }
+    }
+  };
 }
 
 /** One worker per concurrency slot; slots interleaved across endpoints (round-robin). */
@@ -161,17 +246,9 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     fatal: undefined,
     failedFast: undefined,
   };
-  let next = 0;
-  const worker = async (endpoint: ChatModel) => {
-    while (!control.stopped && next < pending.length) {
-      const sample = pending[next++]!;
-      const done = await answerSample(context, sample, endpoint);
-      if (done && !control.hardStop.signal.aborted) {
-        context.progress.done++;
-        options.onProgress?.({ ...context.progress });
-      }
-    }
-  };
+  const queue = new SampleQueue(pending);
+  if (model.endpoints.length > 1) failOver(context, queue, options);
+  const worker = workerOf(context, queue, options);
   try {
     await Promise.all(slotsOf(model).map(worker));
   } finally {

@@ -1,0 +1,56 @@
+import type { ChatModel } from '../core/chat-model.js';
+import type { MedbenchError } from '../core/errors.js';
+
+/** The first rest of an endpoint that failed (unreachable, refused, no such model); doubled each time. */
+const FIRST_REST_MS = 30_000;
+const LONGEST_REST_MS = 300_000;
+
+interface State {
+  downUntil: number;
+  failures: number;
+}
+
+/**
+ * Which endpoints of a model serve. One that fails as a whole (unreachable after its retries,
+ * refused credentials, no such model) rests — 30 s, doubling to 5 min — while the others take its
+ * samples; after the rest its workers try again, and an answer makes it healthy. Only when every
+ * endpoint is down does the run stop.
+ */
+export class EndpointHealth {
+  private readonly states = new Map<ChatModel, State>();
+
+  constructor(
+    endpoints: readonly ChatModel[],
+    private readonly now: () => number = Date.now,
+  ) {
+    for (const endpoint of endpoints) this.states.set(endpoint, { downUntil: 0, failures: 0 });
+  }
+
+  /** Milliseconds until `endpoint` may be tried again; 0 when it serves. */
+  restLeft(endpoint: ChatModel): number {
+    return Math.max(0, (this.states.get(endpoint)?.downUntil ?? 0) - this.now());
+  }
+
+  /**
+   * Marks `endpoint` down after `error`: its rest, and whether this report began it (several
+   * workers of one endpoint report the same outage); undefined when no other endpoint serves (the
+   * run cannot go on without it).
+   */
+  markDown(endpoint: ChatModel, _error: MedbenchError): { restMs: number; began: boolean } | undefined {
+    const state = this.states.get(endpoint);
+    if (!state) return undefined;
+    const others = [...this.states.entries()].filter(([other]) => other !== endpoint);
+    if (!others.some(([, other]) => other.downUntil <= this.now())) return undefined;
+    if (state.downUntil > this.now()) return { restMs: state.downUntil - this.now(), began: false };
+    const rest = Math.min(LONGEST_REST_MS, FIRST_REST_MS * 2 ** state.failures);
+    state.failures++;
+    state.downUntil = this.now() + rest;
+    return { restMs: rest, began: true };
+  }
+
+  /** An answer came back: the endpoint serves. */
+  markUp(endpoint: ChatModel): void {
+    const state = this.states.get(endpoint);
+    if (state && state.failures > 0 && state.downUntil <= this.now()) state.failures = 0;
+  }
+}
