@@ -18,7 +18,12 @@ export interface ModelOverrides {
   apiKeyEnv?: string;
   temperature?: number;
   maxOutputTokens?: number;
+  /** How too_long is judged: the model's tokenizer (default) or each endpoint's count route. */
+  countTokens?: 'tokenizer' | 'endpoint';
 }
+
+/** What a model is judged too_long with when it has no tokenizer of its own: an estimate. */
+const FALLBACK_TOKENIZER = 'o200k_base';
 
 /** The authors' generation settings: greedy decoding, 500 output tokens. */
 const DEFAULT_TEMPERATURE = 0;
@@ -112,7 +117,6 @@ export async function bindModel(options: {
   const modelConfig = modelConfigFromSpec(options.spec, options.config);
   const defaultConcurrency =
     overrides.concurrency ?? options.config.defaults.concurrency ?? DEFAULT_CONCURRENCY;
-  const provider = CHAT_PROVIDERS[modelConfig.provider];
   const list: EndpointConfig[] =
     modelConfig.provider === 'baseline' ? [{ baseURL: '' }] : (modelConfig.endpoints ?? []);
   if (list.length === 0) {
@@ -124,7 +128,58 @@ export async function bindModel(options: {
   }
   const contextWindow =
     overrides.contextWindow ?? modelConfig.contextWindow ?? knownContextWindow(modelConfig.model);
-  const endpoints: ModelBinding['endpoints'] = await Promise.all(
+  const endpoints = await bindEndpoints({
+    list,
+    modelConfig,
+    overrides,
+    environment,
+    contextWindow,
+    defaultConcurrency,
+  });
+  const tokenizerName = overrides.tokenizer ?? modelConfig.tokenizer ?? tryTokenizerName(modelConfig.model);
+  const countTokens = overrides.countTokens ?? modelConfig.countTokens ?? 'tokenizer';
+  if (countTokens === 'endpoint') checkCountRoutes(modelConfig.provider, endpoints);
+  const tokenizer = tokenizerName ? await getTokenizer(tokenizerName) : undefined;
+  // In-process baselines count nothing; every other model gets an estimate rather than none.
+  const fallback =
+    !tokenizer && countTokens === 'tokenizer' && modelConfig.provider !== 'baseline'
+      ? await getTokenizer(FALLBACK_TOKENIZER)
+      : undefined;
+  return {
+    label:
+      overrides.label ??
+      modelConfig.label ??
+      (modelConfig.provider === 'baseline' ? 'baseline:extractive' : modelConfig.model),
+    // The provider names the API, so chat and completions answers never share a cache entry.
+    provider: endpoints[0]!.model.provider,
+    modelId: modelConfig.model,
+    endpoints,
+    contextWindow,
+    tokenizer,
+    ...(countTokens === 'endpoint' ? { countTokens } : {}),
+    ...(fallback ? { fallbackTokenizer: fallback } : {}),
+    prices: modelConfig.prices,
+    instruct: !(overrides.completions ?? modelConfig.api === 'completions'),
+    systemRole: overrides.systemRole ?? modelConfig.systemRole ?? true,
+    parameters: {
+      temperature: overrides.temperature ?? modelConfig.temperature ?? DEFAULT_TEMPERATURE,
+      maxOutputTokens: overrides.maxOutputTokens ?? modelConfig.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    },
+  };
+}
+
+/** Each configured endpoint as the provider's adapter, with its key, headers and concurrency. */
+async function bindEndpoints(options: {
+  list: EndpointConfig[];
+  modelConfig: ModelConfig;
+  overrides: ModelOverrides;
+  environment: NodeJS.ProcessEnv;
+  contextWindow: number | undefined;
+  defaultConcurrency: number;
+}): Promise<ModelBinding['endpoints']> {
+  const { list, modelConfig, overrides, environment, contextWindow, defaultConcurrency } = options;
+  const provider = CHAT_PROVIDERS[modelConfig.provider];
+  return Promise.all(
     list.map(async (endpoint: EndpointConfig) => {
       const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
       const model = await provider.create({
@@ -153,26 +208,30 @@ export async function bindModel(options: {
       };
     }),
   );
-  const tokenizerName = overrides.tokenizer ?? modelConfig.tokenizer ?? tryTokenizerName(modelConfig.model);
-  return {
-    label:
-      overrides.label ??
-      modelConfig.label ??
-      (modelConfig.provider === 'baseline' ? 'baseline:extractive' : modelConfig.model),
-    // The provider names the API, so chat and completions answers never share a cache entry.
-    provider: endpoints[0]!.model.provider,
-    modelId: modelConfig.model,
-    endpoints,
-    contextWindow,
-    tokenizer: tokenizerName ? await getTokenizer(tokenizerName) : undefined,
-    prices: modelConfig.prices,
-    instruct: !(overrides.completions ?? modelConfig.api === 'completions'),
-    systemRole: overrides.systemRole ?? modelConfig.systemRole ?? true,
-    parameters: {
-      temperature: overrides.temperature ?? modelConfig.temperature ?? DEFAULT_TEMPERATURE,
-      maxOutputTokens: overrides.maxOutputTokens ?? modelConfig.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
-    },
-  };
+}
+
+/** `--count-tokens endpoint` needs every endpoint to have a count route. */
+function checkCountRoutes(provider: string, endpoints: ModelBinding['endpoints']): void {
+  if (endpoints.every(({ model }) => model.capabilities?.countTokens && model.countTokens)) return;
+  throw new MedbenchError({
+    code: 'USAGE',
+    message: `--count-tokens endpoint: ${provider} has no count-tokens route medbench can use.`,
+    hint: 'Anthropic, Amazon Bedrock, Gemini, Vertex AI and vLLM (/tokenize) count prompts themselves; for others give --tokenizer.',
+  });
+}
+
+/**
+ * What the user should know of how too_long is judged for `model`: the fallback estimate, or a
+ * tokenizer that only approximates the model's; undefined when it is the model's own or the
+ * endpoint counts.
+ */
+export function tokenCountingNote(model: ModelBinding): string | undefined {
+  if (model.countTokens === 'endpoint') return undefined;
+  if (model.fallbackTokenizer)
+    return `warning: no tokenizer is known for ${model.modelId}; too_long is judged with ${model.fallbackTokenizer.name}, an estimate. Give --tokenizer <name> (\`medbench tokenizers\`), or --count-tokens endpoint where the provider counts (Anthropic, Bedrock, Gemini, Vertex AI, vLLM).`;
+  if (model.tokenizer && !model.tokenizer.exact)
+    return `warning: ${model.tokenizer.name} only approximates ${model.modelId}'s tokenizer; too_long near the window is an estimate (--count-tokens endpoint asks the provider, where it counts).`;
+  return undefined;
 }
 
 function tryTokenizerName(modelId: string): string | undefined {

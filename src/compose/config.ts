@@ -83,6 +83,8 @@ const modelSchema = z
     endpoints: z.array(endpointSchema).min(1).optional(),
     contextWindow: z.number().int().positive().optional(),
     tokenizer: z.string().optional(),
+    /** too_long by the tokenizer (default) or by each endpoint's own count-tokens route. */
+    countTokens: z.enum(['tokenizer', 'endpoint']).optional(),
     prices: z
       .object({ inputPerMillion: z.number().nonnegative(), outputPerMillion: z.number().nonnegative() })
       .strict()

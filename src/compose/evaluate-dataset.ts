@@ -7,7 +7,7 @@ import { samplesFor } from '../runner/select-samples.js';
 import { type Shard, samplesOfShard } from '../runner/shard.js';
 import { Store } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
-import { bindModel, type ModelOverrides } from './bind-model.js';
+import { bindModel, type ModelOverrides, tokenCountingNote } from './bind-model.js';
 import { loadConfig } from './config.js';
 import { dryRunReport } from './dry-run.js';
 import { resolveHome, storePathIn } from './home.js';
@@ -60,6 +60,8 @@ export async function evaluateDataset(
   // Before anything is printed, sent or stored.
   checkRestrictedData(model, restricted);
   const samples = samplesFor(dataset.samples, model.tokenizer?.name, request.task);
+  const countingNote = tokenCountingNote(model);
+  if (countingNote) hooks.onNotice?.(countingNote);
   if (model.contextWindow === undefined)
     hooks.onNotice?.(
       `warning: no context window known for ${model.modelId}; too_long cannot be detected (set contextWindow in the config or --context-window).`,

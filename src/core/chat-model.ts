@@ -29,6 +29,8 @@ export interface ChatRequest {
 export interface ChatCapabilities {
   prefill: 'continue' | 'trimmed' | 'none';
   truncatePrompt: boolean;
+  /** The provider counts prompts itself (`countTokens`), for `--count-tokens endpoint`. */
+  countTokens?: boolean;
 }
 
 /** What an endpoint declares about its model. */
@@ -69,4 +71,9 @@ export interface ChatModel {
    * naming the setting, before any sample is scheduled) and reads what the server declares.
    */
   probe?(signal?: AbortSignal): Promise<EndpointFacts>;
+  /**
+   * The provider's own count of a conversation's prompt tokens, from its free count-tokens route
+   * (Anthropic, Gemini, Bedrock, vLLM's /tokenize): for too_long with `--count-tokens endpoint`.
+   */
+  countTokens?(messages: ChatMessage[], signal?: AbortSignal): Promise<number>;
 }

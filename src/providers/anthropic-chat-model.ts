@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type {
   ChatCapabilities,
+  ChatMessage,
   ChatModel,
   ChatRequest,
   ChatResponse,
@@ -33,7 +34,11 @@ export interface AnthropicChatModelOptions
 export class AnthropicChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider = 'anthropic';
   /** A trailing assistant message is continued natively; the API refuses one ending in whitespace. */
-  readonly capabilities: ChatCapabilities = { prefill: 'trimmed', truncatePrompt: false };
+  readonly capabilities: ChatCapabilities = {
+    prefill: 'trimmed',
+    truncatePrompt: false,
+    countTokens: true,
+  };
   private readonly version: string;
 
   constructor(options: AnthropicChatModelOptions) {
@@ -46,10 +51,6 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
-    const system = request.messages
-      .filter((message) => message.role === 'system')
-      .map((message) => message.content)
-      .join('\n\n');
     const response = await postJson({
       url: this.url('/v1/messages'),
       ...(await this.versioned()),
@@ -57,8 +58,7 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
         model: this.modelId,
         max_tokens: request.parameters.maxOutputTokens,
         temperature: request.parameters.temperature,
-        ...(system ? { system } : {}),
-        messages: request.messages.filter((message) => message.role !== 'system'),
+        ...splitSystem(request.messages),
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
@@ -100,8 +100,29 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
     return {};
   }
 
+  /** POST /v1/messages/count_tokens: Anthropic's own count of the prompt (free). */
+  async countTokens(messages: ChatMessage[], signal?: AbortSignal): Promise<number> {
+    const counted = await postJson({
+      url: this.url('/v1/messages/count_tokens'),
+      ...(await this.versioned()),
+      body: { model: this.modelId, ...splitSystem(messages) },
+      schema: z.object({ input_tokens: z.number() }),
+      ...(signal ? { signal } : {}),
+    });
+    return counted.input_tokens;
+  }
+
   private async versioned() {
     const options = await this.requestOptions();
     return { ...options, headers: { ...options.headers, 'anthropic-version': this.version } };
   }
+}
+
+/** Anthropic's shape of a conversation: system messages joined in `system`, the rest as messages. */
+function splitSystem(messages: readonly ChatMessage[]): { system?: string; messages: ChatMessage[] } {
+  const system = messages
+    .filter((message) => message.role === 'system')
+    .map((message) => message.content)
+    .join('\n\n');
+  return { ...(system ? { system } : {}), messages: messages.filter((message) => message.role !== 'system') };
 }

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import type { ChatCapabilities, ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
+import type {
+  ChatCapabilities,
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+} from '../core/chat-model.js';
 import { postJson } from './http-json.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 
@@ -25,7 +31,24 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
     return {
       prefill: this.serverExtensions ? 'continue' : 'none',
       truncatePrompt: this.serverExtensions,
+      // vLLM's /tokenize; OpenAI and Azure have no count route.
+      countTokens: this.serverExtensions,
     };
+  }
+
+  /**
+   * vLLM's POST /tokenize with the messages (its chat template applied, as the model sees them):
+   * the server's own count. Other servers have no such route (an error the run reports).
+   */
+  async countTokens(messages: ChatMessage[], signal?: AbortSignal): Promise<number> {
+    const counted = await postJson({
+      url: this.rootUrl('/tokenize'),
+      ...(await this.requestOptions()),
+      body: { model: this.modelId, messages, add_generation_prompt: true },
+      schema: z.object({ count: z.number() }),
+      ...(signal ? { signal } : {}),
+    });
+    return counted.count;
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {

@@ -146,6 +146,17 @@ export abstract class OpenAICompatibleEndpoint {
     return routeUrl(this.baseURL, route);
   }
 
+  /** A route at the server's root (vLLM's /tokenize): the base URL without its trailing /v1. */
+  protected rootUrl(route: string): string {
+    try {
+      const url = new URL(this.baseURL);
+      url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+      return routeUrl(url.toString(), route);
+    } catch {
+      return routeUrl(this.baseURL, route);
+    }
+  }
+
   /** Every header a request carries: fixed ones, secret ones, then the key or token. */
   protected async headers(): Promise<Record<string, string>> {
     const auth: Record<string, string> = {};

@@ -1,5 +1,5 @@
-import type { ChatModel } from '../core/chat-model.js';
-import { isFatalForRun, type MedbenchError } from '../core/errors.js';
+import type { ChatMessage, ChatModel } from '../core/chat-model.js';
+import { isFatalForRun, MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
@@ -9,7 +9,7 @@ import type { CostBudget } from './cost-budget.js';
 import type { ModelBinding } from './model-binding.js';
 import { resultRecord } from './result-columns.js';
 import type { ResultWriter } from './result-writer.js';
-import { type RetryPolicy, retrying } from './retry.js';
+import { type RetryPolicy, retrying, withRetry } from './retry.js';
 import type { RunControl } from './run-control.js';
 import { type SampleRequest, sampleRequest } from './sample-request.js';
 
@@ -279,6 +279,27 @@ function costOf(model: ModelBinding, response: CachedResponse): number {
   );
 }
 
+/** `--count-tokens endpoint`: the endpoint's own count, retried as requests are; else undefined. */
+function endpointCounter(
+  context: SampleRun,
+  endpoint: ChatModel,
+): ((messages: ChatMessage[]) => Promise<number>) | undefined {
+  const count = endpoint.countTokens?.bind(endpoint);
+  if (context.model.countTokens !== 'endpoint' || !count) return undefined;
+  return async (messages) =>
+    (
+      await withRetry({
+        policy: context.retry,
+        signal: context.control.waitsEnd.signal,
+        attempt: () =>
+          count(
+            messages,
+            AbortSignal.any([AbortSignal.timeout(context.timeoutMs), context.control.hardStop.signal]),
+          ),
+      })
+    ).value;
+}
+
 /**
  * Runs one sample on one endpoint: too_long gating, the cache, the request, scoring, the write.
  * False when it was left for the next run (stopped, or a fatal error).
@@ -289,7 +310,18 @@ export async function answerSample(
   endpoint: ChatModel,
 ): Promise<boolean> {
   const { model, progress } = context;
-  const request = await sampleRequest(sample, endpoint, model);
+  let request: SampleRequest;
+  try {
+    request = await sampleRequest(sample, endpoint, model, endpointCounter(context, endpoint));
+  } catch (caught) {
+    // The count route failed after its retries: the run cannot judge too_long as asked.
+    if (!MedbenchError.is(caught)) throw caught;
+    // Stopped meanwhile: the sample is left for the next run.
+    if (context.control.stopped || caught.code === 'ABORTED') return false;
+    context.fatal ??= caught;
+    context.control.hardStop.abort();
+    return false;
+  }
   if (request.tooLong !== undefined) {
     writeFailure(context, sample, {
       promptTokens: request.promptTokens,

@@ -24,6 +24,13 @@ export interface ModelBinding {
   }>;
   contextWindow: number | undefined;
   tokenizer: Tokenizer | undefined;
+  /**
+   * How too_long is judged: by `tokenizer` (default; without one, by `fallbackTokenizer`, an
+   * estimate), or by each endpoint's own count-tokens route (`endpoint`).
+   */
+  countTokens?: 'tokenizer' | 'endpoint';
+  /** Counts prompts for too_long when the model has no tokenizer of its own (an estimate). */
+  fallbackTokenizer?: Tokenizer;
   prices: Prices | undefined;
   /** A chat (instruction-tuned) model; false for a base model prompted with plain text. */
   instruct: boolean;
@@ -41,6 +48,8 @@ export function describeModel(binding: ModelBinding): Record<string, unknown> {
     contextWindow: binding.contextWindow ?? null,
     tokenizer: binding.tokenizer?.name ?? null,
     tokenizerExact: binding.tokenizer?.exact ?? null,
+    ...(binding.countTokens === 'endpoint' ? { countTokens: 'endpoint' } : {}),
+    ...(binding.fallbackTokenizer ? { fallbackTokenizer: binding.fallbackTokenizer.name } : {}),
     prices: binding.prices ?? null,
   };
 }
@@ -57,6 +66,9 @@ export function modelRunIdentity(binding: ModelBinding): Record<string, unknown>
     endpoints: [...new Set(binding.endpoints.map((endpoint) => endpoint.model.endpoint))].sort(),
     contextWindow: binding.contextWindow ?? null,
     tokenizer: binding.tokenizer?.name ?? null,
+    // Present only when set: runs made before these existed keep their ids.
+    ...(binding.countTokens === 'endpoint' ? { countTokens: 'endpoint' } : {}),
+    ...(binding.fallbackTokenizer ? { fallbackTokenizer: binding.fallbackTokenizer.name } : {}),
     instruct: binding.instruct,
     systemRole: binding.systemRole,
   };

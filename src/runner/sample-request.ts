@@ -20,9 +20,18 @@ export interface SampleRequest {
   tooLong: string | undefined;
 }
 
-/** The prompt's tokens by the model's tokenizer: the build's count when it made one. */
-async function promptTokensOf(sample: Sample, messages: ChatMessage[], model: ModelBinding) {
-  const tokenizer = model.tokenizer;
+/**
+ * The prompt's tokens: the endpoint's own count (`--count-tokens endpoint`), else by the model's
+ * tokenizer (or the fallback estimate), the build's count when it made one.
+ */
+async function promptTokensOf(
+  sample: Sample,
+  messages: ChatMessage[],
+  model: ModelBinding,
+  countOnEndpoint: ((messages: ChatMessage[]) => Promise<number>) | undefined,
+) {
+  if (model.countTokens === 'endpoint' && countOnEndpoint) return countOnEndpoint(messages);
+  const tokenizer = model.tokenizer ?? model.fallbackTokenizer;
   if (!tokenizer) return null;
   const built = sample.promptTokens[tokenizer.name];
   if (built !== undefined) return built;
@@ -35,9 +44,11 @@ export async function sampleRequest(
   sample: Sample,
   endpoint: ChatModel,
   model: ModelBinding,
+  /** The endpoint's count-tokens route, retried as requests are (`--count-tokens endpoint`). */
+  countOnEndpoint?: (messages: ChatMessage[]) => Promise<number>,
 ): Promise<SampleRequest> {
   const messages: ChatMessage[] = sample.messages ?? [{ role: 'user', content: sample.prompt }];
-  const promptTokens = await promptTokensOf(sample, messages, model);
+  const promptTokens = await promptTokensOf(sample, messages, model, countOnEndpoint);
   const parameters = {
     ...model.parameters,
     ...(sample.generation?.maxOutputTokens !== undefined
@@ -54,7 +65,7 @@ export async function sampleRequest(
     model.contextWindow !== undefined &&
     promptTokens !== null &&
     promptTokens > model.contextWindow
-      ? `prompt has ${promptTokens} ${model.tokenizer?.name} tokens; the window is ${model.contextWindow}`
+      ? `prompt has ${promptTokens} ${tokensCountedBy(model)} tokens; the window is ${model.contextWindow}`
       : undefined;
   return {
     messages,
@@ -66,4 +77,11 @@ export async function sampleRequest(
     digest: tooLong === undefined ? messagesDigest(messages) : '',
     tooLong,
   };
+}
+
+/** Whose tokens a count is, for too_long messages. */
+function tokensCountedBy(model: ModelBinding): string {
+  if (model.countTokens === 'endpoint') return 'endpoint-counted';
+  if (model.tokenizer) return model.tokenizer.name;
+  return `${model.fallbackTokenizer?.name} (estimated)`;
 }

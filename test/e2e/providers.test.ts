@@ -1,5 +1,6 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
 import { verifySigV4 } from '../support/sigv4.js';
@@ -258,5 +259,85 @@ describe('an OpenAI-compatible server asked first (GET /v1/models)', () => {
     expect(other.code, other.stderr).toBe(0);
     expect(other.stderr).toContain('"another-name" is not among them');
     expect(server.requests).toHaveLength(20);
+  });
+});
+
+describe('how too_long is judged', () => {
+  it("--count-tokens endpoint: the provider's own count decides, one count per sample", async () => {
+    const home = temporaryHome();
+    // The server counts a token per 4 characters of the prompt: the window falls mid-way.
+    const prompts = readFileSync(dataset, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => JSON.parse(line) as { id: string; prompt: string });
+    const counts = prompts
+      .map((sample) => Math.ceil(sample.prompt.length / 4))
+      .sort((left, right) => left - right);
+    // The longest count below the longest prompt's, or one below the shortest when all are equal.
+    const window = counts.filter((count) => count < counts.at(-1)!).at(-1) ?? counts[0]! - 1;
+    const expectedTooLong = prompts
+      .filter((sample) => Math.ceil(sample.prompt.length / 4) > window)
+      .map((sample) => sample.id);
+    expect(expectedTooLong.length).toBeGreaterThan(0);
+    const path = join(scratch, 'anthropic.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        models: {
+          haiku: {
+            provider: 'anthropic',
+            model: 'claude-3-5-haiku-20241022',
+            endpoints: [{ baseURL: server.url, apiKeyEnv: 'ANTHROPIC_KEY_FOR_TEST' }],
+            contextWindow: window,
+            countTokens: 'endpoint',
+          },
+        },
+      }),
+    );
+    server.counts.length = 0;
+    const result = await runCli(
+      ['--home', home, 'run', '--dataset', dataset, '--model', 'haiku', '--config', path],
+      {
+        ANTHROPIC_KEY_FOR_TEST: 'sk-ant-e2e',
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.counts).toHaveLength(20);
+    expect(server.counts.every((request) => request.path === '/v1/messages/count_tokens')).toBe(true);
+    const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
+    const tooLong = database
+      .prepare("SELECT sample_id, error FROM results WHERE status = 'too_long' ORDER BY sample_id")
+      .all() as Array<{
+      sample_id: string;
+      error: string;
+    }>;
+    database.close();
+    expect(tooLong.map((row) => row.sample_id)).toEqual([...expectedTooLong].sort());
+    expect(tooLong[0]!.error).toContain('endpoint-counted tokens');
+    expect(server.requests).toHaveLength(20 - expectedTooLong.length);
+  });
+
+  it('a model without a tokenizer is judged with an o200k estimate, and told so; a provider without a count route is refused', async () => {
+    const home = temporaryHome();
+    const estimated = await runCli([
+      ...['--home', home, 'run', '--dataset', dataset],
+      ...['--model', `openai-compatible:house-model@${server.url}/v1`, '--context-window', '128000'],
+    ]);
+    expect(estimated.code, estimated.stderr).toBe(0);
+    expect(estimated.stderr).toContain(
+      'no tokenizer is known for house-model; too_long is judged with o200k_base, an estimate',
+    );
+    const refused = await run(
+      home,
+      '--model',
+      `ollama:llama3.1:8b@${server.url}`,
+      '--context-window',
+      '8192',
+      '--count-tokens',
+      'endpoint',
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--count-tokens endpoint: ollama has no count-tokens route');
   });
 });

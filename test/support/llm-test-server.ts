@@ -52,6 +52,8 @@ export interface LlmTestServer {
   /** A status every GET gets instead (a refused key: 401). */
   probeStatus: number | undefined;
   probes: RecordedRequest[];
+  /** Count-tokens requests (Anthropic, vLLM's /tokenize, Bedrock, Gemini), answered a token per 4 characters. */
+  counts: RecordedRequest[];
   /** Ollama's pulled models (/api/show, /api/chat): any other name is answered 404, as Ollama does. */
   ollamaModels: Record<string, { contextLength: number; capabilities: string[] }>;
   close(): Promise<void>;
@@ -73,7 +75,7 @@ function promptOf(body: Record<string, unknown>): string {
     const turns = (body.contents as Array<{ parts: unknown }>).map((turn) => textOf(turn.parts));
     return [...(system ? [textOf(system)] : []), ...turns].join('\n');
   }
-  const system = Array.isArray(body.system) ? [textOf(body.system)] : [];
+  const system = typeof body.system === 'string' || Array.isArray(body.system) ? [textOf(body.system)] : [];
   const messages = (body.messages ?? []) as Array<{ content: unknown }>;
   return [...system, ...messages.map((message) => textOf(message.content))].join('\n');
 }
@@ -152,6 +154,40 @@ function answerModelRoute(state: LlmTestServer, path: string, response: ServerRe
   send(response, 200, JSON.stringify({ ...model, type: 'model', name: `models/${model.id}` }));
 }
 
+/** The count routes: each provider's own shape, a token per 4 characters of the prompt. */
+function answeredCount(state: LlmTestServer, recorded: RecordedRequest, response: ServerResponse): boolean {
+  const pathname = recorded.path.split('?')[0]!;
+  const kind = pathname.endsWith('/v1/messages/count_tokens')
+    ? 'anthropic'
+    : pathname === '/tokenize'
+      ? 'vllm'
+      : /^\/model\/[^/]+\/count-tokens$/.test(pathname)
+        ? 'bedrock'
+        : pathname.endsWith(':countTokens')
+          ? 'gemini'
+          : undefined;
+  if (!kind) return false;
+  state.counts.push(recorded);
+  const body = recorded.body as Record<string, unknown>;
+  const inner =
+    kind === 'bedrock'
+      ? ((body.input as { converse?: Record<string, unknown> } | undefined)?.converse ?? {})
+      : kind === 'gemini' && body.generateContentRequest
+        ? (body.generateContentRequest as Record<string, unknown>)
+        : body;
+  const tokens = Math.ceil(promptOf(inner).length / 4);
+  const answer =
+    kind === 'anthropic'
+      ? { input_tokens: tokens }
+      : kind === 'vllm'
+        ? { count: tokens, max_model_len: 131072, tokens: [] }
+        : kind === 'bedrock'
+          ? { inputTokens: tokens }
+          : { totalTokens: tokens };
+  send(response, 200, JSON.stringify(answer));
+  return true;
+}
+
 function send(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(body);
@@ -175,6 +211,7 @@ export async function startLlmTestServer(
     servedModels: undefined,
     probeStatus: undefined,
     probes: [],
+    counts: [],
     ollamaModels: { 'llama3.1:8b': { contextLength: 131072, capabilities: ['completion', 'tools'] } },
     close: async () => {},
   };
@@ -199,6 +236,8 @@ export async function startLlmTestServer(
         recorded.answeredAt = preciseNow();
         state.onAnswered?.(recorded);
       });
+      // Count routes are recorded apart: `requests` are the generations.
+      if (answeredCount(state, recorded, response)) return;
       state.requests.push(recorded);
       const current = (inFlight.get(recorded.path) ?? 0) + 1;
       inFlight.set(recorded.path, current);

@@ -1,4 +1,4 @@
-import { bindModel, type ModelOverrides } from '../../compose/bind-model.js';
+import { bindModel, type ModelOverrides, tokenCountingNote } from '../../compose/bind-model.js';
 import { loadConfig } from '../../compose/config.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { checkRestrictedData, type DataRestriction } from '../../compose/restricted-data.js';
@@ -328,6 +328,8 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       if (summary.interrupted) return;
     } else {
       if (prefill.startsWith('left out')) hooks.onNotice?.(`warning: the answer prefill is ${prefill}.`);
+      const countingNote = tokenCountingNote(model);
+      if (countingNote) hooks.onNotice?.(countingNote);
       const tasks = createClueTasks(resources, scoring);
       hooks.onSummary?.(
         await runModel({

@@ -82,6 +82,12 @@ function modelOptions(command: Command): Command {
       integer('--context-window', { min: 1 }),
     )
     .option('--tokenizer <name>', "tokenizer counting the model's prompts (too_long check)")
+    .addOption(
+      new Option(
+        '--count-tokens <how>',
+        "too_long by the model's tokenizer (default; without one, an o200k estimate with a warning) or by the provider's own count route (endpoint: Anthropic, Bedrock, Gemini, Vertex AI, vLLM)",
+      ).choices(['tokenizer', 'endpoint']),
+    )
     .option(
       '--concurrency <n>',
       'requests in flight per endpoint',

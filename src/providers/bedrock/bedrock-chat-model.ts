@@ -1,5 +1,11 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import type { ChatCapabilities, ChatModel, ChatRequest, ChatResponse } from '../../core/chat-model.js';
+import type {
+  ChatCapabilities,
+  ChatMessage,
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+} from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import { bedrockFailure } from './bedrock-errors.js';
 import { type BedrockConnection, bedrockRuntime, regionOf, runtimeIdentity } from './bedrock-runtime.js';
@@ -15,7 +21,11 @@ export interface BedrockChatModelOptions extends BedrockConnection {
  */
 export class BedrockChatModel implements ChatModel {
   readonly provider = 'bedrock';
-  readonly capabilities: ChatCapabilities = { prefill: 'none', truncatePrompt: false };
+  readonly capabilities: ChatCapabilities = {
+    prefill: 'none',
+    truncatePrompt: false,
+    countTokens: true,
+  };
   readonly modelId: string;
   readonly endpoint: string;
   private readonly region: string | undefined;
@@ -32,21 +42,34 @@ export class BedrockChatModel implements ChatModel {
     return this.client;
   }
 
+  /** CountTokens (free): Bedrock's own count of the prompt as Converse would send it. */
+  async countTokens(messages: ChatMessage[], signal?: AbortSignal): Promise<number> {
+    try {
+      const { CountTokensCommand } = await import('@aws-sdk/client-bedrock-runtime');
+      const client = await this.runtime();
+      const counted = await client.send(
+        new CountTokensCommand({ modelId: this.modelId, input: { converse: converseShape(messages) } }),
+        signal ? { abortSignal: signal } : {},
+      );
+      return counted.inputTokens ?? 0;
+    } catch (caught) {
+      throw bedrockFailure(caught, {
+        shown: this.endpoint,
+        modelId: this.modelId,
+        region: this.region,
+        signal,
+      });
+    }
+  }
+
   async generate(request: ChatRequest): Promise<ChatResponse> {
-    const system = request.messages.filter((message) => message.role === 'system');
     try {
       const { ConverseCommand } = await import('@aws-sdk/client-bedrock-runtime');
       const client = await this.runtime();
       const output = await client.send(
         new ConverseCommand({
           modelId: this.modelId,
-          messages: request.messages
-            .filter((message) => message.role !== 'system')
-            .map((message) => ({
-              role: message.role as 'user' | 'assistant',
-              content: [{ text: message.content }],
-            })),
-          ...(system.length > 0 ? { system: system.map((message) => ({ text: message.content })) } : {}),
+          ...converseShape(request.messages),
           inferenceConfig: {
             temperature: request.parameters.temperature,
             maxTokens: request.parameters.maxOutputTokens,
@@ -79,4 +102,18 @@ export class BedrockChatModel implements ChatModel {
       });
     }
   }
+}
+
+/** Converse's shape of a conversation: system messages as `system` blocks, the rest as text messages. */
+function converseShape(messages: readonly ChatMessage[]) {
+  const system = messages.filter((message) => message.role === 'system');
+  return {
+    messages: messages
+      .filter((message) => message.role !== 'system')
+      .map((message) => ({
+        role: message.role as 'user' | 'assistant',
+        content: [{ text: message.content }],
+      })),
+    ...(system.length > 0 ? { system: system.map((message) => ({ text: message.content })) } : {}),
+  };
 }

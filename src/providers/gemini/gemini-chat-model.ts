@@ -1,6 +1,7 @@
 import type { GenerateContentResponse, GoogleGenAI, Model } from '@google/genai';
 import type {
   ChatCapabilities,
+  ChatMessage,
   ChatModel,
   ChatRequest,
   ChatResponse,
@@ -28,7 +29,11 @@ export interface GeminiChatModelOptions extends GeminiConnection {
  */
 export class GeminiChatModel implements ChatModel {
   readonly provider: string;
-  readonly capabilities: ChatCapabilities = { prefill: 'none', truncatePrompt: false };
+  readonly capabilities: ChatCapabilities = {
+    prefill: 'none',
+    truncatePrompt: false,
+    countTokens: true,
+  };
   readonly modelId: string;
   readonly endpoint: string;
   private client: Promise<GoogleGenAI> | undefined;
@@ -48,6 +53,18 @@ export class GeminiChatModel implements ChatModel {
     return geminiAuthHint(this.options);
   }
 
+  /** A failure of the SDK as the runner reads it (keys and header values taken out). */
+  private failure(caught: unknown, signal: AbortSignal | undefined, retryAfterMs: number | undefined) {
+    return geminiFailure(caught, {
+      shown: this.endpoint,
+      modelId: this.modelId,
+      authHint: this.authHint(),
+      retryAfterMs,
+      signal,
+      secrets: this.secrets(),
+    });
+  }
+
   private secrets(): string[] {
     return geminiSecrets(this.options);
   }
@@ -65,14 +82,7 @@ export class GeminiChatModel implements ChatModel {
         ...(signal ? { config: { abortSignal: signal } } : {}),
       });
     } catch (caught) {
-      const error = geminiFailure(caught, {
-        shown: this.endpoint,
-        modelId: this.modelId,
-        authHint: this.authHint(),
-        retryAfterMs: undefined,
-        signal,
-        secrets: this.secrets(),
-      });
+      const error = this.failure(caught, signal, undefined);
       if (error.code === 'ENDPOINT_AUTH') throw error;
       if (error.status === 404)
         throw new MedbenchError({
@@ -85,8 +95,22 @@ export class GeminiChatModel implements ChatModel {
     return described.inputTokenLimit ? { maxContextTokens: described.inputTokenLimit } : {};
   }
 
+  /** countTokens (free): Google's own count of the prompt. */
+  async countTokens(messages: ChatMessage[], signal?: AbortSignal): Promise<number> {
+    try {
+      const client = await this.sdk();
+      const counted = await client.models.countTokens({
+        model: this.modelId,
+        contents: contentsOf(messages),
+        config: { ...systemOf(messages), ...(signal ? { abortSignal: signal } : {}) },
+      });
+      return counted.totalTokens ?? 0;
+    } catch (caught) {
+      throw this.failure(caught, signal, undefined);
+    }
+  }
+
   async generate(request: ChatRequest): Promise<ChatResponse> {
-    const system = request.messages.filter((message) => message.role === 'system');
     // The SDK reports a failed call's body, not its headers: Retry-After is read on the way.
     let retryAfterMs: number | undefined;
     const watched: typeof fetch = async (input, init) => {
@@ -99,16 +123,9 @@ export class GeminiChatModel implements ChatModel {
       const client = await this.sdk();
       response = await client.models.generateContent({
         model: this.modelId,
-        contents: request.messages
-          .filter((message) => message.role !== 'system')
-          .map((message) => ({
-            role: message.role === 'assistant' ? 'model' : 'user',
-            parts: [{ text: message.content }],
-          })),
+        contents: contentsOf(request.messages),
         config: {
-          ...(system.length > 0
-            ? { systemInstruction: system.map((message) => message.content).join('\n\n') }
-            : {}),
+          ...systemOf(request.messages),
           temperature: request.parameters.temperature,
           maxOutputTokens: request.parameters.maxOutputTokens,
           httpOptions: { fetch: watched },
@@ -116,14 +133,7 @@ export class GeminiChatModel implements ChatModel {
         },
       });
     } catch (caught) {
-      throw geminiFailure(caught, {
-        shown: this.endpoint,
-        modelId: this.modelId,
-        authHint: this.authHint(),
-        retryAfterMs,
-        signal: request.signal,
-        secrets: this.secrets(),
-      });
+      throw this.failure(caught, request.signal, retryAfterMs);
     }
     const candidate = response.candidates?.[0];
     const usage = response.usageMetadata;
@@ -140,4 +150,21 @@ export class GeminiChatModel implements ChatModel {
       finishReason: candidate?.finishReason ?? response.promptFeedback?.blockReason ?? undefined,
     };
   }
+}
+
+/** Gemini's turns: user and model, each one text part; system messages go apart. */
+function contentsOf(messages: readonly ChatMessage[]) {
+  return messages
+    .filter((message) => message.role !== 'system')
+    .map((message) => ({
+      role: message.role === 'assistant' ? 'model' : 'user',
+      parts: [{ text: message.content }],
+    }));
+}
+
+function systemOf(messages: readonly ChatMessage[]): { systemInstruction?: string } {
+  const system = messages.filter((message) => message.role === 'system');
+  return system.length > 0
+    ? { systemInstruction: system.map((message) => message.content).join('\n\n') }
+    : {};
 }
