@@ -6,8 +6,8 @@
 // Usage: npm run build && node bench/bm25.js [documents] [queries]
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { Bm25Retriever } from '../dist/providers/bm25-retriever.js';
-import { tokenizeCorpus, tokenizeTexts } from '../dist/providers/bm25-tokens.js';
+import { Bm25Retriever } from '../dist/providers/retrievers/bm25-retriever.js';
+import { tokenizeCorpus, tokenizeTexts } from '../dist/providers/retrievers/bm25-tokens.js';
 
 const documents = Number(process.argv[2] ?? 100000);
 const queryCount = Number(process.argv[3] ?? 10000);

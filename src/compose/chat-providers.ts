@@ -62,11 +62,13 @@ async function openAICompatible(options: ChatEndpointOptions, serverExtensions: 
   };
   if (options.completions) {
     const { OpenAICompatibleCompletionModel } = await import(
-      '../providers/openai-compatible-completion-model.js'
+      '../providers/openai-compatible/openai-compatible-completion-model.js'
     );
     return new OpenAICompatibleCompletionModel(common);
   }
-  const { OpenAICompatibleChatModel } = await import('../providers/openai-compatible-chat-model.js');
+  const { OpenAICompatibleChatModel } = await import(
+    '../providers/openai-compatible/openai-compatible-chat-model.js'
+  );
   return new OpenAICompatibleChatModel(common);
 }
 
@@ -130,7 +132,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
         : undefined,
     // Anthropic has no completions API: a base-model flag does not apply.
     async create(options) {
-      const { AnthropicChatModel } = await import('../providers/anthropic-chat-model.js');
+      const { AnthropicChatModel } = await import('../providers/anthropic/anthropic-chat-model.js');
       return new AnthropicChatModel({
         baseURL: options.baseURL,
         modelId: options.modelId,
@@ -242,7 +244,9 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
     fromSpec: (rest) =>
       rest === '' || rest === 'extractive' ? { provider: 'baseline', model: 'extractive' } : undefined,
     async create() {
-      const { ExtractiveBaselineChatModel } = await import('../providers/extractive-baseline-chat-model.js');
+      const { ExtractiveBaselineChatModel } = await import(
+        '../providers/baselines/extractive-baseline-chat-model.js'
+      );
       return new ExtractiveBaselineChatModel();
     },
   },

@@ -2,7 +2,7 @@ import type { EmbeddingModel } from '../core/embedding-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { Retriever } from '../core/retriever.js';
 import { endpointIdentity } from '../providers/endpoint-identity.js';
-import type { Pooling } from '../providers/local-onnx-embedding-model.js';
+import type { Pooling } from '../providers/local-onnx/local-onnx-embedding-model.js';
 import { DenseRetriever } from '../runner/dense-retriever.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import type { EmbeddingCache } from '../store/embedding-cache.js';
@@ -60,7 +60,7 @@ const SPARSE_RETRIEVERS: Readonly<
       return options;
     },
     async create(options) {
-      const { Bm25Retriever } = await import('../providers/bm25-retriever.js');
+      const { Bm25Retriever } = await import('../providers/retrievers/bm25-retriever.js');
       return new Bm25Retriever(options);
     },
   },
@@ -70,7 +70,7 @@ const SPARSE_RETRIEVERS: Readonly<
       return Number(argument) > 0 ? { dimensions: Number(argument) } : undefined;
     },
     async create(options) {
-      const { LsaRetriever } = await import('../providers/lsa-retriever.js');
+      const { LsaRetriever } = await import('../providers/retrievers/lsa-retriever.js');
       return new LsaRetriever(options);
     },
   },
@@ -120,7 +120,7 @@ const EMBEDDING_PROVIDERS: Readonly<
   >
 > = {
   'local-onnx': async (config, overrides) => {
-    const { LocalOnnxEmbeddingModel } = await import('../providers/local-onnx-embedding-model.js');
+    const { LocalOnnxEmbeddingModel } = await import('../providers/local-onnx/local-onnx-embedding-model.js');
     const pooling = poolingOf(config, overrides);
     const batchSize = overrides.batchSize ?? config.batchSize;
     const maxLength = overrides.maxLength ?? config.maxLength;
@@ -183,7 +183,7 @@ async function httpEmbeddingModel(
   const dimensions = overrides.dimensions ?? config.dimensions;
   const concurrency = overrides.concurrency ?? config.concurrency;
   const { OpenAICompatibleEmbeddingModel } = await import(
-    '../providers/openai-compatible-embedding-model.js'
+    '../providers/openai-compatible/openai-compatible-embedding-model.js'
   );
   return new OpenAICompatibleEmbeddingModel({
     baseURL: embeddingBaseUrl(config),

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
 import type { ChatModel } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
-import { AnthropicChatModel } from './anthropic-chat-model.js';
+import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { AzureOpenAIChatModel } from './azure-openai/azure-openai-chat-model.js';
 import { BedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { GeminiChatModel } from './gemini/gemini-chat-model.js';
 import { OllamaChatModel } from './ollama/ollama-chat-model.js';
-import { OpenAICompatibleChatModel } from './openai-compatible-chat-model.js';
-import { OpenAICompatibleCompletionModel } from './openai-compatible-completion-model.js';
+import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
+import { OpenAICompatibleCompletionModel } from './openai-compatible/openai-compatible-completion-model.js';
 
 let server: LlmTestServer;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
-import { AnthropicChatModel } from './anthropic-chat-model.js';
+import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { BedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { GeminiChatModel } from './gemini/gemini-chat-model.js';
-import { OpenAICompatibleChatModel } from './openai-compatible-chat-model.js';
+import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
 
 let server: LlmTestServer;
 const saved = { ...process.env };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
 import { MedbenchError } from '../core/errors.js';
-import { AnthropicChatModel } from './anthropic-chat-model.js';
-import { OpenAICompatibleChatModel } from './openai-compatible-chat-model.js';
+import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
+import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
 
 let server: LlmTestServer;
 beforeAll(async () => {

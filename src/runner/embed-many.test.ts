@@ -7,7 +7,7 @@ import {
   startEmbeddingTestServer,
 } from '../../test/support/embedding-test-server.js';
 import { MedbenchError } from '../core/errors.js';
-import { OpenAICompatibleEmbeddingModel } from '../providers/openai-compatible-embedding-model.js';
+import { OpenAICompatibleEmbeddingModel } from '../providers/openai-compatible/openai-compatible-embedding-model.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
 import { embeddingModelKey, embedMany } from './embed-many.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';

@@ -5,7 +5,7 @@ import type { ChatModel } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
-import { OpenAICompatibleChatModel } from '../providers/openai-compatible-chat-model.js';
+import { OpenAICompatibleChatModel } from '../providers/openai-compatible/openai-compatible-chat-model.js';
 import { Store } from '../store/store.js';
 import { niahTask } from '../suites/medodyssey/niah-task.js';
 import { EndpointHealth } from './endpoint-health.js';

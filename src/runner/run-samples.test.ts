@@ -12,7 +12,7 @@ import {
 import type { ChatModel } from '../core/chat-model.js';
 import type { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
-import { OpenAICompatibleChatModel } from '../providers/openai-compatible-chat-model.js';
+import { OpenAICompatibleChatModel } from '../providers/openai-compatible/openai-compatible-chat-model.js';
 import { type RunRecord, Store } from '../store/store.js';
 import { niahTask } from '../suites/medodyssey/niah-task.js';
 import { getTokenizer } from '../tokenizers/registry.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tokenizeCorpus, tokenizeTexts } from '../../dist/providers/bm25-tokens.js';
+import { tokenizeCorpus, tokenizeTexts } from '../../dist/providers/retrievers/bm25-tokens.js';
 import { type CountPath, countMany } from '../../dist/tokenizers/count-many.js';
 import { getTokenizer } from '../../dist/tokenizers/registry.js';
 import { ROOT } from './cli.js';

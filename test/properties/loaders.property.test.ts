@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { loadConfig } from '../../src/compose/config.js';
 import type { Sample } from '../../src/core/sample.js';
-import { LocalOnnxEmbeddingModel } from '../../src/providers/local-onnx-embedding-model.js';
+import { LocalOnnxEmbeddingModel } from '../../src/providers/local-onnx/local-onnx-embedding-model.js';
 import { readDataset, writeDataset } from '../../src/runner/dataset-file.js';
 import {
   loadIcd10Codes,

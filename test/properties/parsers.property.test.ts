@@ -14,7 +14,7 @@ import { decodeUtf8, jsonSyntaxErrorOffset, parseJsonText } from '../../src/io/t
 import { extractIcd10Codes } from '../../src/metrics/icd10.js';
 import { endpointIdentity } from '../../src/providers/endpoint-identity.js';
 import { parseRetryAfter, redactCredentials } from '../../src/providers/http-json.js';
-import { decodeBase64Embedding } from '../../src/providers/openai-compatible-embedding-model.js';
+import { decodeBase64Embedding } from '../../src/providers/openai-compatible/openai-compatible-embedding-model.js';
 import { mednliCorrect } from '../../src/suites/clue/answers.js';
 import { longHealthChoiceOf } from '../../src/suites/clue/clue-tasks.js';
 import { parseCsv } from '../../src/suites/clue/parse-csv.js';

@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnthropicChatModel } from '../../src/providers/anthropic-chat-model.js';
-import { OpenAICompatibleChatModel } from '../../src/providers/openai-compatible-chat-model.js';
-import { OpenAICompatibleCompletionModel } from '../../src/providers/openai-compatible-completion-model.js';
-import { OpenAICompatibleEmbeddingModel } from '../../src/providers/openai-compatible-embedding-model.js';
+import { AnthropicChatModel } from '../../src/providers/anthropic/anthropic-chat-model.js';
+import { OpenAICompatibleChatModel } from '../../src/providers/openai-compatible/openai-compatible-chat-model.js';
+import { OpenAICompatibleCompletionModel } from '../../src/providers/openai-compatible/openai-compatible-completion-model.js';
+import { OpenAICompatibleEmbeddingModel } from '../../src/providers/openai-compatible/openai-compatible-embedding-model.js';
 import { fuzzParameters, onlyMedbenchErrors } from '../support/fuzz.js';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MedbenchError } from '../../core/errors.js';
-import { LocalOnnxTokenEncoder } from '../../providers/local-onnx-token-encoder.js';
+import { LocalOnnxTokenEncoder } from '../../providers/local-onnx/local-onnx-token-encoder.js';
 import type { Store } from '../../store/store.js';
 import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
 import { referenceGold } from '../../suites/clue/gold.js';

@@ -1,7 +1,7 @@
 import {
   OpenAICompatibleChatModel,
   type OpenAICompatibleChatModelOptions,
-} from '../openai-compatible-chat-model.js';
+} from '../openai-compatible/openai-compatible-chat-model.js';
 
 /** Azure's stable (GA) data-plane API version medbench was checked against. */
 export const AZURE_OPENAI_DEFAULT_API_VERSION = '2024-10-21';

@@ -11,7 +11,7 @@ import { postJson } from '../http-json.js';
 import {
   type OpenAICompatibleChatModelOptions,
   OpenAICompatibleEndpoint,
-} from '../openai-compatible-endpoint.js';
+} from '../openai-compatible/openai-compatible-endpoint.js';
 
 export interface OllamaChatModelOptions
   extends Pick<

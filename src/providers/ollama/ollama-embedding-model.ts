@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../../core/embedding-model.js';
 import { postJson } from '../http-json.js';
-import { OpenAICompatibleEndpoint } from '../openai-compatible-endpoint.js';
+import { OpenAICompatibleEndpoint } from '../openai-compatible/openai-compatible-endpoint.js';
 import type { OllamaChatModelOptions } from './ollama-chat-model.js';
 
 /** As a chat model's options, without the window (an embedding call has no num_ctx). */

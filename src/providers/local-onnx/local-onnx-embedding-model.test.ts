@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runEmbeddingModelContract } from '../../test/support/embedding-model-contract.js';
-import { TINY_EMBEDDINGS, writeTinyOnnxModel } from '../../test/support/tiny-onnx-model.js';
+import { runEmbeddingModelContract } from '../../../test/support/embedding-model-contract.js';
+import { TINY_EMBEDDINGS, writeTinyOnnxModel } from '../../../test/support/tiny-onnx-model.js';
 import { LocalOnnxEmbeddingModel, truncateKeepingSpecials } from './local-onnx-embedding-model.js';
 
 runEmbeddingModelContract('local-onnx', async () => ({

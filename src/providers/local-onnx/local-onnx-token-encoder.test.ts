@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { writeTinyOnnxModel } from '../../test/support/tiny-onnx-model.js';
-import { bertScoreF1s } from '../suites/clue/bertscore-pass.js';
+import { writeTinyOnnxModel } from '../../../test/support/tiny-onnx-model.js';
+import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
 import { LocalOnnxTokenEncoder } from './local-onnx-token-encoder.js';
 
 describe('BERTScore through a local ONNX encoder', () => {

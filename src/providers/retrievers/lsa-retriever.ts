@@ -1,5 +1,5 @@
-import type { RankedList, Retriever } from '../core/retriever.js';
-import { exactCosineSearch, normalize } from '../search/exact-search.js';
+import type { RankedList, Retriever } from '../../core/retriever.js';
+import { exactCosineSearch, normalize } from '../../search/exact-search.js';
 import { wordTokens } from './word-tokens.js';
 
 type SparseRow = Array<[term: number, value: number]>;

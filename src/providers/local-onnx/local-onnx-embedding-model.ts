@@ -1,4 +1,4 @@
-import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../core/embedding-model.js';
+import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../../core/embedding-model.js';
 import { OnnxEncoder } from './onnx-encoder.js';
 
 export { truncateKeepingSpecials } from './onnx-encoder.js';

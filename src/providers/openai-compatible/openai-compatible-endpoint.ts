@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { EndpointFacts } from '../core/chat-model.js';
-import { MedbenchError } from '../core/errors.js';
-import { endpointIdentity, routeUrl } from './endpoint-identity.js';
-import { postJson } from './http-json.js';
+import type { EndpointFacts } from '../../core/chat-model.js';
+import { MedbenchError } from '../../core/errors.js';
+import { endpointIdentity, routeUrl } from '../endpoint-identity.js';
+import { postJson } from '../http-json.js';
 
 export interface OpenAICompatibleChatModelOptions {
   /** Base URL up to and including the API version, e.g. http://127.0.0.1:8000/v1. */

@@ -1,4 +1,4 @@
-import { serveWorkerJobs } from '../io/worker-pool.js';
+import { serveWorkerJobs } from '../../io/worker-pool.js';
 import { type TokenizedTexts, tokenizeTexts } from './bm25-tokens.js';
 
 // A worker of `tokenizeCorpus`: one chunk of documents a job.

@@ -1,5 +1,5 @@
-import type { RankedList, RankRequest, Retriever } from '../core/retriever.js';
-import { topKAmong } from '../search/top-k.js';
+import type { RankedList, RankRequest, Retriever } from '../../core/retriever.js';
+import { topKAmong } from '../../search/top-k.js';
 import { tokenizeCorpus } from './bm25-tokens.js';
 import { wordTokens } from './word-tokens.js';
 

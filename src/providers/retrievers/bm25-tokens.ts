@@ -1,4 +1,4 @@
-import { sharedPool } from '../io/worker-pool.js';
+import { sharedPool } from '../../io/worker-pool.js';
 import { wordTokens } from './word-tokens.js';
 
 /** Texts as term ids: text i's ids are ids[starts[i], starts[i + 1]), ids index `vocabulary`. */

@@ -1,5 +1,5 @@
-import type { ChatModel, ChatRequest, ChatResponse } from '../core/chat-model.js';
-import { bm25Scores, lexicalTerms } from './bm25.js';
+import type { ChatModel, ChatRequest, ChatResponse } from '../../core/chat-model.js';
+import { bm25Scores, lexicalTerms } from '../retrievers/bm25.js';
 
 const TEMPLATE = /\{\s*"([^"]+)"\s*:\s*(\[\s*"|\[|")/;
 // The release's en_kg template spells "Quesiton".

@@ -6,13 +6,13 @@ import type {
   ChatRequest,
   ChatResponse,
   EndpointFacts,
-} from '../core/chat-model.js';
-import { MedbenchError } from '../core/errors.js';
-import { postJson } from './http-json.js';
+} from '../../core/chat-model.js';
+import { MedbenchError } from '../../core/errors.js';
+import { postJson } from '../http-json.js';
 import {
   type OpenAICompatibleChatModelOptions,
   OpenAICompatibleEndpoint,
-} from './openai-compatible-endpoint.js';
+} from '../openai-compatible/openai-compatible-endpoint.js';
 
 const responseSchema = z.object({
   content: z.array(z.object({ type: z.string(), text: z.string().optional() })),

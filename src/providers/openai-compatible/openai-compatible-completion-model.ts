@@ -5,8 +5,8 @@ import type {
   ChatModel,
   ChatRequest,
   ChatResponse,
-} from '../core/chat-model.js';
-import { postJson } from './http-json.js';
+} from '../../core/chat-model.js';
+import { postJson } from '../http-json.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 
 const responseSchema = z.object({

@@ -1,4 +1,4 @@
-import type { EncodedTokens, TokenEncoder } from '../core/token-encoder.js';
+import type { EncodedTokens, TokenEncoder } from '../../core/token-encoder.js';
 import { OnnxEncoder } from './onnx-encoder.js';
 
 /**

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runEmbeddingModelContract } from '../../test/support/embedding-model-contract.js';
+import { runEmbeddingModelContract } from '../../../test/support/embedding-model-contract.js';
 import {
   type EmbeddingTestServer,
   hashedBagOfWords,
   startEmbeddingTestServer,
-} from '../../test/support/embedding-test-server.js';
-import { MedbenchError } from '../core/errors.js';
+} from '../../../test/support/embedding-test-server.js';
+import { MedbenchError } from '../../core/errors.js';
 import {
   decodeBase64Embedding,
   OpenAICompatibleEmbeddingModel,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../core/embedding-model.js';
-import { MedbenchError } from '../core/errors.js';
-import { postJson } from './http-json.js';
+import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../../core/embedding-model.js';
+import { MedbenchError } from '../../core/errors.js';
+import { postJson } from '../http-json.js';
 import {
   type OpenAICompatibleChatModelOptions,
   OpenAICompatibleEndpoint,

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { MedbenchError } from '../core/errors.js';
-import { readJsonFile } from '../io/text-file.js';
+import { MedbenchError } from '../../core/errors.js';
+import { readJsonFile } from '../../io/text-file.js';
 
 interface Tokenizer {
   encode(text: string, options?: { add_special_tokens?: boolean }): number[];
