@@ -4,6 +4,7 @@ import type { ModelBinding } from '../runner/model-binding.js';
 import { getTokenizer, resolveTokenizerName } from '../tokenizers/registry.js';
 import { CHAT_PROVIDERS } from './chat-providers.js';
 import type { MedbenchConfig, ModelConfig } from './config.js';
+import { endpointHeaders } from './endpoint-headers.js';
 import { rememberSecret } from './known-secrets.js';
 
 export interface ModelOverrides {
@@ -76,34 +77,6 @@ function readKey(
 }
 
 type EndpointConfig = NonNullable<ModelConfig['endpoints']>[number];
-
-/**
- * An endpoint's headers: fixed values as they are, `{ env }` values read from the environment
- * (kept apart as secrets: sent, never shown, stored or part of the endpoint's identity).
- */
-function endpointHeaders(
-  headers: EndpointConfig['headers'],
-  environment: NodeJS.ProcessEnv,
-): { headers: Record<string, string>; secretHeaders: Record<string, string> } {
-  const fixed: Record<string, string> = {};
-  const secret: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (typeof value === 'string') {
-      fixed[name] = value;
-      continue;
-    }
-    const read = environment[value.env];
-    rememberSecret(read);
-    if (!read)
-      throw new MedbenchError({
-        code: 'MISSING_SECRET',
-        message: `The environment variable ${value.env} (for the header ${name}) is not set.`,
-        hint: `Export ${value.env}; medbench sends it as ${name} and never stores it.`,
-      });
-    secret[name] = read;
-  }
-  return { headers: fixed, secretHeaders: secret };
-}
 
 /** Builds the runner's model binding: endpoints with keys from the environment, window, tokenizer. */
 export async function bindModel(options: {

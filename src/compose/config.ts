@@ -18,6 +18,12 @@ const headerName = z
     message: 'is set by medbench',
   });
 
+/** Header name → a value, or { "env": NAME } for a secret read from the environment. */
+const headersSchema = z.record(
+  headerName,
+  z.union([z.string(), z.object({ env: environmentName }).strict()]),
+);
+
 const endpointSchema = z
   .object({
     /** Required but for bedrock (there: another runtime URL, e.g. a VPC endpoint). */
@@ -28,9 +34,7 @@ const endpointSchema = z
      * Headers for every request (a gateway's, LiteLLM's, an institution's proxy): a value, or
      * { "env": NAME } for a secret read from the environment (never stored or shown).
      */
-    headers: z
-      .record(headerName, z.union([z.string(), z.object({ env: environmentName }).strict()]))
-      .optional(),
+    headers: headersSchema.optional(),
     /** Query parameters for every request's URL. */
     query: z.record(z.string().min(1), z.string()).optional(),
     /** azure-openai: the deployment's name. */
@@ -144,6 +148,7 @@ const embeddingModelSchema = z
     provider: z.enum([
       'openai-compatible',
       'openai',
+      'azure-openai',
       'local-onnx',
       'ollama',
       'bedrock',
@@ -172,6 +177,13 @@ const embeddingModelSchema = z
     label: z.string().optional(),
     /** As for a chat endpoint: true lets this server receive restricted data, false never. */
     restrictedDataApproved: z.boolean().optional(),
+    /** HTTP providers: headers (values or { env } secrets) and query parameters for every request. */
+    headers: headersSchema.optional(),
+    query: z.record(z.string().min(1), z.string()).optional(),
+    /** azure-openai: the deployment, API version and way of signing in. */
+    deployment: z.string().min(1).optional(),
+    apiVersion: z.string().min(1).optional(),
+    auth: z.enum(['api-key', 'entra-id']).optional(),
     /** bedrock: the AWS region and profile; vertex-ai: the project and location. */
     region: z.string().min(1).optional(),
     profile: z.string().min(1).optional(),
@@ -187,6 +199,9 @@ const embeddingModelSchema = z
   )
   .refine((value) => value.provider !== 'vertex-ai' || (value.project && value.location), {
     message: 'vertex-ai needs "project" and "location"',
+  })
+  .refine((value) => value.provider !== 'azure-openai' || (value.baseURL && value.deployment), {
+    message: 'azure-openai needs "baseURL" (the resource endpoint) and "deployment"',
   })
   .refine((value) => value.provider !== 'openai-compatible' || value.baseURL !== undefined, {
     message: 'openai-compatible needs "baseURL"',

@@ -3,6 +3,7 @@ import { MedbenchError } from '../core/errors.js';
 import type { Retriever } from '../core/retriever.js';
 import { endpointIdentity } from '../providers/endpoint-identity.js';
 import type { Pooling } from '../providers/local-onnx/local-onnx-embedding-model.js';
+import type { OpenAICompatibleEmbeddingModelOptions } from '../providers/openai-compatible/openai-compatible-embedding-model.js';
 import { DenseRetriever } from '../runner/dense-retriever.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import type { EmbeddingCache } from '../store/embedding-cache.js';
@@ -14,6 +15,7 @@ import {
   isCloudEmbedding,
 } from './cloud-embedding-models.js';
 import type { EmbeddingModelConfig, MedbenchConfig } from './config.js';
+import { endpointHeaders } from './endpoint-headers.js';
 import { rememberSecret } from './known-secrets.js';
 import { type DataRestriction, refuseUnapproved } from './restricted-data.js';
 
@@ -134,6 +136,7 @@ const EMBEDDING_PROVIDERS: Readonly<
   },
   openai: (config, overrides, environment) => httpEmbeddingModel(config, overrides, environment),
   'openai-compatible': (config, overrides, environment) => httpEmbeddingModel(config, overrides, environment),
+  'azure-openai': (config, overrides, environment) => httpEmbeddingModel(config, overrides, environment),
   ollama: (config, overrides, environment) => cloud(config, overrides, environment),
   bedrock: (config, overrides, environment) => cloud(config, overrides, environment),
   gemini: (config, overrides, environment) => cloud(config, overrides, environment),
@@ -182,20 +185,48 @@ async function httpEmbeddingModel(
     throw new MedbenchError({ code: 'USAGE', message: `--encoding ${encoding}: use float or base64.` });
   const dimensions = overrides.dimensions ?? config.dimensions;
   const concurrency = overrides.concurrency ?? config.concurrency;
-  const { OpenAICompatibleEmbeddingModel } = await import(
-    '../providers/openai-compatible/openai-compatible-embedding-model.js'
-  );
-  return new OpenAICompatibleEmbeddingModel({
-    baseURL: embeddingBaseUrl(config),
+  const common: Omit<OpenAICompatibleEmbeddingModelOptions, 'baseURL'> = {
     modelId: config.model!,
     ...(apiKey ? { apiKey } : {}),
     ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    ...endpointHeaders(config.headers, environment),
+    ...(config.query ? { query: config.query } : {}),
     ...(batchSize ? { batchSize } : {}),
     ...(concurrency ? { maxParallelCalls: concurrency } : {}),
     ...(dimensions ? { dimensions } : {}),
     ...(config.sendDimensions !== undefined ? { sendDimensions: config.sendDimensions } : {}),
-    ...(encoding ? { encodingFormat: encoding } : {}),
+    ...(encoding ? { encodingFormat: encoding as 'float' | 'base64' } : {}),
     ...(config.revision ? { revision: config.revision } : {}),
+  };
+  if (config.provider === 'azure-openai') return azureEmbeddingModel(config, common);
+  const { OpenAICompatibleEmbeddingModel } = await import(
+    '../providers/openai-compatible/openai-compatible-embedding-model.js'
+  );
+  return new OpenAICompatibleEmbeddingModel({ baseURL: embeddingBaseUrl(config), ...common });
+}
+
+/** An Azure OpenAI embedding deployment: its key, or an Entra ID token. */
+async function azureEmbeddingModel(
+  config: EmbeddingModelConfig,
+  common: Omit<OpenAICompatibleEmbeddingModelOptions, 'baseURL'>,
+): Promise<EmbeddingModel> {
+  const { AzureOpenAIEmbeddingModel } = await import(
+    '../providers/azure-openai/azure-openai-embedding-model.js'
+  );
+  const entra = config.auth === 'entra-id';
+  if (!entra && !common.apiKey)
+    throw new MedbenchError({
+      code: 'MISSING_SECRET',
+      message: `The Azure OpenAI embedding deployment "${config.deployment}" has no key.`,
+      hint: 'Give it "apiKeyEnv" (the variable holding the resource key) or "auth": "entra-id".',
+    });
+  const { entraIdBearerToken } = await import('../providers/azure-openai/entra-id-token.js');
+  return new AzureOpenAIEmbeddingModel({
+    ...common,
+    resourceURL: config.baseURL!,
+    deployment: config.deployment!,
+    ...(config.apiVersion ? { apiVersion: config.apiVersion } : {}),
+    ...(entra ? { bearerToken: await entraIdBearerToken() } : {}),
   });
 }
 

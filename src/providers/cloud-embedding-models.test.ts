@@ -7,6 +7,7 @@ import {
 } from '../../test/support/embedding-test-server.js';
 import { verifySigV4 } from '../../test/support/sigv4.js';
 import type { EmbeddingModel } from '../core/embedding-model.js';
+import { AzureOpenAIEmbeddingModel } from './azure-openai/azure-openai-embedding-model.js';
 import { BedrockEmbeddingModel } from './bedrock/bedrock-embedding-model.js';
 import { GeminiEmbeddingModel } from './gemini/gemini-embedding-model.js';
 import { OllamaEmbeddingModel } from './ollama/ollama-embedding-model.js';
@@ -138,5 +139,29 @@ describe('embedding requests on the wire', () => {
     expect((server.requests.at(-1)!.body.requests as Array<{ taskType: string }>)[0]!.taskType).toBe(
       'RETRIEVAL_DOCUMENT',
     );
+  });
+});
+
+describe('Azure OpenAI embeddings', () => {
+  let server: EmbeddingTestServer;
+  beforeAll(async () => {
+    server = await startEmbeddingTestServer({ dimensions: 8 });
+  });
+  afterAll(() => server.close());
+
+  it('Azure: the deployment URL with api-version, the key in api-key, no model field', async () => {
+    const model = new AzureOpenAIEmbeddingModel({
+      resourceURL: server.url,
+      deployment: 'embed-large',
+      modelId: 'text-embedding-3-large',
+      apiKey: 'azure-embed-key',
+    });
+    const { embeddings } = await model.embed({ values: ['chest pain'] });
+    const request = server.requests.at(-1)!;
+    expect(request.path).toBe('/openai/deployments/embed-large/embeddings?api-version=2024-10-21');
+    expect(request.headers['api-key']).toBe('azure-embed-key');
+    expect(request.body).toEqual({ input: ['chest pain'], encoding_format: 'float' });
+    expect([...embeddings[0]!]).toEqual(Array.from(Float32Array.from(hashedBagOfWords('chest pain', 8))));
+    expect(model.provider).toBe('azure-openai');
   });
 });
