@@ -177,6 +177,21 @@ const embeddingModelSchema = z
     label: z.string().optional(),
     /** As for a chat endpoint: true lets this server receive restricted data, false never. */
     restrictedDataApproved: z.boolean().optional(),
+    /** openai-compatible: several replicas of the model, each with its own address, key and concurrency. */
+    endpoints: z
+      .array(
+        z
+          .object({
+            baseURL: httpUrl,
+            apiKeyEnv: environmentName.optional(),
+            concurrency: z.number().int().positive().optional(),
+            headers: headersSchema.optional(),
+            query: z.record(z.string().min(1), z.string()).optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .optional(),
     /** HTTP providers: headers (values or { env } secrets) and query parameters for every request. */
     headers: headersSchema.optional(),
     query: z.record(z.string().min(1), z.string()).optional(),
@@ -203,9 +218,12 @@ const embeddingModelSchema = z
   .refine((value) => value.provider !== 'azure-openai' || (value.baseURL && value.deployment), {
     message: 'azure-openai needs "baseURL" (the resource endpoint) and "deployment"',
   })
-  .refine((value) => value.provider !== 'openai-compatible' || value.baseURL !== undefined, {
-    message: 'openai-compatible needs "baseURL"',
-  });
+  .refine(
+    (value) =>
+      value.provider !== 'openai-compatible' ||
+      (value.baseURL !== undefined) !== (value.endpoints !== undefined),
+    { message: 'openai-compatible needs "baseURL", or "endpoints" for several replicas (not both)' },
+  );
 
 export const configSchema = z
   .object({

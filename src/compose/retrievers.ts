@@ -202,7 +202,25 @@ async function httpEmbeddingModel(
   const { OpenAICompatibleEmbeddingModel } = await import(
     '../providers/openai-compatible/openai-compatible-embedding-model.js'
   );
-  return new OpenAICompatibleEmbeddingModel({ baseURL: embeddingBaseUrl(config), ...common });
+  if (!config.endpoints)
+    return new OpenAICompatibleEmbeddingModel({ baseURL: embeddingBaseUrl(config), ...common });
+  // Replicas: each with its own address, key, headers and concurrency; one model to the runner.
+  const { ReplicatedEmbeddingModel } = await import('../runner/replicated-embedding-model.js');
+  return new ReplicatedEmbeddingModel(
+    config.endpoints.map((endpoint) => {
+      const key = endpoint.apiKeyEnv ? environment[endpoint.apiKeyEnv] : undefined;
+      rememberSecret(key);
+      return new OpenAICompatibleEmbeddingModel({
+        ...common,
+        baseURL: endpoint.baseURL,
+        ...(key ? { apiKey: key } : {}),
+        ...(endpoint.apiKeyEnv ? { apiKeyEnv: endpoint.apiKeyEnv } : {}),
+        ...(endpoint.headers ? endpointHeaders(endpoint.headers, environment) : {}),
+        ...(endpoint.query ? { query: endpoint.query } : {}),
+        maxParallelCalls: endpoint.concurrency ?? common.maxParallelCalls ?? 4,
+      });
+    }),
+  );
 }
 
 /** An Azure OpenAI embedding deployment: its key, or an Entra ID token. */
@@ -241,15 +259,19 @@ export function checkRetrieverRestricted(
 ): void {
   if (!restriction || sparseRetrieverSpec(spec)) return;
   const embedding = embeddingConfigFromSpec(spec, config);
-  const endpoint =
+  const endpoints =
     embedding.provider === 'local-onnx'
-      ? ''
+      ? ['']
       : isCloudEmbedding(embedding)
-        ? cloudEmbeddingEndpoint(embedding)
-        : endpointIdentity(embeddingBaseUrl(embedding));
-  refuseUnapproved(restriction, embedding.label ?? embedding.model ?? spec, [
-    { endpoint, approved: embedding.restrictedDataApproved },
-  ]);
+        ? [cloudEmbeddingEndpoint(embedding)]
+        : (embedding.endpoints?.map((endpoint) => endpoint.baseURL) ?? [embeddingBaseUrl(embedding)]).map(
+            (url) => endpointIdentity(url),
+          );
+  refuseUnapproved(
+    restriction,
+    embedding.label ?? embedding.model ?? spec,
+    endpoints.map((endpoint) => ({ endpoint, approved: embedding.restrictedDataApproved })),
+  );
 }
 
 /** Builds the retriever a `--model` spec names for MedEureka. */

@@ -1,4 +1,3 @@
-import type { ChatModel } from '../core/chat-model.js';
 import type { MedbenchError } from '../core/errors.js';
 
 /** The first rest of an endpoint that failed (unreachable, refused, no such model); doubled each time. */
@@ -16,18 +15,18 @@ interface State {
  * samples; after the rest its workers try again, and an answer makes it healthy. Only when every
  * endpoint is down does the run stop.
  */
-export class EndpointHealth {
-  private readonly states = new Map<ChatModel, State>();
+export class EndpointHealth<Endpoint extends object = object> {
+  private readonly states = new Map<Endpoint, State>();
 
   constructor(
-    endpoints: readonly ChatModel[],
+    endpoints: readonly Endpoint[],
     private readonly now: () => number = Date.now,
   ) {
     for (const endpoint of endpoints) this.states.set(endpoint, { downUntil: 0, failures: 0 });
   }
 
   /** Milliseconds until `endpoint` may be tried again; 0 when it serves. */
-  restLeft(endpoint: ChatModel): number {
+  restLeft(endpoint: Endpoint): number {
     return Math.max(0, (this.states.get(endpoint)?.downUntil ?? 0) - this.now());
   }
 
@@ -36,7 +35,7 @@ export class EndpointHealth {
    * workers of one endpoint report the same outage); undefined when no other endpoint serves (the
    * run cannot go on without it).
    */
-  markDown(endpoint: ChatModel, _error: MedbenchError): { restMs: number; began: boolean } | undefined {
+  markDown(endpoint: Endpoint, _error: MedbenchError): { restMs: number; began: boolean } | undefined {
     const state = this.states.get(endpoint);
     if (!state) return undefined;
     const others = [...this.states.entries()].filter(([other]) => other !== endpoint);
@@ -49,7 +48,7 @@ export class EndpointHealth {
   }
 
   /** An answer came back: the endpoint serves. */
-  markUp(endpoint: ChatModel): void {
+  markUp(endpoint: Endpoint): void {
     const state = this.states.get(endpoint);
     if (state && state.failures > 0 && state.downUntil <= this.now()) state.failures = 0;
   }
