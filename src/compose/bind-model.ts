@@ -32,7 +32,7 @@ const DEFAULT_MAX_OUTPUT_TOKENS = 500;
 const DEFAULT_CONCURRENCY = 4;
 
 const SPEC_HELP =
-  'Model specs: a name from medbench.config.json, baseline:extractive, openai:<model>, anthropic:<model>, ollama:<model>[@<base URL>], bedrock:<model id>[@<region>], gemini:<model>, vertex-ai:<model>@<project>/<location>, or openai-compatible:<model>@<base URL> (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).';
+  'Model specs: a name from medbench.config.json, baseline:extractive, openai:<model>, anthropic:<model>, ollama:<model>[@<base URL>], bedrock:<model id>[@<region>], gemini:<model>, gguf:<file.gguf>, vertex-ai:<model>@<project>/<location>, or openai-compatible:<model>@<base URL> (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).';
 
 /** Parses a `--model` string into a model config, looking names up in the config first. */
 export function modelConfigFromSpec(spec: string, config: MedbenchConfig): ModelConfig {
@@ -90,8 +90,9 @@ export async function bindModel(options: {
   const modelConfig = modelConfigFromSpec(options.spec, options.config);
   const defaultConcurrency =
     overrides.concurrency ?? options.config.defaults.concurrency ?? DEFAULT_CONCURRENCY;
-  const list: EndpointConfig[] =
-    modelConfig.provider === 'baseline' ? [{ baseURL: '' }] : (modelConfig.endpoints ?? []);
+  // In-process models have one "endpoint": this process.
+  const inProcess = modelConfig.provider === 'baseline' || modelConfig.provider === 'gguf';
+  const list: EndpointConfig[] = inProcess ? [{ baseURL: '' }] : (modelConfig.endpoints ?? []);
   if (list.length === 0) {
     throw new MedbenchError({
       code: 'CONFIG_INVALID',
@@ -110,7 +111,11 @@ export async function bindModel(options: {
     defaultConcurrency,
   });
   const tokenizerName = overrides.tokenizer ?? modelConfig.tokenizer ?? tryTokenizerName(modelConfig.model);
-  const countTokens = overrides.countTokens ?? modelConfig.countTokens ?? 'tokenizer';
+  // A GGUF file carries its own vocabulary and chat template: llama.cpp counts exactly.
+  const countTokens =
+    overrides.countTokens ??
+    modelConfig.countTokens ??
+    (modelConfig.provider === 'gguf' ? 'endpoint' : 'tokenizer');
   if (countTokens === 'endpoint') checkCountRoutes(modelConfig.provider, endpoints);
   const tokenizer = tokenizerName ? await getTokenizer(tokenizerName) : undefined;
   // In-process baselines count nothing; every other model gets an estimate rather than none.
@@ -125,7 +130,8 @@ export async function bindModel(options: {
       (modelConfig.provider === 'baseline' ? 'baseline:extractive' : modelConfig.model),
     // The provider names the API, so chat and completions answers never share a cache entry.
     provider: endpoints[0]!.model.provider,
-    modelId: modelConfig.model,
+    // A GGUF model is its file's digest, not its path.
+    modelId: modelConfig.provider === 'gguf' ? endpoints[0]!.model.modelId : modelConfig.model,
     endpoints,
     contextWindow,
     tokenizer,

@@ -238,6 +238,21 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
       });
     },
   },
+  gguf: {
+    specForm: 'gguf:<path to a .gguf file> (llama.cpp in this process)',
+    keyRequired: false,
+    fromSpec: (rest) => (rest ? { provider: 'gguf', model: rest } : undefined),
+    async create(options) {
+      if (options.contextWindow === undefined)
+        throw new MedbenchError({
+          code: 'USAGE',
+          message: `The GGUF model ${options.modelId} needs a context window: llama.cpp allocates it up front.`,
+          hint: "Give --context-window <tokens> (at most the model's trained context).",
+        });
+      const { GgufChatModel } = await import('../providers/gguf/gguf-chat-model.js');
+      return GgufChatModel.open({ path: options.modelId, contextWindow: options.contextWindow });
+    },
+  },
   baseline: {
     specForm: 'baseline:extractive',
     keyRequired: false,

@@ -76,6 +76,7 @@ const modelSchema = z
       'gemini',
       'vertex-ai',
       'ollama',
+      'gguf',
       'baseline',
     ]),
     model: z.string().min(1),
@@ -116,7 +117,7 @@ const modelSchema = z
             });
       }
       // Cloud SDK providers know their service's URL; baseURL is then another one (a private endpoint).
-      const sdkProvider = ['bedrock', 'gemini', 'vertex-ai'].includes(model.provider);
+      const sdkProvider = ['bedrock', 'gemini', 'vertex-ai', 'gguf'].includes(model.provider);
       if (!sdkProvider && !endpoint.baseURL)
         context.addIssue({ code: 'custom', path: [...where, 'baseURL'], message: 'is required' });
       for (const field of ['project', 'location'] as const) {

@@ -1,0 +1,92 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeClueFixtures } from '../support/clue-fixtures.js';
+import { writeTinyGgufModel } from '../support/tiny-gguf-model.js';
+import { ROOT, runCli, temporaryHome } from './cli.js';
+
+const scratch = temporaryHome();
+// One llama.cpp thread: its threads spin-wait, and a test machine runs other tests beside it.
+const llamaCli = (args: string[]) => runCli(args, { MEDBENCH_THREADS: '1' });
+/** `run --dataset` of the NIAH samples on a GGUF file with a window. */
+const runNiah = (home: string, file: string, window: string, ...extra: string[]) =>
+  llamaCli([
+    '--home',
+    home,
+    'run',
+    '--dataset',
+    dataset,
+    '--model',
+    `gguf:${file}`,
+    '--context-window',
+    window,
+    ...extra,
+  ]);
+const model = join(scratch, 'tiny.gguf');
+const dataset = join(scratch, 'niah.jsonl');
+beforeAll(async () => {
+  writeTinyGgufModel(model);
+  const built = await runCli([
+    ...['build', 'medodyssey', '--data', join(ROOT, 'samples', 'medodyssey'), '--out', dataset],
+    ...['--levels', '1000', '--task', 'niah', '--lang', 'en', '--depths', '0,100', '--needles', '1'],
+  ]);
+  if (built.code !== 0) throw new Error(built.stderr);
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function outputs(
+  home: string,
+): Array<{ sample_id: string; status: string; raw_output: string; input_tokens: number }> {
+  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
+  try {
+    return database
+      .prepare('SELECT sample_id, status, raw_output, input_tokens FROM results ORDER BY sample_id')
+      .all() as Array<{ sample_id: string; status: string; raw_output: string; input_tokens: number }>;
+  } finally {
+    database.close();
+  }
+}
+
+describe('gguf:<file> — a local model through llama.cpp, no server', () => {
+  it('runs real NIAH samples greedily: the same answers twice, counted by the model own vocabulary', async () => {
+    const run = (home: string) => runNiah(home, model, '8192', '--max-output-tokens', '6');
+    const [first, second] = [temporaryHome(), temporaryHome()];
+    const one = await run(first);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stderr).not.toContain('estimate');
+    const two = await run(second);
+    expect(two.code, two.stderr).toBe(0);
+    const [a, b] = [outputs(first), outputs(second)];
+    expect(a.length).toBeGreaterThan(0);
+    expect(a.every((row) => row.status !== 'error')).toBe(true);
+    expect(b).toEqual(a);
+    // Byte-level vocabulary: a prompt has more tokens than characters / 2.
+    expect(a.every((row) => row.input_tokens > 1000)).toBe(true);
+  }, 240_000);
+
+  it('runs real CLUE items too, MIMIC-derived MedNLI included: in process, nothing leaves the machine', async () => {
+    const home = temporaryHome();
+    const data = join(scratch, 'clue');
+    mkdirSync(data, { recursive: true });
+    writeClueFixtures(data);
+    const result = await llamaCli([
+      ...['--home', home, 'run', 'clue', '--data', data, '--tasks', 'meqsum,mednli', '--limit', '1'],
+      ...['--model', `gguf:${model}`, '--context-window', '8192', '--max-output-tokens', '2'],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const rows = outputs(home);
+    expect(rows.map((row) => row.sample_id.split('/')[0])).toEqual(['mednli', 'meqsum']);
+    expect(rows.every((row) => row.status !== 'error')).toBe(true);
+  }, 240_000);
+
+  it('a window above the model trained context, or a missing file, is refused before anything runs', async () => {
+    const home = temporaryHome();
+    const tooLong = await runNiah(home, model, '65536');
+    expect(tooLong.code).not.toBe(0);
+    expect(tooLong.stderr).toContain('--context-window 16384');
+    const missing = await runNiah(home, join(scratch, 'none.gguf'), '4096');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('No GGUF model file at');
+  }, 120_000);
+});
