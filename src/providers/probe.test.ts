@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
 import { MedbenchError } from '../core/errors.js';
 import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
+import { AzureOpenAIChatModel } from './azure-openai/azure-openai-chat-model.js';
+import { BedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { GeminiChatModel } from './gemini/gemini-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
 
@@ -82,5 +84,40 @@ describe('one free request before a run', () => {
     expect(server.probes.at(-1)!.path).toBe('/v1/models/gemini-2.5-flash');
     const error = await refusal(gemini('gemini-9').probe());
     expect([error.code, error.hint]).toEqual(['MODEL_NOT_FOUND', expect.stringContaining('"gemini-9"')]);
+  });
+
+  it('Azure: one chat request of one token; a missing deployment is MODEL_NOT_FOUND naming it', async () => {
+    const azure = new AzureOpenAIChatModel({
+      resourceURL: server.url,
+      deployment: 'typo',
+      modelId: 'gpt-4o',
+      apiKey: 'k-azure',
+    });
+    server.script.push({ kind: 'status', status: 404, body: '{"error": {"code": "DeploymentNotFound"}}' });
+    const error = await refusal(azure.probe());
+    expect([error.code, error.hint]).toEqual([
+      'MODEL_NOT_FOUND',
+      expect.stringContaining('deployment "typo"'),
+    ]);
+    expect(server.requests.at(-1)!.body).toMatchObject({ max_tokens: 1 });
+  });
+
+  it('Bedrock: CountTokens on one word; a model the region lacks is MODEL_NOT_FOUND', async () => {
+    const saved = { ...process.env };
+    process.env.AWS_ACCESS_KEY_ID = 'AKIDPROBE';
+    process.env.AWS_SECRET_ACCESS_KEY = 'probe-secret';
+    try {
+      server.servedModels = [{ id: 'anthropic.claude-3-5-haiku-20241022-v1:0' }];
+      const bedrock = (modelId: string) =>
+        new BedrockChatModel({ modelId, region: 'eu-central-1', endpointURL: server.url });
+      expect(await bedrock('anthropic.claude-3-5-haiku-20241022-v1:0').probe()).toEqual({});
+      const error = await refusal(bedrock('anthropic.claude-typo').probe());
+      expect([error.code, error.hint]).toEqual([
+        'MODEL_NOT_FOUND',
+        expect.stringContaining('"anthropic.claude-typo"'),
+      ]);
+    } finally {
+      process.env = saved;
+    }
   });
 });

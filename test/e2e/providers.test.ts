@@ -1,4 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -107,7 +109,12 @@ describe('azure-openai and custom headers from the config', () => {
       environment,
     );
     expect(result.code, result.stderr).toBe(0);
-    expect(server.requests).toHaveLength(20);
+    // One probe of one output token before the run, then the 20 samples.
+    expect(server.requests).toHaveLength(21);
+    expect(server.requests[0]!.body).toMatchObject({
+      messages: [{ role: 'user', content: 'ping' }],
+      max_tokens: 1,
+    });
     for (const request of server.requests) {
       expect(request.path).toBe('/openai/deployments/gpt-4o-eu/chat/completions?api-version=2024-10-21');
       expect(request.headers['api-key']).toBe('azure-key-0c9f2b');
@@ -339,5 +346,59 @@ describe('how too_long is judged', () => {
     );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--count-tokens endpoint: ollama has no count-tokens route');
+  });
+});
+
+describe('azure-openai signed in with Microsoft Entra ID', () => {
+  it("takes a token from the default credential chain (here a managed identity's endpoint) and sends it as the bearer", async () => {
+    const asked: Array<{ url: string; secret: string | undefined }> = [];
+    const identity = createServer((request, response) => {
+      asked.push({
+        url: request.url ?? '',
+        secret: request.headers['x-identity-header'] as string | undefined,
+      });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          access_token: 'entra-token-from-msi',
+          expires_on: String(Math.floor(Date.now() / 1000) + 3600),
+          resource: 'https://cognitiveservices.azure.com',
+          token_type: 'Bearer',
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => identity.listen(0, '127.0.0.1', resolve));
+    try {
+      const home = temporaryHome();
+      const path = join(scratch, 'entra.json');
+      const entry = {
+        provider: 'azure-openai',
+        model: 'gpt-4o',
+        contextWindow: 128000,
+        endpoints: [{ baseURL: server.url, deployment: 'gpt-4o-entra', auth: 'entra-id' }],
+      };
+      writeFileSync(path, JSON.stringify({ models: { entra: entry } }));
+      const result = await runCli(
+        ['--home', home, 'run', '--dataset', dataset, '--model', 'entra', '--config', path],
+        {
+          IDENTITY_ENDPOINT: `http://127.0.0.1:${(identity.address() as AddressInfo).port}/msi/token`,
+          IDENTITY_HEADER: 'msi-header-secret',
+          AZURE_CLIENT_ID: '',
+          AZURE_TENANT_ID: '',
+          AZURE_CLIENT_SECRET: '',
+        },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(asked[0]).toMatchObject({ secret: 'msi-header-secret' });
+      expect(asked[0]!.url).toContain('resource=https%3A%2F%2Fcognitiveservices.azure.com');
+      expect(server.requests).toHaveLength(21);
+      expect(
+        server.requests.every((request) => request.headers.authorization === 'Bearer entra-token-from-msi'),
+      ).toBe(true);
+      expect(server.requests.every((request) => request.headers['api-key'] === undefined)).toBe(true);
+      expect(filesContain(home, 'entra-token-from-msi')).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => identity.close(() => resolve()));
+    }
   });
 });

@@ -168,6 +168,18 @@ function answeredCount(state: LlmTestServer, recorded: RecordedRequest, response
           : undefined;
   if (!kind) return false;
   state.counts.push(recorded);
+  // Bedrock answers an unknown model 404 (when the test names the served ones).
+  const bedrockModel = decodeURIComponent(/^\/model\/([^/]+)\//.exec(pathname)?.[1] ?? '');
+  if (
+    kind === 'bedrock' &&
+    state.servedModels &&
+    !state.servedModels.some((model) => model.id === bedrockModel)
+  ) {
+    send(response, 404, '{"message": "Could not resolve the foundation model from the model identifier."}', {
+      'x-amzn-errortype': 'ResourceNotFoundException',
+    });
+    return true;
+  }
   const body = recorded.body as Record<string, unknown>;
   const inner =
     kind === 'bedrock'

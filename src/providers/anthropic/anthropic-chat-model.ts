@@ -7,12 +7,12 @@ import type {
   ChatResponse,
   EndpointFacts,
 } from '../../core/chat-model.js';
-import { MedbenchError } from '../../core/errors.js';
 import { postJson } from '../http-json.js';
 import {
   type OpenAICompatibleChatModelOptions,
   OpenAICompatibleEndpoint,
 } from '../openai-compatible/openai-compatible-endpoint.js';
+import { settleProbe } from '../settle-probe.js';
 
 const responseSchema = z.object({
   content: z.array(z.object({ type: z.string(), text: z.string().optional() })),
@@ -89,13 +89,10 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
-      if (MedbenchError.is(error) && error.code === 'ENDPOINT_AUTH') throw error;
-      if (MedbenchError.is(error) && error.status === 404)
-        throw new MedbenchError({
-          code: 'MODEL_NOT_FOUND',
-          message: `Anthropic has no model "${this.modelId}".`,
-          hint: 'Fix the model id or alias (e.g. claude-3-5-haiku-20241022); `GET /v1/models` lists those your key may use.',
-        });
+      return settleProbe(error, {
+        message: `Anthropic has no model "${this.modelId}".`,
+        hint: 'Fix the model id or alias (e.g. claude-3-5-haiku-20241022); `GET /v1/models` lists those your key may use.',
+      });
     }
     return {};
   }

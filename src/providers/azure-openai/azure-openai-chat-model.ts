@@ -1,7 +1,9 @@
+import type { EndpointFacts } from '../../core/chat-model.js';
 import {
   OpenAICompatibleChatModel,
   type OpenAICompatibleChatModelOptions,
 } from '../openai-compatible/openai-compatible-chat-model.js';
+import { settleProbe } from '../settle-probe.js';
 
 /** Azure's stable (GA) data-plane API version medbench was checked against. */
 export const AZURE_OPENAI_DEFAULT_API_VERSION = '2024-10-21';
@@ -54,5 +56,23 @@ export class AzureOpenAIChatModel extends OpenAICompatibleChatModel {
 
   constructor(options: AzureOpenAIOptions) {
     super(azureEndpointOptions(options));
+  }
+
+  /**
+   * Azure's runtime has no free route that names a deployment: the probe is one chat request of
+   * one output token ("ping", about ten tokens billed). A wrong key fails it naming the variable, a
+   * wrong deployment or API version naming those settings, before any sample is scheduled.
+   */
+  override async probe(signal?: AbortSignal): Promise<EndpointFacts> {
+    try {
+      await this.generate({
+        messages: [{ role: 'user', content: 'ping' }],
+        parameters: { temperature: 0, maxOutputTokens: 1 },
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      return settleProbe(error);
+    }
+    return {};
   }
 }

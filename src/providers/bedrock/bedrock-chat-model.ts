@@ -5,8 +5,10 @@ import type {
   ChatModel,
   ChatRequest,
   ChatResponse,
+  EndpointFacts,
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
+import { settleProbe } from '../settle-probe.js';
 import { bedrockFailure } from './bedrock-errors.js';
 import { type BedrockConnection, bedrockRuntime, regionOf, runtimeIdentity } from './bedrock-runtime.js';
 
@@ -40,6 +42,20 @@ export class BedrockChatModel implements ChatModel {
   private runtime(): Promise<BedrockRuntimeClient> {
     this.client ??= bedrockRuntime(this.options, this.modelId);
     return this.client;
+  }
+
+  /**
+   * CountTokens on a one-word prompt (free): refused credentials, a region without the model or an
+   * unknown model id fail here, before any sample is scheduled. A model that cannot count tokens
+   * (or any other failure) leaves the run to find out.
+   */
+  async probe(signal?: AbortSignal): Promise<EndpointFacts> {
+    try {
+      await this.countTokens([{ role: 'user', content: 'ping' }], signal);
+    } catch (error) {
+      return settleProbe(error);
+    }
+    return {};
   }
 
   /** CountTokens (free): Bedrock's own count of the prompt as Converse would send it. */

@@ -7,8 +7,8 @@ import type {
   ChatResponse,
   EndpointFacts,
 } from '../../core/chat-model.js';
-import { MedbenchError } from '../../core/errors.js';
 import { parseRetryAfter } from '../http-json.js';
+import { settleProbe } from '../settle-probe.js';
 import {
   type GeminiConnection,
   geminiAuthHint,
@@ -82,15 +82,7 @@ export class GeminiChatModel implements ChatModel {
         ...(signal ? { config: { abortSignal: signal } } : {}),
       });
     } catch (caught) {
-      const error = this.failure(caught, signal, undefined);
-      if (error.code === 'ENDPOINT_AUTH') throw error;
-      if (error.status === 404)
-        throw new MedbenchError({
-          code: 'MODEL_NOT_FOUND',
-          message: error.message,
-          ...(error.hint ? { hint: error.hint } : {}),
-        });
-      return {};
+      return settleProbe(this.failure(caught, signal, undefined));
     }
     return described.inputTokenLimit ? { maxContextTokens: described.inputTokenLimit } : {};
   }
