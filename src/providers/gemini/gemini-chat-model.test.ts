@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashedBagOfWords, startEmbeddingTestServer } from '../../../test/support/embedding-test-server.js';
 import { type LlmTestServer, startLlmTestServer } from '../../../test/support/llm-test-server.js';
 import { MedbenchError } from '../../core/errors.js';
 import { GeminiChatModel } from './gemini-chat-model.js';
+import { GeminiEmbeddingModel } from './gemini-embedding-model.js';
 
 let server: LlmTestServer;
 beforeAll(async () => {
@@ -156,5 +158,31 @@ describe('Vertex AI with Application Default Credentials (the attached service a
     expect(request.headers.authorization).toBe('Bearer ya29.medbench-test-token');
     expect(model.provider).toBe('vertex-ai');
     expect(model.endpoint).toBe(`${server.url}/projects/clinical-eval/locations/europe-west4`);
+  });
+  it('embeds through Vertex AI predict with the same sign-in: task type per role, no auto-truncation', async () => {
+    const embeddingServer = await startEmbeddingTestServer({ dimensions: 8 });
+    try {
+      const model = new GeminiEmbeddingModel({
+        modelId: 'text-embedding-005',
+        vertex: { project: 'clinical-eval', location: 'europe-west4' },
+        baseURL: embeddingServer.url,
+      });
+      const { embeddings } = await model.embed({ values: ['fever?', 'rash?'], role: 'query' });
+      const request = embeddingServer.requests.at(-1)!;
+      expect(request.path).toBe(
+        '/v1beta1/projects/clinical-eval/locations/europe-west4/publishers/google/models/text-embedding-005:predict',
+      );
+      expect(request.headers.authorization).toBe('Bearer ya29.medbench-test-token');
+      expect(request.body).toEqual({
+        instances: [
+          { content: 'fever?', task_type: 'RETRIEVAL_QUERY' },
+          { content: 'rash?', task_type: 'RETRIEVAL_QUERY' },
+        ],
+        parameters: { autoTruncate: false },
+      });
+      expect([...embeddings[1]!]).toEqual(Array.from(Float32Array.from(hashedBagOfWords('rash?', 8))));
+    } finally {
+      await embeddingServer.close();
+    }
   });
 });
