@@ -3,6 +3,7 @@ import { SUITES } from '../../compose/suites.js';
 import { listTokenizers } from '../../tokenizers/registry.js';
 import { demoCommand } from '../commands/demo.js';
 import { mergeCommand } from '../commands/merge.js';
+import { providersCommand } from '../commands/providers.js';
 import { ratiosCommand } from '../commands/ratios.js';
 import { reportCommand, textMetricChoices } from '../commands/report.js';
 import { viewCommand } from '../commands/view.js';
@@ -70,6 +71,10 @@ export function defineTools(program: Command, context: ProgramContext): void {
     .option('--json', 'rows as JSON')
     .action(action((options) => ratiosCommand(options, context.output)));
 
+  program
+    .command('providers')
+    .description('list the chat providers: how to name each, and what each can do')
+    .action(() => providersCommand(context.output));
   program
     .command('tokenizers')
     .description('list the tokenizers medbench can count with')
