@@ -22,9 +22,9 @@ const REMOTE = 'only when its endpoint is approved in the config (restrictedData
 export const PROVIDER_CAPABILITIES: Readonly<Record<ModelConfig['provider'], DeclaredCapabilities>> = {
   'openai-compatible': {
     embeddings: true,
-    tokenCounting: 'route',
+    tokenCounting: 'route (vLLM)',
     maxContext: true,
-    prefill: 'continue',
+    prefill: 'continue (vLLM)',
     logprobs: false,
     restrictedData: `on this machine; elsewhere ${REMOTE}`,
   },
