@@ -5,71 +5,27 @@
 // SQLite, and should scale with the replicas. Prints per count the achieved rate, its ratio to
 // the replicas' ideal, and the speed-up over one endpoint; `repeats` runs of each.
 // Usage: npm run build && node bench/runner-endpoints.js [requests] [capacity] [delayMs] [repeats]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { medodysseyTasks, OpenAICompatibleChatModel, runSamples, Store } from '../dist/index.js';
+import { medodysseyTasks, runSamples, Store } from '../dist/index.js';
+import { benchModel, benchRun, benchSamples, startSlowServer } from './bench-run.js';
 
 const requests = Number(process.argv[2] ?? 1200);
 const capacity = Number(process.argv[3] ?? 8);
 const delayMs = Number(process.argv[4] ?? 50);
 const repeats = Number(process.argv[5] ?? 3);
 
-async function startReplica() {
-  const child = spawn(
-    process.execPath,
-    [join(import.meta.dirname, 'slow-server.js'), String(delayMs), String(capacity)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-  return { child, url };
-}
-
 async function rate(replicas, repeat) {
   const folder = mkdtempSync(join(tmpdir(), 'medbench-endpoints-'));
   const store = new Store(join(folder, 'medbench.sqlite'));
-  const samples = Array.from({ length: requests }, (_, index) => ({
-    id: `e${replicas.length}-${repeat}-${index}`,
-    suite: 'medodyssey',
-    task: 'niah',
-    params: { language: 'en', level: 4000, depth: 0 },
-    prompt: `Endpoints ${replicas.length}, repeat ${repeat}, prompt ${index}: which letter?`,
-    promptChars: 50,
-    promptTokens: { o200k_base: 14 },
-    gold: { answers: ['x'] },
-  }));
-  const model = {
-    label: 'bench',
-    provider: 'openai-compatible',
-    modelId: 'bench',
-    endpoints: replicas.map(({ url }) => ({
-      model: new OpenAICompatibleChatModel({ baseURL: `${url}/v1`, modelId: 'bench' }),
-      // More than a replica serves at once: the replicas, not the runner, set the pace.
-      concurrency: capacity * 2,
-    })),
-    contextWindow: undefined,
-    tokenizer: undefined,
-    prices: undefined,
-    instruct: true,
-    systemRole: true,
-    parameters: { temperature: 0, maxOutputTokens: 16 },
-  };
-  const run = {
-    id: `bench-${replicas.length}-${repeat}`,
-    suite: 'medodyssey',
-    label: 'bench',
-    datasetId: 'bench',
-    datasetPath: null,
-    model: {},
-    parameters: {},
-    source: 'medbench',
-    scoringMode: 'standard',
-    createdAt: new Date().toISOString(),
-  };
+  const samples = benchSamples(requests, `endpoints-${replicas.length}-${repeat}`);
+  // More than a replica serves at once: the replicas, not the runner, set the pace.
+  const model = benchModel(
+    replicas.map(({ url }) => url),
+    capacity * 2,
+  );
+  const run = benchRun(`bench-${replicas.length}-${repeat}`);
   try {
     const started = performance.now();
     const summary = await runSamples({
@@ -92,7 +48,7 @@ async function rate(replicas, repeat) {
 
 const replicas = [];
 try {
-  for (let index = 0; index < 4; index++) replicas.push(await startReplica());
+  for (let index = 0; index < 4; index++) replicas.push(await startSlowServer(delayMs, capacity));
   console.log(
     `${requests} requests per run; each replica serves ${capacity} at once, ${delayMs} ms each: ideal ${((capacity / delayMs) * 1000).toFixed(0)} requests/s per replica`,
   );

@@ -4,59 +4,22 @@
 // For reference it also measures, against the same server in the same run, the bare HTTP
 // client with no runner and no store: the ceiling this machine allows.
 // Usage: npm run build && node bench/runner-overhead.js [requests] [concurrency] [delayMs]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { medodysseyTasks, OpenAICompatibleChatModel, runSamples, Store } from '../dist/index.js';
+import { benchModel, benchRun, benchSamples, startSlowServer } from './bench-run.js';
 
 const requests = Number(process.argv[2] ?? 3000);
 const concurrency = Number(process.argv[3] ?? 32);
 const delayMs = Number(process.argv[4] ?? 20);
 
-const server = spawn(process.execPath, [join(import.meta.dirname, 'slow-server.js'), String(delayMs)], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const url = await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
+const { child: server, url } = await startSlowServer(delayMs);
 const folder = mkdtempSync(join(tmpdir(), 'medbench-bench-'));
 const store = new Store(join(folder, 'medbench.sqlite'));
-const samples = Array.from({ length: requests }, (_, index) => ({
-  id: `bench-${index}`,
-  suite: 'medodyssey',
-  task: 'niah',
-  params: { language: 'en', level: 4000, depth: 0 },
-  prompt: `Bench prompt number ${index}: which letter?`,
-  promptChars: 40,
-  promptTokens: { o200k_base: 12 },
-  gold: { answers: ['x'] },
-}));
-const model = {
-  label: 'bench',
-  provider: 'openai-compatible',
-  modelId: 'bench',
-  endpoints: [
-    { model: new OpenAICompatibleChatModel({ baseURL: `${url}/v1`, modelId: 'bench' }), concurrency },
-  ],
-  contextWindow: undefined,
-  tokenizer: undefined,
-  prices: undefined,
-  instruct: true,
-  systemRole: true,
-  parameters: { temperature: 0, maxOutputTokens: 16 },
-};
-const run = {
-  id: 'bench',
-  suite: 'medodyssey',
-  label: 'bench',
-  datasetId: 'bench',
-  datasetPath: null,
-  model: {},
-  parameters: {},
-  source: 'medbench',
-  scoringMode: 'standard',
-  createdAt: new Date().toISOString(),
-};
+const samples = benchSamples(requests, 'bench');
+const model = benchModel([url], concurrency);
+const run = benchRun('bench');
 /** The delays the server achieved since the last call: mean and max, ms. */
 async function serverDelays() {
   const stats = await (await fetch(`${url}/stats`)).json();

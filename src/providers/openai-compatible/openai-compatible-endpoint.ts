@@ -40,6 +40,14 @@ export interface OpenAICompatibleChatModelOptions {
   modelList?: 'complete' | 'partial' | 'none';
 }
 
+/** Headers, hints and secrets of one endpoint's requests (read, never changed, by postJson). */
+interface RequestOptions {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly authHint: string;
+  readonly secrets: readonly string[];
+  readonly notFoundHint?: string;
+}
+
 const modelListSchema = z.object({
   data: z.array(z.object({ id: z.string(), max_model_len: z.number().int().positive().optional() })),
 });
@@ -166,20 +174,23 @@ export abstract class OpenAICompatibleEndpoint {
     return { ...this.extraHeaders, ...this.secretHeaders, ...auth };
   }
 
-  /** What postJson needs besides the URL and body: the hints and the secrets to keep out of errors. */
-  protected async requestOptions(): Promise<{
-    headers: Record<string, string>;
-    authHint: string;
-    secrets: string[];
-    notFoundHint?: string;
-  }> {
-    return {
+  /**
+   * What postJson needs besides the URL and body: the headers, the hints and the secrets to keep
+   * out of errors. Built once (every request shares it) unless a token must be asked for each time.
+   */
+  protected async requestOptions(): Promise<RequestOptions> {
+    if (this.fixedOptions) return this.fixedOptions;
+    const options: RequestOptions = {
       headers: await this.headers(),
       authHint: this.authHint(),
       secrets: Object.values(this.secretHeaders),
       ...(this.notFoundHint ? { notFoundHint: this.notFoundHint } : {}),
     };
+    if (!this.bearerToken) this.fixedOptions = options;
+    return options;
   }
+
+  private fixedOptions: RequestOptions | undefined;
 
   protected authHint(): string {
     if (this.bearerToken)
