@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import type { CommandOutput } from './commands/build-medodyssey.js';
 import { defineBuild } from './program/define-build.js';
 import { defineData } from './program/define-data.js';
+import { defineGenerate } from './program/define-generate.js';
 import { defineRun } from './program/define-run.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
 import { type ProgramContext, printError } from './program/program-context.js';
@@ -41,6 +42,7 @@ export function createProgram(): Command {
   defineBuild(program, context);
   defineRun(program, context);
   defineData(program, context);
+  defineGenerate(program, context);
   return program;
 }
 

@@ -19,6 +19,7 @@ import { createClueBaseline } from '../../suites/clue/clue-baseline.js';
 import type { ClueModelKind } from '../../suites/clue/clue-conversation.js';
 import { type ClueResources, createClueTasks, notComputed } from '../../suites/clue/clue-tasks.js';
 import { ConceptMatcher } from '../../suites/clue/concept-matcher.js';
+import { shippedIcdTables } from '../../suites/clue/icd-tables.js';
 import {
   CLUE_TASKS,
   type ClueTaskName,
@@ -180,7 +181,8 @@ async function clueResources(
           ),
         }
       : {}),
-    ...(options.icd10 ? { icd10Codes: loadIcd10Codes(options.icd10) } : {}),
+    // Without --icd10, the `icd10` package's own table (shipped), which the scripts consulted.
+    icd10Codes: options.icd10 ? loadIcd10Codes(options.icd10) : new Set(shippedIcdTables().icd10.keys()),
     bertscore: Object.fromEntries(
       Object.entries(bertscore.tasks).map(([task, entry]) => [task, `${entry.encoder} layer ${entry.layer}`]),
     ),

@@ -37,7 +37,10 @@ function clueOptions(command: Command): Command {
     )
     .option('--umls <file>', 'clue: your UMLS MRCONSO.RRF, for UMLS F1 and the Problem Summary baseline')
     .option('--umls-language <code>', 'clue: MRCONSO language to keep (default ENG)')
-    .option('--icd10 <file>', 'clue: the official ICD-10-CM order or codes file, for the valid-code rate')
+    .option(
+      '--icd10 <file>',
+      'clue: an ICD-10-CM order or codes file for the valid-code rate (default: the icd10 package table the scripts used, shipped)',
+    )
     .addOption(
       new Option(
         '--protocol <name>',

@@ -248,16 +248,22 @@ export function loadMeDiSumQa(path: string): MeDiSumQaItem[] {
   }));
 }
 
-/** MeDiSumCode: a JSON list of { text, icd_codes: [{ code }] }. */
+/**
+ * MeDiSumCode: a JSON list of { text, icd_codes: [{ code }] }, or JSON lines of them as the
+ * generation script writes them (`medbench generate medisumcode`). A note may be left with no
+ * code (the script drops unmappable ones); the evaluation scores it against the empty string, as
+ * `", ".join([]).split(", ")` does.
+ */
 export function loadMeDiSumCode(path: string): MeDiSumCodeItem[] {
   const parsed = z
     .array(
       z.object({
         text: z.string().min(1),
-        icd_codes: z.array(z.object({ code: z.string().min(1) }).loose()).min(1),
+        icd_codes: z.array(z.object({ code: z.string().min(1) }).loose()),
       }),
     )
-    .safeParse(readJson(path));
+    .min(1)
+    .safeParse(readJsonListOrLines(path));
   if (!parsed.success) fail(path, '', issueText(parsed.error));
   return parsed.data.map((item, index) => ({
     id: `item-${index}`,

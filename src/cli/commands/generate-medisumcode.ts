@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { MedbenchError } from '../../core/errors.js';
+import { formatMeDiSumCodeLines, generateMeDiSumCode } from '../../suites/clue/generate-medisumcode.js';
+import { shippedIcdTables } from '../../suites/clue/icd-tables.js';
+import { writeOutputFile } from '../output-file.js';
+import type { CommandOutput } from './build-medodyssey.js';
+
+export interface GenerateMeDiSumCodeCommandOptions {
+  discharge: string;
+  diagnosesIcd: string;
+  out: string;
+  maxExamples?: number;
+  force?: boolean;
+}
+
+/**
+ * `medbench generate medisumcode`: the MeDiSumCode set from the user's MIMIC-IV files, as the
+ * authors' generation script builds it, written as that script writes it (JSON lines). Nothing
+ * leaves this machine: the step needs no model.
+ */
+export async function generateMeDiSumCodeCommand(
+  options: GenerateMeDiSumCodeCommandOptions,
+  output: CommandOutput,
+): Promise<void> {
+  // The script appends to its output file; appending a second set to a first is never wanted.
+  if (existsSync(options.out) && !options.force)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `${options.out} exists`,
+      hint: 'Give another --out, or --force to replace it.',
+    });
+  const { records, stats } = await generateMeDiSumCode({
+    discharge: options.discharge,
+    diagnoses: options.diagnosesIcd,
+    ...(options.maxExamples !== undefined ? { maxExamples: options.maxExamples } : {}),
+    tables: shippedIcdTables(),
+    onPhase: (phase) => output.stderr(`${phase}…\n`),
+  });
+  writeOutputFile(options.out, formatMeDiSumCodeLines(records));
+  const empty = records.filter((record) => record.icd_codes.length === 0).length;
+  output.stderr(
+    `Wrote ${records.length} of ${stats.notes} discharge notes (seed 44 shuffle) to ${options.out}: ` +
+      `${stats.kept} codes kept; ${stats.icd9WithoutTarget} ICD-9 codes without an ICD-10-CM target and ` +
+      `${stats.unknownToTable} codes unknown to the icd10 table dropped, as the script drops them` +
+      `${empty > 0 ? `; ${empty} notes have no code left` : ''}.\n` +
+      '  This file is MIMIC-derived: medbench treats it as restricted (approved endpoints only).\n',
+  );
+}
