@@ -1,23 +1,62 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from '../support/llm-test-server.js';
 import { writeMimicIvFixtures } from '../support/mimic-iv-fixtures.js';
+import { writeTinyOnnxModel } from '../support/tiny-onnx-model.js';
 import { runCli, temporaryHome } from './cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'medbench-generate-'));
 const home = temporaryHome();
 let server: LlmTestServer;
+let writer: LlmTestServer;
+
+/** The text a request sends: chat messages, or a completions prompt. */
+function sentText(request: RecordedRequest): string {
+  const body = request.body as { messages?: Array<{ content: string }>; prompt?: string };
+  return body.prompt ?? (body.messages ?? []).map((message) => message.content).join('\n');
+}
+
+/**
+ * A scripted model. Step 1: the note's "You were admitted …" sentence, a fixed statement, and one
+ * naming "___" (which the script drops). Step 2: a question for each of the first two statements,
+ * one whose answer is no statement, and a last pair without a closing newline (lost).
+ */
+function scriptedWriter(request: RecordedRequest) {
+  const text = sentText(request);
+  if (text.includes('extract all statements')) {
+    const admitted = text
+      .split('\n')
+      .filter((line) => line.startsWith('You were admitted'))
+      .at(-1);
+    return {
+      kind: 'answer' as const,
+      text: `${admitted}\n- A new medicine was started.\n- Dr. ___ saw the patient.`,
+    };
+  }
+  const first = /Statements:\n- (.*)\n- A new medicine/.exec(
+    text.slice(text.lastIndexOf('Statements:')),
+  )?.[1];
+  return {
+    kind: 'answer' as const,
+    text: `Why was the patient in hospital?\nAnswer: ${first}\nQuestion: What changed in treatment?\nAnswer: A new medicine was started.\nQuestion: Who?\nAnswer: Nobody.\nQuestion: Lost?\nAnswer: A new medicine was started.`,
+  };
+}
 
 beforeAll(async () => {
   server = await startLlmTestServer(() => ({ kind: 'answer', text: 'I10, E119' }));
+  writer = await startLlmTestServer(scriptedWriter);
 });
 afterAll(async () => {
   await server.close();
+  await writer.close();
   rmSync(scratch, { recursive: true, force: true });
   rmSync(home, { recursive: true, force: true });
 });
+
+const runClue = (folder: string, task: string, model: string, ...extra: string[]) =>
+  runCli(['--home', home, 'run', 'clue', '--data', folder, '--tasks', task, '--model', model, ...extra]);
 
 const generate = (discharge: string, diagnoses: string, out: string) =>
   runCli(['generate', 'medisumcode', '--discharge', discharge, '--diagnoses-icd', diagnoses, '--out', out]);
@@ -48,22 +87,15 @@ describe('medbench generate medisumcode (built CLI) on synthetic MIMIC-IV files'
     expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(12);
 
     // No --icd10: the valid-code rate uses the icd10 package's table medbench ships.
-    const run = await runCli([
-      '--home',
-      home,
-      'run',
-      'clue',
-      '--data',
+    const run = await runClue(
       clueFolder,
-      '--tasks',
       'medisumcode',
-      '--model',
       `openai-compatible:coder@${server.url}/v1`,
       '--context-window',
       '8000',
       '--tokenizer',
       'o200k_base',
-    ]);
+    );
     expect(run.stderr).not.toMatch(/error \[/);
     expect(run.code).toBe(0);
     const report = JSON.parse((await runCli(['--home', home, 'report', '--suite', 'clue', '--json'])).stdout);
@@ -88,5 +120,178 @@ describe('medbench generate medisumcode (built CLI) on synthetic MIMIC-IV files'
     expect(result.stderr).toMatch(/error \[DATA_INVALID\].*line 2 has 2 columns; a discharge note has 8/);
     expect(result.stderr).toMatch(/hint: Give MIMIC-IV-Note’s discharge\.csv/);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('medbench generate medisumqa (built CLI) with a scripted local model', () => {
+  const encoder = writeTinyOnnxModel({ hiddenStates: true });
+  const generate = (home: string, out: string, model: string, ...extra: string[]) =>
+    runCli([
+      '--home',
+      home,
+      'generate',
+      'medisumqa',
+      '--discharge',
+      writeMimicIvFixtures(join(scratch, 'mimic-qa')).discharge,
+      '--model',
+      model,
+      '--out',
+      out,
+      '--example-note',
+      '10000000-DS-1',
+      '--bertscore-model',
+      encoder,
+      '--bertscore-layer',
+      '1',
+      ...extra,
+    ]);
+
+  it("runs both steps, keeps the script's statements and questions, and run clue reads the result", async () => {
+    const generationHome = temporaryHome();
+    const clueFolder = join(scratch, 'clue-qa');
+    const out = join(clueFolder, 'medisumqa.json');
+    try {
+      const result = await generate(
+        generationHome,
+        out,
+        `openai-compatible:writer@${writer.url}/v1`,
+        '--top-k-qas',
+        '3',
+      );
+      expect(result.stderr).not.toMatch(/error \[/);
+      expect(result.code).toBe(0);
+      // Eleven notes say "You were admitted to the hospital" (20000003 does not): 11 × 2 requests.
+      expect(writer.requests).toHaveLength(22);
+      const first = writer.requests[0]!.body as { messages: Array<{ role: string; content: string }> };
+      expect(first.messages.map((message) => message.role)).toEqual([
+        'system',
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+      ]);
+      // The example: note 10000000-DS-1's instructions, cut at "It was a pleasure".
+      expect(first.messages[1]!.content).toBe(
+        '\n--------------BEGIN DISCHARGE INSTRUCTIONS--------------\nDear Mr. ___,\n\nYou were admitted to the hospital because of high blood pressure.\nWe started a new medicine, amlodipine.\n\n--------------END DISCHARGE INSTRUCTIONS--------------',
+      );
+      expect(first.messages.at(-1)!.content).toBe('\nStatements:\n- ');
+      const admitted = 'You were admitted to the hospital because of high blood pressure.';
+      const questionPrompts = writer.requests
+        .map((request) => (request.body as { messages: Array<{ content: string }> }).messages)
+        .filter((messages) => messages[0]!.content.includes('formulate a question'))
+        .map((messages) => messages.at(-2)!.content);
+      expect(questionPrompts).toContain(`\nStatements:\n- ${admitted}\n- A new medicine was started.\n`);
+      const notes = readFileSync(join(clueFolder, 'medisumqa.notes.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(notes).toHaveLength(11);
+      const note1 = notes.find((note) => note.note_id === '10000000-DS-1');
+      expect(note1.qas).toEqual([
+        ['Why was the patient in hospital?', admitted],
+        ['What changed in treatment?', 'A new medicine was started.'],
+      ]);
+      expect(note1.without_summary).not.toContain('Dear Mr.');
+      expect(note1.with_summary).toContain('Dear Mr.');
+      const chosen = readFileSync(out, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(chosen).toHaveLength(3);
+      // ROUGE-L of question against answer: "Why was the patient in hospital?" shares "the patient"
+      // (2 of 6 and 2 of 8 tokens), "What changed in treatment?" nothing: the first pick is a
+      // "What changed" pair (the first of them, sorts being stable).
+      expect(chosen[0]).toMatchObject({
+        Question: 'What changed in treatment?',
+        Answer: 'A new medicine was started.',
+      });
+      expect(chosen[0].note_id).toBe(notes[0].note_id);
+
+      // Again: every answer comes from the generation store, nothing is asked twice.
+      const again = await generate(
+        generationHome,
+        out,
+        `openai-compatible:writer@${writer.url}/v1`,
+        '--top-k-qas',
+        '3',
+        '--force',
+      );
+      expect(again.code).toBe(0);
+      expect(writer.requests).toHaveLength(22);
+
+      const run = await runClue(clueFolder, 'medisumqa', 'baseline');
+      expect(run.stderr).not.toMatch(/error \[/);
+      expect(run.code).toBe(0);
+    } finally {
+      rmSync(generationHome, { recursive: true, force: true });
+    }
+  });
+
+  it("sends the script's exact Llama 3 text to a /completions endpoint", async () => {
+    const generationHome = temporaryHome();
+    writer.requests.length = 0;
+    try {
+      const result = await generate(
+        generationHome,
+        join(scratch, 'completions', 'medisumqa.json'),
+        `openai-compatible:writer@${writer.url}/v1`,
+        '--completions',
+        '--top-k-qas',
+        '1',
+        '--max-notes',
+        '1',
+      );
+      expect(result.stderr).not.toMatch(/error \[/);
+      const prompts = writer.requests.map((request) => (request.body as { prompt: string }).prompt);
+      expect(prompts).toHaveLength(2);
+      expect(
+        prompts[0]!.startsWith(
+          '<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nYou are a highly skilled assistant',
+        ),
+      ).toBe(true);
+      // Each message stripped by the template: the user turn starts at the dashes.
+      expect(prompts[0]).toContain(
+        '<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n--------------BEGIN DISCHARGE INSTRUCTIONS--------------\nDear Mr. ___,',
+      );
+      expect(
+        prompts[0]!.endsWith(
+          '--------------END DISCHARGE INSTRUCTIONS--------------<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n\nStatements:\n- ',
+        ),
+      ).toBe(true);
+      expect(
+        prompts[1]!.endsWith(
+          '- A new medicine was started.<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n\nQuestion: ',
+        ),
+      ).toBe(true);
+    } finally {
+      rmSync(generationHome, { recursive: true, force: true });
+    }
+  });
+
+  // A server on a non-loopback address of this machine stands in for a remote service.
+  const lan = Object.values(networkInterfaces())
+    .flat()
+    .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
+  it.skipIf(!lan)('sends no MIMIC text to an endpoint not approved for it, and writes nothing', async () => {
+    const remote = await startLlmTestServer(scriptedWriter, { host: lan! });
+    const generationHome = temporaryHome();
+    try {
+      const out = join(scratch, 'refused', 'medisumqa.json');
+      const result = await generate(
+        generationHome,
+        out,
+        `openai-compatible:writer@${remote.url}/v1`,
+        '--top-k-qas',
+        '1',
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/error \[DATA_RESTRICTED\].*MIMIC-IV discharge notes/);
+      expect(remote.connections).toBe(0);
+      expect(existsSync(out)).toBe(false);
+      expect(existsSync(join(generationHome, 'generate.sqlite'))).toBe(false);
+    } finally {
+      await remote.close();
+      rmSync(generationHome, { recursive: true, force: true });
+    }
   });
 });

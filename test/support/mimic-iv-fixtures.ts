@@ -17,14 +17,15 @@ export interface SyntheticNote {
 
 const HTN = 'Essential (primary) hypertension';
 
+/** A note in MIMIC-IV-Note's layout: sections apart by two blank lines (one with a space). */
 function note(complaint: string, history: string, instructions: string): string {
   return [
-    ' \nName:  ___                     Unit No:   ___\n ',
-    `Chief Complaint:\n${complaint}\n `,
-    `History of Present Illness:\n${history}\n `,
-    `Discharge Instructions:\nDear Mr. ___,\n\n${instructions}\n\nSincerely,\nYour ___ Team\n `,
+    ' \nName:  ___                     Unit No:   ___',
+    `Chief Complaint:\n${complaint}`,
+    `History of Present Illness:\n${history}`,
+    `Discharge Instructions:\nDear Mr. ___,\n\n${instructions}\n\nSincerely,\nYour ___ Team`,
     'Followup Instructions:\n___\n',
-  ].join('\n');
+  ].join('\n \n\n');
 }
 
 export const SYNTHETIC_NOTES: SyntheticNote[] = [
@@ -33,7 +34,7 @@ export const SYNTHETIC_NOTES: SyntheticNote[] = [
     text: note(
       'Headache',
       'Patient with "poorly controlled" blood pressure and diabetes.',
-      'You were admitted to the hospital because of high blood pressure.\nWe started a new medicine, amlodipine.',
+      'You were admitted to the hospital because of high blood pressure.\nWe started a new medicine, amlodipine.\nIt was a pleasure taking care of you.',
     ),
     diagnoses: [
       ['4019', 9],

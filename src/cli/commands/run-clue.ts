@@ -1,10 +1,10 @@
 import { bindModel, type ModelOverrides, tokenCountingNote } from '../../compose/bind-model.js';
 import { loadConfig } from '../../compose/config.js';
+import { fitPrefill } from '../../compose/fit-prefill.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { checkRestrictedData, type DataRestriction } from '../../compose/restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from '../../compose/run-model.js';
 import { storedReport } from '../../compose/stored-report.js';
-import type { ChatCapabilities } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/run-record.js';
 import type { Sample } from '../../core/sample.js';
@@ -76,27 +76,6 @@ function clueRestriction(tasks: readonly ClueTaskName[], marked: boolean): DataR
       why: 'derived from MIMIC, PhysioNet credentialed data',
     };
   return marked ? { what: `CLUE ${tasks.join(', ')}`, why: 'marked restricted (--restricted)' } : undefined;
-}
-
-/**
- * Fits the protocol's answer prefill to what the model's API can do: kept as a trailing
- * assistant message, trimmed of trailing whitespace (Anthropic), or left out (OpenAI's API).
- */
-function fitPrefill(samples: Sample[], capabilities: ChatCapabilities | undefined): string {
-  const prefill = capabilities?.prefill ?? 'none';
-  if (prefill === 'continue') return 'sent as a trailing assistant message the model continues';
-  for (const sample of samples) {
-    const last = sample.messages?.at(-1);
-    if (!sample.messages || last?.role !== 'assistant') continue;
-    const trimmed = last.content.trimEnd();
-    sample.messages =
-      prefill === 'trimmed' && trimmed !== ''
-        ? [...sample.messages.slice(0, -1), { role: 'assistant', content: trimmed }]
-        : sample.messages.slice(0, -1);
-  }
-  return prefill === 'trimmed'
-    ? 'sent without its trailing space (the API refuses trailing whitespace in a prefill)'
-    : "left out: this API cannot continue an assistant message, so prompts differ from the protocol's";
 }
 
 /** Baseline results, computed in batches through the run pipeline (resumable, Ctrl-C safe). */

@@ -70,7 +70,7 @@ function clueOptions(command: Command): Command {
 }
 
 /** The model, its window and tokenizer, and its generation parameters. */
-function modelOptions(command: Command): Command {
+export function modelOptions(command: Command): Command {
   return command
     .option(
       '--no-system-role',
@@ -119,7 +119,7 @@ function modelOptions(command: Command): Command {
 }
 
 /** How hard to try per request and per sample. */
-function retryOptions(command: Command): Command {
+export function retryOptions(command: Command): Command {
   return command
     .option('--timeout-ms <ms>', 'per-request timeout (default 600000)', integer('--timeout-ms', { min: 1 }))
     .option(

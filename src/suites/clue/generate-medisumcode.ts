@@ -1,7 +1,8 @@
 import { MedbenchError } from '../../core/errors.js';
-import { PYTHON_CSV_FIELD_LIMIT, streamCsv } from '../../io/csv-stream.js';
+import { streamCsv } from '../../io/csv-stream.js';
 import type { IcdTables } from './icd-sources.js';
 import { findIcd10 } from './icd-tables.js';
+import { dischargeTexts, forEachDischargeNote } from './mimic-discharge.js';
 import { PythonRandom } from './python-random.js';
 
 /** The seed `data/MeDiSumCode/generate_code_dataset.py` sets before it shuffles the notes. */
@@ -52,28 +53,13 @@ export async function generateMeDiSumCode(
   const maxExamples = options.maxExamples ?? 500;
   options.onPhase?.(`reading ${options.discharge}`);
   const hadmIds: string[] = [];
-  await streamCsv(options.discharge, {
-    fieldLimit: PYTHON_CSV_FIELD_LIMIT,
-    onRow: (fields, row, line) => {
-      if (row === 0) return;
-      if (fields.length < 8)
-        throw dataError(
-          `${options.discharge}: line ${line} has ${fields.length} columns; a discharge note has 8 (note_id, subject_id, hadm_id, note_type, note_seq, charttime, storetime, text)`,
-          'Give MIMIC-IV-Note’s discharge.csv as released (the script reads hadm_id from column 3 and the text from column 8).',
-        );
-      hadmIds.push(fields[2]!);
-    },
+  await forEachDischargeNote(options.discharge, (fields) => {
+    hadmIds.push(fields[2]!);
   });
   const order = new PythonRandom(MEDISUMCODE_SEED).shuffle(hadmIds.map((_, index) => index));
   const chosen = order.slice(0, maxExamples);
-  const texts = new Map<number, string>(chosen.map((index) => [index, '']));
   options.onPhase?.(`reading the ${chosen.length} chosen notes`);
-  await streamCsv(options.discharge, {
-    fieldLimit: PYTHON_CSV_FIELD_LIMIT,
-    onRow: (fields, row) => {
-      if (row > 0 && texts.has(row - 1)) texts.set(row - 1, fields[7]!);
-    },
-  });
+  const texts = await dischargeTexts(options.discharge, chosen);
   const admissions = new Set(chosen.map((index) => admissionNumber(hadmIds[index]!, options.discharge)));
   options.onPhase?.(`reading ${options.diagnoses}`);
   const { diagnoses, rows } = await readDiagnoses(options.diagnoses, admissions);

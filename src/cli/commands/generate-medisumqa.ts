@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { type GenerateMeDiSumQaRequest, generateMeDiSumQa } from '../../compose/generate-medisumqa.js';
+import { MedbenchError } from '../../core/errors.js';
+import { LocalOnnxTokenEncoder } from '../../providers/local-onnx/local-onnx-token-encoder.js';
+import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
+import { formatGeneratedNotes } from '../../suites/clue/generate-medisumqa.js';
+import { formatMeDiSumQaLines, postProcessQas } from '../../suites/clue/post-process-qas.js';
+import { BERTSCORE_ENCODERS } from '../../suites/clue/protocols.js';
+import { writeOutputFile } from '../output-file.js';
+import { terminalSession } from '../run-session.js';
+import type { CommandOutput } from './build-medodyssey.js';
+
+export interface GenerateMeDiSumQaCommandOptions extends GenerateMeDiSumQaRequest {
+  out: string;
+  notesOut?: string;
+  topKQas: number;
+  bertscoreModel: string;
+  bertscoreLayer?: number;
+  force?: boolean;
+}
+
+/** generate_qas.py's own output beside the final file, unless named. */
+function notesPath(options: GenerateMeDiSumQaCommandOptions): string {
+  return options.notesOut ?? options.out.replace(/(\.jsonl?)?$/i, '.notes.jsonl');
+}
+
+/**
+ * `medbench generate medisumqa`: CLUE's MeDiSumQA from the user's MIMIC-IV notes with any
+ * approved chat model — generate_qas.py's two model steps, then post_process_qas.py's choice of
+ * the pairs whose question gives least away (ROUGE-L and BERTScore with Bio_ClinicalBERT).
+ */
+export async function generateMeDiSumQaCommand(
+  options: GenerateMeDiSumQaCommandOptions,
+  output: CommandOutput,
+): Promise<void> {
+  const unsupported = (['redact', 'dryRun', 'shard', 'task'] as const).filter(
+    (name) => (options as unknown as Record<string, unknown>)[name] !== undefined,
+  );
+  if (unsupported.length > 0)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `generate medisumqa does not take ${unsupported.map((name) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`).join(', ')}`,
+      hint: 'The generated text is the product (it cannot be redacted), and both steps run whole; re-running resumes them.',
+    });
+  for (const path of [options.out, notesPath(options)])
+    if (existsSync(path) && !options.force)
+      throw new MedbenchError({
+        code: 'USAGE',
+        message: `${path} exists`,
+        hint: 'Give another --out (and --notes-out), or --force to replace them.',
+      });
+  // Opened (and probed) first: a wrong folder is an error before any model is asked.
+  const encoder = new LocalOnnxTokenEncoder({
+    folder: options.bertscoreModel,
+    layer: options.bertscoreLayer ?? BERTSCORE_ENCODERS['emilyalsentzer/Bio_ClinicalBERT'].layer,
+    maxLength: 512,
+  });
+  await encoder.encodeTokens(['probe']);
+  const { hooks, dispose } = terminalSession(output);
+  try {
+    const generated = await generateMeDiSumQa(options, hooks);
+    writeOutputFile(notesPath(options), formatGeneratedNotes(generated.notes));
+    const chosen = await postProcessQas({
+      notes: generated.notes,
+      topK: options.topKQas,
+      bertScoreF1s: (pairs) => bertScoreF1s(pairs, encoder),
+    });
+    writeOutputFile(options.out, formatMeDiSumQaLines(chosen.entries));
+    output.stderr(
+      `Generated from ${generated.notes.length} of ${generated.total} discharge notes (prompts: ${generated.prompts}): ` +
+        `${generated.statements} statements, ${chosen.pairs} question-answer pairs (${notesPath(options)}); ` +
+        `the ${options.topKQas} chosen to ${options.out}${chosen.repeated > 0 ? ` (${chosen.repeated} chosen twice, as the script allows)` : ''}.\n` +
+        '  Both files are MIMIC-derived: medbench treats them as restricted (approved endpoints only).\n',
+    );
+  } finally {
+    dispose();
+  }
+}
