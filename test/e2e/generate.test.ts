@@ -268,6 +268,33 @@ describe('medbench generate medisumqa (built CLI) with a scripted local model', 
     }
   });
 
+  it('stops without writing when a note gets no answer, and the next run asks only what is missing', async () => {
+    const flaky = await startLlmTestServer(scriptedWriter);
+    const generationHome = temporaryHome();
+    const out = join(scratch, 'flaky', 'medisumqa.json');
+    try {
+      flaky.script.push(...Array.from({ length: 3 }, () => ({ kind: 'status' as const, status: 500 })));
+      const model = `openai-compatible:writer@${flaky.url}/v1`;
+      const failed = await generate(generationHome, out, model, '--top-k-qas', '2', '--max-retries', '0');
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(
+        /step 1 \(statements\): 3 of 11 notes have no answer.*nothing was written/,
+      );
+      expect(failed.stderr).toMatch(/hint: Run the same command again/);
+      expect(existsSync(out)).toBe(false);
+      expect(flaky.requests).toHaveLength(11);
+      const resumed = await generate(generationHome, out, model, '--top-k-qas', '2', '--max-retries', '0');
+      expect(resumed.stderr).not.toMatch(/error \[/);
+      expect(resumed.code).toBe(0);
+      // The three that failed, then step 2's eleven: nothing answered was asked again.
+      expect(flaky.requests).toHaveLength(11 + 3 + 11);
+      expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(2);
+    } finally {
+      await flaky.close();
+      rmSync(generationHome, { recursive: true, force: true });
+    }
+  });
+
   // A server on a non-loopback address of this machine stands in for a remote service.
   const lan = Object.values(networkInterfaces())
     .flat()
