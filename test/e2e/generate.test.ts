@@ -278,7 +278,7 @@ describe('medbench generate medisumqa (built CLI) with a scripted local model', 
       const failed = await generate(generationHome, out, model, '--top-k-qas', '2', '--max-retries', '0');
       expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(
-        /step 1 \(statements\): 3 of 11 notes have no answer.*nothing was written/,
+        /step 1 \(statements\): 3 of 11 requests have no answer.*nothing was written/,
       );
       expect(failed.stderr).toMatch(/hint: Run the same command again/);
       expect(existsSync(out)).toBe(false);

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { ChatMessage } from '../core/chat-model.js';
+import { MedbenchError } from '../core/errors.js';
+import type { Sample } from '../core/sample.js';
+import type { Task } from '../core/task.js';
+import type { ModelBinding } from '../runner/model-binding.js';
+import { describeModel, modelRunIdentity } from '../runner/model-binding.js';
+import { runRecordOf } from '../runner/run-identity.js';
+import type { Store } from '../store/store.js';
+import type { loadConfig } from './config.js';
+import { fitPrefill } from './fit-prefill.js';
+import { resolveHome } from './home.js';
+import type { DataRestriction } from './restricted-data.js';
+import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
+
+/** One request of a data-generation command: its conversation and the prefill (may be empty). */
+export interface GenerationRequest {
+  id: string;
+  messages: ChatMessage[];
+  prefill: string;
+}
+
+/** Where generation runs are kept: their own store beside the home's, out of reports and the viewer. */
+export function generationStorePath(home: string | undefined): string {
+  return join(resolveHome(home), 'generate.sqlite');
+}
+
+/** A generation's "task": the answer is kept as it came; nothing is scored. */
+function keepAnswer(suite: string, name: string): Task<null> {
+  return {
+    suite,
+    name,
+    metrics: [],
+    primaryMetric: '',
+    gold: { safeParse: () => ({ success: true, data: null }) },
+    failedScores: () => ({}),
+    score: ({ rawOutput }) => ({ status: 'ok', parsed: rawOutput, scores: {} }),
+  };
+}
+
+export interface GenerationStep {
+  store: Store;
+  model: ModelBinding;
+  config: Awaited<ReturnType<typeof loadConfig>>['config'];
+  retry: RetryOptions;
+  hooks: RunHooks;
+  restricted: DataRestriction | undefined;
+  /** Names the runs (`medisumqa`, `medeureka-queries`) and their samples' task. */
+  generation: { suite: string; name: string; step: string; source: string };
+  /** Text prompts for a base model (`completions`): the whole prompt as one message. */
+  asText?: (request: GenerationRequest) => string;
+  maxOutputTokens: number;
+  requests: readonly GenerationRequest[];
+}
+
+function samplesOf(step: GenerationStep): Sample[] {
+  const { model, requests } = step;
+  const samples = requests.map((entry): Sample => {
+    const messages: ChatMessage[] =
+      !model.instruct && step.asText
+        ? [{ role: 'user', content: step.asText(entry) }]
+        : entry.prefill === ''
+          ? entry.messages
+          : [...entry.messages, { role: 'assistant', content: entry.prefill }];
+    const prompt = messages.filter((message) => message.role === 'user').at(-1)!.content;
+    return {
+      id: entry.id,
+      suite: step.generation.suite,
+      task: step.generation.name,
+      params: { step: step.generation.step },
+      prompt,
+      messages,
+      promptChars: messages.reduce((sum, message) => sum + message.content.length, 0),
+      promptTokens: {},
+      gold: null,
+      generation: { maxOutputTokens: step.maxOutputTokens },
+    };
+  });
+  if (model.instruct || !step.asText) fitPrefill(samples, model.endpoints[0]!.model.capabilities);
+  return samples;
+}
+
+/**
+ * Answers a step's requests through the run pipeline (retries, concurrency, the response cache,
+ * resume after a stop or a crash), as one run in the generation store; the text goes only where
+ * `restricted` allows. Every request must end with an answer: otherwise an error says how many
+ * are missing, and running the command again asks only those.
+ */
+export async function answerGenerationRequests(step: GenerationStep): Promise<Map<string, string>> {
+  const { store, model } = step;
+  const samples = samplesOf(step);
+  const datasetId = createHash('sha256')
+    .update(JSON.stringify(samples.map((sample) => [sample.id, sample.messages])))
+    .digest('hex');
+  const run = runRecordOf({
+    identity: {
+      datasetId,
+      model: modelRunIdentity(model),
+      parameters: { ...model.parameters, generation: step.generation.name, step: step.generation.step },
+      scoringMode: 'standard',
+    },
+    suite: `${step.generation.suite}-generation`,
+    label: model.label,
+    datasetPath: step.generation.source,
+    description: describeModel(model),
+  });
+  const summary = await runModel({
+    store,
+    run,
+    samples,
+    tasks: { [step.generation.name]: keepAnswer(step.generation.suite, step.generation.name) },
+    model,
+    retry: step.retry,
+    defaults: step.config.defaults,
+    hooks: step.hooks,
+    ...(step.restricted ? { restricted: step.restricted } : {}),
+  });
+  const answers = new Map<string, string>();
+  for (const result of store.results(run.id))
+    if (result.status === 'ok' && result.rawOutput !== null) answers.set(result.sampleId, result.rawOutput);
+  const missing = samples.length - answers.size;
+  if (summary.interrupted || missing > 0) {
+    const example = Object.values(summary.errorExamples)[0];
+    throw new MedbenchError({
+      code: summary.interrupted ? 'ABORTED' : 'ENDPOINT_HTTP',
+      message: `${step.generation.step}: ${missing} of ${samples.length} requests have no answer${example ? ` (${example})` : ''}; nothing was written`,
+      hint: 'Run the same command again: the answers so far are kept, and only the missing ones are asked.',
+    });
+  }
+  return answers;
+}
