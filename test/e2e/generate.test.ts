@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -318,6 +318,92 @@ describe('medbench generate medisumqa (built CLI) with a scripted local model', 
       expect(existsSync(join(generationHome, 'generate.sqlite'))).toBe(false);
     } finally {
       await remote.close();
+      rmSync(generationHome, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('medbench generate queries (built CLI) with a scripted local model', () => {
+  const tables: Record<string, string> = {
+    'antibiotics.md':
+      '| Drug | Adult dose |\n| --- | --- |\n| Amoxicillin | 500 mg every 8 hours |\n| Doxycycline | 100 mg twice daily |',
+    'anemia.md':
+      '| Finding | Suggests |\n| --- | --- |\n| Microcytosis | iron deficiency |\n| Macrocytosis | folate or B12 deficiency |',
+    'fractures.md':
+      '| Injury | Splint |\n| --- | --- |\n| Scaphoid fracture | thumb spica |\n| Boxer fracture | ulnar gutter |',
+    'broken.md': '| Broken | Table |\n| --- | --- |\n| BROKEN | row |',
+  };
+
+  /** Answers with the prompt's JSON about the asked table's first row (not JSON for the broken one). */
+  function scriptedQuestions(request: RecordedRequest) {
+    const asked = sentText(request).split('[Table]').at(-1)!;
+    const firstRow = asked
+      .split('\n')
+      .find((line) => /^\| (?!Drug|Finding|Injury|Broken|---)/.test(line.trim()));
+    if (asked.includes('BROKEN')) return { kind: 'answer' as const, text: 'I cannot answer that.' };
+    const cell = firstRow!.split('|')[1]!.trim();
+    return {
+      kind: 'answer' as const,
+      text: `\`\`\`json\n${JSON.stringify({ table: 't', column: 'c', rows: [cell], question: `What about ${cell}?`, answer: 'a' })}\n\`\`\``,
+    };
+  }
+
+  it('writes a MedEureka release of one query per document, and run medeureka evaluates a retriever on it', async () => {
+    const questions = await startLlmTestServer(scriptedQuestions);
+    const documents = join(scratch, 'tables');
+    const out = join(scratch, 'my-retrieval-set');
+    const generationHome = temporaryHome();
+    try {
+      mkdirSync(documents, { recursive: true });
+      for (const [name, text] of Object.entries(tables)) writeFileSync(join(documents, name), text);
+      const example = join(scratch, 'example-table.md');
+      writeFileSync(example, '| Cause | Findings |\n| --- | --- |\n| Angina | exertional pain |');
+      const result = await runCli([
+        '--home',
+        generationHome,
+        'generate',
+        'queries',
+        '--documents',
+        documents,
+        '--model',
+        `openai-compatible:writer@${questions.url}/v1`,
+        '--example-table',
+        example,
+        '--language',
+        'en',
+        '--out',
+        out,
+      ]);
+      expect(result.stderr).not.toMatch(/error \[/);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('3 queries from 4 documents (task Table_en)');
+      expect(result.stderr).toContain('1 answers were not the JSON the prompt asks for');
+      const prompt = sentText(questions.requests[0]!);
+      expect(prompt).toContain('[Example table]\n     | Cause | Findings |');
+      expect(prompt).toContain('"table":"Causes of chest pain"');
+      const queries = readFileSync(join(out, 'queries.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(queries).toContainEqual({
+        task: 'Table_en',
+        query: 'What about Amoxicillin?',
+        targets: [tables['antibiotics.md']],
+      });
+      expect(JSON.parse(readFileSync(join(out, 'corpus.json'), 'utf8')).Table_en).toHaveLength(4);
+
+      const run = await runCli(['--home', home, 'run', 'medeureka', '--data', out, '--model', 'bm25']);
+      expect(run.stderr).not.toMatch(/error \[/);
+      expect(run.code).toBe(0);
+      const report = JSON.parse(
+        (await runCli(['--home', home, 'report', '--suite', 'medeureka', '--json'])).stdout,
+      );
+      const table = report.runs[0].datasets['Table II'];
+      // Each question names a word found only in its own table: BM25 ranks it first.
+      expect(table.queries).toBe(3);
+      expect(table['mrr@1']).toBe(100);
+    } finally {
+      await questions.close();
       rmSync(generationHome, { recursive: true, force: true });
     }
   });

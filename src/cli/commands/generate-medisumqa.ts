@@ -9,6 +9,7 @@ import { BERTSCORE_ENCODERS } from '../../suites/clue/protocols.js';
 import { writeOutputFile } from '../output-file.js';
 import { terminalSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
+import { refuseRunOnlyOptions } from './refuse-run-only-options.js';
 
 export interface GenerateMeDiSumQaCommandOptions extends GenerateMeDiSumQaRequest {
   out: string;
@@ -33,15 +34,7 @@ export async function generateMeDiSumQaCommand(
   options: GenerateMeDiSumQaCommandOptions,
   output: CommandOutput,
 ): Promise<void> {
-  const unsupported = (['redact', 'dryRun', 'shard', 'task'] as const).filter(
-    (name) => (options as unknown as Record<string, unknown>)[name] !== undefined,
-  );
-  if (unsupported.length > 0)
-    throw new MedbenchError({
-      code: 'USAGE',
-      message: `generate medisumqa does not take ${unsupported.map((name) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`).join(', ')}`,
-      hint: 'The generated text is the product (it cannot be redacted), and both steps run whole; re-running resumes them.',
-    });
+  refuseRunOnlyOptions('generate medisumqa', options);
   for (const path of [options.out, notesPath(options)])
     if (existsSync(path) && !options.force)
       throw new MedbenchError({

@@ -1,6 +1,10 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { generateMeDiSumCodeCommand } from '../commands/generate-medisumcode.js';
-import { generateMeDiSumQaCommand } from '../commands/generate-medisumqa.js';
+import {
+  type GenerateMeDiSumQaCommandOptions,
+  generateMeDiSumQaCommand,
+} from '../commands/generate-medisumqa.js';
+import { type GenerateQueriesCommandOptions, generateQueriesCommand } from '../commands/generate-queries.js';
 import { modelOptions, retryOptions } from './define-run.js';
 import { action, integer, type ProgramContext } from './program-context.js';
 
@@ -9,6 +13,22 @@ export function defineGenerate(program: Command, context: ProgramContext): void 
   const generate = program
     .command('generate')
     .description("build a benchmark's data from your own files, as its authors' scripts do");
+  defineMeDiSumCode(generate, context);
+  defineMeDiSumQa(generate, context);
+  defineQueries(generate, context);
+}
+
+/** A generate command's action with `run`'s model options: --no-system-role only when typed. */
+function withModelOptions<Options extends { systemRole?: boolean }>(
+  handler: (options: Options) => Promise<void>,
+) {
+  return action((options: Options, command: Command) => {
+    if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;
+    return handler(options);
+  });
+}
+
+function defineMeDiSumCode(generate: Command, context: ProgramContext): void {
   generate
     .command('medisumcode')
     .description(
@@ -24,6 +44,9 @@ export function defineGenerate(program: Command, context: ProgramContext): void 
     )
     .option('--force', 'replace --out if it exists')
     .action(action((options) => generateMeDiSumCodeCommand(options, context.output)));
+}
+
+function defineMeDiSumQa(generate: Command, context: ProgramContext): void {
   const medisumqa = generate
     .command('medisumqa')
     .description(
@@ -61,10 +84,42 @@ export function defineGenerate(program: Command, context: ProgramContext): void 
     )
     .option('--force', 'replace --out and --notes-out if they exist');
   retryOptions(modelOptions(medisumqa)).action(
-    action((options, command: Command) => {
-      // --no-system-role defaults to true; only a flag the user typed may override the config.
-      if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;
-      return generateMeDiSumQaCommand(context.withHome(options), context.output);
-    }),
+    withModelOptions((options: GenerateMeDiSumQaCommandOptions) =>
+      generateMeDiSumQaCommand(context.withHome(options), context.output),
+    ),
+  );
+}
+
+function defineQueries(generate: Command, context: ProgramContext): void {
+  const queries = generate
+    .command('queries')
+    .description(
+      "MedEureka-style queries from your own documents with the paper's query-generation prompt (Figure C11), written as a MedEureka release for run medeureka",
+    )
+    .requiredOption(
+      '--documents <path>',
+      'a folder of .md/.txt documents (tables), or a JSON-lines file of { id?, text }',
+    )
+    .requiredOption('--model <spec>', 'the generating model')
+    .requiredOption(
+      '--example-table <file>',
+      "the example table the prompt shows (the paper's: MSD's causes of chest pain)",
+    )
+    .requiredOption('--out <folder>', 'folder for queries.jsonl, corpus.json and review.jsonl')
+    .addOption(
+      new Option('--language <language>', "the prompt: zh (the paper's) or en (medbench's translation)")
+        .choices(['zh', 'en'])
+        .default('zh'),
+    )
+    .option(
+      '--example-output <file>',
+      "the example's output JSON (default: the paper's, or its translation for en)",
+    )
+    .option('--task-key <key>', 'the MedEureka task key to file the queries under (default Table_<language>)')
+    .option('--force', 'replace the files in --out');
+  retryOptions(modelOptions(queries)).action(
+    withModelOptions((options: GenerateQueriesCommandOptions) =>
+      generateQueriesCommand(context.withHome(options), context.output),
+    ),
   );
 }

@@ -1,0 +1,103 @@
+import { MedbenchError } from '../core/errors.js';
+import { Store } from '../store/store.js';
+import { MEDEUREKA_TASK_KEYS } from '../suites/medeureka/datasets.js';
+import {
+  type DocumentQuery,
+  parseGeneratedQuery,
+  type QueryLanguage,
+  tableQueryPrompt,
+} from '../suites/medeureka/query-generation.js';
+import { readDocuments } from '../suites/medeureka/read-documents.js';
+import { bindModel, type ModelOverrides } from './bind-model.js';
+import { loadConfig } from './config.js';
+import { answerGenerationRequests, generationStorePath } from './generation-runs.js';
+import { checkRestrictedData } from './restricted-data.js';
+import type { RetryOptions, RunHooks } from './run-model.js';
+
+export interface GenerateQueriesRequest extends ModelOverrides, RetryOptions {
+  /** A folder of .md/.txt documents or a JSON-lines file of { id?, text }. */
+  documents: string;
+  model: string;
+  /** The prompt's language: zh (the paper's) or en (medbench's translation). */
+  language: QueryLanguage;
+  /** A document to show as the example table (the prompt's {example_table}). */
+  exampleTable: string;
+  /** The example's output (default: the paper's, or its translation). */
+  exampleOutput?: string;
+  /** The MedEureka task key the queries are filed under (default Table_<language>). */
+  task?: string;
+  restricted?: boolean;
+  config?: string;
+  home?: string;
+}
+
+/** Output limit of a generation: the paper's example answer is about 600 tokens of Chinese. */
+const QUERY_MAX_TOKENS = 2000;
+
+/**
+ * `medbench generate queries`: one question per document of the user's collection, with the
+ * paper's query-generation prompt, through the run pipeline (resumable, cached, restricted text
+ * only to approved endpoints).
+ */
+export async function generateQueries(
+  request: GenerateQueriesRequest,
+  hooks: RunHooks = {},
+): Promise<{ task: string; results: DocumentQuery[] }> {
+  const task = request.task ?? `Table_${request.language}`;
+  if (!MEDEUREKA_TASK_KEYS.includes(task))
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--task ${task} is not a MedEureka task key`,
+      hint: `Use one of ${MEDEUREKA_TASK_KEYS.join(', ')}: the key decides the query instruction embedding models get (Figure C12).`,
+    });
+  const { config } = await loadConfig(request.config);
+  const model = await bindModel({ spec: request.model, config, overrides: request });
+  const restricted = request.restricted
+    ? { what: request.documents, why: 'marked restricted (--restricted)' }
+    : undefined;
+  checkRestrictedData(model, restricted);
+  const documents = readDocuments(request.documents);
+  const requests = documents.map((document) => ({
+    id: `query:${document.id}`,
+    messages: [
+      {
+        role: 'user' as const,
+        content: tableQueryPrompt({
+          language: request.language,
+          exampleTable: request.exampleTable,
+          ...(request.exampleOutput !== undefined ? { exampleOutput: request.exampleOutput } : {}),
+          table: document.text,
+        }),
+      },
+    ],
+    prefill: '',
+  }));
+  const store = new Store(generationStorePath(request.home));
+  try {
+    const answers = await answerGenerationRequests({
+      store,
+      model,
+      config,
+      retry: request,
+      hooks,
+      restricted,
+      generation: {
+        suite: 'medeureka',
+        name: 'query-generation',
+        step: 'queries',
+        source: request.documents,
+      },
+      maxOutputTokens: QUERY_MAX_TOKENS,
+      requests,
+    });
+    return {
+      task,
+      results: documents.map((document) => {
+        const output = answers.get(`query:${document.id}`)!;
+        return { document, output, query: parseGeneratedQuery(output) };
+      }),
+    };
+  } finally {
+    store.close();
+  }
+}
