@@ -9,7 +9,6 @@ import { BERTSCORE_ENCODERS } from '../../suites/clue/protocols.js';
 import { writeOutputFile } from '../output-file.js';
 import { terminalSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
-import { refuseRunOnlyOptions } from './refuse-run-only-options.js';
 
 export interface GenerateMeDiSumQaCommandOptions extends GenerateMeDiSumQaRequest {
   out: string;
@@ -34,7 +33,6 @@ export async function generateMeDiSumQaCommand(
   options: GenerateMeDiSumQaCommandOptions,
   output: CommandOutput,
 ): Promise<void> {
-  refuseRunOnlyOptions('generate medisumqa', options);
   for (const path of [options.out, notesPath(options)])
     if (existsSync(path) && !options.force)
       throw new MedbenchError({

@@ -7,7 +7,6 @@ import { generatedRelease } from '../../suites/medeureka/query-generation.js';
 import { writeOutputFile } from '../output-file.js';
 import { terminalSession } from '../run-session.js';
 import type { CommandOutput } from './build-medodyssey.js';
-import { refuseRunOnlyOptions } from './refuse-run-only-options.js';
 
 export interface GenerateQueriesCommandOptions
   extends Omit<GenerateQueriesRequest, 'exampleTable' | 'exampleOutput' | 'task'> {
@@ -26,7 +25,6 @@ export async function generateQueriesCommand(
   options: GenerateQueriesCommandOptions,
   output: CommandOutput,
 ): Promise<void> {
-  refuseRunOnlyOptions('generate queries', options);
   if (existsSync(options.out) && readdirSync(options.out).length > 0 && !options.force)
     throw new MedbenchError({
       code: 'USAGE',

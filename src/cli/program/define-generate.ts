@@ -8,6 +8,9 @@ import { type GenerateQueriesCommandOptions, generateQueriesCommand } from '../c
 import { modelOptions, retryOptions } from './define-run.js';
 import { action, integer, type ProgramContext } from './program-context.js';
 
+/** The generate commands take `run`'s model and retry options, not those of a stored run (label, task, redact, dry run, shard). */
+const GENERATION = { forRuns: false };
+
 /** `medbench generate …`: build a benchmark's data from the user's own (credentialed) files. */
 export function defineGenerate(program: Command, context: ProgramContext): void {
   const generate = program
@@ -83,7 +86,7 @@ function defineMeDiSumQa(generate: Command, context: ProgramContext): void {
       'the note whose discharge instructions are the few-shot example (default 13714762-DS-14)',
     )
     .option('--force', 'replace --out and --notes-out if they exist');
-  retryOptions(modelOptions(medisumqa)).action(
+  retryOptions(modelOptions(medisumqa, GENERATION), GENERATION).action(
     withModelOptions((options: GenerateMeDiSumQaCommandOptions) =>
       generateMeDiSumQaCommand(context.withHome(options), context.output),
     ),
@@ -117,7 +120,7 @@ function defineQueries(generate: Command, context: ProgramContext): void {
     )
     .option('--task-key <key>', 'the MedEureka task key to file the queries under (default Table_<language>)')
     .option('--force', 'replace the files in --out');
-  retryOptions(modelOptions(queries)).action(
+  retryOptions(modelOptions(queries, GENERATION), GENERATION).action(
     withModelOptions((options: GenerateQueriesCommandOptions) =>
       generateQueriesCommand(context.withHome(options), context.output),
     ),

@@ -70,15 +70,21 @@ function clueOptions(command: Command): Command {
 }
 
 /** The model, its window and tokenizer, and its generation parameters. */
-export function modelOptions(command: Command): Command {
+export function modelOptions(command: Command, options: { forRuns?: boolean } = {}): Command {
+  if (options.forRuns !== false)
+    command
+      .option('--label <name>', 'display name in reports')
+      .option('--task <task>', 'only this task of the dataset')
+      .option(
+        '--redact',
+        'store SHA-256 hashes and lengths instead of prompt, output, gold and error text (a run of its own; scores, counts and timings are kept)',
+      );
   return command
     .option(
       '--no-system-role',
       "the model's chat template has no system role: the system prompt joins the first user turn",
     )
     .option('--config <file>', 'config file (default ./medbench.config.{json,mjs,js})')
-    .option('--label <name>', 'display name in reports')
-    .option('--task <task>', 'only this task of the dataset')
     .option(
       '--context-window <tokens>',
       "the model's context window",
@@ -109,17 +115,24 @@ export function modelOptions(command: Command): Command {
       integer('--max-output-tokens', { min: 1 }),
     )
     .option(
-      '--redact',
-      'store SHA-256 hashes and lengths instead of prompt, output, gold and error text (a run of its own; scores, counts and timings are kept)',
-    )
-    .option(
       '--restricted',
       "the data is restricted (credentialed): send it only to endpoints approved for it (in-process models, servers on this machine, or endpoints with restrictedDataApproved in the config). CLUE's MIMIC-derived tasks always are",
     );
 }
 
 /** How hard to try per request and per sample. */
-export function retryOptions(command: Command): Command {
+export function retryOptions(command: Command, options: { forRuns?: boolean } = {}): Command {
+  if (options.forRuns !== false)
+    command
+      .option(
+        '--dry-run',
+        'run --dataset: print per task the samples, prompt tokens and output limits left to send and the most they may cost; send and store nothing',
+      )
+      .option(
+        '--shard <i/n>',
+        "run --dataset, run clue: this machine's share of the run (samples split by a hash of their ids); `medbench merge` joins the shards' stores into one",
+        checked(parseShard),
+      );
   return command
     .option('--timeout-ms <ms>', 'per-request timeout (default 600000)', integer('--timeout-ms', { min: 1 }))
     .option(
@@ -138,15 +151,6 @@ export function retryOptions(command: Command): Command {
       integer('--sample-timeout-ms', { min: 1 }),
     )
     .option('--fail-fast', 'stop at the first sample that gets no answer (default: record it and go on)')
-    .option(
-      '--dry-run',
-      'run --dataset: print per task the samples, prompt tokens and output limits left to send and the most they may cost; send and store nothing',
-    )
-    .option(
-      '--shard <i/n>',
-      "run --dataset, run clue: this machine's share of the run (samples split by a hash of their ids); `medbench merge` joins the shards' stores into one",
-      checked(parseShard),
-    )
     .option(
       '--max-cost <amount>',
       "stop before a request could take the run's cost past this (the model's config prices; each request counted at its prompt tokens and full output limit); re-run with a higher cap to go on",
