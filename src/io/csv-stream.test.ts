@@ -64,6 +64,24 @@ describe('streamCsv reads a file as Python’s csv.reader does', () => {
     );
   });
 
+  it('hands unwanted fields over as empty strings, still holding them to the limit', async () => {
+    const path = join(folder, 'keep.csv');
+    writeFileSync(path, 'id,text\n1,"long\ntext"\n2,"kept"\n');
+    const rows: string[][] = [];
+    await streamCsv(path, {
+      onRow: (fields) => rows.push(fields),
+      keep: (row, column) => column === 0 || row === 2,
+    });
+    expect(rows).toEqual([
+      ['id', ''],
+      ['1', ''],
+      ['2', 'kept'],
+    ]);
+    await expect(
+      streamCsv(path, { onRow: () => {}, keep: (_, column) => column === 0, fieldLimit: 8 }),
+    ).rejects.toThrow(/field in record 1 \(line 2\) is longer than 8 characters/);
+  });
+
   it('refuses bytes that are not UTF-8, naming the line', async () => {
     const path = join(folder, 'latin1.csv');
     writeFileSync(

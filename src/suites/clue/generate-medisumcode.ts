@@ -53,9 +53,13 @@ export async function generateMeDiSumCode(
   const maxExamples = options.maxExamples ?? 500;
   options.onPhase?.(`reading ${options.discharge}`);
   const hadmIds: string[] = [];
-  await forEachDischargeNote(options.discharge, (fields) => {
-    hadmIds.push(fields[2]!);
-  });
+  await forEachDischargeNote(
+    options.discharge,
+    (fields) => {
+      hadmIds.push(fields[2]!);
+    },
+    () => false,
+  );
   const order = new PythonRandom(MEDISUMCODE_SEED).shuffle(hadmIds.map((_, index) => index));
   const chosen = order.slice(0, maxExamples);
   options.onPhase?.(`reading the ${chosen.length} chosen notes`);

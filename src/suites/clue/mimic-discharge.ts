@@ -9,9 +9,12 @@ import { PYTHON_CSV_FIELD_LIMIT, streamCsv } from '../../io/csv-stream.js';
 export async function forEachDischargeNote(
   path: string,
   onNote: (fields: string[], index: number) => void,
+  /** Which notes' texts are wanted (default all); the others come as ''. */
+  wantText: (index: number) => boolean = () => true,
 ): Promise<void> {
   await streamCsv(path, {
     fieldLimit: PYTHON_CSV_FIELD_LIMIT,
+    keep: (row, column) => column !== 7 || row === 0 || wantText(row - 1),
     onRow: (fields, row, line) => {
       if (row === 0) return;
       if (fields.length < 8)
@@ -28,8 +31,12 @@ export async function forEachDischargeNote(
 /** The texts of the notes at `indexes` (0-based, header excluded), read again from the file. */
 export async function dischargeTexts(path: string, indexes: readonly number[]): Promise<Map<number, string>> {
   const texts = new Map<number, string>(indexes.map((index) => [index, '']));
-  await forEachDischargeNote(path, (fields, index) => {
-    if (texts.has(index)) texts.set(index, fields[7]!);
-  });
+  await forEachDischargeNote(
+    path,
+    (fields, index) => {
+      if (texts.has(index)) texts.set(index, fields[7]!);
+    },
+    (index) => texts.has(index),
+  );
   return texts;
 }
