@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { ChatMessage } from '../core/chat-model.js';
+import type { ChatMessage, GenerationRequest } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
@@ -13,13 +13,6 @@ import { fitPrefill } from './fit-prefill.js';
 import { resolveHome } from './home.js';
 import type { DataRestriction } from './restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
-
-/** One request of a data-generation command: its conversation and the prefill (may be empty). */
-export interface GenerationRequest {
-  id: string;
-  messages: ChatMessage[];
-  prefill: string;
-}
 
 /** Where generation runs are kept: their own store beside the home's, out of reports and the viewer. */
 export function generationStorePath(home: string | undefined): string {

@@ -3,6 +3,16 @@ export interface ChatMessage {
   content: string;
 }
 
+/**
+ * One request of a data-generation command (`medbench generate …`): its conversation and the
+ * prefill the answer continues (empty: none).
+ */
+export interface GenerationRequest {
+  id: string;
+  messages: ChatMessage[];
+  prefill: string;
+}
+
 export interface GenerationParameters {
   temperature: number;
   maxOutputTokens: number;

@@ -3,6 +3,7 @@ import { streamCsv } from '../../io/csv-stream.js';
 import type { IcdTables } from './icd-sources.js';
 import { findIcd10 } from './icd-tables.js';
 import { dischargeTexts, forEachDischargeNote } from './mimic-discharge.js';
+import { pythonJsonDumps } from './python-json.js';
 import { PythonRandom } from './python-random.js';
 
 /** The seed `data/MeDiSumCode/generate_code_dataset.py` sets before it shuffles the notes. */
@@ -238,20 +239,7 @@ function diagnosisColumns(header: string[], path: string): { hadm: number; code:
   return { hadm: index('hadm_id'), code: index('icd_code'), version: index('icd_version') };
 }
 
-/**
- * The records as the script writes them: one `json.dumps(record, ensure_ascii=False)` per line,
- * keys in the script's order, `", "` and `": "` between items. JSON.stringify escapes a string
- * exactly as Python does with ensure_ascii off (`\"`, `\\`, `\n`-style escapes, other control
- * characters as lowercase `\u00xx`).
- */
+/** The records as the script writes them: one `json.dumps(record, ensure_ascii=False)` per line. */
 export function formatMeDiSumCodeLines(records: readonly MeDiSumCodeRecord[]): string {
-  const text = JSON.stringify;
-  return records
-    .map((record) => {
-      const codes = record.icd_codes
-        .map((code) => `{"code": ${text(code.code)}, "description": ${text(code.description)}}`)
-        .join(', ');
-      return `{"hadm_id": ${text(record.hadm_id)}, "text": ${text(record.text)}, "icd_codes": [${codes}]}\n`;
-    })
-    .join('');
+  return records.map((record) => `${pythonJsonDumps(record, { ensureAscii: false })}\n`).join('');
 }

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../core/chat-model.js';
+import type { GenerationRequest } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import {
   ADMITTED_PHRASE,
@@ -13,17 +13,11 @@ import {
   statementsOf,
 } from './medisumqa-generation.js';
 import { dischargeTexts, forEachDischargeNote } from './mimic-discharge.js';
+import { pythonJsonDumps } from './python-json.js';
 import { PythonRandom } from './python-random.js';
 
 /** The seed `generate_qas.py` sets before it shuffles the notes. */
 export const MEDISUMQA_SEED = 44;
-
-/** One chat request of the generation: its conversation and the prefill the answer continues. */
-export interface GenerationRequest {
-  id: string;
-  messages: ChatMessage[];
-  prefill: string;
-}
 
 /** Answers every request (resumable and cached by the caller); the text after the prefill. */
 export type AnswerRequests = (
@@ -48,10 +42,6 @@ export interface GenerateMeDiSumQaOptions {
   exampleNote?: string;
   answer: AnswerRequests;
   onPhase?: (phase: string) => void;
-}
-
-function dataError(message: string, hint: string): MedbenchError {
-  return new MedbenchError({ code: 'DATA_INVALID', message, hint });
 }
 
 interface Selection {
@@ -80,10 +70,11 @@ export async function selectMeDiSumQaNotes(options: GenerateMeDiSumQaOptions): P
       exampleInstructions = instructionsOf(text).instructions;
   });
   if (exampleInstructions === undefined)
-    throw dataError(
-      `${options.discharge}: no note ${exampleNote}, whose discharge instructions are the fact-extraction example`,
-      'The script takes the example from note 13714762-DS-14 of MIMIC-IV-Note (get_example.py); give the full discharge.csv, or name another note with --example-note.',
-    );
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${options.discharge}: no note ${exampleNote}, whose discharge instructions are the fact-extraction example`,
+      hint: 'The script takes the example from note 13714762-DS-14 of MIMIC-IV-Note (get_example.py); give the full discharge.csv, or name another note with --example-note.',
+    });
   const order = new PythonRandom(MEDISUMQA_SEED).shuffle(noteIds.map((_, index) => index));
   const chosen = order.filter((index) => usable[index]).slice(0, options.maxNotes ?? DEFAULT_MAX_NOTES);
   const texts = await dischargeTexts(options.discharge, chosen);
@@ -143,11 +134,5 @@ export async function generateMeDiSumQaNotes(
 
 /** generate_qas.py's output lines: `json.dump(record, ensure_ascii=False)` and a newline each. */
 export function formatGeneratedNotes(notes: readonly GeneratedNote[]): string {
-  const text = JSON.stringify;
-  return notes
-    .map((note) => {
-      const qas = note.qas.map(([question, answer]) => `[${text(question)}, ${text(answer)}]`).join(', ');
-      return `{"note_id": ${text(note.note_id)}, "with_summary": ${text(note.with_summary)}, "without_summary": ${text(note.without_summary)}, "qas": [${qas}]}\n`;
-    })
-    .join('');
+  return notes.map((note) => `${pythonJsonDumps(note, { ensureAscii: false })}\n`).join('');
 }

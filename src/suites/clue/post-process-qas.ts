@@ -1,6 +1,7 @@
 import { MedbenchError } from '../../core/errors.js';
 import { rouge } from '../../metrics/rouge.js';
 import type { GeneratedNote } from './generate-medisumqa.js';
+import { pythonJsonDumps } from './python-json.js';
 
 /** One question of the final set, in the file format `run clue` reads (docs/formats.md). */
 export interface MeDiSumQaEntry {
@@ -68,17 +69,5 @@ export async function postProcessQas(options: {
 
 /** `json.dumps(entry)` per line (ASCII only, as the script writes it: `\uXXXX` for the rest). */
 export function formatMeDiSumQaLines(entries: readonly MeDiSumQaEntry[]): string {
-  return entries
-    .map(
-      (entry) =>
-        `{"note_id": ${ascii(entry.note_id)}, "discharge_summary": ${ascii(entry.discharge_summary)}, "without_discharge_summary": ${ascii(entry.without_discharge_summary)}, "Question": ${ascii(entry.Question)}, "Answer": ${ascii(entry.Answer)}}\n`,
-    )
-    .join('');
-}
-
-function ascii(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u007f-\uffff]/g,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return entries.map((entry) => `${pythonJsonDumps(entry)}\n`).join('');
 }
