@@ -1,32 +1,31 @@
-// Runner overhead: 3,000 requests to a local server that answers after 20 ms, at
-// concurrency 32, with the SQLite store writing every response and result. The ideal rate
-// is 32 / 0.020 s = 1,600 requests/s; the script prints the achieved rate and the ratio.
-// For reference it also measures, against the same server in the same run, the bare HTTP
-// client with no runner and no store: the ceiling this machine allows.
-// Usage: npm run build && node bench/runner-overhead.js [requests] [concurrency] [delayMs]
+// Runner overhead: requests to a local server that answers after a fixed delay, at a fixed
+// concurrency, with the SQLite store (a file) committing every response and result. The ideal
+// rate is C / L (32 / 0.020 s = 1,600 requests/s). In each of three rounds, side by side, it
+// measures the bare HTTP client (no runner, no store: the ceiling this machine allows) and then
+// the runner into a fresh store, and prints each round and the min / median / max of the ratios.
+// 20,000 requests a round by default: a run's steady state (a real run has thousands of samples;
+// the first two or three thousand requests mostly measure the JIT warming up).
+// Usage: npm run build && node bench/runner-overhead.js [requests] [concurrency] [delayMs] [rounds]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { medodysseyTasks, OpenAICompatibleChatModel, runSamples, Store } from '../dist/index.js';
 import { benchModel, benchRun, benchSamples, startSlowServer } from './bench-run.js';
 
-const requests = Number(process.argv[2] ?? 3000);
+const requests = Number(process.argv[2] ?? 20000);
 const concurrency = Number(process.argv[3] ?? 32);
 const delayMs = Number(process.argv[4] ?? 20);
+const rounds = Number(process.argv[5] ?? 3);
+const ideal = concurrency / (delayMs / 1000);
 
 const { child: server, url } = await startSlowServer(delayMs);
-const folder = mkdtempSync(join(tmpdir(), 'medbench-bench-'));
-const store = new Store(join(folder, 'medbench.sqlite'));
-const samples = benchSamples(requests, 'bench');
-const model = benchModel([url], concurrency);
-const run = benchRun('bench');
 /** The delays the server achieved since the last call: mean and max, ms. */
 async function serverDelays() {
   const stats = await (await fetch(`${url}/stats`)).json();
   return `server delay mean ${stats.mean.toFixed(2)} ms, max ${stats.max.toFixed(1)} ms`;
 }
 
-async function bareClientRate() {
+async function bareClientRate(round) {
   const client = new OpenAICompatibleChatModel({ baseURL: `${url}/v1`, modelId: 'bench' });
   let next = 0;
   const started = performance.now();
@@ -35,7 +34,7 @@ async function bareClientRate() {
       while (next < requests) {
         next++;
         await client.generate({
-          messages: [{ role: 'user', content: `ping ${next}` }],
+          messages: [{ role: 'user', content: `ping ${round} ${next}` }],
           parameters: { temperature: 0, maxOutputTokens: 16 },
         });
       }
@@ -44,36 +43,54 @@ async function bareClientRate() {
   return requests / ((performance.now() - started) / 1000);
 }
 
+async function runnerRate(round) {
+  const folder = mkdtempSync(join(tmpdir(), 'medbench-bench-'));
+  const store = new Store(join(folder, 'medbench.sqlite'));
+  try {
+    const started = performance.now();
+    const summary = await runSamples({
+      store,
+      run: benchRun(`bench-${round}`),
+      samples: benchSamples(requests, `bench-${round}`),
+      tasks: medodysseyTasks,
+      model: benchModel([url], concurrency),
+      retry: { maxRetries: 0, baseDelayMs: 10, maxDelayMs: 10 },
+      timeoutMs: 10_000,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const stored = store.countResults(`bench-${round}`);
+    if (stored !== requests || summary.errors !== 0)
+      throw new Error(`round ${round}: ${stored} results stored, ${summary.errors} errors`);
+    return summary.done / seconds;
+  } finally {
+    store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const spread = (values) => {
+  const sorted = [...values].sort((left, right) => left - right);
+  return `${sorted[0].toFixed(3)} / ${sorted[Math.floor(sorted.length / 2)].toFixed(3)} / ${sorted.at(-1).toFixed(3)}`;
+};
+
 try {
-  const bare = await bareClientRate();
-  const bareDelays = await serverDelays();
-  const started = performance.now();
-  const summary = await runSamples({
-    store,
-    run,
-    samples,
-    tasks: medodysseyTasks,
-    model,
-    retry: { maxRetries: 0, baseDelayMs: 10, maxDelayMs: 10 },
-    timeoutMs: 10_000,
-  });
-  const seconds = (performance.now() - started) / 1000;
-  const runnerDelays = await serverDelays();
-  const stored = store.countResults('bench');
-  const rate = summary.done / seconds;
-  const ideal = concurrency / (delayMs / 1000);
+  const runner = [];
+  const bare = [];
   console.log(
-    `requests ${summary.done} (stored ${stored}, errors ${summary.errors}) in ${seconds.toFixed(2)} s`,
+    `${requests} requests a round, concurrency ${concurrency}, server delay ${delayMs} ms: ideal ${ideal.toFixed(0)} requests/s`,
   );
-  console.log(
-    `achieved ${rate.toFixed(0)} requests/s; ideal ${ideal.toFixed(0)} requests/s (${concurrency} × 1/${delayMs} ms)`,
-  );
-  console.log(`ratio achieved / ideal: ${(rate / ideal).toFixed(3)} (target >= 0.9); ${runnerDelays}`);
-  console.log(
-    `reference, bare HTTP client on the same server: ${bare.toFixed(0)} requests/s = ${(bare / ideal).toFixed(3)} of ideal; runner / bare = ${(rate / bare).toFixed(3)}; ${bareDelays}`,
-  );
+  for (let round = 1; round <= rounds; round++) {
+    bare.push((await bareClientRate(round)) / ideal);
+    const bareDelays = await serverDelays();
+    runner.push((await runnerRate(round)) / ideal);
+    const runnerDelays = await serverDelays();
+    console.log(
+      `round ${round}: runner ${runner.at(-1).toFixed(3)} of ideal (${runnerDelays}); bare HTTP client ${bare.at(-1).toFixed(3)} (${bareDelays}); runner / bare ${(runner.at(-1) / bare.at(-1)).toFixed(3)}`,
+    );
+  }
+  console.log(`runner / ideal, min / median / max: ${spread(runner)} (target >= 0.9), every response stored`);
+  console.log(`bare client / ideal: ${spread(bare)}`);
+  console.log(`runner / bare: ${spread(runner.map((value, index) => value / bare[index]))}`);
 } finally {
-  store.close();
   server.kill();
-  rmSync(folder, { recursive: true, force: true });
 }

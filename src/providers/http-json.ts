@@ -84,9 +84,11 @@ function post(
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     let connected = false;
     const fail = (error: unknown) => {
+      signal?.removeEventListener('abort', onAbort);
       const code = (error as { code?: string }).code;
       reject(new TransportError(connected ? 'exchange' : 'connect', code, { cause: error }));
     };
+    if (signal?.aborted) return fail(signal.reason);
     const request = send(
       url,
       {
@@ -94,7 +96,6 @@ function post(
         agent: agents[url.protocol as 'http:' | 'https:'],
         headers:
           payload === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(payload) },
-        ...(signal ? { signal } : {}),
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -102,6 +103,7 @@ function post(
         response.on('end', () => {
           // A connection closed before the announced length arrived ends as 'aborted'.
           if (!response.complete) return fail(Object.assign(new Error('cut off'), { code: 'ECUTOFF' }));
+          signal?.removeEventListener('abort', onAbort);
           resolve({
             status: response.statusCode ?? 0,
             headers: response.headers,
@@ -126,6 +128,12 @@ function post(
       });
       socket.once('close', () => clearTimeout(timer));
     });
+    // A listener of its own rather than http.request's `signal` option, which costs several
+    // times more per request (measured: bench/runner-overhead.js).
+    function onAbort() {
+      request.destroy(Object.assign(new Error('The operation was aborted'), { code: 'ABORT_ERR' }));
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', fail);
     request.end(payload);
   });
@@ -145,6 +153,21 @@ function httpUrl(text: string, shown: string): URL {
       cause: error,
     });
   }
+}
+
+/** URLs already parsed: a run posts to the same one thousands of times. */
+const parsedUrls = new Map<string, { shown: string; url: URL }>();
+
+/** The URL and how messages name it (without credentials: user info, key-like query values). */
+function parsedUrl(text: string): { shown: string; url: URL } {
+  let parsed = parsedUrls.get(text);
+  if (!parsed) {
+    const shown = endpointIdentity(text);
+    parsed = { shown, url: httpUrl(text, shown) };
+    if (parsedUrls.size >= 1000) parsedUrls.clear();
+    parsedUrls.set(text, parsed);
+  }
+  return parsed;
 }
 
 /** A failed exchange as the runner sees it: a time-out, a stop, a broken answer or no server. */
@@ -235,9 +258,7 @@ export async function postJson<Schema extends z.ZodType>(options: {
   /** Values sent that are secret although their header names do not say so (taken out of errors). */
   secrets?: readonly string[];
 }): Promise<z.infer<Schema>> {
-  // Messages name the URL without credentials (user info, key-like query values).
-  const shown = endpointIdentity(options.url);
-  const url = httpUrl(options.url, shown);
+  const { shown, url } = parsedUrl(options.url);
   let response: RawResponse;
   try {
     const get = options.body === undefined;

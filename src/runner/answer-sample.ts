@@ -1,90 +1,15 @@
 import type { ChatMessage, ChatModel } from '../core/chat-model.js';
 import { isFatalForRun, MedbenchError } from '../core/errors.js';
-import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
-import type { Task } from '../core/task.js';
-import { type CachedResponse, type PreparedPrompt, preparePromptAsync, type Store } from '../store/store.js';
-import type { AnswerCache } from './cached-answer.js';
-import type { CostBudget } from './cost-budget.js';
+import { GZIP_THRESHOLD_CHARS } from '../store/prepared-prompt.js';
+import { type CachedResponse, type PreparedPrompt, preparePromptAsync } from '../store/store.js';
 import type { ModelBinding } from './model-binding.js';
 import { resultRecord } from './result-columns.js';
-import type { ResultWriter } from './result-writer.js';
-import { type RetryPolicy, retrying, withRetry } from './retry.js';
-import type { RunControl } from './run-control.js';
+import { retrying, withRetry } from './retry.js';
 import { type SampleRequest, sampleRequest } from './sample-request.js';
+import { errorKind, type SampleRun } from './sample-run.js';
 
-/** Counts of a run, as progress lines and the summary show them. */
-export interface RunProgress {
-  total: number;
-  /** Finished in an earlier invocation of the same run. */
-  alreadyDone: number;
-  done: number;
-  cached: number;
-  tooLong: number;
-  errors: number;
-  /** Samples without an answer, by kind ("HTTP 500", "timeout", …). */
-  errorKinds: Record<string, number>;
-  /** The first error message of each kind (redacted as stored). */
-  errorExamples: Record<string, string>;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number;
-  startedAt: number;
-}
-
-/** A retry about to wait, for progress output. */
-export interface RetryEvent {
-  sampleId: string;
-  error: MedbenchError;
-  delayMs: number;
-  /** The attempt that failed, from 1. */
-  attempt: number;
-}
-
-/** The kind of a failure, as run summaries count them. */
-export function errorKind(error: MedbenchError): string {
-  if (error.status !== undefined) return `HTTP ${error.status}`;
-  const kinds: Partial<Record<MedbenchError['code'], string>> = {
-    ENDPOINT_TIMEOUT: 'timeout',
-    ENDPOINT_DISCONNECTED: 'connection closed mid-answer',
-    ENDPOINT_BAD_RESPONSE: 'malformed answer',
-    ENDPOINT_UNREACHABLE: 'unreachable',
-  };
-  return kinds[error.code] ?? error.code;
-}
-
-/** What every sample of one run shares: settings, stops, the writer, the cache, the counts. */
-export interface SampleRun {
-  store: Store;
-  run: RunRecord;
-  model: ModelBinding;
-  tasks: Readonly<Record<string, Task>>;
-  retry: RetryPolicy;
-  timeoutMs: number;
-  sampleTimeoutMs: number | undefined;
-  failFast: boolean;
-  redact: (text: string) => string;
-  /** --redact: no answer text goes to the response cache (results are redacted by the writer). */
-  redactText: boolean;
-  /** --max-cost: a request that might pass the cap is not sent (the run stops, resumable). */
-  budget: CostBudget | undefined;
-  onRetry: ((event: RetryEvent) => void) | undefined;
-  control: RunControl;
-  writer: ResultWriter;
-  cache: AnswerCache;
-  progress: RunProgress;
-  /** The error that stops the whole run (401, unreachable, a 404 model). */
-  fatal: MedbenchError | undefined;
-  /**
-   * With several endpoints: takes over a sample whose endpoint failed as a whole (it rests and
-   * the sample goes to another); false when no other endpoint serves.
-   */
-  failover?: (endpoint: ChatModel, error: MedbenchError, sample: Sample) => boolean;
-  /** An answer came back from this endpoint. */
-  served?: (endpoint: ChatModel) => void;
-  /** The first sample error under --fail-fast. */
-  failedFast: MedbenchError | undefined;
-}
+export { errorKind, type RetryEvent, type RunProgress, type SampleRun } from './sample-run.js';
 
 /** The record of a sample that got no answer: wrong and counted, with the reason. */
 function writeFailure(
@@ -98,7 +23,7 @@ function writeFailure(
     attempts: number;
   },
 ): void {
-  context.writer.write(
+  void context.writer.write(
     resultRecord({
       runId: context.run.id,
       sample,
@@ -151,7 +76,13 @@ function recordError(
   }
 }
 
-/** An answer to score: from the cache, or fresh (already committed to the response cache). */
+/**
+ * A result that costs nothing to redo (too_long, an error) waits for a group commit: the sample
+ * counts as done at once, as a kill before that commit only makes the next run redo it for free.
+ */
+const COMMITTED_LATER = { committed: Promise.resolve(true) };
+
+/** An answer to score: from the cache, or fresh (handed to the response cache). */
 interface Answer {
   response: CachedResponse;
   fresh: boolean;
@@ -213,8 +144,10 @@ async function sendAndKeep(
 ): Promise<Answer | 'left' | 'failed'> {
   const { control, model } = context;
   const { sample, endpoint, request, release, deadline, started } = send;
-  // Hashed and compressed now, so the commit when the answer arrives is only the inserts.
-  const prompt = await preparePromptAsync(sample.prompt);
+  // A long prompt is hashed and compressed now, off the event loop, so the commit when the answer
+  // arrives is only the inserts; a short one is hashed where it is written.
+  const prompt =
+    sample.prompt.length < GZIP_THRESHOLD_CHARS ? sample.prompt : await preparePromptAsync(sample.prompt);
   const generation = {
     messages: request.messages,
     parameters: request.parameters,
@@ -254,18 +187,19 @@ async function sendAndKeep(
     outputTokens: outcome.value.usage?.outputTokens ?? model.tokenizer?.count(text) ?? null,
     finishReason: outcome.value.finishReason ?? null,
   };
-  const cacheKey = context.cache.keyFor(endpoint, request);
-  context.writer.keepAnswer(() => {
-    if (!context.redactText)
-      context.store.putCachedResponse({
-        cacheKey,
+  const entry = context.redactText
+    ? undefined
+    : {
+        cacheKey: context.cache.keyFor(endpoint, request),
         provider: model.provider,
         modelId: model.modelId,
         response,
-      });
-  });
+      };
+  if (entry) context.cache.remember(entry.cacheKey);
   context.budget?.spend(costOf(model, response));
-  release();
+  // Handed to the store now; the claim is let go once the answer is committed, where another
+  // process finds it. The slot goes on meanwhile.
+  void context.writer.keepAnswer(entry).finally(release);
   return { response, fresh: true, attempts: outcome.attempts, prompt };
 }
 
@@ -302,13 +236,14 @@ function endpointCounter(
 
 /**
  * Runs one sample on one endpoint: too_long gating, the cache, the request, scoring, the write.
- * False when it was left for the next run (stopped, or a fatal error).
+ * Undefined when it was left for the next run (stopped, or a fatal error); otherwise the commit of
+ * its result, which resolves true once the result is in the store (false if the write failed).
  */
 export async function answerSample(
   context: SampleRun,
   sample: Sample,
   endpoint: ChatModel,
-): Promise<boolean> {
+): Promise<{ committed: Promise<boolean> } | undefined> {
   const { model, progress } = context;
   let request: SampleRequest;
   try {
@@ -317,10 +252,10 @@ export async function answerSample(
     // The count route failed after its retries: the run cannot judge too_long as asked.
     if (!MedbenchError.is(caught)) throw caught;
     // Stopped meanwhile: the sample is left for the next run.
-    if (context.control.stopped || caught.code === 'ABORTED') return false;
+    if (context.control.stopped || caught.code === 'ABORTED') return undefined;
     context.fatal ??= caught;
     context.control.hardStop.abort();
-    return false;
+    return undefined;
   }
   if (request.tooLong !== undefined) {
     writeFailure(context, sample, {
@@ -331,12 +266,38 @@ export async function answerSample(
       attempts: 0,
     });
     progress.tooLong++;
-    return true;
+    return COMMITTED_LATER;
   }
   const started = Date.now();
   const answer = await askModel(context, sample, endpoint, request, started);
-  if (answer === 'left') return false;
-  if (answer === 'failed') return true;
+  if (answer === 'left') return undefined;
+  if (answer === 'failed') return COMMITTED_LATER;
+  if (!answer.fresh) return { committed: scoreAndWrite(context, sample, request, answer, 0) };
+  const latencyMs = Date.now() - started;
+  // A fresh answer is on its way to the store already: the slot sends its next request first,
+  // and this one is scored and written right after, once this turn's requests are out.
+  return {
+    committed: new Promise<boolean>((resolve, reject) =>
+      setImmediate(() => {
+        try {
+          resolve(scoreAndWrite(context, sample, request, answer, latencyMs));
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    ),
+  };
+}
+
+/** Scores an answer and writes its result; resolves true once the result is committed. */
+function scoreAndWrite(
+  context: SampleRun,
+  sample: Sample,
+  request: SampleRequest,
+  answer: Answer,
+  latencyMs: number,
+): Promise<boolean> {
+  const { model, progress } = context;
   const { response, fresh } = answer;
   const cost = fresh ? costOf(model, response) : 0;
   const scored = context.tasks[sample.task]!.score({
@@ -344,7 +305,7 @@ export async function answerSample(
     rawOutput: response.text,
     mode: context.run.scoringMode,
   });
-  context.writer.write(
+  const written = context.writer.write(
     resultRecord({
       runId: context.run.id,
       sample,
@@ -361,7 +322,7 @@ export async function answerSample(
         outputTokens: response.outputTokens,
         // Without prices the cost is unknown, not zero.
         cost: model.prices ? cost : null,
-        latencyMs: fresh ? Date.now() - started : 0,
+        latencyMs,
         attempts: answer.attempts,
         cacheHit: !fresh,
         error: null,
@@ -374,5 +335,5 @@ export async function answerSample(
     progress.outputTokens += response.outputTokens ?? 0;
     progress.cost += cost;
   } else progress.cached++;
-  return true;
+  return written;
 }

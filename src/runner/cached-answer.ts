@@ -15,11 +15,23 @@ export class AnswerCache {
   private readonly endpointGroup: string;
   private readonly renewal: NodeJS.Timeout | undefined;
 
+  /**
+   * The cache keys of this model in the store when the run began, and of every answer it got
+   * since: a key not among them is not in the store unless another process put it there, which
+   * the look-up after taking a request's claim catches. The others cost no SQLite read.
+   */
+  private readonly known: Set<string>;
+  /** Each request's cache key per endpoint, computed once. */
+  private readonly keys = new WeakMap<SampleRequest, Map<ChatModel, string>>();
+
   constructor(
     private readonly store: Store,
     private readonly model: ModelBinding,
     private readonly claims: RequestClaims | undefined,
+    /** An answer on its way to the store (the writer thread's), by cache key. */
+    private readonly unconfirmed: (cacheKey: string) => CachedResponse | undefined = () => undefined,
   ) {
+    this.known = new Set(store.responseKeys(model.provider, model.modelId));
     this.endpointGroup = [...new Set(model.endpoints.map((entry) => entry.model.endpoint))].sort().join(' ');
     // Claims lapse unless renewed: renewed while this runner works, so only a dead process's lapse.
     this.renewal = claims ? setInterval(() => claims.renew(), CLAIM_LEASE_MS / 3) : undefined;
@@ -27,26 +39,49 @@ export class AnswerCache {
   }
 
   keyFor(chat: ChatModel, request: SampleRequest): string {
-    return responseCacheKey({
-      provider: chat.provider,
-      endpoint: chat.endpoint,
-      modelId: chat.modelId,
-      parameters: request.keyParameters,
-      messagesDigest: request.digest,
-    });
+    let keys = this.keys.get(request);
+    if (!keys) {
+      keys = new Map();
+      this.keys.set(request, keys);
+    }
+    let key = keys.get(chat);
+    if (key === undefined) {
+      key = responseCacheKey({
+        provider: chat.provider,
+        endpoint: chat.endpoint,
+        modelId: chat.modelId,
+        parameters: request.keyParameters,
+        messagesDigest: request.digest,
+      });
+      keys.set(chat, key);
+    }
+    return key;
+  }
+
+  /** An answer this run got (stored under `cacheKey`): later look-ups read it. */
+  remember(cacheKey: string): void {
+    this.known.add(cacheKey);
   }
 
   /**
    * A binding's endpoints serve one model: an answer any of them gave is this request's answer
    * (a fresh one is stored under the endpoint that gave it).
    */
-  private lookUp(endpoint: ChatModel, request: SampleRequest): CachedResponse | undefined {
-    let found = this.store.getCachedResponse(this.keyFor(endpoint, request));
+  private lookUp(endpoint: ChatModel, request: SampleRequest, everyKey = false): CachedResponse | undefined {
+    let found = this.find(this.keyFor(endpoint, request), everyKey);
     for (const other of this.model.endpoints) {
       if (found) break;
-      if (other.model !== endpoint) found = this.store.getCachedResponse(this.keyFor(other.model, request));
+      if (other.model !== endpoint) found = this.find(this.keyFor(other.model, request), everyKey);
     }
     return found;
+  }
+
+  /** `everyKey`: read the store also for a key not known to be there. */
+  private find(cacheKey: string, everyKey: boolean): CachedResponse | undefined {
+    const pending = this.unconfirmed(cacheKey);
+    if (pending) return pending;
+    if (!everyKey && !this.known.has(cacheKey)) return undefined;
+    return this.store.getCachedResponse(cacheKey);
   }
 
   /**
@@ -76,8 +111,8 @@ export class AnswerCache {
     };
     while (!cached) {
       if (claims.take(claimKey)) {
-        // Taken: an answer stored before the other process let go is in the cache now.
-        cached = this.lookUp(endpoint, request);
+        // Taken: an answer another process stored before it let go is in the cache now.
+        cached = this.lookUp(endpoint, request, true);
         if (cached) claims.release(claimKey);
         else claimed = true;
         break;
@@ -88,7 +123,7 @@ export class AnswerCache {
       } catch {
         return undefined;
       }
-      cached = this.lookUp(endpoint, request);
+      cached = this.lookUp(endpoint, request, true);
     }
     return { cached, release };
   }

@@ -1,7 +1,9 @@
 import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
-import type { ResultRecord, Store } from '../store/store.js';
+import type { CachedResponse, ResultRecord, Store } from '../store/store.js';
 import { redactResult } from './redact-result.js';
+import type { StoreWriterThread } from './store-writer-thread.js';
+import { applyStoreWrites, type CacheEntry, type StoreWrite } from './store-writes.js';
 
 /** Longest a received response waits before its result is committed. */
 export const GROUP_COMMIT_MS = 5;
@@ -11,20 +13,31 @@ export const GROUP_COMMIT_MAX = 64;
 /**
  * The one way results reach the store, for every kind of run.
  *
- * A fresh answer is committed at once (`keepAnswer`), synchronously, in the same turn of the
- * event loop in which it arrived, so a kill -9 can lose only answers still on the wire and a
- * re-run never pays for one twice; its result follows as soon as it is scored (`write(…, true)`).
- * Results that cost nothing to redo (cache hits, too_long, errors, computed scores) are committed
- * in groups: at most GROUP_COMMIT_MS later, or at once when GROUP_COMMIT_MAX are waiting.
+ * A fresh answer is committed at once (`keepAnswer`), so a kill -9 can lose only answers still
+ * on the wire and a re-run never pays for one twice; its result follows as soon as it is scored
+ * (`write(…, true)`). Both promises resolve once the commit is done: the sample counts as done,
+ * and its request claim is let go, only then. Results that cost nothing to redo (cache hits,
+ * too_long, errors, computed scores) are committed in groups: at most GROUP_COMMIT_MS later, or
+ * at once when GROUP_COMMIT_MAX are waiting.
+ *
+ * Commits happen in this thread, synchronously inside the call, or — given a `thread` — on the
+ * store's writer thread, which commits each message the moment it arrives (in order), so that
+ * reading responses never waits for SQLite.
  *
  * With `deferUntilAnswer`, nothing is written before the first answer (or the end of a run that
  * needs none): a run that fails at once on credentials or reachability leaves the store as it was.
  */
 export class ResultWriter {
-  private readonly queue: Array<() => void> = [];
+  private readonly queue: StoreWrite[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private committed: boolean;
   private readonly buffered: ResultRecord[] = [];
+  /** Whether the run row was written (once per run; INSERT OR IGNORE). */
+  private started = false;
+  /** Answers sent to the writer thread and not yet committed, found by cache look-ups meanwhile. */
+  private readonly unconfirmed = new Map<string, CachedResponse>();
+  /** Writes handed to the writer thread and not yet committed. */
+  private readonly inFlight = new Set<Promise<boolean>>();
   /** The first failed write; the run stops and reports it. */
   failure: unknown;
 
@@ -36,89 +49,113 @@ export class ResultWriter {
       onFailure?: () => void;
       /** --redact: every result is stored as `redactResult` makes it (hashes and lengths, no text). */
       redactText?: boolean;
+      /** Commits go to this thread (`StoreWriterThread.where`) instead of happening here. */
+      thread?: StoreWriterThread | undefined;
     },
   ) {
     this.committed = !options.deferUntilAnswer || store.getRun(run.id) !== undefined;
   }
 
-  private put(result: ResultRecord): void {
-    this.store.putResult(this.options.redactText ? redactResult(result) : result);
+  private resultWrite(result: ResultRecord): StoreWrite {
+    return { kind: 'result', result: this.options.redactText ? redactResult(result) : result };
   }
 
-  /** Whether this writer has written the run row (once per run; INSERT OR IGNORE). */
-  private started = false;
+  private failed(error: unknown): false {
+    this.failure ??= error;
+    this.options.onFailure?.();
+    return false;
+  }
 
-  private writeNow(work: () => void): void {
-    try {
-      this.store.transaction(() => {
-        if (!this.started) this.store.ensureRun(this.run);
-        this.started = true;
-        work();
-      });
-    } catch (error) {
-      this.failure ??= error;
-      this.options.onFailure?.();
+  /** Commits `writes` (after the run row, the first time); true once committed. */
+  private writeNow(writes: StoreWrite[]): Promise<boolean> {
+    if (!this.started) writes.unshift({ kind: 'run', run: this.run });
+    this.started = true;
+    const { thread } = this.options;
+    if (!thread) {
+      try {
+        this.store.transaction(() => applyStoreWrites(this.store, writes));
+        return Promise.resolve(true);
+      } catch (error) {
+        return Promise.resolve(this.failed(error));
+      }
     }
+    const written = thread.write(writes).then(
+      () => true,
+      (error: unknown) => this.failed(error),
+    );
+    this.inFlight.add(written);
+    void written.then(() => this.inFlight.delete(written));
+    return written;
   }
 
-  private flushQueue = (): void => {
+  private flushQueue = (): Promise<boolean> => {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const batch = this.queue.splice(0);
-    if (batch.length > 0)
-      this.writeNow(() => {
-        for (const work of batch) work();
-      });
+    return batch.length > 0 ? this.writeNow(batch) : Promise.resolve(true);
   };
 
-  private later(work: () => void): void {
-    this.queue.push(work);
-    if (this.queue.length >= GROUP_COMMIT_MAX) this.flushQueue();
+  private later(write: StoreWrite): void {
+    this.queue.push(write);
+    if (this.queue.length >= GROUP_COMMIT_MAX) void this.flushQueue();
     else this.flushTimer ??= setTimeout(this.flushQueue, GROUP_COMMIT_MS);
   }
 
-  /** Commits a fresh answer (to the response cache), with the run and what waited the first time. */
-  keepAnswer(putInCache: () => void): void {
-    if (this.committed) {
-      this.writeNow(putInCache);
-      return;
+  /** A fresh answer not yet committed (on the writer thread), by its cache key. */
+  unconfirmedAnswer(cacheKey: string): CachedResponse | undefined {
+    return this.unconfirmed.get(cacheKey);
+  }
+
+  /**
+   * Commits a fresh answer (to the response cache), with the run and what waited the first time;
+   * `entry` undefined (--redact) commits only those. True once committed.
+   */
+  async keepAnswer(entry: CacheEntry | undefined): Promise<boolean> {
+    const writes: StoreWrite[] = entry ? [{ kind: 'answer', entry }] : [];
+    if (!this.committed) {
+      this.committed = true;
+      for (const item of this.buffered.splice(0)) writes.push(this.resultWrite(item));
     }
-    this.committed = true;
-    const items = this.buffered.splice(0);
-    this.writeNow(() => {
-      putInCache();
-      for (const item of items) this.put(item);
-    });
+    if (writes.length === 0) return true;
+    if (!entry || !this.options.thread) return this.writeNow(writes);
+    this.unconfirmed.set(entry.cacheKey, entry.response);
+    try {
+      return await this.writeNow(writes);
+    } finally {
+      this.unconfirmed.delete(entry.cacheKey);
+    }
   }
 
-  /** `answered`: the result of a fresh answer, committed now; others may wait for a group. */
-  write(result: ResultRecord, answered = false): void {
+  /**
+   * `answered`: the result of a fresh answer, committed now (true once committed); others may
+   * wait for a group.
+   */
+  write(result: ResultRecord, answered = false): Promise<boolean> {
     if (!this.committed) this.buffered.push(result);
-    else if (answered) this.writeNow(() => this.put(result));
-    else this.later(() => this.put(result));
+    else if (answered) return this.writeNow([this.resultWrite(result)]);
+    else this.later(this.resultWrite(result));
+    return Promise.resolve(true);
   }
 
-  /** Several results in one transaction, now (a computed batch). */
-  writeAll(results: readonly ResultRecord[]): void {
-    this.flushQueue();
+  /** Several results in one transaction, now (a computed batch); true once committed. */
+  writeAll(results: readonly ResultRecord[]): Promise<boolean> {
+    void this.flushQueue();
     this.committed = true;
-    this.writeNow(() => {
-      for (const result of results) this.put(result);
-    });
+    return this.writeNow(results.map((result) => this.resultWrite(result)));
   }
 
   /**
    * The end of the run: what waits for a group is committed; results held back for a first answer
    * are committed too unless the run failed as a whole (`fatal`), which leaves the store as it was.
+   * Resolves when every write is committed.
    */
-  close(fatal: boolean): void {
-    this.flushQueue();
-    if (fatal || this.committed || this.buffered.length === 0) return;
-    this.committed = true;
-    const items = this.buffered.splice(0);
-    this.writeNow(() => {
-      for (const item of items) this.put(item);
-    });
+  async close(fatal: boolean): Promise<void> {
+    void this.flushQueue();
+    if (!fatal && !this.committed && this.buffered.length > 0) {
+      this.committed = true;
+      void this.writeNow(this.buffered.splice(0).map((item) => this.resultWrite(item)));
+    }
+    await Promise.all(this.inFlight);
   }
 
   /** Throws the first failed write as a STORE_ERROR naming the store. */

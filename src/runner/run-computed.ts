@@ -58,12 +58,12 @@ export async function runComputed(options: {
       if (signal.aborted) break;
       throw error;
     }
-    writer.writeAll(results);
+    await writer.writeAll(results);
     writer.throwIfFailed();
     summary.done += batch.ids.length;
     options.onBatch?.(summary.alreadyDone + summary.done, summary.total);
   }
-  writer.close(false);
+  await writer.close(false);
   writer.throwIfFailed();
   summary.interrupted = summary.alreadyDone + summary.done < summary.total;
   return summary;

@@ -48,28 +48,67 @@ export class RunControl {
     this.endWaits();
   }
 
-  /** One attempt with its own time limit; a hard stop cancels it. One controller and timer per attempt. */
+  /** Attempts in flight, each with the moment it times out. */
+  private readonly attempts = new Map<AbortController, number>();
+  /** Times attempts out: one timer for all of them, set for the earliest deadline. */
+  private sweep: NodeJS.Timeout | undefined;
+  private sweepAt = Number.POSITIVE_INFINITY;
+
+  private readonly timeOut = (): void => {
+    this.sweep = undefined;
+    this.sweepAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [controller, deadline] of this.attempts) {
+      if (deadline <= now) {
+        this.attempts.delete(controller);
+        controller.abort(new DOMException('The request timed out.', 'TimeoutError'));
+      } else next = Math.min(next, deadline);
+    }
+    this.armSweep(next);
+  };
+
+  private armSweep(deadline: number): void {
+    if (deadline === Number.POSITIVE_INFINITY || deadline >= this.sweepAt) return;
+    if (this.sweep) clearTimeout(this.sweep);
+    this.sweepAt = deadline;
+    this.sweep = setTimeout(this.timeOut, Math.max(1, deadline - performance.now()));
+    this.sweep.unref();
+  }
+
+  private readonly cancelAttempts = (): void => {
+    for (const controller of this.attempts.keys()) controller.abort(this.hardStop.signal.reason);
+    this.attempts.clear();
+  };
+
+  /**
+   * One attempt with its own time limit; a hard stop cancels it. The attempts share one timer
+   * and one hard-stop listener (a request costs no timer or listener of its own).
+   */
   async generate(
     endpoint: ChatModel,
     request: { messages: ChatMessage[] } & Pick<ChatRequest, 'parameters' | 'truncatePromptTokens'>,
     timeoutMs: number,
   ) {
     const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new DOMException('The request timed out.', 'TimeoutError')),
-      Math.max(1, timeoutMs),
-    );
-    const onHardStop = () => controller.abort(this.hardStop.signal.reason);
-    this.hardStop.signal.addEventListener('abort', onHardStop, { once: true });
+    if (this.hardStop.signal.aborted) controller.abort(this.hardStop.signal.reason);
+    else {
+      if (this.attempts.size === 0)
+        this.hardStop.signal.addEventListener('abort', this.cancelAttempts, { once: true });
+      const deadline = performance.now() + Math.max(1, timeoutMs);
+      this.attempts.set(controller, deadline);
+      this.armSweep(deadline);
+    }
     try {
       return await endpoint.generate({ ...request, signal: controller.signal });
     } finally {
-      clearTimeout(timer);
-      this.hardStop.signal.removeEventListener('abort', onHardStop);
+      this.attempts.delete(controller);
+      if (this.attempts.size === 0) this.hardStop.signal.removeEventListener('abort', this.cancelAttempts);
     }
   }
 
   dispose(): void {
+    if (this.sweep) clearTimeout(this.sweep);
     this.signals.abortSignal?.removeEventListener('abort', this.onAbort);
     this.hardStop.signal.removeEventListener('abort', this.endWaits);
     this.signals.stopSignal?.removeEventListener('abort', this.endWaits);

@@ -296,9 +296,12 @@ describe('runSamples', () => {
         if (progress.done === 4) stop.abort();
       },
     });
-    expect([first.done, first.interrupted]).toEqual([4, true]);
+    // A sample counts once its result is committed, by which time its slot may have sent the next
+    // request: that one finishes and is kept (a graceful stop sends nothing new).
+    expect(first.interrupted).toBe(true);
+    expect([4, 5]).toContain(first.done);
     const second = await go(await binding({ concurrency: 1 }), samples(10));
-    expect([second.alreadyDone, second.done]).toEqual([4, 6]);
+    expect([second.alreadyDone, second.done]).toEqual([first.done, 10 - first.done]);
     expect(server.requests).toHaveLength(10);
     expect(store.countResults('run-1')).toBe(10);
   });

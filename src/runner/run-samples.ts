@@ -14,6 +14,7 @@ import { redactedText } from './redact-result.js';
 import { ResultWriter } from './result-writer.js';
 import type { RetryPolicy } from './retry.js';
 import { RunControl } from './run-control.js';
+import { StoreWriterThread } from './store-writer-thread.js';
 
 export { errorKind, type RetryEvent, type RunProgress } from './answer-sample.js';
 export { messagesDigest, responseCacheKey } from './response-cache-key.js';
@@ -143,6 +144,7 @@ function workerOf(
   context: SampleRun,
   queue: SampleQueue,
   options: RunSamplesOptions,
+  uncommitted: Set<Promise<void>>,
 ): (endpoint: ChatModel) => Promise<void> {
   return async (endpoint: ChatModel): Promise<void> => {
     while (!context.control.stopped) {
@@ -160,19 +162,29 @@ function workerOf(
         await context.control.pause(20);
         continue;
       }
-      let done: boolean;
+      let answered: Awaited<ReturnType<typeof answerSample>>;
       try {
-        done = await answerSample(context, sample, endpoint);
+        answered = await answerSample(context, sample, endpoint);
       } finally {
         queue.inFlight--;
       }
-      if (done && !context.control.hardStop.signal.aborted) {
+      if (!answered) continue;
+      // Counted once committed; the slot sends its next request meanwhile, unless too many
+      // results wait for their commit (a writer thread that cannot keep up slows the run).
+      const counted = answered.committed.then((committed) => {
+        uncommitted.delete(counted);
+        if (!committed || context.control.hardStop.signal.aborted) return;
         context.progress.done++;
         options.onProgress?.({ ...context.progress });
-      }
+      });
+      uncommitted.add(counted);
+      while (uncommitted.size > MAX_UNCOMMITTED) await Promise.race(uncommitted);
     }
   };
 }
+
+/** Results handed to the store and not yet committed, past which a slot waits before its next sample. */
+const MAX_UNCOMMITTED = 1024;
 
 /** One worker per concurrency slot; slots interleaved across endpoints (round-robin). */
 function slotsOf(model: ModelBinding): ChatModel[] {
@@ -222,6 +234,15 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
       hint: 'Give the model "prices": { "inputPerMillion": …, "outputPerMillion": … } in medbench.config.json.',
     });
   const control = new RunControl(options);
+  const thread = StoreWriterThread.where(store.path);
+  // Started before the first request, so that no answer waits for the thread to start.
+  await thread?.ready;
+  const writer = new ResultWriter(store, run, {
+    deferUntilAnswer: true,
+    onFailure: () => control.hardStop.abort(),
+    redactText: options.redactText ?? false,
+    thread,
+  });
   const context: SampleRun = {
     store,
     run,
@@ -236,26 +257,26 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     budget: costBudgetFor(model, options.maxCost),
     onRetry: options.onRetry,
     control,
-    writer: new ResultWriter(store, run, {
-      deferUntilAnswer: true,
-      onFailure: () => control.hardStop.abort(),
-      redactText: options.redactText ?? false,
-    }),
-    cache: new AnswerCache(store, model, options.claims),
+    writer,
+    cache: new AnswerCache(store, model, options.claims, (key) => writer.unconfirmedAnswer(key)),
     progress: startProgress(options.samples.length, pending.length),
     fatal: undefined,
     failedFast: undefined,
   };
   const queue = new SampleQueue(pending);
   if (model.endpoints.length > 1) failOver(context, queue, options);
-  const worker = workerOf(context, queue, options);
+  const uncommitted = new Set<Promise<void>>();
+  const worker = workerOf(context, queue, options, uncommitted);
   try {
     await Promise.all(slotsOf(model).map(worker));
+    await Promise.all(uncommitted);
   } finally {
     control.dispose();
-    context.cache.close();
     // A fatal error keeps what was committed before it, never what waited for a first answer.
-    context.writer.close(context.fatal !== undefined);
+    await writer.close(context.fatal !== undefined);
+    await thread?.close();
+    // Claims go last: whatever they covered is in the store by now.
+    context.cache.close();
   }
   context.writer.throwIfFailed();
   if (context.fatal) throw context.fatal;

@@ -83,4 +83,9 @@ export const MIGRATIONS: readonly string[] = [
   -- --redact: hashes and lengths in place of the prompt, output and gold (JSON; NULL otherwise).
   ALTER TABLE results ADD COLUMN redaction_json TEXT;
   `,
+  `
+  -- The cache keys of one model, read once when a run starts (Store.responseKeys): a request
+  -- whose key is not among them is not looked up again while the run lasts.
+  CREATE INDEX responses_by_model ON responses (provider, model_id, cache_key);
+  `,
 ];

@@ -1,4 +1,4 @@
-import type { RunRecord, StoredResult } from '../core/run-record.js';
+import type { ResultFields, RunRecord, StoredResult } from '../core/run-record.js';
 import type { SampleStatus } from '../core/sample.js';
 
 /** Rows as SQLite returns them, and their records. */
@@ -87,4 +87,31 @@ export interface CachedResponse {
   inputTokens: number | null;
   outputTokens: number | null;
   finishReason: string | null;
+}
+
+/** A result's values in the column order of `results` (prompt stored apart, by its hash). */
+export function resultRowValues(result: ResultFields, promptHash: string | null): unknown[] {
+  return [
+    result.runId,
+    result.sampleId,
+    result.task,
+    JSON.stringify(result.params),
+    JSON.stringify(result.gold),
+    promptHash,
+    result.promptChars,
+    result.promptTokens,
+    result.status,
+    result.rawOutput,
+    result.parsed === undefined ? null : JSON.stringify(result.parsed),
+    JSON.stringify(result.scores),
+    result.inputTokens,
+    result.outputTokens,
+    result.cost,
+    result.latencyMs,
+    result.attempts,
+    result.cacheHit ? 1 : 0,
+    result.error,
+    new Date().toISOString(),
+    result.redaction ? JSON.stringify(result.redaction) : null,
+  ];
 }

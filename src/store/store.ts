@@ -6,7 +6,14 @@ import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js
 import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
 import { GZIP_THRESHOLD_CHARS, type PreparedPrompt, preparePrompt, sha256 } from './prepared-prompt.js';
-import { type CachedResponse, type ResultRow, type RunRow, toResult, toRun } from './store-rows.js';
+import {
+  type CachedResponse,
+  type ResultRow,
+  type RunRow,
+  resultRowValues,
+  toResult,
+  toRun,
+} from './store-rows.js';
 
 export type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 export { type PreparedPrompt, preparePrompt, preparePromptAsync, sha256 } from './prepared-prompt.js';
@@ -182,29 +189,7 @@ export class Store {
              status, raw_output, parsed_json, scores_json, input_tokens, output_tokens, cost, latency_ms, attempts, cache_hit, error, created_at,
              redaction_json)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        result.runId,
-        result.sampleId,
-        result.task,
-        JSON.stringify(result.params),
-        JSON.stringify(result.gold),
-        promptHash,
-        result.promptChars,
-        result.promptTokens,
-        result.status,
-        result.rawOutput,
-        result.parsed === undefined ? null : JSON.stringify(result.parsed),
-        JSON.stringify(result.scores),
-        result.inputTokens,
-        result.outputTokens,
-        result.cost,
-        result.latencyMs,
-        result.attempts,
-        result.cacheHit ? 1 : 0,
-        result.error,
-        new Date().toISOString(),
-        result.redaction ? JSON.stringify(result.redaction) : null,
-      );
+      ).run(...resultRowValues(result, promptHash));
     };
     if (this.database.inTransaction) write();
     else this.transaction(write);
@@ -345,6 +330,13 @@ export class Store {
   countResults(runId: string): number {
     return (this.statement('SELECT COUNT(*) AS n FROM results WHERE run_id = ?').get(runId) as { n: number })
       .n;
+  }
+
+  /** The response cache's keys for one provider and model (an index holds them in order). */
+  responseKeys(provider: string, modelId: string): string[] {
+    return this.statement('SELECT cache_key FROM responses WHERE provider = ? AND model_id = ?')
+      .pluck()
+      .all(provider, modelId) as string[];
   }
 
   getCachedResponse(cacheKey: string): CachedResponse | undefined {
