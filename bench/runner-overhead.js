@@ -5,17 +5,21 @@
 // the runner into a fresh store, and prints each round and the min / median / max of the ratios.
 // 20,000 requests a round by default: a run's steady state (a real run has thousands of samples;
 // the first two or three thousand requests mostly measure the JIT warming up).
-// Usage: npm run build && node bench/runner-overhead.js [requests] [concurrency] [delayMs] [rounds]
+// With "claims" as the fifth argument the runner also takes a request claim per request, as the CLI
+// does (claims.sqlite beside the store: two medbench processes never pay for one answer twice).
+// Usage: npm run build && node bench/runner-overhead.js [requests] [concurrency] [delayMs] [rounds] [claims]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { medodysseyTasks, OpenAICompatibleChatModel, runSamples, Store } from '../dist/index.js';
+import { RequestClaims } from '../dist/store/request-claims.js';
 import { benchModel, benchRun, benchSamples, startSlowServer } from './bench-run.js';
 
 const requests = Number(process.argv[2] ?? 20000);
 const concurrency = Number(process.argv[3] ?? 32);
 const delayMs = Number(process.argv[4] ?? 20);
 const rounds = Number(process.argv[5] ?? 3);
+const withClaims = process.argv[6] === 'claims';
 const ideal = concurrency / (delayMs / 1000);
 
 const { child: server, url } = await startSlowServer(delayMs);
@@ -46,6 +50,7 @@ async function bareClientRate(round) {
 async function runnerRate(round) {
   const folder = mkdtempSync(join(tmpdir(), 'medbench-bench-'));
   const store = new Store(join(folder, 'medbench.sqlite'));
+  const claims = withClaims ? RequestClaims.beside(store.path) : undefined;
   try {
     const started = performance.now();
     const summary = await runSamples({
@@ -56,6 +61,7 @@ async function runnerRate(round) {
       model: benchModel([url], concurrency),
       retry: { maxRetries: 0, baseDelayMs: 10, maxDelayMs: 10 },
       timeoutMs: 10_000,
+      ...(claims ? { claims } : {}),
     });
     const seconds = (performance.now() - started) / 1000;
     const stored = store.countResults(`bench-${round}`);
@@ -63,6 +69,7 @@ async function runnerRate(round) {
       throw new Error(`round ${round}: ${stored} results stored, ${summary.errors} errors`);
     return summary.done / seconds;
   } finally {
+    claims?.close();
     store.close();
     rmSync(folder, { recursive: true, force: true });
   }
@@ -77,7 +84,7 @@ try {
   const runner = [];
   const bare = [];
   console.log(
-    `${requests} requests a round, concurrency ${concurrency}, server delay ${delayMs} ms: ideal ${ideal.toFixed(0)} requests/s`,
+    `${requests} requests a round, concurrency ${concurrency}, server delay ${delayMs} ms: ideal ${ideal.toFixed(0)} requests/s${withClaims ? '; a request claim per request, as the CLI takes' : ''}`,
   );
   for (let round = 1; round <= rounds; round++) {
     bare.push((await bareClientRate(round)) / ideal);

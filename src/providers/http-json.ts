@@ -276,21 +276,21 @@ export async function postJson<Schema extends z.ZodType>(options: {
     throw transportFailure(error, shown, options.signal);
   }
   // What this request sent that is secret: echoed back in an error body, it is taken out.
-  const sent = {
+  const sent = () => ({
     ...options.headers,
     ...(url.password ? { 'authorization (URL)': decodeURIComponent(url.password) } : {}),
     ...Object.fromEntries(
       (options.secrets ?? []).map((secret, index) => [`api-key (secret ${index})`, secret]),
     ),
-  };
-  if (response.status < 200 || response.status >= 300) throw statusFailure(response, shown, sent, options);
+  });
+  if (response.status < 200 || response.status >= 300) throw statusFailure(response, shown, sent(), options);
   let json: unknown;
   try {
     json = JSON.parse(response.text);
   } catch (error) {
     throw new MedbenchError({
       code: 'ENDPOINT_BAD_RESPONSE',
-      message: `${shown} returned a body that is not JSON${errorDetail(response.text, sent)}`,
+      message: `${shown} returned a body that is not JSON${errorDetail(response.text, sent())}`,
       retryable: true,
       cause: error,
     });

@@ -106,7 +106,7 @@ export class AnswerCache {
     });
     let claimed = false;
     const release = () => {
-      if (claimed) claims.release(claimKey);
+      if (claimed) claims.releaseSoon(claimKey);
       claimed = false;
     };
     while (!cached) {

@@ -35,4 +35,22 @@ describe('request claims', () => {
     first.close();
     second.close();
   });
+
+  it('lets go of claims released soon together, at the end of the turn', async () => {
+    const file = path();
+    const first = new RequestClaims(file);
+    const second = new RequestClaims(file);
+    expect([first.take('a'), first.take('b')]).toEqual([true, true]);
+    first.releaseSoon('a');
+    first.releaseSoon('b');
+    expect([second.take('a'), second.take('b')]).toEqual([false, false]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([second.take('a'), second.take('b')]).toEqual([true, true]);
+    // Closing lets go of what waits.
+    expect(first.take('c')).toBe(true);
+    first.releaseSoon('c');
+    first.close();
+    expect(second.take('c')).toBe(true);
+    second.close();
+  });
 });

@@ -97,12 +97,36 @@ export class RequestClaims {
     }
   }
 
+  /** Claims let go in this turn of the event loop: released together, in one transaction, at its end. */
+  private releasing: string[] = [];
+  private releaseTimer: NodeJS.Immediate | undefined;
+
+  private readonly releaseNow = (): void => {
+    if (this.releaseTimer) clearImmediate(this.releaseTimer);
+    this.releaseTimer = undefined;
+    const keys = this.releasing;
+    this.releasing = [];
+    if (keys.length === 0) return;
+    this.database.transaction(() => {
+      for (const key of keys) this.releaseStatement.run(key, this.owner);
+    })();
+  };
+
   release(requestKey: string): void {
     this.releaseStatement.run(requestKey, this.owner);
   }
 
+  /** Lets go of a claim at the end of this turn of the event loop, with the others let go in it. */
+  releaseSoon(requestKey: string): void {
+    this.releasing.push(requestKey);
+    this.releaseTimer ??= setImmediate(this.releaseNow);
+  }
+
   /** Lets go of every claim this runner still holds. */
   releaseAll(): void {
+    this.releasing = [];
+    if (this.releaseTimer) clearImmediate(this.releaseTimer);
+    this.releaseTimer = undefined;
     this.releaseAllStatement.run(this.owner);
   }
 
@@ -112,6 +136,7 @@ export class RequestClaims {
   }
 
   close(): void {
+    this.releaseNow();
     this.database.close();
   }
 }
