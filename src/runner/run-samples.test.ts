@@ -185,6 +185,24 @@ describe('runSamples', () => {
     }
   });
 
+  it('a task whose scoring throws stops the run with that error, its answers kept in the cache', async () => {
+    const throwing = {
+      ...niahTask,
+      score: () => {
+        throw new Error('a scoring bug');
+      },
+    };
+    await expect(
+      go(await binding({ concurrency: 2 }), samples(6), { tasks: { niah: throwing } }),
+    ).rejects.toThrow('a scoring bug');
+    expect(store.countResults('run-1')).toBe(0);
+    // The answers that arrived are in the cache: the fixed run takes them from there.
+    const kept = store.countCachedResponses();
+    expect(kept).toBeGreaterThan(0);
+    const fixed = await go(await binding({ concurrency: 2 }), samples(6));
+    expect([fixed.done, fixed.cached]).toEqual([6, kept]);
+  });
+
   it('re-running costs nothing: finished samples are skipped', async () => {
     await go(await binding(), samples(5));
     const summary = await go(await binding(), samples(5));

@@ -144,8 +144,9 @@ function workerOf(
   context: SampleRun,
   queue: SampleQueue,
   options: RunSamplesOptions,
-  uncommitted: Set<Promise<void>>,
+  commits: Commits,
 ): (endpoint: ChatModel) => Promise<void> {
+  const { uncommitted } = commits;
   return async (endpoint: ChatModel): Promise<void> => {
     while (!context.control.stopped) {
       const rest = queue.health?.restLeft(endpoint) ?? 0;
@@ -171,12 +172,20 @@ function workerOf(
       if (!answered) continue;
       // Counted once committed; the slot sends its next request meanwhile, unless too many
       // results wait for their commit (a writer thread that cannot keep up slows the run).
-      const counted = answered.committed.then((committed) => {
-        uncommitted.delete(counted);
-        if (!committed || context.control.hardStop.signal.aborted) return;
-        context.progress.done++;
-        options.onProgress?.({ ...context.progress });
-      });
+      const counted = answered.committed.then(
+        (committed) => {
+          uncommitted.delete(counted);
+          if (!committed || context.control.hardStop.signal.aborted) return;
+          context.progress.done++;
+          options.onProgress?.({ ...context.progress });
+        },
+        (error: unknown) => {
+          // Scoring threw: the run stops and reports it (never an unhandled rejection).
+          uncommitted.delete(counted);
+          commits.failure ??= error;
+          context.control.hardStop.abort();
+        },
+      );
       uncommitted.add(counted);
       while (uncommitted.size > MAX_UNCOMMITTED) await Promise.race(uncommitted);
     }
@@ -185,6 +194,12 @@ function workerOf(
 
 /** Results handed to the store and not yet committed, past which a slot waits before its next sample. */
 const MAX_UNCOMMITTED = 1024;
+
+/** The results of a run on their way to the store, and the first that could not be scored. */
+interface Commits {
+  uncommitted: Set<Promise<void>>;
+  failure: unknown;
+}
 
 /** One worker per concurrency slot; slots interleaved across endpoints (round-robin). */
 function slotsOf(model: ModelBinding): ChatModel[] {
@@ -265,12 +280,12 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   };
   const queue = new SampleQueue(pending);
   if (model.endpoints.length > 1) failOver(context, queue, options);
-  const uncommitted = new Set<Promise<void>>();
-  const worker = workerOf(context, queue, options, uncommitted);
+  const commits: Commits = { uncommitted: new Set(), failure: undefined };
+  const worker = workerOf(context, queue, options, commits);
   try {
     await Promise.all(slotsOf(model).map(worker));
-    await Promise.all(uncommitted);
   } finally {
+    await Promise.all(commits.uncommitted);
     control.dispose();
     // A fatal error keeps what was committed before it, never what waited for a first answer.
     await writer.close(context.fatal !== undefined);
@@ -278,6 +293,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     // Claims go last: whatever they covered is in the store by now.
     context.cache.close();
   }
+  if (commits.failure !== undefined) throw commits.failure;
   context.writer.throwIfFailed();
   if (context.fatal) throw context.fatal;
   const { progress } = context;
