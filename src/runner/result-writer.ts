@@ -36,8 +36,6 @@ export class ResultWriter {
   private started = false;
   /** Answers sent to the writer thread and not yet committed, found by cache look-ups meanwhile. */
   private readonly unconfirmed = new Map<string, CachedResponse>();
-  /** Writes handed to the writer thread and not yet committed. */
-  private readonly inFlight = new Set<Promise<boolean>>();
   /** The first failed write; the run stops and reports it. */
   failure: unknown;
 
@@ -79,25 +77,22 @@ export class ResultWriter {
         return Promise.resolve(this.failed(error));
       }
     }
-    const written = thread.write(writes).then(
+    return thread.write(writes).then(
       () => true,
       (error: unknown) => this.failed(error),
     );
-    this.inFlight.add(written);
-    void written.then(() => this.inFlight.delete(written));
-    return written;
   }
 
-  private flushQueue = (): Promise<boolean> => {
+  private flushQueue = (): void => {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const batch = this.queue.splice(0);
-    return batch.length > 0 ? this.writeNow(batch) : Promise.resolve(true);
+    if (batch.length > 0) void this.writeNow(batch);
   };
 
   private later(write: StoreWrite): void {
     this.queue.push(write);
-    if (this.queue.length >= GROUP_COMMIT_MAX) void this.flushQueue();
+    if (this.queue.length >= GROUP_COMMIT_MAX) this.flushQueue();
     else this.flushTimer ??= setTimeout(this.flushQueue, GROUP_COMMIT_MS);
   }
 
@@ -139,7 +134,7 @@ export class ResultWriter {
 
   /** Several results in one transaction, now (a computed batch); true once committed. */
   writeAll(results: readonly ResultRecord[]): Promise<boolean> {
-    void this.flushQueue();
+    this.flushQueue();
     this.committed = true;
     return this.writeNow(results.map((result) => this.resultWrite(result)));
   }
@@ -150,12 +145,14 @@ export class ResultWriter {
    * Resolves when every write is committed.
    */
   async close(fatal: boolean): Promise<void> {
-    void this.flushQueue();
+    this.flushQueue();
     if (!fatal && !this.committed && this.buffered.length > 0) {
       this.committed = true;
       void this.writeNow(this.buffered.splice(0).map((item) => this.resultWrite(item)));
     }
-    await Promise.all(this.inFlight);
+    // The writer thread commits in order: once a last, empty write is done, so is every other
+    // (and a failure among them is recorded).
+    await this.options.thread?.write([]).catch(() => undefined);
   }
 
   /** Throws the first failed write as a STORE_ERROR naming the store. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCpuClock } from '../../test/support/cpu-clock.js';
+import { type Arrival, commitLags, startCpuClock } from '../../test/support/cpu-clock.js';
 import {
   type LlmTestServer,
   type RecordedRequest,
@@ -134,7 +134,7 @@ describe('runSamples', () => {
       // The real HTTP adapter, with the moment each answer reached medbench noted: its wall time
       // and this thread's CPU time. Judged on the CPU clock where there is one, a lag measures the
       // work done before the commit, not the time a loaded machine kept the thread off a CPU.
-      const arrivals = new Map<string, { wallMs: number; cpuMs: number | undefined }>();
+      const arrivals = new Map<string, Arrival>();
       const model = await binding({ concurrency: 8 });
       const http = model.endpoints[0]!.model;
       const timed: ChatModel = {
@@ -168,14 +168,7 @@ describe('runSamples', () => {
         created_at: string;
       }>;
       database.close();
-      // created_at (the commit) has whole milliseconds: the commit came before its next millisecond.
-      const lags = rows.map((row) => {
-        const arrival = arrivals.get(JSON.parse(row.text).answer as string)!;
-        const committedBy = Date.parse(row.created_at) + 1;
-        return clock && arrival.cpuMs !== undefined
-          ? clock.at(committedBy) - arrival.cpuMs
-          : committedBy - 1 - Math.floor(arrival.wallMs);
-      });
+      const lags = commitLags(rows, arrivals, clock);
       expect(lags).toHaveLength(120);
       expect(Math.max(...lags)).toBeLessThanOrEqual(5);
     } finally {

@@ -8,7 +8,7 @@ import { runSamples } from '../../dist/runner/run-samples.js';
 import { StoreWriterThread } from '../../dist/runner/store-writer-thread.js';
 import { Store } from '../../dist/store/store.js';
 import { niahTask } from '../../dist/suites/medodyssey/niah-task.js';
-import { startCpuClock } from '../support/cpu-clock.js';
+import { type Arrival, commitLags, startCpuClock } from '../support/cpu-clock.js';
 import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from '../support/llm-test-server.js';
 import { testRun } from '../support/test-run.js';
 
@@ -90,7 +90,7 @@ describe('the runner with its store writer thread (built)', () => {
     // The store exists before the run (its first commit also creates and migrates the file).
     store.transaction(() => {});
     const clock = await startCpuClock();
-    const arrivals = new Map<string, { wallMs: number; cpuMs: number | undefined }>();
+    const arrivals = new Map<string, Arrival>();
     const committedWhenDone: number[] = [];
     const reader = new Database(path(), { readonly: true });
     try {
@@ -122,13 +122,7 @@ describe('the runner with its store writer thread (built)', () => {
         created_at: string;
       }>;
       expect(rows).toHaveLength(160);
-      const lags = rows.map((row) => {
-        const arrival = arrivals.get(JSON.parse(row.text).answer as string)!;
-        const committedBy = Date.parse(row.created_at) + 1;
-        return clock && arrival.cpuMs !== undefined
-          ? clock.at(committedBy) - arrival.cpuMs
-          : committedBy - 1 - Math.floor(arrival.wallMs);
-      });
+      const lags = commitLags(rows, arrivals, clock);
       // Another thread commits, so this one's CPU runs on meanwhile (read in 4 ms ticks here): most
       // answers are in within a tick, every one within the 15 ms the kill -9 test allows. Timing:
       // `npm test` runs this file after the others, with the kill -9 test, one file at a time.

@@ -77,3 +77,29 @@ export async function startCpuClock(): Promise<CpuClock | undefined> {
     },
   };
 }
+
+/** When an answer reached medbench: wall time, and the receiving thread's CPU time where known. */
+export interface Arrival {
+  wallMs: number;
+  cpuMs: number | undefined;
+}
+
+/**
+ * How long after its arrival each cached answer was committed: the receiving thread's CPU
+ * milliseconds in between where there is a CPU clock, else wall milliseconds. The store's
+ * `created_at` (the commit) has whole milliseconds, so the commit came before its next one. Each
+ * row's text is `{"answer": <key of arrivals>}`.
+ */
+export function commitLags(
+  rows: ReadonlyArray<{ text: string; created_at: string }>,
+  arrivals: ReadonlyMap<string, Arrival>,
+  clock: CpuClock | undefined,
+): number[] {
+  return rows.map((row) => {
+    const arrival = arrivals.get(JSON.parse(row.text).answer as string)!;
+    const committedBy = Date.parse(row.created_at) + 1;
+    return clock && arrival.cpuMs !== undefined
+      ? clock.at(committedBy) - arrival.cpuMs
+      : committedBy - 1 - Math.floor(arrival.wallMs);
+  });
+}
