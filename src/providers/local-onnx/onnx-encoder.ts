@@ -2,14 +2,11 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { MedbenchError } from '../../core/errors.js';
-import { readJsonFile } from '../../io/text-file.js';
+import { EncoderTokenizer, type EncoderTokens } from './encoder-tokenizer.js';
+import { folderError } from './folder-error.js';
 
-interface Tokenizer {
-  encode(text: string, options?: { add_special_tokens?: boolean }): number[];
-  pad_token_id?: number;
-  model_max_length?: number;
-}
+export { truncateKeepingSpecials } from './encoder-tokenizer.js';
+export { folderError } from './folder-error.js';
 
 type Ort = typeof import('onnxruntime-node');
 type Session = Awaited<ReturnType<Ort['InferenceSession']['create']>>;
@@ -23,10 +20,6 @@ export interface EncodedBatch {
   tokens: number[][];
   /** Where each text's own tokens start and end within `tokens` (special tokens outside). */
   content: Array<{ start: number; end: number }>;
-}
-
-export function folderError(message: string, hint: string): MedbenchError {
-  return new MedbenchError({ code: 'MODEL_FOLDER_INVALID', message, hint });
 }
 
 /** A cheap content fingerprint of a large file: its size and its first and last megabyte. */
@@ -47,27 +40,9 @@ function fingerprint(path: string): string {
 }
 
 /**
- * Cuts a tokenised text to `maxLength` the way Hugging Face tokenizers do: the content is
- * shortened and the special tokens around it are kept. Returns the ids and the content range.
- */
-export function truncateKeepingSpecials(
-  withSpecials: number[],
-  plain: number[],
-  maxLength: number,
-): { ids: number[]; start: number; end: number } {
-  let start = 0;
-  while (start < withSpecials.length && withSpecials[start] !== plain[0]) start++;
-  if (plain.length === 0) start = withSpecials.length;
-  const prefix = withSpecials.slice(0, start);
-  const suffix = withSpecials.slice(start + plain.length);
-  const kept = plain.slice(0, Math.max(0, maxLength - prefix.length - suffix.length));
-  return { ids: [...prefix, ...kept, ...suffix], start: prefix.length, end: prefix.length + kept.length };
-}
-
-/**
  * A local transformer encoder exported to ONNX (Hugging Face Optimum layout), run with
- * onnxruntime-node and tokenised with the folder's own tokenizer.json (@lenml/tokenizers, the
- * transformers.js tokenizers). Shared by the embedding model (pooled vectors) and the BERTScore
+ * onnxruntime-node and tokenised with the folder's own tokenizer.json (`EncoderTokenizer`: Hugging
+ * Face's Rust tokenizers on every core, else the pure-JS transformers.js port). Shared by the embedding model (pooled vectors) and the BERTScore
  * token encoder (per-token vectors).
  */
 export class OnnxEncoder {
@@ -76,7 +51,7 @@ export class OnnxEncoder {
   readonly revision: string;
   private readonly requestedMaxLength: number | undefined;
   private loaded:
-    | Promise<{ session: Session; tokenizer: Tokenizer; ort: Ort; maxLength: number }>
+    | Promise<{ session: Session; tokenizer: EncoderTokenizer; ort: Ort; maxLength: number }>
     | undefined;
 
   constructor(options: { folder: string; maxLength?: number }) {
@@ -108,23 +83,7 @@ export class OnnxEncoder {
   private load() {
     this.loaded ??= (async () => {
       const ort: Ort = await import('onnxruntime-node');
-      const { TokenizerLoader } = await import('@lenml/tokenizers');
-      const configPath = join(this.tokenizerPath, '..', 'tokenizer_config.json');
-      let tokenizer: Tokenizer;
-      try {
-        tokenizer = TokenizerLoader.fromPreTrained({
-          tokenizerJSON: readJsonFile(this.tokenizerPath) as Record<string, unknown>,
-          tokenizerConfig: (existsSync(configPath) ? readJsonFile(configPath) : {}) as Record<
-            string,
-            unknown
-          >,
-        }) as unknown as Tokenizer;
-      } catch (error) {
-        throw folderError(
-          `${this.tokenizerPath} cannot be loaded: ${(error as Error).message}`,
-          'Re-save the tokenizer with a recent transformers version.',
-        );
-      }
+      const tokenizer = await EncoderTokenizer.load(this.tokenizerPath);
       let session: Session;
       try {
         // Every core: onnxruntime's default took one thread of a 2-core machine (exact-search.ts).
@@ -137,9 +96,8 @@ export class OnnxEncoder {
           'Export the model again (e.g. `optimum-cli export onnx --model <name> --task feature-extraction <folder>`); the file may be cut short or damaged.',
         );
       }
-      const declared = tokenizer.model_max_length;
-      const maxLength =
-        this.requestedMaxLength ?? (declared && declared < 1e9 ? Math.min(declared, 8192) : 512);
+      const declared = tokenizer.declaredMaxLength;
+      const maxLength = this.requestedMaxLength ?? (declared ? Math.min(declared, 8192) : 512);
       return { session, tokenizer, ort, maxLength };
     })();
     return this.loaded;
@@ -152,15 +110,9 @@ export class OnnxEncoder {
    */
   async encode(texts: readonly string[], output?: string): Promise<EncodedBatch> {
     const { session, tokenizer, ort, maxLength } = await this.load();
-    let truncated: ReturnType<typeof truncateKeepingSpecials>[];
+    let truncated: EncoderTokens[];
     try {
-      truncated = texts.map((text) =>
-        truncateKeepingSpecials(
-          tokenizer.encode(text),
-          tokenizer.encode(text, { add_special_tokens: false }),
-          maxLength,
-        ),
-      );
+      truncated = await tokenizer.tokenize(texts, maxLength);
     } catch (error) {
       throw folderError(
         `${this.tokenizerPath} cannot tokenise text: ${(error as Error).message}`,
@@ -168,7 +120,7 @@ export class OnnxEncoder {
       );
     }
     const tokens = truncated.map((item) => item.ids);
-    const padId = tokenizer.pad_token_id ?? 0;
+    const padId = tokenizer.padId;
     // Spread, not flat(): flat() skips the holes a broken vocabulary leaves.
     const all = [padId, ...tokens.flatMap((ids) => [...ids])];
     const bad = all.findIndex((id) => !Number.isSafeInteger(id) || id < 0);

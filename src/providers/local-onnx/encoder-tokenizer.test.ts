@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeTinyOnnxModel } from '../../../test/support/tiny-onnx-model.js';
+import {
+  llama3TokenizerPath as llama3,
+  writeLlama3WithBeginOfText,
+} from '../../../test/support/tokenizer-files.js';
+import { EncoderTokenizer } from './encoder-tokenizer.js';
+
+const texts = [
+  'Fever cough',
+  '',
+  '   ',
+  'rash [SEP] pain [CLS]',
+  '发热咳 pain, rash; FEVER!',
+  'Café naïve résumé — coughing ×3 at 38.5 °C',
+  'fever cough rash pain fever cough rash pain fever cough rash pain',
+  'Patient: 72-year-old man.\n\nHistory:\tCOPD, CHF (EF 35%), T2DM on metformin 1000 mg b.i.d.',
+  '患者男性，72岁，因“反复咳嗽、咳痰10年，加重伴气促3天”入院。',
+];
+
+const loaded = new Map<string, Promise<EncoderTokenizer>>();
+/** Each tokenizer loaded once (the pure-JS Llama 3 takes about a second). */
+function load(path: string, prefer: 'native' | 'in-thread'): Promise<EncoderTokenizer> {
+  const key = `${prefer} ${path}`;
+  if (!loaded.has(key)) loaded.set(key, EncoderTokenizer.load(path, { prefer }));
+  return loaded.get(key)!;
+}
+
+async function bothWays(path: string, maxLength: number) {
+  const native = await load(path, 'native');
+  const inThread = await load(path, 'in-thread');
+  expect(native.path).toBe('native');
+  expect(inThread.path).toBe('in-thread');
+  return {
+    native: await native.tokenize(texts, maxLength),
+    inThread: await inThread.tokenize(texts, maxLength),
+  };
+}
+
+describe('EncoderTokenizer', () => {
+  it('gives the pure-JS ids and content ranges from the native tokenizer on a WordPiece tokenizer, truncated or not', async () => {
+    const path = join(writeTinyOnnxModel(), 'tokenizer.json');
+    for (const maxLength of [512, 6, 3, 2]) {
+      const { native, inThread } = await bothWays(path, maxLength);
+      expect(native).toEqual(inThread);
+      for (const item of native) expect(item.ids.length).toBeLessThanOrEqual(Math.max(maxLength, 2));
+    }
+    // Hand-checked: [CLS]=2 fever=4 cough=5 [SEP]=3; the special-token text inside stays content.
+    const { native } = await bothWays(path, 4);
+    expect(native[0]).toEqual({ ids: [2, 4, 5, 3], start: 1, end: 3 });
+    expect(native[1]).toEqual({ ids: [2, 3], start: 2, end: 2 });
+    expect(native[6]).toEqual({ ids: [2, 4, 5, 3], start: 1, end: 3 });
+  });
+
+  it('gives the pure-JS ids on a real byte-level BPE tokenizer (Llama 3), with and without a begin-of-text template', async () => {
+    const templatedPath = writeLlama3WithBeginOfText();
+    for (const path of [llama3, templatedPath]) {
+      for (const maxLength of [8192, 12, 1]) {
+        const { native, inThread } = await bothWays(path, maxLength);
+        expect(native).toEqual(inThread);
+      }
+    }
+    const plain = await (await load(llama3, 'native')).tokenize(['Fever cough'], 8192);
+    const templated = await (await load(templatedPath, 'native')).tokenize(['Fever cough'], 8192);
+    expect(templated[0]).toEqual({
+      ids: [128000, ...plain[0]!.ids],
+      start: 1,
+      end: 1 + plain[0]!.ids.length,
+    });
+  });
+
+  it('has no native tokenizer for a file it cannot read (the pure-JS one is used)', async () => {
+    const { loadNativeTokenizer } = await import('../../io/native-tokenizer.js');
+    expect(await loadNativeTokenizer(llama3)).toBeDefined();
+    expect(await loadNativeTokenizer('/no/such/tokenizer.json')).toBeUndefined();
+  });
+});

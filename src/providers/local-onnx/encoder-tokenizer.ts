@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadNativeTokenizer, type NativeTokenizer } from '../../io/native-tokenizer.js';
+import { readJsonFile } from '../../io/text-file.js';
+import { folderError } from './folder-error.js';
+
+/** One text ready for the encoder: its ids (special tokens included) and where its own tokens lie. */
+export interface EncoderTokens {
+  ids: number[];
+  start: number;
+  end: number;
+}
+
+/** Which implementation tokenised: HF's Rust tokenizers on every core, or the pure-JS port in this thread. */
+export type EncoderTokenizerPath = 'native' | 'in-thread';
+
+interface ScriptTokenizer {
+  encode(text: string, options?: { add_special_tokens?: boolean }): number[];
+  pad_token_id?: number;
+  model_max_length?: number;
+}
+
+/** Texts per native batch: enough for its threads, few enough that the encodings stay small. */
+const NATIVE_BATCH = 1_000;
+
+/**
+ * Cuts a tokenised text to `maxLength` the way Hugging Face tokenizers do: the content is
+ * shortened and the special tokens around it are kept. Returns the ids and the content range.
+ */
+export function truncateKeepingSpecials(
+  withSpecials: number[],
+  plain: number[],
+  maxLength: number,
+): EncoderTokens {
+  let start = 0;
+  while (start < withSpecials.length && withSpecials[start] !== plain[0]) start++;
+  if (plain.length === 0) start = withSpecials.length;
+  return keepWithin(withSpecials, start, start + plain.length, maxLength);
+}
+
+/** `ids` whose content is `start`–`end`, its content cut so that the whole fits `maxLength`. */
+function keepWithin(ids: number[], start: number, end: number, maxLength: number): EncoderTokens {
+  const specials = ids.length - (end - start);
+  const kept = Math.min(end - start, Math.max(0, maxLength - specials));
+  if (kept === end - start) return { ids, start, end };
+  return { ids: [...ids.slice(0, start + kept), ...ids.slice(end)], start, end: start + kept };
+}
+
+/**
+ * The tokenizer of a local encoder folder (tokenizer.json + tokenizer_config.json). Batches go
+ * through Hugging Face's Rust tokenizers, the implementation `transformers` itself runs, spread
+ * over every core, in one pass per text (its sequence ids tell the text's tokens from the
+ * special ones); where no binary fits the platform, or it cannot read the file, through
+ * @lenml's pure-JS port, which needs two passes (with and without special tokens). Both give
+ * the same ids (a test and `bench/encoder-tokenizer.js` compare them).
+ */
+export class EncoderTokenizer {
+  private constructor(
+    private readonly script: ScriptTokenizer,
+    private readonly native: NativeTokenizer | undefined,
+    readonly path: EncoderTokenizerPath,
+  ) {}
+
+  /** Loads `tokenizerPath`; `prefer: 'in-thread'` skips the native tokenizer (benches, tests). */
+  static async load(
+    tokenizerPath: string,
+    options: { prefer?: EncoderTokenizerPath } = {},
+  ): Promise<EncoderTokenizer> {
+    const { TokenizerLoader } = await import('@lenml/tokenizers');
+    const configPath = join(tokenizerPath, '..', 'tokenizer_config.json');
+    let script: ScriptTokenizer;
+    try {
+      script = TokenizerLoader.fromPreTrained({
+        tokenizerJSON: readJsonFile(tokenizerPath) as Record<string, unknown>,
+        tokenizerConfig: (existsSync(configPath) ? readJsonFile(configPath) : {}) as Record<string, unknown>,
+      }) as unknown as ScriptTokenizer;
+    } catch (error) {
+      throw folderError(
+        `${tokenizerPath} cannot be loaded: ${(error as Error).message}`,
+        'Re-save the tokenizer with a recent transformers version.',
+      );
+    }
+    const native = options.prefer === 'in-thread' ? undefined : await loadNativeTokenizer(tokenizerPath);
+    // tokenizer.json may carry its own truncation and padding; medbench applies its own.
+    native?.disableTruncation();
+    native?.disablePadding();
+    return new EncoderTokenizer(script, native, native ? 'native' : 'in-thread');
+  }
+
+  /** The padding id the tokenizer declares, else 0. */
+  get padId(): number {
+    return this.script.pad_token_id ?? 0;
+  }
+
+  /** The tokenizer's model_max_length, when it declares a real one. */
+  get declaredMaxLength(): number | undefined {
+    const declared = this.script.model_max_length;
+    return declared && declared < 1e9 ? declared : undefined;
+  }
+
+  /** Each text's ids with the special tokens, its content cut to fit `maxLength`. */
+  async tokenize(texts: readonly string[], maxLength: number): Promise<EncoderTokens[]> {
+    if (!this.native)
+      return texts.map((text) =>
+        truncateKeepingSpecials(
+          this.script.encode(text),
+          this.script.encode(text, { add_special_tokens: false }),
+          maxLength,
+        ),
+      );
+    const tokenized: EncoderTokens[] = [];
+    for (let from = 0; from < texts.length; from += NATIVE_BATCH) {
+      const encodings = await this.native.encodeBatch(texts.slice(from, from + NATIVE_BATCH), {
+        addSpecialTokens: true,
+      });
+      for (const encoding of encodings) {
+        const sequence = encoding.getSequenceIds();
+        let start = 0;
+        while (start < sequence.length && sequence[start] !== 0) start++;
+        let end = start;
+        while (end < sequence.length && sequence[end] === 0) end++;
+        tokenized.push(keepWithin(encoding.getIds(), start, end, maxLength));
+      }
+    }
+    return tokenized;
+  }
+}
