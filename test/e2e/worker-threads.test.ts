@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bertScoreFromTokens } from '../../dist/metrics/bertscore.js';
 import { tokenizeCorpus, tokenizeTexts } from '../../dist/providers/retrievers/bm25-tokens.js';
+import { matchPairs } from '../../dist/suites/clue/bertscore-pass.js';
 import { type CountPath, countMany } from '../../dist/tokenizers/count-many.js';
 import { getTokenizer } from '../../dist/tokenizers/registry.js';
 import { ROOT } from './cli.js';
@@ -60,5 +62,32 @@ describe('BM25 word tokens of a large corpus (built)', () => {
         ...single.ids.subarray(single.starts[document]!, single.starts[document + 1]!),
       ]);
     });
+  });
+});
+
+describe('BERTScore matching of many pairs (built)', () => {
+  it('runs on worker threads and gives the F1 of this thread, to the last bit', async () => {
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31 - 0.5;
+    };
+    const text = (length: number) => ({
+      vectors: Array.from({ length: length + 2 }, () => Float32Array.from({ length: 64 }, random)),
+      start: 1,
+      end: length + 1,
+    });
+    const texts = Array.from({ length: 30 }, (_, index) => text(5 + ((index * 7) % 40)));
+    // Texts shared by several pairs, as a reference is among CLUE's several outputs.
+    const pairs = Array.from(
+      { length: 90 },
+      (_, index) => [texts[index % 30]!, texts[(index * 11) % 30]!] as const,
+    );
+    let taken: string | undefined;
+    const f1s = await matchPairs(pairs, { parallelMinProducts: 0, onPath: (path) => (taken = path) });
+    expect(taken).toBe(availableParallelism() > 1 ? 'workers' : 'in-thread');
+    expect([...f1s]).toEqual(
+      pairs.map(([candidate, reference]) => bertScoreFromTokens(candidate, reference).f1),
+    );
   });
 });
