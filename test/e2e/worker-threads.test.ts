@@ -77,7 +77,17 @@ describe('BERTScore matching of many pairs (built)', () => {
       start: 1,
       end: length + 1,
     });
-    const texts = Array.from({ length: 30 }, (_, index) => text(5 + ((index * 7) % 40)));
+    // Half in one shared-memory block a text (as the local ONNX encoder gives them), half copied.
+    const shared = (tokens: ReturnType<typeof text>) => {
+      const block = new Float32Array(new SharedArrayBuffer(tokens.vectors.length * 64 * 4));
+      tokens.vectors.forEach((vector, row) => {
+        block.set(vector, row * 64);
+      });
+      return { ...tokens, vectors: tokens.vectors.map((_, row) => block.subarray(row * 64, (row + 1) * 64)) };
+    };
+    const texts = Array.from({ length: 30 }, (_, index) =>
+      index % 2 === 0 ? shared(text(5 + ((index * 7) % 40))) : text(5 + ((index * 7) % 40)),
+    );
     // Texts shared by several pairs, as a reference is among CLUE's several outputs.
     const pairs = Array.from(
       { length: 90 },

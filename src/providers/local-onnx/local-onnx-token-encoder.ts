@@ -29,12 +29,15 @@ export class LocalOnnxTokenEncoder implements TokenEncoder {
   async encodeTokens(texts: readonly string[]): Promise<EncodedTokens[]> {
     const { data, dims, width, tokens, content } = await this.encoder.encode(texts, this.output);
     const hidden = dims[2]!;
-    return tokens.map((ids, row) => ({
-      vectors: ids.map((_, column) =>
-        data.slice((row * width + column) * hidden, (row * width + column + 1) * hidden),
-      ),
-      start: content[row]!.start,
-      end: content[row]!.end,
-    }));
+    return tokens.map((ids, row) => {
+      // One block a text, in shared memory: BERTScore's matching reads it on worker threads without a copy.
+      const block = new Float32Array(new SharedArrayBuffer(ids.length * hidden * 4));
+      block.set(data.subarray(row * width * hidden, (row * width + ids.length) * hidden));
+      return {
+        vectors: ids.map((_, column) => block.subarray(column * hidden, (column + 1) * hidden)),
+        start: content[row]!.start,
+        end: content[row]!.end,
+      };
+    });
   }
 }

@@ -16,13 +16,33 @@ export interface BertScoreJob {
   pairs: Uint32Array;
 }
 
+/**
+ * A text's vectors as one array: the block they are views of when they lie in one run of shared
+ * memory (as the local ONNX encoder gives them; a worker then reads them without a copy), else a
+ * copy (moved to the worker).
+ */
 export function packTokens(tokens: EncodedTokens): PackedTokens {
   const hidden = tokens.vectors[0]?.length ?? 0;
+  const shared = sharedBlock(tokens.vectors, hidden);
+  if (shared) return { data: shared, rows: tokens.vectors.length, start: tokens.start, end: tokens.end };
   const data = new Float32Array(tokens.vectors.length * hidden);
   tokens.vectors.forEach((vector, row) => {
     data.set(vector, row * hidden);
   });
   return { data, rows: tokens.vectors.length, start: tokens.start, end: tokens.end };
+}
+
+/** The shared-memory block `vectors` are consecutive views of, or undefined. */
+function sharedBlock(vectors: readonly Float32Array[], hidden: number): Float32Array | undefined {
+  const first = vectors[0];
+  if (!first || !(first.buffer instanceof SharedArrayBuffer)) return undefined;
+  for (let row = 0; row < vectors.length; row++) {
+    const vector = vectors[row]!;
+    if (vector.buffer !== first.buffer || vector.byteOffset !== first.byteOffset + row * hidden * 4)
+      return undefined;
+    if (vector.length !== hidden) return undefined;
+  }
+  return new Float32Array(first.buffer, first.byteOffset, vectors.length * hidden);
 }
 
 export function unpackTokens(packed: PackedTokens): TokenVectors {
@@ -92,10 +112,10 @@ export async function matchPairs(
         job[2 * (pair - from)] = indexOf(pairs[pair]![0]);
         job[2 * (pair - from) + 1] = indexOf(pairs[pair]![1]);
       }
-      const part = await pool.run(
-        { texts, pairs: job },
-        texts.map((text) => text.data.buffer as ArrayBuffer),
+      const moved = texts.flatMap((text) =>
+        text.data.buffer instanceof SharedArrayBuffer ? [] : [text.data.buffer as ArrayBuffer],
       );
+      const part = await pool.run({ texts, pairs: job }, moved);
       f1s.set(part, from);
     }),
   );
