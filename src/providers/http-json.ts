@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import type { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
 import { endpointIdentity } from './endpoint-identity.js';
@@ -73,6 +74,17 @@ class TransportError extends Error {
   }
 }
 
+/** Where a request to `url` goes, as http.request's options: converted once per URL, not per request. */
+const targets = new WeakMap<URL, ReturnType<typeof urlToHttpOptions>>();
+function requestTarget(url: URL): ReturnType<typeof urlToHttpOptions> {
+  let target = targets.get(url);
+  if (!target) {
+    target = urlToHttpOptions(url);
+    targets.set(url, target);
+  }
+  return target;
+}
+
 /** One POST (or, without a payload, GET) through node:http(s) — much lighter per request than fetch's web streams. */
 function post(
   url: URL,
@@ -90,8 +102,8 @@ function post(
     };
     if (signal?.aborted) return fail(signal.reason);
     const request = send(
-      url,
       {
+        ...requestTarget(url),
         method: payload === undefined ? 'GET' : 'POST',
         agent: agents[url.protocol as 'http:' | 'https:'],
         headers:

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../core/chat-model.js';
+import { sha256 } from '../store/prepared-prompt.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** Digest of a conversation: roles and texts, hashed as they are (no JSON copy of long prompts). */
@@ -24,16 +25,14 @@ export function responseCacheKey(options: {
   parameters: unknown;
   messagesDigest: string;
 }): string {
-  return createHash('sha256')
-    .update(
-      canonicalJson({
-        version: 3,
-        provider: options.provider,
-        endpoint: options.endpoint,
-        modelId: options.modelId,
-        parameters: options.parameters,
-        messages: options.messagesDigest,
-      }),
-    )
-    .digest('hex');
+  return sha256(
+    canonicalJson({
+      version: 3,
+      provider: options.provider,
+      endpoint: options.endpoint,
+      modelId: options.modelId,
+      parameters: options.parameters,
+      messages: options.messagesDigest,
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip, gzipSync } from 'node:zlib';
 
@@ -41,6 +41,9 @@ export function preparePrompt(text: string, hash = sha256(text)): PreparedPrompt
   };
 }
 
+/** Node's one-shot digest (20.12 and later): about 1 µs against 2–3 µs for a short text. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
+
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShot ? oneShot('sha256', text) : createHash('sha256').update(text).digest('hex');
 }
