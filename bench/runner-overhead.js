@@ -7,6 +7,7 @@
 // the first two or three thousand requests mostly measure the JIT warming up).
 // With "claims" as the fifth argument the runner also takes a request claim per request, as the CLI
 // does (claims.sqlite beside the store: two medbench processes never pay for one answer twice).
+// Each round also prints how busy the run's thread was and the process's CPU time per request.
 // Usage: npm run build && node bench/runner-overhead.js [requests] [concurrency] [delayMs] [rounds] [claims]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,8 @@ async function bareClientRate(round) {
   const client = new OpenAICompatibleChatModel({ baseURL: `${url}/v1`, modelId: 'bench' });
   let next = 0;
   const started = performance.now();
+  const loop = performance.eventLoopUtilization();
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < requests) {
@@ -44,8 +47,15 @@ async function bareClientRate(round) {
       }
     }),
   );
+  const busy = performance.eventLoopUtilization(loop).utilization;
+  const used = process.cpuUsage(cpu);
+  bareLoad = `thread busy ${(busy * 100).toFixed(0)} %, CPU ${((used.user + used.system) / requests).toFixed(0)} µs a request`;
   return requests / ((performance.now() - started) / 1000);
 }
+
+/** Where the runner's CPU went in its last round: the run's thread busy, and the process's CPU per request. */
+let runnerLoad = '';
+let bareLoad = '';
 
 async function runnerRate(round) {
   const folder = mkdtempSync(join(tmpdir(), 'medbench-bench-'));
@@ -53,6 +63,8 @@ async function runnerRate(round) {
   const claims = withClaims ? RequestClaims.beside(store.path) : undefined;
   try {
     const started = performance.now();
+    const loop = performance.eventLoopUtilization();
+    const cpu = process.cpuUsage();
     const summary = await runSamples({
       store,
       run: benchRun(`bench-${round}`),
@@ -64,6 +76,9 @@ async function runnerRate(round) {
       ...(claims ? { claims } : {}),
     });
     const seconds = (performance.now() - started) / 1000;
+    const busy = performance.eventLoopUtilization(loop).utilization;
+    const used = process.cpuUsage(cpu);
+    runnerLoad = `run thread busy ${(busy * 100).toFixed(0)} %, process CPU ${((used.user + used.system) / requests).toFixed(0)} µs a request`;
     const stored = store.countResults(`bench-${round}`);
     if (stored !== requests || summary.errors !== 0)
       throw new Error(`round ${round}: ${stored} results stored, ${summary.errors} errors`);
@@ -92,7 +107,7 @@ try {
     runner.push((await runnerRate(round)) / ideal);
     const runnerDelays = await serverDelays();
     console.log(
-      `round ${round}: runner ${runner.at(-1).toFixed(3)} of ideal (${runnerDelays}); bare HTTP client ${bare.at(-1).toFixed(3)} (${bareDelays}); runner / bare ${(runner.at(-1) / bare.at(-1)).toFixed(3)}`,
+      `round ${round}: runner ${runner.at(-1).toFixed(3)} of ideal (${runnerDelays}; ${runnerLoad}); bare HTTP client ${bare.at(-1).toFixed(3)} (${bareDelays}; ${bareLoad}); runner / bare ${(runner.at(-1) / bare.at(-1)).toFixed(3)}`,
     );
   }
   console.log(`runner / ideal, min / median / max: ${spread(runner)} (target >= 0.9), every response stored`);

@@ -26,8 +26,22 @@ export function endpointIdentity(baseURL: string): string {
   return `${url.protocol}//${url.host}${path}${url.search}`;
 }
 
+/** Route URLs already made: a run asks for the same one with every request. */
+const routeUrls = new Map<string, string>();
+
 /** The URL of an API route under a base URL, keeping the base URL's query (e.g. `api-version`). */
 export function routeUrl(baseURL: string, route: string): string {
+  const key = `${baseURL}\u0000${route}`;
+  let made = routeUrls.get(key);
+  if (made === undefined) {
+    made = makeRouteUrl(baseURL, route);
+    if (routeUrls.size >= 1000) routeUrls.clear();
+    routeUrls.set(key, made);
+  }
+  return made;
+}
+
+function makeRouteUrl(baseURL: string, route: string): string {
   let url: URL;
   try {
     url = new URL(baseURL);
