@@ -21,6 +21,9 @@ export class AnswerCache {
    * the look-up after taking a request's claim catches. The others cost no SQLite read.
    */
   private readonly known: Set<string>;
+  /** The claims' `othersVersion` when `known` was read: while it holds, no other process stored an answer since. */
+  private readonly quietVersion: number | undefined;
+  private readonly detach: (() => void) | undefined;
   /** Each request's cache key per endpoint, computed once. */
   private readonly keys = new WeakMap<SampleRequest, Map<ChatModel, string>>();
 
@@ -31,6 +34,9 @@ export class AnswerCache {
     /** An answer on its way to the store (the writer thread's), by cache key. */
     private readonly unconfirmed: (cacheKey: string) => CachedResponse | undefined = () => undefined,
   ) {
+    // Read before the store: an answer another process commits later is followed by a claims write.
+    this.quietVersion = claims?.othersVersion();
+    this.detach = claims?.attach();
     this.known = new Set(store.responseKeys(model.provider, model.modelId));
     this.endpointGroup = [...new Set(model.endpoints.map((entry) => entry.model.endpoint))].sort().join(' ');
     // Claims lapse unless renewed: renewed while this runner works, so only a dead process's lapse.
@@ -110,9 +116,13 @@ export class AnswerCache {
       claimed = false;
     };
     while (!cached) {
-      if (claims.take(claimKey)) {
-        // Taken: an answer another process stored before it let go is in the cache now.
-        cached = this.lookUp(endpoint, request, true);
+      const { taken, fresh } = claims.claim(claimKey);
+      if (taken) {
+        // Taken: an answer another process stored before it let go is in the cache now. Unless no
+        // process let go of (or left) a claim since `known` was read: then no answer was stored
+        // but this run's, which `known` holds, and the store is not read again.
+        const alone = fresh && claims.alone && claims.othersVersion() === this.quietVersion;
+        cached = this.lookUp(endpoint, request, !alone);
         if (cached) claims.release(claimKey);
         else claimed = true;
         break;
@@ -130,6 +140,7 @@ export class AnswerCache {
 
   /** Requests cancelled or left: another process (or the next run) may send them at once. */
   close(): void {
+    this.detach?.();
     if (this.renewal) clearInterval(this.renewal);
     this.claims?.releaseAll();
   }

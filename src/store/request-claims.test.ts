@@ -53,4 +53,32 @@ describe('request claims', () => {
     expect(second.take('c')).toBe(true);
     second.close();
   });
+
+  it("tells a fresh claim from one taken over, and sees other connections' claim writes", () => {
+    const file = path();
+    const first = new RequestClaims(file);
+    const second = new RequestClaims(file);
+    const quiet = first.othersVersion();
+    expect(first.claim('a')).toEqual({ taken: true, fresh: true });
+    expect(first.claim('a')).toEqual({ taken: true, fresh: false }); // its own, again
+    first.release('a');
+    // Its own writes do not move its version; another connection's do.
+    expect(first.othersVersion()).toBe(quiet);
+    expect(second.claim('b')).toEqual({ taken: true, fresh: true });
+    expect(first.othersVersion()).not.toBe(quiet);
+    // A row left by another owner (lapsed here) is taken, but not fresh.
+    expect(first.claim('b', Date.now() + CLAIM_LEASE_MS + 1)).toEqual({ taken: true, fresh: false });
+    expect(second.claim('b')).toEqual({ taken: false, fresh: false });
+    // Attached users: alone with one, not with two.
+    const detachOne = first.attach();
+    expect(first.alone).toBe(true);
+    const detachTwo = first.attach();
+    expect(first.alone).toBe(false);
+    detachTwo();
+    detachTwo();
+    expect(first.alone).toBe(true);
+    detachOne();
+    first.close();
+    second.close();
+  });
 });

@@ -30,6 +30,10 @@ export class RequestClaims {
   private readonly takeOverStatement: Database.Statement<
     [{ key: string; owner: string; expires: number; holder: string }]
   >;
+  private readonly insertStatement: Database.Statement<[{ key: string; owner: string; expires: number }]>;
+  private readonly dataVersionStatement: Database.Statement<[], number>;
+  /** Answer caches using this connection now: with more than one, `othersVersion` cannot speak for each. */
+  private users = 0;
 
   constructor(path: string) {
     try {
@@ -63,6 +67,45 @@ export class RequestClaims {
     this.takeOverStatement = this.database.prepare(
       'UPDATE claims SET owner = @owner, expires_at = @expires WHERE request_key = @key AND owner = @holder',
     );
+    this.insertStatement = this.database.prepare(
+      'INSERT INTO claims (request_key, owner, expires_at) VALUES (@key, @owner, @expires) ON CONFLICT (request_key) DO NOTHING',
+    );
+    this.dataVersionStatement = this.database.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  /**
+   * A number that changes whenever another connection (another process, or another runner of
+   * this one) has committed a change to the claims since the last call: it has taken or let go
+   * of a claim. Unchanged, no other process has sent a request or let one go in the meantime.
+   */
+  othersVersion(): number {
+    return this.dataVersionStatement.get()!;
+  }
+
+  /** One more answer cache uses these claims; the function it gets says it stopped. */
+  attach(): () => void {
+    this.users++;
+    let attached = true;
+    return () => {
+      if (attached) this.users--;
+      attached = false;
+    };
+  }
+
+  /** Whether a single answer cache uses this connection (so `othersVersion` covers every other runner). */
+  get alone(): boolean {
+    return this.users <= 1;
+  }
+
+  /**
+   * Takes the claim on `requestKey` as `take` does; `fresh` when no row held the key before (no
+   * process had it, nor had left it unreleased).
+   */
+  claim(requestKey: string, now = Date.now()): { taken: boolean; fresh: boolean } {
+    const expires = now + CLAIM_LEASE_MS;
+    if (this.insertStatement.run({ key: requestKey, owner: this.owner, expires }).changes === 1)
+      return { taken: true, fresh: true };
+    return { taken: this.take(requestKey, now), fresh: false };
   }
 
   /** The claims file of the store at `storePath`. */
