@@ -1,7 +1,7 @@
 import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../../core/embedding-model.js';
 import { OnnxEncoder } from './onnx-encoder.js';
 
-export { truncateKeepingSpecials } from './onnx-encoder.js';
+export { truncateKeepingSpecials } from './encoder-tokenizer.js';
 
 export type Pooling = 'cls' | 'mean' | 'last-token';
 

@@ -5,9 +5,6 @@ import { join } from 'node:path';
 import { EncoderTokenizer, type EncoderTokens } from './encoder-tokenizer.js';
 import { folderError } from './folder-error.js';
 
-export { truncateKeepingSpecials } from './encoder-tokenizer.js';
-export { folderError } from './folder-error.js';
-
 type Ort = typeof import('onnxruntime-node');
 type Session = Awaited<ReturnType<Ort['InferenceSession']['create']>>;
 
@@ -42,8 +39,8 @@ function fingerprint(path: string): string {
 /**
  * A local transformer encoder exported to ONNX (Hugging Face Optimum layout), run with
  * onnxruntime-node and tokenised with the folder's own tokenizer.json (`EncoderTokenizer`: Hugging
- * Face's Rust tokenizers on every core, else the pure-JS transformers.js port). Shared by the embedding model (pooled vectors) and the BERTScore
- * token encoder (per-token vectors).
+ * Face's Rust tokenizers on every core, else the pure-JS transformers.js port). Shared by the
+ * embedding model (pooled vectors) and the BERTScore token encoder (per-token vectors).
  */
 export class OnnxEncoder {
   readonly modelPath: string;
