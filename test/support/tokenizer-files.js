@@ -18,52 +18,52 @@ const special = (content, id) => ({
 /**
  * Writes a BERT-layout WordPiece tokenizer (BertNormalizer lower-casing, BertPreTokenizer,
  * [CLS] … [SEP] template) into `folder`. `vocabulary` starts with [PAD], [UNK], [CLS], [SEP].
+ * `options.editTemplate` may change the post-processor first (files the Rust library panics on).
  */
 export function writeWordPieceTokenizer(folder, vocabulary, options = {}) {
-  writeFileSync(
-    join(folder, 'tokenizer.json'),
-    JSON.stringify({
-      version: '1.0',
-      truncation: null,
-      padding: null,
-      added_tokens: [0, 1, 2, 3].map((id) => special(vocabulary[id], id)),
-      normalizer: {
-        type: 'BertNormalizer',
-        clean_text: true,
-        handle_chinese_chars: true,
-        strip_accents: null,
-        lowercase: true,
+  const json = {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: [0, 1, 2, 3].map((id) => special(vocabulary[id], id)),
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    },
+    pre_tokenizer: { type: 'BertPreTokenizer' },
+    post_processor: {
+      type: 'TemplateProcessing',
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
+      pair: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: '[SEP]', type_id: 1 } },
+      ],
+      special_tokens: {
+        '[CLS]': { id: '[CLS]', ids: [2], tokens: ['[CLS]'] },
+        '[SEP]': { id: '[SEP]', ids: [3], tokens: ['[SEP]'] },
       },
-      pre_tokenizer: { type: 'BertPreTokenizer' },
-      post_processor: {
-        type: 'TemplateProcessing',
-        single: [
-          { SpecialToken: { id: '[CLS]', type_id: 0 } },
-          { Sequence: { id: 'A', type_id: 0 } },
-          { SpecialToken: { id: '[SEP]', type_id: 0 } },
-        ],
-        pair: [
-          { SpecialToken: { id: '[CLS]', type_id: 0 } },
-          { Sequence: { id: 'A', type_id: 0 } },
-          { SpecialToken: { id: '[SEP]', type_id: 0 } },
-          { Sequence: { id: 'B', type_id: 1 } },
-          { SpecialToken: { id: '[SEP]', type_id: 1 } },
-        ],
-        special_tokens: {
-          '[CLS]': { id: '[CLS]', ids: [2], tokens: ['[CLS]'] },
-          '[SEP]': { id: '[SEP]', ids: [3], tokens: ['[SEP]'] },
-        },
-      },
-      decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-      model: {
-        type: 'WordPiece',
-        unk_token: '[UNK]',
-        continuing_subword_prefix: '##',
-        max_input_chars_per_word: 100,
-        vocab: Object.fromEntries(vocabulary.map((token, id) => [token, id])),
-      },
-    }),
-  );
+    },
+    decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab: Object.fromEntries(vocabulary.map((token, id) => [token, id])),
+    },
+  };
+  options.editTemplate?.(json.post_processor);
+  writeFileSync(join(folder, 'tokenizer.json'), JSON.stringify(json));
   writeFileSync(
     join(folder, 'tokenizer_config.json'),
     JSON.stringify({

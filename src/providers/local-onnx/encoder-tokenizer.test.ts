@@ -1,9 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeTinyOnnxModel } from '../../../test/support/tiny-onnx-model.js';
 import {
   llama3TokenizerPath as llama3,
   writeLlama3WithBeginOfText,
+  writeWordPieceTokenizer,
 } from '../../../test/support/tokenizer-files.js';
 import { EncoderTokenizer } from './encoder-tokenizer.js';
 
@@ -74,5 +77,22 @@ describe('EncoderTokenizer', () => {
     const { loadNativeTokenizer } = await import('../../io/native-tokenizer.js');
     expect(await loadNativeTokenizer(llama3)).toBeDefined();
     expect(await loadNativeTokenizer('/no/such/tokenizer.json')).toBeUndefined();
+  });
+
+  it('refuses a template the Rust library would abort on, on either path, naming the file and the token', async () => {
+    const path = writeWordPieceTokenizer(
+      mkdtempSync(join(tmpdir(), 'medbench-template-')),
+      ['[PAD]', '[UNK]', '[CLS]', '[SEP]'],
+      {
+        editTemplate: (template) => {
+          delete template.special_tokens['[CLS]'];
+        },
+      },
+    );
+    for (const prefer of ['native', 'in-thread'] as const)
+      await expect(EncoderTokenizer.load(path, { prefer })).rejects.toMatchObject({
+        code: 'MODEL_FOLDER_INVALID',
+        message: `${path}: post_processor.single[0] places the special token "[CLS]", which post_processor.special_tokens does not define.`,
+      });
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadNativeTokenizer, type NativeTokenizer } from '../../io/native-tokenizer.js';
+import { postProcessorProblem } from '../../io/post-processor-problem.js';
 import { readJsonFile } from '../../io/text-file.js';
 import { folderError } from './folder-error.js';
 
@@ -68,10 +69,18 @@ export class EncoderTokenizer {
   ): Promise<EncoderTokenizer> {
     const { TokenizerLoader } = await import('@lenml/tokenizers');
     const configPath = join(tokenizerPath, '..', 'tokenizer_config.json');
+    const json = readJsonFile(tokenizerPath) as Record<string, unknown>;
+    // Hugging Face's own library cannot encode with such a file (it panics), so neither path does.
+    const problem = postProcessorProblem(json);
+    if (problem)
+      throw folderError(
+        `${tokenizerPath}: ${problem}.`,
+        'Restore the tokenizer.json the model was released with, or re-save it with transformers (save_pretrained).',
+      );
     let script: ScriptTokenizer;
     try {
       script = TokenizerLoader.fromPreTrained({
-        tokenizerJSON: readJsonFile(tokenizerPath) as Record<string, unknown>,
+        tokenizerJSON: json,
         tokenizerConfig: (existsSync(configPath) ? readJsonFile(configPath) : {}) as Record<string, unknown>,
       }) as unknown as ScriptTokenizer;
     } catch (error) {
