@@ -27,7 +27,7 @@ const { child: server, url } = await startSlowServer(delayMs);
 /** The delays the server achieved since the last call: mean and max, ms. */
 async function serverDelays() {
   const stats = await (await fetch(`${url}/stats`)).json();
-  return `server delay mean ${stats.mean.toFixed(2)} ms, max ${stats.max.toFixed(1)} ms`;
+  return `server delay mean ${stats.mean.toFixed(2)} ms, max ${stats.max.toFixed(1)} ms, client turnaround ${stats.gapMean.toFixed(2)} ms`;
 }
 
 async function bareClientRate(round) {

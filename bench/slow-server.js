@@ -6,7 +6,9 @@
 // Node's timers fire late (about 1 ms on a 20 ms timer here, more under load), which would
 // make the server's latency L + 1 ms and cap any client at L / (L + 1) of the ideal C / L. The
 // server therefore subtracts the lateness it has seen so far (a running mean, never below 0)
-// and reports the delays it achieved, so the bench can print them beside the ratios.
+// and reports the delays it achieved, so the bench can print them beside the ratios, with the
+// mean gap between an answer written and the next request read on the same connection (the
+// client's turnaround: what a runner adds to each request's cycle).
 import { createServer } from 'node:http';
 
 const delayMs = Number(process.argv[2] ?? 20);
@@ -21,7 +23,9 @@ const capacity = Number(process.argv[3] ?? Number.POSITIVE_INFINITY);
 let serving = 0;
 const waiting = [];
 let lateness = 0;
-const achieved = { count: 0, sum: 0, max: 0 };
+const achieved = { count: 0, sum: 0, max: 0, gaps: 0, gapSum: 0 };
+/** When each connection's last answer was written: the gap to its next request is the client's turnaround. */
+const answeredAt = new WeakMap();
 
 /** Runs `start` now if the server has room, else when a request it serves is answered. */
 function admit(start) {
@@ -46,6 +50,7 @@ function serve(response) {
     lateness += (fired - read - wait - lateness) * 0.05;
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(body);
+    answeredAt.set(response.socket, performance.now());
     release();
     const delay = performance.now() - read;
     achieved.count++;
@@ -57,9 +62,20 @@ function serve(response) {
 const server = createServer((request, response) => {
   if (request.method === 'GET' && request.url === '/stats') {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ ...achieved, mean: achieved.sum / Math.max(1, achieved.count) }));
-    achieved.count = achieved.sum = achieved.max = 0;
+    response.end(
+      JSON.stringify({
+        ...achieved,
+        mean: achieved.sum / Math.max(1, achieved.count),
+        gapMean: achieved.gapSum / Math.max(1, achieved.gaps),
+      }),
+    );
+    achieved.count = achieved.sum = achieved.max = achieved.gaps = achieved.gapSum = 0;
     return;
+  }
+  const last = answeredAt.get(request.socket);
+  if (last !== undefined) {
+    achieved.gaps++;
+    achieved.gapSum += performance.now() - last;
   }
   request.resume();
   request.on('end', () => admit(() => serve(response)));
