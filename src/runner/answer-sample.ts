@@ -8,6 +8,7 @@ import { resultRecord } from './result-columns.js';
 import { retrying, withRetry } from './retry.js';
 import { type SampleRequest, sampleRequest } from './sample-request.js';
 import { errorKind, type SampleRun } from './sample-run.js';
+import type { SlotTurn } from './slot-turn.js';
 
 export { errorKind, type RetryEvent, type RunProgress, type SampleRun } from './sample-run.js';
 
@@ -88,6 +89,8 @@ interface Answer {
   fresh: boolean;
   attempts: number;
   prompt: string | PreparedPrompt;
+  /** When the request could be sent (its slot's turn came): a fresh answer's latency runs from there. */
+  sentAt?: number;
 }
 
 /**
@@ -100,6 +103,7 @@ async function askModel(
   endpoint: ChatModel,
   request: SampleRequest,
   started: number,
+  turn: SlotTurn | undefined,
 ): Promise<Answer | 'left' | 'failed'> {
   const deadline = context.sampleTimeoutMs !== undefined ? started + context.sampleTimeoutMs : undefined;
   const { control } = context;
@@ -109,24 +113,40 @@ async function askModel(
   });
   if (!found) return 'left';
   if (found.cached) return { response: found.cached, fresh: false, attempts: 0, prompt: sample.prompt };
-  const bound = context.budget?.bound(request) ?? 0;
-  if (context.budget && !context.budget.reserve(bound)) {
-    // Held back: the run stops as a graceful stop does, and a re-run with a higher cap goes on.
-    found.release();
-    control.stop();
-    return 'left';
-  }
+  // The slot's turn: its other worker's request may be out still (this one, prepared meanwhile,
+  // is sent the moment that one is answered).
+  const asked = Date.now();
+  const handOn = (await turn?.take()) ?? (() => {});
+  // The wait for the slot is not the sample's: its deadline moves by it, its latency starts after.
+  const waited = Date.now() - asked;
   try {
-    return await sendAndKeep(context, {
-      sample,
-      endpoint,
-      request,
-      release: found.release,
-      deadline,
-      started,
-    });
+    // Stopped while waiting: the claim is let go and the next run sends it.
+    if (control.stopped || control.hardStop.signal.aborted) {
+      found.release();
+      return 'left';
+    }
+    const bound = context.budget?.bound(request) ?? 0;
+    if (context.budget && !context.budget.reserve(bound)) {
+      // Held back: the run stops as a graceful stop does, and a re-run with a higher cap goes on.
+      found.release();
+      control.stop();
+      return 'left';
+    }
+    try {
+      return await sendAndKeep(context, {
+        sample,
+        endpoint,
+        request,
+        release: found.release,
+        deadline: deadline === undefined ? undefined : deadline + waited,
+        started: started + waited,
+        handOn,
+      });
+    } finally {
+      context.budget?.release(bound);
+    }
   } finally {
-    context.budget?.release(bound);
+    handOn();
   }
 }
 
@@ -140,10 +160,12 @@ async function sendAndKeep(
     release: () => void;
     deadline: number | undefined;
     started: number;
+    /** Hands the slot on once the request is answered or given up. */
+    handOn: () => void;
   },
 ): Promise<Answer | 'left' | 'failed'> {
   const { control, model } = context;
-  const { sample, endpoint, request, release, deadline, started } = send;
+  const { sample, endpoint, request, release, deadline, started, handOn } = send;
   // A long prompt is hashed and compressed now, off the event loop, so the commit when the answer
   // arrives is only the inserts; a short one is hashed where it is written.
   const prompt =
@@ -164,6 +186,8 @@ async function sendAndKeep(
     onRetry: (error, delayMs, attemptNumber) =>
       context.onRetry?.({ sampleId: sample.id, error, delayMs, attempt: attemptNumber + 1 }),
   });
+  // Answered or given up: the slot's other worker sends its request now.
+  handOn();
   if (!outcome.ok) {
     release();
     const { error } = outcome;
@@ -200,7 +224,7 @@ async function sendAndKeep(
   // Handed to the store now; the claim is let go once the answer is committed, where another
   // process finds it. The slot goes on meanwhile.
   void context.writer.keepAnswer(entry).finally(release);
-  return { response, fresh: true, attempts: outcome.attempts, prompt };
+  return { response, fresh: true, attempts: outcome.attempts, prompt, sentAt: started };
 }
 
 /** The price of a fresh answer (a cached one cost nothing this time). */
@@ -243,6 +267,8 @@ export async function answerSample(
   context: SampleRun,
   sample: Sample,
   endpoint: ChatModel,
+  /** The slot's turns, shared with another worker (see SlotTurn). */
+  turn?: SlotTurn,
 ): Promise<{ committed: Promise<boolean> } | undefined> {
   const { model, progress } = context;
   let request: SampleRequest;
@@ -269,11 +295,11 @@ export async function answerSample(
     return COMMITTED_LATER;
   }
   const started = Date.now();
-  const answer = await askModel(context, sample, endpoint, request, started);
+  const answer = await askModel(context, sample, endpoint, request, started, turn);
   if (answer === 'left') return undefined;
   if (answer === 'failed') return COMMITTED_LATER;
   if (!answer.fresh) return { committed: scoreAndWrite(context, sample, request, answer, 0) };
-  const latencyMs = Date.now() - started;
+  const latencyMs = Date.now() - (answer.sentAt ?? started);
   // A fresh answer is on its way to the store already: the slot sends its next request first,
   // and this one is scored and written right after, once this turn's requests are out.
   return {

@@ -298,6 +298,18 @@ describe('runSamples', () => {
     expect([...byEndpoint.values()].every((count) => count >= 8)).toBe(true);
   });
 
+  it('two workers share each slot, and the wait for the slot counts in neither the latency nor the time limit', async () => {
+    server.fallback = () => ({ kind: 'answer', text: '{"answer": "A"}', delayMs: 120 });
+    // One slot: each sample's request takes 120 ms, and the other worker's sample waits that long
+    // for the slot; with the wait counted, every second sample would pass 200 ms.
+    const summary = await go(await binding({ concurrency: 1 }), samples(6), { sampleTimeoutMs: 200 });
+    expect([summary.done, summary.errors]).toEqual([6, 0]);
+    expect(server.peakInFlight.get('/e0/v1/chat/completions')).toBe(1);
+    const latencies = store.results('run-1').map((result) => result.latencyMs!);
+    expect(latencies).toHaveLength(6);
+    for (const latency of latencies) expect(latency).toBeLessThan(200);
+  });
+
   it('a graceful stop keeps finished work, and the next run completes only what is missing', async () => {
     const stop = new AbortController();
     server.fallback = () => ({ kind: 'answer', text: '{"answer": "A"}', delayMs: 5 });

@@ -14,6 +14,7 @@ import { redactedText } from './redact-result.js';
 import { ResultWriter } from './result-writer.js';
 import type { RetryPolicy } from './retry.js';
 import { RunControl } from './run-control.js';
+import { SlotTurn } from './slot-turn.js';
 import { StoreWriterThread } from './store-writer-thread.js';
 
 export { errorKind, type RetryEvent, type RunProgress } from './answer-sample.js';
@@ -145,9 +146,9 @@ function workerOf(
   queue: SampleQueue,
   options: RunSamplesOptions,
   commits: Commits,
-): (endpoint: ChatModel) => Promise<void> {
+): (endpoint: ChatModel, turn?: SlotTurn) => Promise<void> {
   const { uncommitted } = commits;
-  return async (endpoint: ChatModel): Promise<void> => {
+  return async (endpoint: ChatModel, turn?: SlotTurn): Promise<void> => {
     while (!context.control.stopped) {
       const rest = queue.health?.restLeft(endpoint) ?? 0;
       if (rest > 0) {
@@ -165,7 +166,7 @@ function workerOf(
       }
       let answered: Awaited<ReturnType<typeof answerSample>>;
       try {
-        answered = await answerSample(context, sample, endpoint);
+        answered = await answerSample(context, sample, endpoint, turn);
       } finally {
         queue.inFlight--;
       }
@@ -188,9 +189,14 @@ function workerOf(
       );
       uncommitted.add(counted);
       while (uncommitted.size > MAX_UNCOMMITTED) await Promise.race(uncommitted);
+      // Sharing its slot, the worker prepares its next sample after this turn of the loop: the
+      // other worker's request, sent as this one's answer was read, is written out first.
+      if (turn) await nextTurnOfLoop();
     }
   };
 }
+
+const nextTurnOfLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Results handed to the store and not yet committed, past which a slot waits before its next sample. */
 const MAX_UNCOMMITTED = 1024;
@@ -283,7 +289,15 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   const commits: Commits = { uncommitted: new Set(), failure: undefined };
   const worker = workerOf(context, queue, options, commits);
   try {
-    await Promise.all(slotsOf(model).map(worker));
+    await Promise.all(
+      slotsOf(model).flatMap((endpoint) => {
+        // Two workers take turns at each slot (SlotTurn), one preparing while the other's request
+        // is out; with the endpoint counting tokens, preparing is a request too: one worker.
+        if (model.countTokens === 'endpoint') return [worker(endpoint)];
+        const turn = new SlotTurn();
+        return [worker(endpoint, turn), worker(endpoint, turn)];
+      }),
+    );
   } finally {
     await Promise.all(commits.uncommitted);
     control.dispose();
