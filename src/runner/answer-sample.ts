@@ -120,10 +120,17 @@ async function askModel(
   // The wait for the slot is not the sample's: its deadline moves by it, its latency starts after.
   const waited = Date.now() - asked;
   try {
-    // Stopped while waiting: the claim is let go and the next run sends it.
-    if (control.stopped || control.hardStop.signal.aborted) {
+    // Stopped while waiting: the claim is let go and the next run sends it. Its endpoint began to
+    // rest meanwhile: another endpoint takes it.
+    if (control.stopped || control.hardStop.signal.aborted || context.passOn?.(endpoint, sample)) {
       found.release();
       return 'left';
+    }
+    // A sample with the same request, sent while this one waited, has its answer now.
+    const meanwhile = turn ? context.cache.answeredMeanwhile(endpoint, request) : undefined;
+    if (meanwhile) {
+      found.release();
+      return { response: meanwhile, fresh: false, attempts: 0, prompt: sample.prompt };
     }
     const bound = context.budget?.bound(request) ?? 0;
     if (context.budget && !context.budget.reserve(bound)) {

@@ -64,6 +64,14 @@ export class AnswerCache {
     return key;
   }
 
+  /**
+   * The answer this run got since `findOrClaim` for a request it prepared (a sample with the same
+   * request answered meanwhile), read from what the run knows it stored; undefined otherwise.
+   */
+  answeredMeanwhile(endpoint: ChatModel, request: SampleRequest): CachedResponse | undefined {
+    return this.lookUp(endpoint, request);
+  }
+
   /** An answer this run got (stored under `cacheKey`): later look-ups read it. */
   remember(cacheKey: string): void {
     this.known.add(cacheKey);

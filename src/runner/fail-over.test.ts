@@ -89,6 +89,9 @@ describe('several endpoints: health and fail-over', () => {
     );
     expect(new Set(answeredPrompts).size).toBe(24);
     expect(good.requests).toHaveLength(21);
+    // Resting, it is sent nothing more: its three answers, and at most one refused request per
+    // slot (those on the wire when it began to refuse), none of the samples prepared meanwhile.
+    expect(failing.requests.length).toBeLessThanOrEqual(6);
   });
 
   it('an unreachable endpoint from the start: the run goes on with the other', async () => {

@@ -310,6 +310,14 @@ describe('runSamples', () => {
     for (const latency of latencies) expect(latency).toBeLessThan(200);
   });
 
+  it('a prepared sample whose request was answered while it waited for its slot is not sent again', async () => {
+    server.fallback = () => ({ kind: 'answer', text: '{"answer": "A"}', delayMs: 20 });
+    // Four requests, each ten times: the twin of the one on the wire is prepared meanwhile.
+    const repeated = samples(40).map((sample, index) => ({ ...sample, prompt: `Prompt ${index % 4}` }));
+    const summary = await go(await binding({ concurrency: 1 }), repeated);
+    expect([summary.done, summary.cached, server.requests.length]).toEqual([40, 36, 4]);
+  });
+
   it('a graceful stop keeps finished work, and the next run completes only what is missing', async () => {
     const stop = new AbortController();
     server.fallback = () => ({ kind: 'answer', text: '{"answer": "A"}', delayMs: 5 });

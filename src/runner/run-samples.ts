@@ -134,6 +134,11 @@ function failOver(context: SampleRun, queue: SampleQueue, options: RunSamplesOpt
     return true;
   };
   context.served = (endpoint) => health.markUp(endpoint);
+  context.passOn = (endpoint, sample) => {
+    if (health.restLeft(endpoint) <= 0) return false;
+    queue.giveBack(sample);
+    return true;
+  };
 }
 
 /**

@@ -80,6 +80,11 @@ export interface SampleRun {
   failover?: (endpoint: ChatModel, error: MedbenchError, sample: Sample) => boolean;
   /** An answer came back from this endpoint. */
   served?: (endpoint: ChatModel) => void;
+  /**
+   * With several endpoints: gives back a sample prepared for an endpoint that began to rest
+   * meanwhile (another takes it); false when the endpoint is not resting.
+   */
+  passOn?: (endpoint: ChatModel, sample: Sample) => boolean;
   /** The first sample error under --fail-fast. */
   failedFast: MedbenchError | undefined;
 }
