@@ -9,7 +9,7 @@
 // does (claims.sqlite beside the store: two medbench processes never pay for one answer twice).
 // Each round also prints how busy the run's thread was and the process's CPU time per request.
 // Usage: npm run build && node bench/runner-overhead.js [requests] [concurrency] [delayMs] [rounds] [claims]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { medodysseyTasks, OpenAICompatibleChatModel, runSamples, Store } from '../dist/index.js';
@@ -30,12 +30,36 @@ async function serverDelays() {
   return `server delay mean ${stats.mean.toFixed(2)} ms, max ${stats.max.toFixed(1)} ms, client turnaround ${stats.gapMean.toFixed(2)} ms`;
 }
 
+/**
+ * This thread's own CPU time (ms) and how often the kernel took the CPU from it while it could
+ * run (involuntary context switches), from /proc; undefined where there is no /proc.
+ */
+function threadClock() {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const status = readFileSync(`/proc/self/task/${process.pid}/status`, 'utf8');
+    const preempted = Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1]);
+    return { cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100, preempted };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The run thread's CPU a request and how often it was preempted, since `from`. */
+function threadLoad(from) {
+  const to = threadClock();
+  if (!from || !to) return '';
+  return `, run thread CPU ${(((to.cpuMs - from.cpuMs) * 1000) / requests).toFixed(0)} µs and preempted ${((to.preempted - from.preempted) / requests).toFixed(2)} times a request`;
+}
+
 async function bareClientRate(round) {
   const client = new OpenAICompatibleChatModel({ baseURL: `${url}/v1`, modelId: 'bench' });
   let next = 0;
   const started = performance.now();
   const loop = performance.eventLoopUtilization();
   const cpu = process.cpuUsage();
+  const clock = threadClock();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < requests) {
@@ -49,7 +73,7 @@ async function bareClientRate(round) {
   );
   const busy = performance.eventLoopUtilization(loop).utilization;
   const used = process.cpuUsage(cpu);
-  bareLoad = `thread busy ${(busy * 100).toFixed(0)} %, CPU ${((used.user + used.system) / requests).toFixed(0)} µs a request`;
+  bareLoad = `thread busy ${(busy * 100).toFixed(0)} %, CPU ${((used.user + used.system) / requests).toFixed(0)} µs a request${threadLoad(clock)}`;
   return requests / ((performance.now() - started) / 1000);
 }
 
@@ -65,6 +89,7 @@ async function runnerRate(round) {
     const started = performance.now();
     const loop = performance.eventLoopUtilization();
     const cpu = process.cpuUsage();
+    const clock = threadClock();
     const summary = await runSamples({
       store,
       run: benchRun(`bench-${round}`),
@@ -78,7 +103,7 @@ async function runnerRate(round) {
     const seconds = (performance.now() - started) / 1000;
     const busy = performance.eventLoopUtilization(loop).utilization;
     const used = process.cpuUsage(cpu);
-    runnerLoad = `run thread busy ${(busy * 100).toFixed(0)} %, process CPU ${((used.user + used.system) / requests).toFixed(0)} µs a request`;
+    runnerLoad = `run thread busy ${(busy * 100).toFixed(0)} %, process CPU ${((used.user + used.system) / requests).toFixed(0)} µs a request${threadLoad(clock)}`;
     const stored = store.countResults(`bench-${round}`);
     if (stored !== requests || summary.errors !== 0)
       throw new Error(`round ${round}: ${stored} results stored, ${summary.errors} errors`);

@@ -361,7 +361,6 @@ function scoreAndWrite(
         error: null,
       },
     }),
-    fresh,
   );
   if (fresh) {
     progress.inputTokens += response.inputTokens ?? 0;

@@ -124,14 +124,15 @@ export class AnswerCache {
       claimed = false;
     };
     while (!cached) {
-      const { taken, fresh } = claims.claim(claimKey);
+      // Taken at the end of this turn, with the other claims asked for in it (one transaction).
+      const { taken, fresh, othersVersion } = await claims.claimSoon(claimKey);
       if (taken) {
         // Taken: an answer another process stored before it let go is in the cache now. Unless no
         // process let go of (or left) a claim since `known` was read: then no answer was stored
         // but this run's, which `known` holds, and the store is not read again.
-        const alone = fresh && claims.alone && claims.othersVersion() === this.quietVersion;
+        const alone = fresh && claims.alone && othersVersion === this.quietVersion;
         cached = this.lookUp(endpoint, request, !alone);
-        if (cached) claims.release(claimKey);
+        if (cached) claims.releaseSoon(claimKey);
         else claimed = true;
         break;
       }

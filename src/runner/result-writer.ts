@@ -14,11 +14,12 @@ export const GROUP_COMMIT_MAX = 64;
  * The one way results reach the store, for every kind of run.
  *
  * A fresh answer is committed at once (`keepAnswer`), so a kill -9 can lose only answers still
- * on the wire and a re-run never pays for one twice; its result follows as soon as it is scored
- * (`write(…, true)`). Both promises resolve once the commit is done: the sample counts as done,
- * and its request claim is let go, only then. Results that cost nothing to redo (cache hits,
- * too_long, errors, computed scores) are committed in groups: at most GROUP_COMMIT_MS later, or
- * at once when GROUP_COMMIT_MAX are waiting.
+ * on the wire and a re-run never pays for one twice; its request claim is let go only once it is
+ * committed. Results cost nothing to redo once their answer is stored (a re-run scores the cached
+ * answer again), so every result is committed in a group: with the next fresh answer (one commit,
+ * one message to the writer thread, instead of one each), at most GROUP_COMMIT_MS later, or at
+ * once when GROUP_COMMIT_MAX are waiting. A result's promise resolves once it is committed: the
+ * sample counts as done only then.
  *
  * Commits happen in this thread, synchronously inside the call, or — given a `thread` — on the
  * store's writer thread, which commits each message the moment it arrives (in order), so that
@@ -83,17 +84,41 @@ export class ResultWriter {
     );
   }
 
+  /** Settles the promises of the results waiting in `queue` with their commit's outcome. */
+  private groupSettled: ((committed: Promise<boolean>) => void) | undefined;
+  private groupCommitted: Promise<boolean> | undefined;
+
+  /** The results waiting for a group, taken out of the queue; `settle` with their commit. */
+  private takeGroup(): { writes: StoreWrite[]; settle: (committed: Promise<boolean>) => void } {
+    const settle = this.groupSettled ?? (() => {});
+    this.groupSettled = undefined;
+    this.groupCommitted = undefined;
+    return { writes: this.queue.splice(0), settle };
+  }
+
   private flushQueue = (): void => {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    const batch = this.queue.splice(0);
-    if (batch.length > 0) void this.writeNow(batch);
+    const { writes, settle } = this.takeGroup();
+    if (writes.length > 0) settle(this.writeNow(writes));
   };
 
-  private later(write: StoreWrite): void {
+  private readonly onGroupTimer = (): void => {
+    this.flushTimer = undefined;
+    this.flushQueue();
+  };
+
+  /** Queues `write` for the next group; resolves once that group is committed. */
+  private later(write: StoreWrite): Promise<boolean> {
     this.queue.push(write);
+    if (!this.groupCommitted) {
+      this.groupCommitted = new Promise<boolean>((resolve) => {
+        this.groupSettled = resolve;
+      });
+    }
+    const committed = this.groupCommitted;
     if (this.queue.length >= GROUP_COMMIT_MAX) this.flushQueue();
-    else this.flushTimer ??= setTimeout(this.flushQueue, GROUP_COMMIT_MS);
+    // One timer at a time: a group flushed with an answer leaves it to find the next one.
+    else this.flushTimer ??= setTimeout(this.onGroupTimer, GROUP_COMMIT_MS);
+    return committed;
   }
 
   /** A fresh answer not yet committed (on the writer thread), by its cache key. */
@@ -111,24 +136,32 @@ export class ResultWriter {
       this.committed = true;
       for (const item of this.buffered.splice(0)) writes.push(this.resultWrite(item));
     }
+    // The results waiting for a group go with it: one commit for both.
+    const group = this.takeGroup();
+    writes.push(...group.writes);
     if (writes.length === 0) return true;
-    if (!entry || !this.options.thread) return this.writeNow(writes);
+    if (!entry || !this.options.thread) {
+      const committed = this.writeNow(writes);
+      group.settle(committed);
+      return committed;
+    }
     this.unconfirmed.set(entry.cacheKey, entry.response);
     try {
-      return await this.writeNow(writes);
+      const committed = this.writeNow(writes);
+      group.settle(committed);
+      return await committed;
     } finally {
       this.unconfirmed.delete(entry.cacheKey);
     }
   }
 
   /**
-   * `answered`: the result of a fresh answer, committed now (true once committed); others may
-   * wait for a group.
+   * A result, committed with the next group (see the class); true once committed. Before the
+   * run's first answer (`deferUntilAnswer`) it is held back and resolves at once.
    */
-  write(result: ResultRecord, answered = false): Promise<boolean> {
-    if (!this.committed) this.buffered.push(result);
-    else if (answered) return this.writeNow([this.resultWrite(result)]);
-    else this.later(this.resultWrite(result));
+  write(result: ResultRecord): Promise<boolean> {
+    if (this.committed) return this.later(this.resultWrite(result));
+    this.buffered.push(result);
     return Promise.resolve(true);
   }
 
@@ -145,6 +178,8 @@ export class ResultWriter {
    * Resolves when every write is committed.
    */
   async close(fatal: boolean): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     this.flushQueue();
     if (!fatal && !this.committed && this.buffered.length > 0) {
       this.committed = true;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -78,6 +78,57 @@ describe('request claims', () => {
     detachTwo();
     expect(first.alone).toBe(true);
     detachOne();
+    first.close();
+    second.close();
+  });
+  it('takes the claims asked for in one turn together with the releases of that turn, in one transaction', async () => {
+    const file = path();
+    const first = new RequestClaims(file);
+    const second = new RequestClaims(file);
+    expect(second.take('held')).toBe(true);
+    expect(first.take('mine')).toBe(true);
+    const lapsed = new Database(file);
+    lapsed
+      .prepare('INSERT INTO claims (request_key, owner, expires_at) VALUES (?, ?, ?)')
+      .run('lapsed', 'elsewhere/1/x', Date.now() - 1);
+    const quiet = first.othersVersion();
+    // Commits counted as frames appended to the WAL (no checkpoint runs in between).
+    const pageSize = lapsed.pragma('page_size', { simple: true }) as number;
+    const frames = () => Math.floor(statSync(`${file}-wal`).size / (pageSize + 24));
+    const before = frames();
+    // Asked for in one turn, with a release: nothing is written before the turn ends.
+    first.releaseSoon('mine');
+    const asked = ['a', 'b', 'c', 'held', 'lapsed'].map((key) => first.claimSoon(key));
+    expect(second.take('a')).toBe(true);
+    second.release('a');
+    expect(frames()).toBe(before + 2); // the second connection's two commits
+    const outcomes = await Promise.all(asked);
+    expect(outcomes.map(({ taken, fresh }) => ({ taken, fresh }))).toEqual([
+      { taken: true, fresh: true },
+      { taken: true, fresh: true },
+      { taken: true, fresh: true },
+      { taken: false, fresh: false },
+      { taken: true, fresh: false },
+    ]);
+    // The second connection's take and release of 'a' moved the version the claims report.
+    expect(outcomes[0]!.othersVersion).not.toBe(quiet);
+    expect(outcomes[0]!.othersVersion).toBe(first.othersVersion());
+    // One commit for the release and the three fresh claims (the same page): one WAL frame, where
+    // a commit a claim would append four; the lapsed row was taken over by a statement of its own.
+    expect(frames()).toBe(before + 2 + 1 + 1);
+    expect(second.take('mine')).toBe(true);
+    expect([second.take('b'), second.take('c'), second.take('lapsed')]).toEqual([false, false, false]);
+    // Let go of everything: claims still asked for are settled first, then let go with the rest.
+    const late = first.claimSoon('d');
+    first.releaseAll();
+    await expect(late).resolves.toMatchObject({ taken: true, fresh: true });
+    expect([second.take('b'), second.take('d')]).toEqual([true, true]);
+    // Closed: a claim asked for and not yet taken fails.
+    const third = new RequestClaims(file);
+    const closed = third.claimSoon('e');
+    third.close();
+    await expect(closed).rejects.toThrow('closed');
+    lapsed.close();
     first.close();
     second.close();
   });

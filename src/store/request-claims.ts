@@ -5,6 +5,13 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
 
+/** A claim asked for: `fresh` when no row held the key before; `othersVersion` read with it. */
+export interface ClaimOutcome {
+  taken: boolean;
+  fresh: boolean;
+  othersVersion: number;
+}
+
 /** A claim lapses this long after its last renewal: a killed process blocks no one for longer. */
 export const CLAIM_LEASE_MS = 30_000;
 
@@ -140,19 +147,51 @@ export class RequestClaims {
     }
   }
 
-  /** Claims let go in this turn of the event loop: released together, in one transaction, at its end. */
+  /** Claims let go, and claims asked for, in this turn of the event loop: one transaction at its end. */
   private releasing: string[] = [];
-  private releaseTimer: NodeJS.Immediate | undefined;
+  private asked: Array<{ key: string; settle: (outcome: ClaimOutcome | Error) => void }> = [];
+  private flushTimer: NodeJS.Immediate | undefined;
 
-  private readonly releaseNow = (): void => {
-    if (this.releaseTimer) clearImmediate(this.releaseTimer);
-    this.releaseTimer = undefined;
+  private readonly flush = (): void => {
+    if (this.flushTimer) clearImmediate(this.flushTimer);
+    this.flushTimer = undefined;
     const keys = this.releasing;
+    const asked = this.asked;
     this.releasing = [];
-    if (keys.length === 0) return;
-    this.database.transaction(() => {
-      for (const key of keys) this.releaseStatement.run(key, this.owner);
-    })();
+    this.asked = [];
+    if (keys.length === 0 && asked.length === 0) return;
+    const now = Date.now();
+    const expires = now + CLAIM_LEASE_MS;
+    let inserted: boolean[];
+    let version: number;
+    try {
+      [inserted, version] = this.database.transaction((): [boolean[], number] => {
+        for (const key of keys) this.releaseStatement.run(key, this.owner);
+        const fresh = asked.map(
+          ({ key }) => this.insertStatement.run({ key, owner: this.owner, expires }).changes === 1,
+        );
+        // Inside the transaction: as it would read right after the commit (no other connection
+        // can commit while this one holds the write lock; its own commits do not count).
+        return [fresh, this.dataVersionStatement.get()!];
+      })();
+    } catch (error) {
+      // Nothing was written: the releases wait for the next turn; the claims fail.
+      this.releasing.push(...keys);
+      for (const { settle } of asked) settle(error as Error);
+      return;
+    }
+    for (const [index, { key, settle }] of asked.entries()) {
+      if (inserted[index]) {
+        settle({ taken: true, fresh: true, othersVersion: version });
+        continue;
+      }
+      try {
+        // Held (by another process, a lapsed one, or this runner): taken as `take` does.
+        settle({ taken: this.take(key, now), fresh: false, othersVersion: this.othersVersion() });
+      } catch (error) {
+        settle(error as Error);
+      }
+    }
   };
 
   release(requestKey: string): void {
@@ -162,14 +201,30 @@ export class RequestClaims {
   /** Lets go of a claim at the end of this turn of the event loop, with the others let go in it. */
   releaseSoon(requestKey: string): void {
     this.releasing.push(requestKey);
-    this.releaseTimer ??= setImmediate(this.releaseNow);
+    this.flushTimer ??= setImmediate(this.flush);
+  }
+
+  /**
+   * `claim` at the end of this turn of the event loop, in one transaction with the other claims
+   * asked for and let go in it (each transaction costs a dozen system calls on the claims file's
+   * locks and WAL: one a turn instead of one a request). `othersVersion` is read in that
+   * transaction. Rejects with the SQLite error that undid the transaction.
+   */
+  claimSoon(requestKey: string): Promise<ClaimOutcome> {
+    return new Promise<ClaimOutcome>((resolve, reject) => {
+      this.asked.push({
+        key: requestKey,
+        settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)),
+      });
+      this.flushTimer ??= setImmediate(this.flush);
+    });
   }
 
   /** Lets go of every claim this runner still holds. */
   releaseAll(): void {
+    // Claims still asked for are settled first (and let go with the rest).
     this.releasing = [];
-    if (this.releaseTimer) clearImmediate(this.releaseTimer);
-    this.releaseTimer = undefined;
+    this.flush();
     this.releaseAllStatement.run(this.owner);
   }
 
@@ -179,7 +234,10 @@ export class RequestClaims {
   }
 
   close(): void {
-    this.releaseNow();
+    const asked = this.asked;
+    this.asked = [];
+    this.flush();
+    for (const { settle } of asked) settle(new Error('the request claims were closed'));
     this.database.close();
   }
 }
