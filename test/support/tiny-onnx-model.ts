@@ -81,7 +81,10 @@ export function writeTinyOnnxModel(
           dims: [TINY_VOCAB.length, hidden],
           values: Float32Array.from(TINY_EMBEDDINGS.flat()),
         },
-        { name: 'one', type: 'float', dims: [1], values: Float32Array.from([1]) },
+        // Only where a node reads it: onnxruntime warns about every unused initializer.
+        ...(options.hiddenStates
+          ? [{ name: 'one', type: 'float' as const, dims: [1], values: Float32Array.from([1]) }]
+          : []),
       ],
     }),
   );
