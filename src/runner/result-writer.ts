@@ -10,6 +10,24 @@ export const GROUP_COMMIT_MS = 5;
 /** Results waiting that trigger an immediate commit. */
 export const GROUP_COMMIT_MAX = 64;
 
+/** Results waiting to be committed together, and the promise they resolve with. */
+interface WaitingGroup {
+  writes: StoreWrite[];
+  committed: Promise<boolean>;
+  settle: (committed: Promise<boolean>) => void;
+}
+
+/** None waits: nothing to add, nothing to settle (`later` never queues into it). */
+const NO_GROUP: WaitingGroup = { writes: [], committed: Promise.resolve(true), settle: () => {} };
+
+function waitingGroup(): WaitingGroup {
+  let settle: (committed: Promise<boolean>) => void = () => {};
+  const committed = new Promise<boolean>((resolve) => {
+    settle = resolve;
+  });
+  return { writes: [], committed, settle };
+}
+
 /**
  * The one way results reach the store, for every kind of run.
  *
@@ -29,7 +47,6 @@ export const GROUP_COMMIT_MAX = 64;
  * needs none): a run that fails at once on credentials or reachability leaves the store as it was.
  */
 export class ResultWriter {
-  private readonly queue: StoreWrite[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private committed: boolean;
   private readonly buffered: ResultRecord[] = [];
@@ -84,16 +101,14 @@ export class ResultWriter {
     );
   }
 
-  /** Settles the promises of the results waiting in `queue` with their commit's outcome. */
-  private groupSettled: ((committed: Promise<boolean>) => void) | undefined;
-  private groupCommitted: Promise<boolean> | undefined;
+  /** The results waiting for a group, and the promise they resolve with once it is committed. */
+  private group: WaitingGroup | undefined;
 
-  /** The results waiting for a group, taken out of the queue; `settle` with their commit. */
-  private takeGroup(): { writes: StoreWrite[]; settle: (committed: Promise<boolean>) => void } {
-    const settle = this.groupSettled ?? (() => {});
-    this.groupSettled = undefined;
-    this.groupCommitted = undefined;
-    return { writes: this.queue.splice(0), settle };
+  /** The waiting group, taken out (empty when none waits); `settle` it with its commit. */
+  private takeGroup(): WaitingGroup {
+    const group = this.group ?? NO_GROUP;
+    this.group = undefined;
+    return group;
   }
 
   private flushQueue = (): void => {
@@ -108,14 +123,10 @@ export class ResultWriter {
 
   /** Queues `write` for the next group; resolves once that group is committed. */
   private later(write: StoreWrite): Promise<boolean> {
-    this.queue.push(write);
-    if (!this.groupCommitted) {
-      this.groupCommitted = new Promise<boolean>((resolve) => {
-        this.groupSettled = resolve;
-      });
-    }
-    const committed = this.groupCommitted;
-    if (this.queue.length >= GROUP_COMMIT_MAX) this.flushQueue();
+    this.group ??= waitingGroup();
+    const { writes, committed } = this.group;
+    writes.push(write);
+    if (writes.length >= GROUP_COMMIT_MAX) this.flushQueue();
     // One timer at a time: a group flushed with an answer leaves it to find the next one.
     else this.flushTimer ??= setTimeout(this.onGroupTimer, GROUP_COMMIT_MS);
     return committed;
@@ -140,18 +151,15 @@ export class ResultWriter {
     const group = this.takeGroup();
     writes.push(...group.writes);
     if (writes.length === 0) return true;
-    if (!entry || !this.options.thread) {
-      const committed = this.writeNow(writes);
-      group.settle(committed);
-      return committed;
-    }
-    this.unconfirmed.set(entry.cacheKey, entry.response);
+    const unconfirmed = entry && this.options.thread ? entry : undefined;
+    if (unconfirmed) this.unconfirmed.set(unconfirmed.cacheKey, unconfirmed.response);
+    const committed = this.writeNow(writes);
+    group.settle(committed);
+    if (!unconfirmed) return committed;
     try {
-      const committed = this.writeNow(writes);
-      group.settle(committed);
       return await committed;
     } finally {
-      this.unconfirmed.delete(entry.cacheKey);
+      this.unconfirmed.delete(unconfirmed.cacheKey);
     }
   }
 
