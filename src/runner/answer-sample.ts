@@ -110,6 +110,8 @@ async function askModel(
   const found = await context.cache.findOrClaim(endpoint, request, {
     deadline,
     signal: control.waitsEnd.signal,
+    // Its slot busy, the request waits for that one's answer: its claim can share a transaction.
+    canWait: turn?.busy ?? false,
   });
   if (!found) return 'left';
   if (found.cached) return { response: found.cached, fresh: false, attempts: 0, prompt: sample.prompt };

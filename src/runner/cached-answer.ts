@@ -106,7 +106,12 @@ export class AnswerCache {
   async findOrClaim(
     endpoint: ChatModel,
     request: SampleRequest,
-    options: { deadline: number | undefined; signal: AbortSignal },
+    options: {
+      deadline: number | undefined;
+      signal: AbortSignal;
+      /** The request cannot be sent before a while (its slot is busy): its claim may wait for others. */
+      canWait?: boolean;
+    },
   ): Promise<{ cached: CachedResponse | undefined; release: () => void } | undefined> {
     let cached = this.lookUp(endpoint, request);
     const { claims } = this;
@@ -125,7 +130,9 @@ export class AnswerCache {
     };
     while (!cached) {
       // Taken at the end of this turn, with the other claims asked for in it (one transaction).
-      const { taken, fresh, othersVersion } = await claims.claimSoon(claimKey);
+      const { taken, fresh, othersVersion } = await claims.claimSoon(claimKey, {
+        canWait: options.canWait ?? false,
+      });
       if (taken) {
         // Taken: an answer another process stored before it let go is in the cache now. Unless no
         // process let go of (or left) a claim since `known` was read: then no answer was stored
@@ -145,6 +152,11 @@ export class AnswerCache {
       cached = this.lookUp(endpoint, request, true);
     }
     return { cached, release };
+  }
+
+  /** A slot came free: claims that could wait are taken at the end of this turn. */
+  hurry(): void {
+    this.claims?.hurry();
   }
 
   /** Requests cancelled or left: another process (or the next run) may send them at once. */

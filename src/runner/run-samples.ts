@@ -299,7 +299,8 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
         // Two workers take turns at each slot (SlotTurn), one preparing while the other's request
         // is out; with the endpoint counting tokens, preparing is a request too: one worker.
         if (model.countTokens === 'endpoint') return [worker(endpoint)];
-        const turn = new SlotTurn();
+        // A slot let go with no worker waiting: the other's claim is needed now.
+        const turn = new SlotTurn(() => context.cache.hurry());
         return [worker(endpoint, turn), worker(endpoint, turn)];
       }),
     );

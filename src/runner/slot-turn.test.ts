@@ -33,4 +33,18 @@ describe('SlotTurn', () => {
     ]);
     expect(typeof again).toBe('function');
   });
+
+  it('is busy while held, and says when it is let go with no one waiting', async () => {
+    let freed = 0;
+    const turn = new SlotTurn(() => freed++);
+    expect(turn.busy).toBe(false);
+    const first = await turn.take();
+    expect(turn.busy).toBe(true);
+    const second = turn.take();
+    first();
+    // Handed straight on: still busy, not freed.
+    expect([turn.busy, freed]).toEqual([true, 0]);
+    (await second)();
+    expect([turn.busy, freed]).toEqual([false, 1]);
+  });
 });

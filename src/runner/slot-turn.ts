@@ -8,6 +8,14 @@ export class SlotTurn {
   private held = false;
   private readonly waiting: Array<() => void> = [];
 
+  /** `onFree`: called when the slot is let go with no worker waiting for it. */
+  constructor(private readonly onFree: () => void = () => {}) {}
+
+  /** Whether a worker holds the slot (its request is out, or about to be). */
+  get busy(): boolean {
+    return this.held;
+  }
+
   /** Resolves when the slot is this caller's; call the function it gives once to hand it on. */
   async take(): Promise<() => void> {
     if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -19,7 +27,10 @@ export class SlotTurn {
       const next = this.waiting.shift();
       // Handed straight to the next waiter: the slot stays held.
       if (next) next();
-      else this.held = false;
+      else {
+        this.held = false;
+        this.onFree();
+      }
     };
   }
 }

@@ -3,10 +3,19 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
-import { CLAIM_LEASE_MS, RequestClaims } from './request-claims.js';
+import { describe, expect, it, vi } from 'vitest';
+import { CLAIM_LEASE_MS, DEFER_MS, RequestClaims } from './request-claims.js';
 
 const path = () => join(mkdtempSync(join(tmpdir(), 'claims-')), 'claims.sqlite');
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Commits to the claims file at `file`, counted as frames appended to its WAL (no checkpoint runs in between). */
+function walFrames(file: string): () => number {
+  const database = new Database(file, { readonly: true });
+  const pageSize = database.pragma('page_size', { simple: true }) as number;
+  database.close();
+  return () => Math.floor(statSync(`${file}-wal`).size / (pageSize + 24));
+}
 
 describe('request claims', () => {
   it('one holder at a time; free again when released, lapsed, or its process is gone', () => {
@@ -36,15 +45,21 @@ describe('request claims', () => {
     second.close();
   });
 
-  it('lets go of claims released soon together, at the end of the turn', async () => {
+  it('lets go of claims released soon together, within DEFER_MS', async () => {
     const file = path();
     const first = new RequestClaims(file);
     const second = new RequestClaims(file);
     expect([first.take('a'), first.take('b')]).toEqual([true, true]);
-    first.releaseSoon('a');
-    first.releaseSoon('b');
-    expect([second.take('a'), second.take('b')]).toEqual([false, false]);
-    await new Promise((resolve) => setImmediate(resolve));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      first.releaseSoon('a');
+      await nextTurn();
+      first.releaseSoon('b');
+      expect([second.take('a'), second.take('b')]).toEqual([false, false]);
+      vi.advanceTimersByTime(DEFER_MS);
+    } finally {
+      vi.useRealTimers();
+    }
     expect([second.take('a'), second.take('b')]).toEqual([true, true]);
     // Closing lets go of what waits.
     expect(first.take('c')).toBe(true);
@@ -131,5 +146,55 @@ describe('request claims', () => {
     lapsed.close();
     first.close();
     second.close();
+  });
+
+  it('takes claims that can wait, asked for over several turns, in one transaction within DEFER_MS, or at once when hurried', async () => {
+    const file = path();
+    const first = new RequestClaims(file);
+    expect(first.take('old')).toBe(true);
+    const frames = walFrames(file);
+    const before = frames();
+    const settled: string[] = [];
+    const ask = (key: string) =>
+      first.claimSoon(key, { canWait: true }).then((outcome) => {
+        settled.push(key);
+        return outcome;
+      });
+    // The deferred flush's clock is the test's: turns of the loop pass, time does not.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const asked = [ask('a')];
+    try {
+      await nextTurn();
+      first.releaseSoon('old');
+      asked.push(ask('b'));
+      await nextTurn();
+      asked.push(ask('c'));
+      await nextTurn();
+      // Three turns later, nothing is written yet; DEFER_MS later, all of it.
+      expect([settled, frames()]).toEqual([[], before]);
+      vi.advanceTimersByTime(DEFER_MS - 1);
+      expect(settled).toEqual([]);
+      vi.advanceTimersByTime(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await Promise.all(asked)).map(({ taken, fresh }) => [taken, fresh])).toEqual([
+      [true, true],
+      [true, true],
+      [true, true],
+    ]);
+    // The release and the three claims: one commit, one frame.
+    expect(frames()).toBe(before + 1);
+    // Hurried: taken at the end of the turn (with one that could not wait, asked later).
+    const waiting = ask('d');
+    await nextTurn();
+    first.hurry();
+    const now = first.claimSoon('e');
+    await nextTurn();
+    expect(settled).toEqual(['a', 'b', 'c', 'd']);
+    await expect(now).resolves.toMatchObject({ taken: true, fresh: true });
+    await waiting;
+    expect(frames()).toBe(before + 2);
+    first.close();
   });
 });

@@ -16,6 +16,14 @@ export interface ClaimOutcome {
 export const CLAIM_LEASE_MS = 30_000;
 
 /**
+ * How long a release, or a claim its caller does not need at once, waits for others to share its
+ * transaction (each costs a dozen system calls on the claims file's locks and WAL).
+ */
+export const DEFER_MS = 5;
+/** Claims and releases waiting past which they are written at the end of this turn. */
+const DEFER_MAX = 64;
+
+/**
  * Claims on requests, shared by every medbench process using one home: a process sends a
  * request only while it holds the claim on it, so two runs of the same configuration at once
  * pay for each answer once (the second takes the first's answer from the response cache). The
@@ -147,14 +155,31 @@ export class RequestClaims {
     }
   }
 
-  /** Claims let go, and claims asked for, in this turn of the event loop: one transaction at its end. */
+  /**
+   * Claims let go, and claims asked for, waiting for their transaction: at the end of this turn of
+   * the event loop when a claim is needed at once, else within `DEFER_MS` with the others.
+   */
   private releasing: string[] = [];
   private asked: Array<{ key: string; settle: (outcome: ClaimOutcome | Error) => void }> = [];
-  private flushTimer: NodeJS.Immediate | undefined;
+  /** The flush at the end of this turn (a claim needed at once). */
+  private turnEnd: NodeJS.Immediate | undefined;
+  /** The flush of claims and releases that can wait. */
+  private deferred: NodeJS.Timeout | undefined;
+
+  /** Flushes at the end of this turn; `urgent` false: within `DEFER_MS`, unless many wait. */
+  private schedule(urgent: boolean): void {
+    if (urgent || this.asked.length + this.releasing.length >= DEFER_MAX) {
+      this.turnEnd ??= setImmediate(this.flush);
+      return;
+    }
+    if (!this.turnEnd) this.deferred ??= setTimeout(this.flush, DEFER_MS);
+  }
 
   private readonly flush = (): void => {
-    if (this.flushTimer) clearImmediate(this.flushTimer);
-    this.flushTimer = undefined;
+    if (this.turnEnd) clearImmediate(this.turnEnd);
+    if (this.deferred) clearTimeout(this.deferred);
+    this.turnEnd = undefined;
+    this.deferred = undefined;
     const keys = this.releasing;
     const asked = this.asked;
     this.releasing = [];
@@ -198,26 +223,36 @@ export class RequestClaims {
     this.releaseStatement.run(requestKey, this.owner);
   }
 
-  /** Lets go of a claim at the end of this turn of the event loop, with the others let go in it. */
+  /**
+   * Lets go of a claim within `DEFER_MS`, in one transaction with the others let go or asked for
+   * meanwhile (a process waiting for it finds the answer in the store first: it looks there, too).
+   */
   releaseSoon(requestKey: string): void {
     this.releasing.push(requestKey);
-    this.flushTimer ??= setImmediate(this.flush);
+    this.schedule(false);
   }
 
   /**
    * `claim` at the end of this turn of the event loop, in one transaction with the other claims
    * asked for and let go in it (each transaction costs a dozen system calls on the claims file's
    * locks and WAL: one a turn instead of one a request). `othersVersion` is read in that
-   * transaction. Rejects with the SQLite error that undid the transaction.
+   * transaction. Rejects with the SQLite error that undid the transaction. `canWait`: the caller
+   * cannot send before a while (its slot is busy): the claim waits up to `DEFER_MS` for others to
+   * share its transaction, unless `hurry` is called.
    */
-  claimSoon(requestKey: string): Promise<ClaimOutcome> {
+  claimSoon(requestKey: string, options: { canWait?: boolean } = {}): Promise<ClaimOutcome> {
     return new Promise<ClaimOutcome>((resolve, reject) => {
       this.asked.push({
         key: requestKey,
         settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)),
       });
-      this.flushTimer ??= setImmediate(this.flush);
+      this.schedule(!options.canWait);
     });
+  }
+
+  /** The claims asked for that could wait are needed now: taken at the end of this turn. */
+  hurry(): void {
+    if (this.asked.length > 0) this.schedule(true);
   }
 
   /** Lets go of every claim this runner still holds. */
