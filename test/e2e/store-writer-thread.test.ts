@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAICompatibleChatModel } from '../../dist/providers/openai-compatible/openai-compatible-chat-model.js';
 import { runSamples } from '../../dist/runner/run-samples.js';
 import { StoreWriterThread } from '../../dist/runner/store-writer-thread.js';
-import { Store } from '../../dist/store/store.js';
+import { preparePrompt, Store } from '../../dist/store/store.js';
 import { niahTask } from '../../dist/suites/medodyssey/niah-task.js';
 import { type Arrival, commitLags, startCpuClock } from '../support/cpu-clock.js';
 import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from '../support/llm-test-server.js';
@@ -84,6 +85,79 @@ describe('the runner with its store writer thread (built)', () => {
     expect(thread).toBeDefined();
     await thread!.close();
     expect(StoreWriterThread.where(':memory:')).toBeUndefined();
+  });
+
+  it('commits, in order, messages that fill its ring and one larger than the ring', async () => {
+    // A ring of 256 kB (records of at most 128 kB): messages of two results of about 45 kB each
+    // (random text compresses to about three quarters), sent faster than the thread commits them,
+    // and one of about 600 kB, which goes on the side port.
+    const thread = StoreWriterThread.where(path(), { ringBytes: 256 * 1024 })!;
+    await thread.ready;
+    const text = (chars: number) =>
+      randomBytes(Math.ceil((chars * 3) / 4))
+        .toString('base64')
+        .slice(0, chars);
+    const prompts = Array.from({ length: 40 }, (_, index) => text(index === 20 ? 400_000 : 30_000));
+    const result = (sampleId: string, prompt: string, output: string) => ({
+      runId: 'run-1',
+      sampleId,
+      task: 'niah',
+      params: { language: 'en', level: 4000, depth: 0 },
+      gold: { answers: ['A'] },
+      prompt: preparePrompt(prompt),
+      promptChars: prompt.length,
+      promptTokens: null,
+      status: 'ok' as const,
+      rawOutput: output,
+      parsed: null,
+      scores: { accuracy: 0 },
+      inputTokens: null,
+      outputTokens: null,
+      cost: null,
+      latencyMs: null,
+      attempts: 1,
+      cacheHit: false,
+      error: null,
+    });
+    // Prepared first (compressing takes longer than the thread's reading), then sent at once.
+    const messages = prompts.map((prompt, index) => [
+      ...(index === 0 ? [{ kind: 'run' as const, run }] : []),
+      {
+        kind: 'result' as const,
+        result: result(`s${String(index).padStart(2, '0')}`, prompt, `output ${index}`),
+      },
+      // The same row each time: the last message's is the one left.
+      { kind: 'result' as const, result: result('same', prompt, `output ${index}`) },
+    ]);
+    const writes: Array<Promise<void>> = [];
+    for (const message of messages) {
+      writes.push(thread.write(message));
+      // Each its own message (sent when the microtasks of the write end).
+      await Promise.resolve();
+    }
+    await Promise.all(writes);
+    expect(thread.counts.sidePort).toBe(1);
+    expect(thread.counts.ringFull).toBeGreaterThan(0);
+    await thread.close();
+    const stored = store.results('run-1');
+    expect(stored.map((row) => [row.sampleId, row.rawOutput])).toEqual([
+      ...prompts.map((_, index) => [`s${String(index).padStart(2, '0')}`, `output ${index}`]),
+      ['same', 'output 39'],
+    ]);
+    expect(stored.map((row) => store.getPrompt(row.promptHash!))).toEqual([...prompts, prompts[39]]);
+  });
+
+  it('wakes from its sleep for the next message after a quiet spell', async () => {
+    const thread = StoreWriterThread.where(path())!;
+    await thread.ready;
+    await thread.write([{ kind: 'run', run }]);
+    // Quiet for longer than it polls (0.1 s): it sleeps until a message wakes it.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const sent = performance.now();
+    await thread.write([{ kind: 'run', run: { ...run, id: 'run-2' } }]);
+    expect(performance.now() - sent).toBeLessThan(250);
+    await thread.close();
+    expect(store.getRun('run-2')?.id).toBe('run-2');
   });
 
   it('commits every answer within moments of its arrival, and counts a sample once its result is stored', async () => {
