@@ -1,8 +1,8 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, temporaryHome } from './cli.js';
-import { storeSnapshot } from './store-snapshot.js';
+import { storeDigest, storeSnapshot } from './store-snapshot.js';
 
 const home = temporaryHome();
 const fixture = join(ROOT, 'test', 'e2e', 'fixtures', 'published-release');
@@ -106,10 +106,22 @@ describe('medbench import medodyssey-outputs (built CLI)', () => {
     const lines = readFileSync(path, 'utf8').split('\n');
     lines[1] = lines[1]!.replace('"true_answer": ["少言，焦虑一周"]', '"true_answer": 5');
     writeFileSync(path, lines.join('\n'));
+    // The model stored first changed too: its run would be replaced, but the bad line (read
+    // before anything is written) undoes everything.
+    const claude = join(broken, 'evaluation_result', 'niah_result', 'zh_claude-3-haiku-20240307_v1.jsonl');
+    writeFileSync(
+      claude,
+      readFileSync(claude, 'utf8').replace('"pred_answer": "林 晚舟"', '"pred_answer": "林晚舟"'),
+    );
     const fresh = temporaryHome();
     try {
+      // Into a new home: no store is left behind.
+      const first = await runCli(['--home', fresh, 'import', 'medodyssey-outputs', broken]);
+      expect(first.code).toBe(1);
+      expect(readdirSync(fresh)).toEqual([]);
       expect((await runCli(['--home', fresh, 'import', 'medodyssey-outputs', fixture])).code).toBe(0);
       const before = storeSnapshot(fresh);
+      const digest = storeDigest(fresh);
       const result = await runCli(['--home', fresh, 'import', 'medodyssey-outputs', broken]);
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
@@ -119,6 +131,7 @@ describe('medbench import medodyssey-outputs (built CLI)', () => {
       expect(result.stderr).toContain('found the number 5.');
       expect(result.stderr).toContain('Correct or delete that line');
       expect(storeSnapshot(fresh)).toEqual(before);
+      expect(storeDigest(fresh)).toBe(digest);
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
