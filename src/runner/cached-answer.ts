@@ -26,6 +26,12 @@ export class AnswerCache {
   private readonly detach: (() => void) | undefined;
   /** Each request's cache key per endpoint, computed once. */
   private readonly keys = new WeakMap<SampleRequest, Map<ChatModel, string>>();
+  /**
+   * The requests this run is sending, by their key on the binding's first endpoint, each with a
+   * promise settled when it is answered (and the answer stored) or given up: a sample with the
+   * same request waits for that answer instead of paying for it a second time.
+   */
+  private readonly sending = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: Store,
@@ -114,8 +120,16 @@ export class AnswerCache {
     },
   ): Promise<{ cached: CachedResponse | undefined; release: () => void } | undefined> {
     let cached = this.lookUp(endpoint, request);
+    // The same request being sent by this run (another sample): its answer, once it has it.
+    const twinKey = this.keyFor(this.model.endpoints[0]?.model ?? endpoint, request);
+    for (let twin = this.sending.get(twinKey); !cached && twin; twin = this.sending.get(twinKey)) {
+      if (!(await settledUnlessStopped(twin, options.signal))) return undefined;
+      // Not there: that request failed, and this sample tries it itself.
+      cached = this.lookUp(endpoint, request);
+    }
+    if (cached) return { cached, release: () => {} };
     const { claims } = this;
-    if (cached || !claims) return { cached, release: () => {} };
+    if (!claims) return { cached, release: this.sendingNow(twinKey) };
     const claimKey = responseCacheKey({
       provider: endpoint.provider,
       endpoint: this.endpointGroup,
@@ -123,35 +137,56 @@ export class AnswerCache {
       parameters: request.keyParameters,
       messagesDigest: request.digest,
     });
+    // Marked as being sent from now: a twin asking meanwhile waits for this one, not for a claim.
+    const sent = this.sendingNow(twinKey);
     let claimed = false;
     const release = () => {
       if (claimed) claims.releaseSoon(claimKey);
       claimed = false;
+      sent();
     };
-    while (!cached) {
-      // Taken at the end of this turn, with the other claims asked for in it (one transaction).
-      const { taken, fresh, othersVersion } = await claims.claimSoon(claimKey, {
-        canWait: options.canWait ?? false,
-      });
-      if (taken) {
-        // Taken: an answer another process stored before it let go is in the cache now. Unless no
-        // process let go of (or left) a claim since `known` was read: then no answer was stored
-        // but this run's, which `known` holds, and the store is not read again.
-        const alone = fresh && claims.alone && othersVersion === this.quietVersion;
-        cached = this.lookUp(endpoint, request, !alone);
-        if (cached) claims.releaseSoon(claimKey);
-        else claimed = true;
-        break;
-      }
-      if (options.deadline !== undefined && Date.now() >= options.deadline) break;
-      try {
+    try {
+      while (!cached) {
+        // Taken at the end of this turn, with the other claims asked for in it (one transaction).
+        const { taken, fresh, othersVersion } = await claims.claimSoon(claimKey, {
+          canWait: options.canWait ?? false,
+        });
+        if (taken) {
+          // Taken: an answer another process stored before it let go is in the cache now. Unless
+          // no process let go of (or left) a claim since `known` was read: then no answer was
+          // stored but this run's, which `known` holds, and the store is not read again.
+          const alone = fresh && claims.alone && othersVersion === this.quietVersion;
+          cached = this.lookUp(endpoint, request, !alone);
+          if (cached) claims.releaseSoon(claimKey);
+          else claimed = true;
+          break;
+        }
+        if (options.deadline !== undefined && Date.now() >= options.deadline) break;
         await sleep(CLAIM_POLL_MS, options.signal);
-      } catch {
-        return undefined;
+        cached = this.lookUp(endpoint, request, true);
       }
-      cached = this.lookUp(endpoint, request, true);
+    } catch (error) {
+      sent();
+      // Stopped while waiting (the next run does it), or the claims file failed.
+      if (options.signal.aborted) return undefined;
+      throw error;
     }
+    // Nothing to send: the twins waiting for this one find the answer now.
+    if (cached) sent();
     return { cached, release };
+  }
+
+  /** Marks the request under `twinKey` as being sent; the function it returns ends that, once. */
+  private sendingNow(twinKey: string): () => void {
+    let settle = (): void => {};
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    this.sending.set(twinKey, settled);
+    return () => {
+      if (this.sending.get(twinKey) === settled) this.sending.delete(twinKey);
+      settle();
+    };
   }
 
   /** A slot came free: claims that could wait are taken at the end of this turn. */
@@ -165,4 +200,17 @@ export class AnswerCache {
     if (this.renewal) clearInterval(this.renewal);
     this.claims?.releaseAll();
   }
+}
+
+/** True once `promise` settles; false if `signal` ends the wait first. */
+function settledUnlessStopped(promise: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const stop = () => resolve(false);
+    signal.addEventListener('abort', stop, { once: true });
+    void promise.then(() => {
+      signal.removeEventListener('abort', stop);
+      resolve(true);
+    });
+  });
 }

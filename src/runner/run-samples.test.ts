@@ -13,6 +13,7 @@ import type { ChatModel } from '../core/chat-model.js';
 import type { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import { OpenAICompatibleChatModel } from '../providers/openai-compatible/openai-compatible-chat-model.js';
+import { RequestClaims } from '../store/request-claims.js';
 import { type RunRecord, Store } from '../store/store.js';
 import { niahTask } from '../suites/medodyssey/niah-task.js';
 import { getTokenizer } from '../tokenizers/registry.js';
@@ -316,6 +317,28 @@ describe('runSamples', () => {
     const repeated = samples(40).map((sample, index) => ({ ...sample, prompt: `Prompt ${index % 4}` }));
     const summary = await go(await binding({ concurrency: 1 }), repeated);
     expect([summary.done, summary.cached, server.requests.length]).toEqual([40, 36, 4]);
+  });
+
+  it('sends a request that several samples share once, even with all of them on the wire at once', async () => {
+    server.fallback = () => ({ kind: 'answer', text: '{"answer": "A"}', delayMs: 30 });
+    // Four requests, each ten times, on eight slots: the twins wait for the one being sent.
+    const repeated = samples(40).map((sample, index) => ({ ...sample, prompt: `Prompt ${index % 4}` }));
+    const summary = await go(await binding({ concurrency: 8 }), repeated);
+    expect([summary.done, summary.cached, server.requests.length]).toEqual([40, 36, 4]);
+    // The same with request claims (the CLI's path), in a new run.
+    const claims = new RequestClaims(':memory:');
+    const again = repeated.map((sample) => ({ ...sample, prompt: `${sample.prompt} again` }));
+    const second = await go(await binding({ concurrency: 8 }), again, {
+      claims,
+      run: { ...run, id: 'run-2' },
+    });
+    claims.close();
+    expect([second.done, second.cached, server.requests.length]).toEqual([40, 36, 8]);
+    // A request that fails is tried by its twins in turn (here: each fails).
+    server.fallback = () => ({ kind: 'status', status: 400, body: '{"error": "bad"}' });
+    const failing = repeated.slice(0, 3).map((sample) => ({ ...sample, prompt: 'Prompt failing' }));
+    const third = await go(await binding({ concurrency: 8 }), failing, { run: { ...run, id: 'run-3' } });
+    expect([third.done, third.errors, server.requests.length]).toEqual([3, 3, 11]);
   });
 
   it('a graceful stop keeps finished work, and the next run completes only what is missing', async () => {
