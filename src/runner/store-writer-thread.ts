@@ -30,9 +30,9 @@ export interface WriterReply {
  * here) between reading one response and the next. It hands it over through shared memory (a
  * `SharedRing` the thread polls while answers come), not as a message, which would wake the
  * thread through the kernel for every answer. What arrives together is committed in one
- * transaction; the thread's replies are messages. Each `write` resolves once its writes are committed (SQLite
- * WAL, synchronous = NORMAL: a kill -9 of the process after that loses nothing) and rejects with
- * the error that undid them.
+ * transaction; the thread's replies are messages. Each `write` resolves once its writes are
+ * committed (SQLite WAL, synchronous = NORMAL: a kill -9 of the process after that loses nothing)
+ * and rejects with the error that undid them.
  */
 export class StoreWriterThread {
   private readonly worker: Worker;
@@ -103,7 +103,7 @@ export class StoreWriterThread {
 
   /**
    * Commits `writes` (one transaction, perhaps with others). What is written before the current
-   * callback's microtasks end goes over as one message then: not at the end of the loop's turn,
+   * callback's microtasks end goes into the ring as one message then: not at the end of the loop's turn,
    * where it would wait behind the callbacks already queued for the turn (a slice of a long
    * prompt's token count, about 8 ms, measured as answers re-sent after a kill -9).
    */
