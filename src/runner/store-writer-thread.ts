@@ -103,9 +103,9 @@ export class StoreWriterThread {
 
   /**
    * Commits `writes` (one transaction, perhaps with others). What is written before the current
-   * callback's microtasks end goes into the ring as one message then: not at the end of the loop's turn,
-   * where it would wait behind the callbacks already queued for the turn (a slice of a long
-   * prompt's token count, about 8 ms, measured as answers re-sent after a kill -9).
+   * callback's microtasks end goes into the ring as one message then: not at the end of the
+   * loop's turn, where it would wait behind the callbacks already queued for the turn (a slice of
+   * a long prompt's token count, about 8 ms, measured as answers re-sent after a kill -9).
    */
   write(writes: StoreWrite[]): Promise<void> {
     if (this.ended) return Promise.reject(this.ended);
