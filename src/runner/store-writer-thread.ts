@@ -5,6 +5,7 @@ import { threadsWanted } from '../io/worker-pool.js';
 import { SharedRing } from './shared-ring.js';
 import type { StoreWrite } from './store-writes.js';
 import {
+  type EncodedMessage,
   encodeWriterMessage,
   ON_SIDE_PORT,
   type WriterMessage,
@@ -47,8 +48,11 @@ export class StoreWriterThread {
   /** How often a message found the ring full (and waited), and how many went on the side port. */
   readonly counts = { ringFull: 0, sidePort: 0 };
   private readonly side: MessagePort;
-  /** Messages that found the ring full, sent (in order, before any newer one) as the thread reads. */
-  private readonly backlog: WriterMessage[] = [];
+  /**
+   * Messages not yet in the ring (it was full), sent in order, before any newer one, as the
+   * thread reads; each encoded once.
+   */
+  private readonly backlog: Array<{ message: WriterMessage; encoded: EncodedMessage }> = [];
 
   private constructor(path: string, ringBytes: number) {
     this.ring = SharedRing.create(ringBytes);
@@ -129,15 +133,14 @@ export class StoreWriterThread {
     this.sendQueued = false;
     const message = this.outgoing;
     this.outgoing = { ids: [], writes: [] };
-    this.backlog.push(message);
+    this.backlog.push({ message, encoded: encodeWriterMessage(message) });
     this.sendBacklog();
   };
 
   /** Puts waiting messages into the ring, in order, until it is full. */
   private sendBacklog(): void {
     while (this.backlog.length > 0) {
-      const message = this.backlog[0]!;
-      const encoded = encodeWriterMessage(message);
+      const { message, encoded } = this.backlog[0]!;
       if (encoded.length <= this.ring.largest) {
         if (!this.ring.push(encoded.length, encoded.fill)) {
           this.counts.ringFull++;
@@ -145,7 +148,8 @@ export class StoreWriterThread {
         }
       } else {
         // Larger than the ring can hold: a message on the side port, then the ring's marker that
-        // tells the thread to read it there (room for it checked first: only this thread takes room).
+        // tells the thread to read it there (room for the marker checked first: only this thread
+        // takes room).
         if (!this.ring.hasRoom(ON_SIDE_PORT.length)) {
           this.counts.ringFull++;
           return;
