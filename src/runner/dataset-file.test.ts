@@ -1,19 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolder } from '../../test/support/temporary-folder.js';
 import type { Sample } from '../core/sample.js';
 import { readDataset, writeDataset } from './dataset-file.js';
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-function folder(): string {
-  const path = mkdtempSync(join(tmpdir(), 'medbench-dataset-'));
-  folders.push(path);
-  return path;
-}
+const folder = () => temporaryFolder('medbench-dataset-');
 
 const sample: Sample = {
   id: 'niah-zh-4k-d0-n1',

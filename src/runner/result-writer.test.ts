@@ -1,20 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolder } from '../../test/support/temporary-folder.js';
 import type { RunRecord } from '../core/run-record.js';
 import { type ResultRecord, Store } from '../store/store.js';
 import { GROUP_COMMIT_MS, ResultWriter } from './result-writer.js';
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
 function temporaryStore(): Store {
-  const folder = mkdtempSync(join(tmpdir(), 'medbench-writer-'));
-  folders.push(folder);
-  return new Store(join(folder, 'medbench.sqlite'));
+  return new Store(join(temporaryFolder('medbench-writer-'), 'medbench.sqlite'));
 }
 
 const run: RunRecord = {

@@ -1,19 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolder } from '../../test/support/temporary-folder.js';
 import { MIGRATIONS } from './migrations.js';
 import { type ResultRecord, type RunRecord, Store } from './store.js';
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
 function temporaryStorePath(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'medbench-store-'));
-  folders.push(folder);
-  return join(folder, 'nested', 'medbench.sqlite');
+  return join(temporaryFolder('medbench-store-'), 'nested', 'medbench.sqlite');
 }
 
 const run: RunRecord = {
