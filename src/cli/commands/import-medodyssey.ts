@@ -126,8 +126,9 @@ function storePublishedRun(
  */
 export function importMedOdysseyCommand(options: ImportMedOdysseyOptions, output: CommandOutput): void {
   const started = performance.now();
-  // In this thread: read on worker threads, the outputs (41 MB) cost more to copy back than the
-  // second core saves (1.56 s against 1.15 s here; bench/README.md).
+  // In this thread: five ways of sharing the import with a worker thread were measured, none
+  // faster on two vCPUs (the reading slows to about 0.6 of its speed when two threads read;
+  // copying rows between threads costs what the second core saves). See bench/README.md.
   const read = readPublishedOutputs({
     folder: resolve(options.folder),
     ...(options.needles ? { datasetFolder: resolveDatasetFolder(resolve(options.needles)) } : {}),

@@ -98,10 +98,6 @@ export function resolveEvaluationFolder(folder: string): string {
   });
 }
 
-/**
- * Every published output file under evaluation_result/, sorted by name, and the `.jsonl`
- * files whose names follow none of the release's patterns (reported, not read).
- */
 /** The release's dataset/ folder beside (or around) evaluation_result/, if there is one. */
 export function releaseFolderBeside(evaluationFolder: string): string {
   const parent = join(evaluationFolder, '..');
@@ -111,6 +107,10 @@ export function releaseFolderBeside(evaluationFolder: string): string {
   return parent;
 }
 
+/**
+ * Every published output file under evaluation_result/, sorted by name, and the `.jsonl`
+ * files whose names follow none of the release's patterns (reported, not read).
+ */
 export function listPublishedFiles(evaluationFolder: string): {
   files: PublishedFile[];
   unknown: string[];
