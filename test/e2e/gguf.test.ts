@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,5 +88,15 @@ describe('gguf:<file> — a local model through llama.cpp, no server', () => {
     const missing = await runNiah(home, join(scratch, 'none.gguf'), '4096');
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('No GGUF model file at');
+    // A damaged length in the tensor table: node-llama-cpp's header reader looped without end on it.
+    const bytes = readFileSync(model);
+    const name = bytes.indexOf(Buffer.from('blk.0.attn_v.weight', 'latin1')) - 8;
+    bytes.writeBigUInt64LE(50_963n, name);
+    const damaged = join(scratch, 'damaged.gguf');
+    writeFileSync(damaged, bytes);
+    const refused = await runNiah(home, damaged, '4096');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${damaged} is not a well-formed GGUF model file: the name of tensor 6`);
+    expect(existsSync(join(home, 'medbench.sqlite'))).toBe(false);
   }, 120_000);
 });

@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
 import { loadConfig } from '../../src/compose/config.js';
 import type { Sample } from '../../src/core/sample.js';
+import { readGgufHeader } from '../../src/providers/gguf/gguf-header.js';
 import { LocalOnnxEmbeddingModel } from '../../src/providers/local-onnx/local-onnx-embedding-model.js';
 import { readDataset, writeDataset } from '../../src/runner/dataset-file.js';
 import {
@@ -24,7 +26,8 @@ import { loadMedicalSources } from '../../src/suites/medodyssey/medical-sources.
 import { loadCaseAlternatives, readPublishedOutputs } from '../../src/suites/medodyssey/published-outputs.js';
 import { loadHaystack, loadNeedles } from '../../src/suites/medodyssey/release.js';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
-import { fuzzFolder } from '../support/fuzz.js';
+import { aNumberEdit, anEdit, fuzzFolder } from '../support/fuzz.js';
+import { writeTinyGgufModel } from '../support/tiny-gguf-model.js';
 import { writeTinyOnnxModel } from '../support/tiny-onnx-model.js';
 
 /**
@@ -238,6 +241,20 @@ describe('dataset files, configs and model folders never throw anything but a Me
     } finally {
       rmSync(source, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a GGUF model file never reaches llama.cpp damaged in a way the header check can see', () => {
+  it('readGgufHeader: counts, lengths, offsets and the vocabulary of edited copies', async () => {
+    const source = await folderWith('gguf', (folder) => void writeTinyGgufModel(join(folder, 'model.gguf')));
+    await fuzzFolder({
+      source,
+      files: ['model.gguf'],
+      runs: 400,
+      // The header is the first 6.9 kB of the file (the rest is weights).
+      edit: fc.oneof(anEdit, aNumberEdit(6_900), aNumberEdit(6_900)),
+      load: (folder) => readGgufHeader(join(folder, 'model.gguf')),
+    });
   });
 });
 

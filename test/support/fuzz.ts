@@ -195,6 +195,26 @@ export const anEdit: fc.Arbitrary<{ name: string; apply: Edit }> = fc.oneof(
 );
 
 /**
+ * Binary formats: a 4- or 8-byte little-endian number written over the first `within` bytes (a
+ * header's counts, lengths and offsets), with the values damage and hostile files hold.
+ */
+export function aNumberEdit(within: number): fc.Arbitrary<{ name: string; apply: Edit }> {
+  const values = [0n, 1n, 9n, 63n, 64n, 2n ** 31n, 2n ** 32n - 1n, 2n ** 40n, 2n ** 63n, 2n ** 64n - 1n];
+  return fc
+    .tuple(fc.nat({ max: within - 1 }), fc.constantFrom(...values), fc.constantFrom(4, 8))
+    .map(([at, value, width]) => ({
+      name: `u${width * 8} ${value} at byte ${at}`,
+      apply: (bytes: Buffer) => {
+        const copy = Buffer.from(bytes);
+        if (at + width > copy.length) return copy;
+        if (width === 8) copy.writeBigUInt64LE(value, at);
+        else copy.writeUInt32LE(Number(value & 0xffffffffn), at);
+        return copy;
+      },
+    }));
+}
+
+/**
  * Runs per property, scaled by MEDBENCH_FUZZ_SCALE (e.g. 20 for a long hunt, with vitest --testTimeout=0); MEDBENCH_FUZZ_SEED
  * replays a reported failure.
  */
@@ -216,6 +236,8 @@ export async function fuzzFolder(options: {
   files: readonly string[];
   load: (folder: string) => unknown;
   runs?: number;
+  /** The edits to draw from (default `anEdit`). */
+  edit?: fc.Arbitrary<{ name: string; apply: Edit }>;
 }): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'medbench-fuzz-'));
   cpSync(options.source, folder, { recursive: true });
@@ -226,7 +248,7 @@ export async function fuzzFolder(options: {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...options.files),
-        fc.array(anEdit, { minLength: 1, maxLength: 3 }),
+        fc.array(options.edit ?? anEdit, { minLength: 1, maxLength: 3 }),
         async (file, edits) => {
           const path = join(folder, file);
           writeFileSync(

@@ -12,6 +12,7 @@ import type {
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import { threadsWanted } from '../../io/worker-pool.js';
+import { readGgufHeader } from './gguf-header.js';
 
 export interface GgufChatModelOptions {
   /** The model file. */
@@ -69,6 +70,8 @@ export class GgufChatModel implements ChatModel {
         message: `No GGUF model file at ${path}.`,
         hint: 'Give the path of a .gguf file: --model gguf:/path/to/model.gguf.',
       });
+    // Before llama.cpp sees it: a damaged header is an error here, not a dead process there.
+    readGgufHeader(path);
     return new GgufChatModel(options, await fileDigest(path));
   }
 
