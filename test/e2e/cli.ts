@@ -44,21 +44,16 @@ export function runCli(args: readonly string[], environment: NodeJS.ProcessEnv =
   return startCli(args, environment).done;
 }
 
-/** The sample release's NIAH (or `tasks`) in English at `levels`, written to `out`. */
-export async function buildSampleNiah(out: string, levels = '1000', tasks = 'niah'): Promise<void> {
+/** The sample release's NIAH (or `tasks`) in English at `levels`, written to `out`; `extra` options of `build`. */
+export async function buildSampleNiah(
+  out: string,
+  levels = '1000',
+  tasks = 'niah',
+  extra: readonly string[] = [],
+): Promise<void> {
   const built = await runCli([
-    'build',
-    'medodyssey',
-    '--data',
-    join(ROOT, 'samples', 'medodyssey'),
-    '--out',
-    out,
-    '--levels',
-    levels,
-    '--task',
-    tasks,
-    '--lang',
-    'en',
+    ...['build', 'medodyssey', '--data', join(ROOT, 'samples', 'medodyssey'), '--out', out],
+    ...['--levels', levels, '--task', tasks, '--lang', 'en', ...extra],
   ]);
   if (built.code !== 0) throw new Error(`building ${out} failed: ${built.stderr}`);
 }

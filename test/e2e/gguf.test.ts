@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { writeTinyGgufModel } from '../support/tiny-gguf-model.js';
-import { ROOT, runCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, runCli, startCli, temporaryHome } from './cli.js';
 
 const scratch = temporaryHome();
 // One llama.cpp thread: its threads spin-wait, and a test machine runs other tests beside it.
@@ -27,11 +28,7 @@ const model = join(scratch, 'tiny.gguf');
 const dataset = join(scratch, 'niah.jsonl');
 beforeAll(async () => {
   writeTinyGgufModel(model);
-  const built = await runCli([
-    ...['build', 'medodyssey', '--data', join(ROOT, 'samples', 'medodyssey'), '--out', dataset],
-    ...['--levels', '1000', '--task', 'niah', '--lang', 'en', '--depths', '0,100', '--needles', '1'],
-  ]);
-  if (built.code !== 0) throw new Error(built.stderr);
+  await buildSampleNiah(dataset, '1000', 'niah', ['--depths', '0,100', '--needles', '1']);
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -45,6 +42,15 @@ function outputs(
       .all() as Array<{ sample_id: string; status: string; raw_output: string; input_tokens: number }>;
   } finally {
     database.close();
+  }
+}
+
+/** Results stored while a run is under way (none while the store is still being created). */
+function storedSoFar(home: string): number {
+  try {
+    return outputs(home).length;
+  } catch {
+    return 0;
   }
 }
 
@@ -99,4 +105,51 @@ describe('gguf:<file> — a local model through llama.cpp, no server', () => {
     expect(refused.stderr).toContain(`${damaged} is not a well-formed GGUF model file: the name of tensor 6`);
     expect(existsSync(join(home, 'medbench.sqlite'))).toBe(false);
   }, 120_000);
+
+  it('llama.cpp stopping its process is an error of medbench, not the end of it', async () => {
+    // Loading: a file without llama.attention.head_count passes the header check, but llama.cpp
+    // asserts on the tensor shapes it derives (GGML_ASSERT stops the process it runs in).
+    const bytes = readFileSync(model);
+    const key = Buffer.from('llama.attention.head_count\u001a', 'latin1');
+    bytes.write('llama.attention.head_cxunt', bytes.indexOf(key.subarray(0, 26)), 'latin1');
+    const headless = join(scratch, 'headless.gguf');
+    writeFileSync(headless, bytes);
+    const home = temporaryHome();
+    const loading = await runNiah(home, headless, '4096');
+    expect(loading.code).toBe(1);
+    expect(loading.stderr).toContain(
+      `[MODEL_FOLDER_INVALID] llama.cpp was stopped by SIGABRT while loading ${headless}: `,
+    );
+    expect(loading.stderr).toContain('GGML_ASSERT');
+    expect(existsSync(join(home, 'medbench.sqlite'))).toBe(false);
+
+    // Answering: the process llama.cpp runs in is killed once the run is under way. The request
+    // it was answering is retried on a new process, which loads the model again; the answers are
+    // those of an undisturbed run.
+    const five = join(scratch, 'niah-five.jsonl');
+    await buildSampleNiah(five, '1000', 'niah', ['--depths', '0,25,50,75,100', '--needles', '1']);
+    const args = (at: string) => [
+      ...['--home', at, 'run', '--dataset', five, '--model', `gguf:${model}`, '--context-window', '4096'],
+      ...['--max-output-tokens', '200'],
+    ];
+    const run = startCli(args(home), { MEDBENCH_THREADS: '1' });
+    let killed = 0;
+    while (killed === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (!existsSync(join(home, 'medbench.sqlite')) || storedSoFar(home) === 0) continue;
+      const hosts = execFileSync('pgrep', ['-P', String(run.child.pid)], { encoding: 'utf8' }).trim();
+      for (const pid of hosts.split('\n').filter(Boolean)) {
+        process.kill(Number(pid), 'SIGKILL');
+        killed++;
+      }
+    }
+    const disturbed = await run.done;
+    expect(disturbed.code, disturbed.stderr).toBe(0);
+    expect(disturbed.stderr).toContain('llama.cpp was stopped by SIGKILL while answering');
+    const undisturbed = temporaryHome();
+    expect((await llamaCli(args(undisturbed))).code).toBe(0);
+    const answers = (at: string) => outputs(at).map((row) => [row.sample_id, row.status, row.raw_output]);
+    expect(answers(home)).toEqual(answers(undisturbed));
+    expect(answers(home).length).toBe(5);
+  }, 240_000);
 });

@@ -111,7 +111,11 @@ describe('readGgufHeader', () => {
     const noKey = damaged('no-key', (bytes) => {
       bytes.writeBigUInt64LE(0n, stringAt(bytes, 'general.architecture'));
     });
-    expect(failure(noKey).message).toContain('metadata key 0 is empty (byte 24)');
+    expect(failure(noKey).message).toContain('metadata key 0 is empty or holds a NUL byte (byte 24)');
+    const nul = damaged('nul-key', (bytes) => {
+      bytes.write('\0\0', stringAt(bytes, 'llama.context_length') + 8, 'latin1');
+    });
+    expect(failure(nul).message).toContain('metadata key 3 is empty or holds a NUL byte');
   });
 
   it('not GGUF at all, another version, a cut file', () => {

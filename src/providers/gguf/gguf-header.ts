@@ -158,8 +158,8 @@ function readMetadata(cursor: Cursor, count: number, fail: (what: string, at: nu
   for (let entry = 0; entry < count; entry++) {
     const at = cursor.position;
     const key = cursor.string(`metadata key ${entry}`, { max: MAX_KEY, keep: true });
-    // llama.cpp stops the process on an empty key.
-    if (key === '') fail(`metadata key ${entry} is empty`, at);
+    // llama.cpp stops the process on an empty key (and reads one up to its first NUL byte).
+    if (key === '' || key.includes('\0')) fail(`metadata key ${entry} is empty or holds a NUL byte`, at);
     if (seen.has(key)) fail(`the metadata key "${key}" appears twice`, at);
     seen.add(key);
     const typeAt = cursor.position;
@@ -222,6 +222,8 @@ function readTensorTable(
   for (let index = 0; index < count; index++) {
     const at = cursor.position;
     const name = cursor.string(`the name of tensor ${index}`, { max: MAX_TENSOR_NAME, keep: true });
+    if (name === '' || name.includes('\0'))
+      fail(`the name of tensor ${index} is empty or holds a NUL byte`, at);
     const dims = cursor.u32(`the dimensions of "${name}"`);
     if (dims < 1 || dims > MAX_DIMS) fail(`tensor "${name}" has ${dims} dimensions (1 to ${MAX_DIMS})`, at);
     let elements = 1n;
