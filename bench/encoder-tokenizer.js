@@ -88,9 +88,16 @@ try {
     ['WordPiece (BERT layout, 30,000 pieces)', wordPiece()],
     ['Llama 3 (byte-level BPE)', writeLlama3WithBeginOfText(folder)],
   ]) {
+    const loadStarted = performance.now();
     const native = await EncoderTokenizer.load(path);
+    const nativeLoad = (performance.now() - loadStarted) / 1000;
+    const inThreadStarted = performance.now();
     const inThread = await EncoderTokenizer.load(path, { prefer: 'in-thread' });
+    const inThreadLoad = (performance.now() - inThreadStarted) / 1000;
     if (native.path !== 'native') throw new Error('no native tokenizer on this platform');
+    console.log(
+      `${name}: loading ${nativeLoad.toFixed(2)} s (native; the pure-JS port is not built), ${inThreadLoad.toFixed(2)} s (pure-JS); padding id ${native.padId} / ${inThread.padId}`,
+    );
     for (const language of ['en', 'zh']) {
       const texts = corpus[language];
       const characters = texts.reduce((sum, text) => sum + text.length, 0);

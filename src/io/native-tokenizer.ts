@@ -11,6 +11,8 @@ export interface NativeEncoding {
 
 export interface NativeTokenizer {
   encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<NativeEncoding[]>;
+  /** A token's id (vocabulary and added tokens), or null. */
+  tokenToId(token: string): number | null;
   disableTruncation(): void;
   disablePadding(): void;
 }
@@ -23,10 +25,14 @@ export interface NativeTokenizer {
  * encoder spreads over every core (rayon); MEDBENCH_THREADS, when set, caps that pool as it
  * caps medbench's worker threads.
  */
-export async function loadNativeTokenizer(tokenizerPath: string): Promise<NativeTokenizer | undefined> {
+export async function loadNativeTokenizer(
+  tokenizerPath: string,
+  /** The file's text and JSON when the caller has read them already. */
+  read?: { text: string; json: unknown },
+): Promise<NativeTokenizer | undefined> {
   try {
-    const text = readFileSync(tokenizerPath, 'utf8');
-    if (postProcessorProblem(JSON.parse(text))) return undefined;
+    const text = read?.text ?? readFileSync(tokenizerPath, 'utf8');
+    if (postProcessorProblem(read ? read.json : JSON.parse(text))) return undefined;
     if (process.env.MEDBENCH_THREADS && !process.env.RAYON_NUM_THREADS)
       process.env.RAYON_NUM_THREADS = String(threadsWanted());
     const { Tokenizer } = (await import('@anush008/tokenizers')) as unknown as {

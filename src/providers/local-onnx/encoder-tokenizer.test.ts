@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +71,37 @@ describe('EncoderTokenizer', () => {
       start: 1,
       end: 1 + plain[0]!.ids.length,
     });
+  });
+
+  it('declares the padding id and the maximum length the pure-JS port reads, without building it', async () => {
+    // Llama 3: no pad token (the end-of-text one stands in), a "no limit" model_max_length.
+    for (const prefer of ['native', 'in-thread'] as const) {
+      const tokenizer = await load(llama3, prefer);
+      expect([tokenizer.padId, tokenizer.declaredMaxLength]).toEqual([128001, undefined]);
+    }
+    const folder = mkdtempSync(join(tmpdir(), 'medbench-pad-'));
+    const path = writeWordPieceTokenizer(folder, ['[PAD]', '[UNK]', '[CLS]', '[SEP]', 'fever', '<end>']);
+    const variants: Array<[Record<string, unknown>, number, number | undefined]> = [
+      [{ pad_token: '[PAD]', model_max_length: 512 }, 0, 512],
+      [{ pad_token: { __type: 'AddedToken', content: '[SEP]' }, model_max_length: 128 }, 3, 128],
+      [{ eos_token: '<end>' }, 5, undefined],
+      [{ pad_token: 'unknown-token', model_max_length: 1e30 }, 0, undefined],
+      [{}, 0, undefined],
+    ];
+    for (const [config, padId, maxLength] of variants) {
+      writeFileSync(
+        join(folder, 'tokenizer_config.json'),
+        JSON.stringify({ tokenizer_class: 'BertTokenizer', ...config }),
+      );
+      for (const prefer of ['native', 'in-thread'] as const) {
+        const tokenizer = await EncoderTokenizer.load(path, { prefer });
+        expect([tokenizer.path, tokenizer.padId, tokenizer.declaredMaxLength]).toEqual([
+          prefer,
+          padId,
+          maxLength,
+        ]);
+      }
+    }
   });
 
   it('has no native tokenizer for a file it cannot read (the pure-JS one is used)', async () => {

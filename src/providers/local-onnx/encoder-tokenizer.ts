@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadNativeTokenizer, type NativeTokenizer } from '../../io/native-tokenizer.js';
 import { postProcessorProblem } from '../../io/post-processor-problem.js';
-import { readJsonFile } from '../../io/text-file.js';
+import { parseJsonText, readJsonFile, readTextFile } from '../../io/text-file.js';
 import { folderError } from './folder-error.js';
 
 /** One text ready for the encoder: its ids (special tokens included) and where its own tokens lie. */
@@ -57,19 +57,25 @@ function keepWithin(ids: number[], start: number, end: number, maxLength: number
  */
 export class EncoderTokenizer {
   private constructor(
-    private readonly script: ScriptTokenizer,
-    private readonly native: NativeTokenizer | undefined,
-    readonly path: EncoderTokenizerPath,
+    private readonly encoder: { script: ScriptTokenizer } | { native: NativeTokenizer },
+    /** The padding id the tokenizer declares, else 0. */
+    readonly padId: number,
+    /** The tokenizer's model_max_length, when it declares a real one. */
+    readonly declaredMaxLength: number | undefined,
   ) {}
 
-  /** Loads `tokenizerPath`; `prefer: 'in-thread'` skips the native tokenizer (benches, tests). */
+  /**
+   * Loads `tokenizerPath` (tokenizer.json, parsed once); `prefer: 'in-thread'` skips the native
+   * tokenizer (benches, tests). The pure-JS port is built only when the native one is not used:
+   * building it takes about a second for Llama 3's vocabulary.
+   */
   static async load(
     tokenizerPath: string,
     options: { prefer?: EncoderTokenizerPath } = {},
   ): Promise<EncoderTokenizer> {
-    const { TokenizerLoader } = await import('@lenml/tokenizers');
     const configPath = join(tokenizerPath, '..', 'tokenizer_config.json');
-    const json = readJsonFile(tokenizerPath) as Record<string, unknown>;
+    const text = readTextFile(tokenizerPath);
+    const json = parseJsonText(text, tokenizerPath) as Record<string, unknown>;
     // Hugging Face's own library cannot encode with such a file (it panics), so neither path does.
     const problem = postProcessorProblem(json);
     if (problem)
@@ -77,11 +83,24 @@ export class EncoderTokenizer {
         `${tokenizerPath}: ${problem}.`,
         'Restore the tokenizer.json the model was released with, or re-save it with transformers (save_pretrained).',
       );
+    const config = (existsSync(configPath) ? readJsonFile(configPath) : {}) as Record<string, unknown>;
+    const native =
+      options.prefer === 'in-thread' ? undefined : await loadNativeTokenizer(tokenizerPath, { text, json });
+    if (native) {
+      // tokenizer.json may carry its own truncation and padding; medbench applies its own.
+      native.disableTruncation();
+      native.disablePadding();
+      // As the pure-JS port (transformers.js) reads them: the pad token, else the end-of-text one.
+      const pad = configToken(config, 'pad_token') ?? configToken(config, 'eos_token');
+      const padId = pad === undefined ? 0 : (native.tokenToId(pad) ?? 0);
+      return new EncoderTokenizer({ native }, padId, realMaxLength(config.model_max_length));
+    }
+    const { TokenizerLoader } = await import('@lenml/tokenizers');
     let script: ScriptTokenizer;
     try {
       script = TokenizerLoader.fromPreTrained({
         tokenizerJSON: json,
-        tokenizerConfig: (existsSync(configPath) ? readJsonFile(configPath) : {}) as Record<string, unknown>,
+        tokenizerConfig: config,
       }) as unknown as ScriptTokenizer;
     } catch (error) {
       throw folderError(
@@ -89,37 +108,30 @@ export class EncoderTokenizer {
         'Re-save the tokenizer with a recent transformers version.',
       );
     }
-    const native = options.prefer === 'in-thread' ? undefined : await loadNativeTokenizer(tokenizerPath);
-    // tokenizer.json may carry its own truncation and padding; medbench applies its own.
-    native?.disableTruncation();
-    native?.disablePadding();
-    return new EncoderTokenizer(script, native, native ? 'native' : 'in-thread');
-  }
-
-  /** The padding id the tokenizer declares, else 0. */
-  get padId(): number {
-    return this.script.pad_token_id ?? 0;
-  }
-
-  /** The tokenizer's model_max_length, when it declares a real one. */
-  get declaredMaxLength(): number | undefined {
-    const declared = this.script.model_max_length;
-    return declared && declared < 1e9 ? declared : undefined;
+    return new EncoderTokenizer({ script }, script.pad_token_id ?? 0, realMaxLength(script.model_max_length));
   }
 
   /** Each text's ids with the special tokens, its content cut to fit `maxLength`. */
+  /** Which implementation tokenises. */
+  get path(): EncoderTokenizerPath {
+    return 'native' in this.encoder ? 'native' : 'in-thread';
+  }
+
   async tokenize(texts: readonly string[], maxLength: number): Promise<EncoderTokens[]> {
-    if (!this.native)
+    if ('script' in this.encoder) {
+      const { script } = this.encoder;
       return texts.map((text) =>
         truncateKeepingSpecials(
-          this.script.encode(text),
-          this.script.encode(text, { add_special_tokens: false }),
+          script.encode(text),
+          script.encode(text, { add_special_tokens: false }),
           maxLength,
         ),
       );
+    }
+    const { native } = this.encoder;
     const tokenized: EncoderTokens[] = [];
     for (let from = 0; from < texts.length; from += NATIVE_BATCH) {
-      const encodings = await this.native.encodeBatch(texts.slice(from, from + NATIVE_BATCH), {
+      const encodings = await native.encodeBatch(texts.slice(from, from + NATIVE_BATCH), {
         addSpecialTokens: true,
       });
       for (const encoding of encodings) {
@@ -133,4 +145,17 @@ export class EncoderTokenizer {
     }
     return tokenized;
   }
+}
+
+/** A special token of tokenizer_config.json: a string, or an added token's `content`. */
+function configToken(config: Record<string, unknown>, key: string): string | undefined {
+  const value = config[key];
+  if (typeof value === 'string' && value !== '') return value;
+  const content = (value as { content?: unknown } | null | undefined)?.content;
+  return typeof content === 'string' && content !== '' ? content : undefined;
+}
+
+/** A declared model_max_length, unless it is transformers' "no limit" placeholder (about 1e30). */
+function realMaxLength(declared: unknown): number | undefined {
+  return typeof declared === 'number' && declared > 0 && declared < 1e9 ? declared : undefined;
 }
