@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MedbenchError, type MedbenchErrorCode } from '../core/errors.js';
+import { type ErrorFields, errorFields, rebuiltError } from './error-fields.js';
 
-/** What a pool's worker script answers a job with: a value, or the error it threw (a MedbenchError's code and hint kept). */
+/** What a pool's worker script answers a job with: a value, or the error it threw. */
 interface Envelope<T> {
   id: number;
   value?: T;
-  error?: { message: string; code?: MedbenchErrorCode; hint?: string };
+  error?: ErrorFields;
 }
 
 /**
@@ -115,16 +115,6 @@ export function threadsWanted(): number {
   return Number.isInteger(wanted) && wanted > 0 ? wanted : availableParallelism();
 }
 
-function rebuiltError(error: NonNullable<Envelope<unknown>['error']>): Error {
-  return error.code
-    ? new MedbenchError({
-        code: error.code,
-        message: error.message,
-        ...(error.hint ? { hint: error.hint } : {}),
-      })
-    : new Error(error.message);
-}
-
 interface Settle<T> {
   resolve: (value: T) => void;
   reject: (error: Error) => void;
@@ -143,10 +133,7 @@ export async function serveWorkerJobs<Input, Output>(
       const value = await work(input);
       port.postMessage({ id, value }, transferOf(value));
     } catch (error) {
-      const failure = MedbenchError.is(error)
-        ? { message: error.message, code: error.code, ...(error.hint ? { hint: error.hint } : {}) }
-        : { message: String((error as Error)?.message ?? error) };
-      port.postMessage({ id, error: failure });
+      port.postMessage({ id, error: errorFields(error) });
     }
   });
 }

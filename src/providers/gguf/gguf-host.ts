@@ -1,5 +1,6 @@
+import { errorFields } from '../../io/error-fields.js';
 import { LlamaCppModel, type LlamaCppOptions } from './llama-cpp-model.js';
-import { errorFields, type HostCall, type HostReply } from './llama-cpp-process.js';
+import type { HostCall, HostReply } from './llama-cpp-process.js';
 
 // The child process `LlamaCppProcess` runs llama.cpp in: llama.cpp stopping its process (an
 // assertion on a damaged or unsupported model) then stops only this one. Ends with its parent.

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ChatMessage, ChatRequest, ChatResponse, EndpointFacts } from '../../core/chat-model.js';
-import { MedbenchError, type MedbenchErrorCode } from '../../core/errors.js';
+import { MedbenchError } from '../../core/errors.js';
+import { type ErrorFields, rebuiltError } from '../../io/error-fields.js';
 import type { LlamaCppCalls, LlamaCppOptions } from './llama-cpp-model.js';
 
 const HOST = new URL('./gguf-host.js', import.meta.url);
@@ -16,32 +17,11 @@ export type HostCall =
   | { id: number; method: 'dispose' }
   | { cancel: number };
 
-/** A MedbenchError's fields, as they cross between processes. */
-export interface ErrorFields {
-  message: string;
-  code?: MedbenchErrorCode;
-  hint?: string;
-  retryable?: boolean;
-  status?: number;
-}
-
 /** An answer to a call; `loaded` once the model is (the host loads it as it starts). */
 export type HostReply =
   | { id: number; value: unknown }
   | { id: number; error: ErrorFields }
   | { loaded: true };
-
-/** The fields of an error that a host sends back. */
-export function errorFields(error: unknown): ErrorFields {
-  if (!MedbenchError.is(error)) return { message: String((error as Error)?.message ?? error) };
-  return {
-    message: error.message,
-    code: error.code,
-    retryable: error.retryable,
-    ...(error.hint ? { hint: error.hint } : {}),
-    ...(error.status !== undefined ? { status: error.status } : {}),
-  };
-}
 
 /** The last lines llama.cpp wrote before it stopped: its assertion or exception, usually. */
 const STDERR_KEPT = 2_000;
@@ -154,7 +134,7 @@ export class LlamaCppProcess implements LlamaCppCalls {
       }
       const pending = this.pending.get(reply.id);
       if (!pending) return;
-      if ('error' in reply) pending.reject(rebuilt(reply.error));
+      if ('error' in reply) pending.reject(rebuiltError(reply.error));
       else pending.resolve(reply.value);
     });
     child.on('exit', (code, signal) => this.stopped(child, code, signal));
@@ -191,14 +171,3 @@ export class LlamaCppProcess implements LlamaCppCalls {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-function rebuilt(error: ErrorFields): Error {
-  if (!error.code) return new Error(error.message);
-  return new MedbenchError({
-    code: error.code,
-    message: error.message,
-    ...(error.hint ? { hint: error.hint } : {}),
-    ...(error.retryable ? { retryable: true } : {}),
-    ...(error.status !== undefined ? { status: error.status } : {}),
-  });
-}
