@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
+import { childProcessesOf } from '../support/process-probe.js';
 import { writeTinyGgufModel } from '../support/tiny-gguf-model.js';
 import { buildSampleNiah, runCli, startCli, temporaryHome } from './cli.js';
 
@@ -137,9 +137,8 @@ describe('gguf:<file> — a local model through llama.cpp, no server', () => {
     while (killed === 0) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       if (!existsSync(join(home, 'medbench.sqlite')) || storedSoFar(home) === 0) continue;
-      const hosts = execFileSync('pgrep', ['-P', String(run.child.pid)], { encoding: 'utf8' }).trim();
-      for (const pid of hosts.split('\n').filter(Boolean)) {
-        process.kill(Number(pid), 'SIGKILL');
+      for (const pid of childProcessesOf(run.child.pid)) {
+        process.kill(pid, 'SIGKILL');
         killed++;
       }
     }

@@ -52,3 +52,26 @@ export function tcpPortsOf(pid: number | undefined): Set<number> | undefined {
     return undefined;
   }
 }
+
+/** The ids of a process's child processes (Linux: each /proc/<pid>/stat's parent id), none where /proc does not say. */
+export function childProcessesOf(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  const children: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    try {
+      // pid (comm) state ppid …: the command may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return children;
+}
