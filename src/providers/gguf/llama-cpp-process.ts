@@ -68,7 +68,8 @@ export class LlamaCppProcess implements LlamaCppCalls {
 
   async dispose(): Promise<void> {
     const child = this.child;
-    if (!child) return;
+    // Nothing to let go of (and no new process to start for it).
+    if (!child?.connected) return;
     await this.call({ method: 'dispose' }).catch(() => undefined);
     child.kill();
   }
