@@ -104,6 +104,24 @@ describe('EncoderTokenizer', () => {
     }
   });
 
+  it('refuses a tokenizer_config.json that is not an object, on either path (fuzzing found null)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'medbench-config-'));
+    const path = writeWordPieceTokenizer(folder, ['[PAD]', '[UNK]', '[CLS]', '[SEP]']);
+    const config = join(folder, 'tokenizer_config.json');
+    for (const [text, found] of [
+      ['null', 'null'],
+      ['[1]', 'a list ([1])'],
+      ['"x"', 'the string "x"'],
+    ])
+      for (const prefer of ['native', 'in-thread'] as const) {
+        writeFileSync(config, text);
+        await expect(EncoderTokenizer.load(path, { prefer })).rejects.toMatchObject({
+          code: 'MODEL_FOLDER_INVALID',
+          message: expect.stringContaining(`${config}: expected a JSON object; found ${found}.`),
+        });
+      }
+  });
+
   it('has no native tokenizer for a file it cannot read (the pure-JS one is used)', async () => {
     const { loadNativeTokenizer } = await import('../../io/native-tokenizer.js');
     expect(await loadNativeTokenizer(llama3)).toBeDefined();

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadNativeTokenizer, type NativeTokenizer } from '../../io/native-tokenizer.js';
 import { postProcessorProblem } from '../../io/post-processor-problem.js';
-import { parseJsonText, readJsonFile, readTextFile } from '../../io/text-file.js';
+import { describeValue, parseJsonText, readJsonFile, readTextFile } from '../../io/text-file.js';
 import { folderError } from './folder-error.js';
 
 /** One text ready for the encoder: its ids (special tokens included) and where its own tokens lie. */
@@ -83,7 +83,12 @@ export class EncoderTokenizer {
         `${tokenizerPath}: ${problem}.`,
         'Restore the tokenizer.json the model was released with, or re-save it with transformers (save_pretrained).',
       );
-    const config = (existsSync(configPath) ? readJsonFile(configPath) : {}) as Record<string, unknown>;
+    const config = existsSync(configPath) ? readJsonFile(configPath) : {};
+    if (config === null || typeof config !== 'object' || Array.isArray(config))
+      throw folderError(
+        `${configPath}: expected a JSON object; found ${describeValue(config)}.`,
+        'Restore the tokenizer_config.json the model was released with.',
+      );
     const native =
       options.prefer === 'in-thread' ? undefined : await loadNativeTokenizer(tokenizerPath, { text, json });
     if (native) {
@@ -93,7 +98,11 @@ export class EncoderTokenizer {
       // As the pure-JS port (transformers.js) reads them: the pad token, else the end-of-text one.
       const pad = configToken(config, 'pad_token') ?? configToken(config, 'eos_token');
       const padId = pad === undefined ? 0 : (native.tokenToId(pad) ?? 0);
-      return new EncoderTokenizer({ native }, padId, realMaxLength(config.model_max_length));
+      return new EncoderTokenizer(
+        { native },
+        padId,
+        realMaxLength((config as { model_max_length?: unknown }).model_max_length),
+      );
     }
     const { TokenizerLoader } = await import('@lenml/tokenizers');
     let script: ScriptTokenizer;
@@ -148,8 +157,8 @@ export class EncoderTokenizer {
 }
 
 /** A special token of tokenizer_config.json: a string, or an added token's `content`. */
-function configToken(config: Record<string, unknown>, key: string): string | undefined {
-  const value = config[key];
+function configToken(config: object, key: string): string | undefined {
+  const value = (config as Record<string, unknown>)[key];
   if (typeof value === 'string' && value !== '') return value;
   const content = (value as { content?: unknown } | null | undefined)?.content;
   return typeof content === 'string' && content !== '' ? content : undefined;
