@@ -44,7 +44,8 @@ class Cursor {
   constructor(
     private readonly fd: number,
     readonly size: number,
-    private readonly fail: (what: string, at: number) => never,
+    /** Stops the read with an error naming what is wrong and the byte. */
+    readonly fail: (what: string, at: number) => never,
   ) {}
 
   /** `length` bytes from the position (a view valid until the next read). */
@@ -82,12 +83,9 @@ class Cursor {
     const length = this.u64(`the length of ${what}`);
     if (options.max !== undefined && length > BigInt(options.max))
       this.fail(`${what} is ${length} bytes long (at most ${options.max})`, at);
-    if (length > BigInt(this.size - this.position)) this.fail(`the file ends inside ${what}`, this.position);
-    if (!options.keep) {
-      this.position += Number(length);
-      return '';
-    }
-    return this.bytes(Number(length), what).toString('latin1');
+    if (options.keep) return this.bytes(Number(length), what).toString('latin1');
+    this.skip(length, what);
+    return '';
   }
 }
 
@@ -108,13 +106,14 @@ export function readGgufHeader(path: string): GgufHeader {
   };
   const fd = openSync(path, 'r');
   try {
-    return readHeader(new Cursor(fd, fstatSync(fd).size, fail), fail);
+    return readHeader(new Cursor(fd, fstatSync(fd).size, fail));
   } finally {
     closeSync(fd);
   }
 }
 
-function readHeader(cursor: Cursor, fail: (what: string, at: number) => never): GgufHeader {
+function readHeader(cursor: Cursor): GgufHeader {
+  const { fail } = cursor;
   if (cursor.bytes(4, 'the magic number').toString('latin1') !== 'GGUF')
     fail('it does not start with "GGUF"', 0);
   const version = cursor.u32('the version');
@@ -124,8 +123,8 @@ function readHeader(cursor: Cursor, fail: (what: string, at: number) => never): 
   // Each metadata entry takes at least 13 bytes, each tensor 32: counts beyond that are damage.
   if (keyCount * 13n + tensorCount * 32n > BigInt(cursor.size - cursor.position))
     fail(`${tensorCount} tensors and ${keyCount} metadata entries do not fit in the file`, 8);
-  const metadata = readMetadata(cursor, Number(keyCount), fail);
-  const tensors = readTensorTable(cursor, Number(tensorCount), fail);
+  const metadata = readMetadata(cursor, Number(keyCount));
+  const tensors = readTensorTable(cursor, Number(tensorCount));
   const alignment = metadata.alignment ?? 32;
   const dataStart = Math.ceil(cursor.position / alignment) * alignment;
   for (const tensor of tensors) {
@@ -151,7 +150,8 @@ interface Metadata {
   vocabulary: number;
 }
 
-function readMetadata(cursor: Cursor, count: number, fail: (what: string, at: number) => never): Metadata {
+function readMetadata(cursor: Cursor, count: number): Metadata {
+  const { fail } = cursor;
   const seen = new Set<string>();
   const lengths = new Map<string, number>();
   const found: Metadata = { alignment: undefined, architecture: undefined, vocabulary: 0 };
@@ -175,7 +175,7 @@ function readMetadata(cursor: Cursor, count: number, fail: (what: string, at: nu
       lengths.set(key, Number(items));
       if (key === 'tokenizer.ggml.tokens' && itemType === STRING) {
         found.vocabulary = Number(items);
-        readTokens(cursor, Number(items), fail);
+        readTokens(cursor, Number(items));
       } else if (itemType === STRING)
         for (let item = 0; item < Number(items); item++) cursor.string(`item ${item} of "${key}"`);
       else cursor.skip(items * BigInt(least!), `"${key}"`);
@@ -203,7 +203,8 @@ function readMetadata(cursor: Cursor, count: number, fail: (what: string, at: nu
 }
 
 /** The vocabulary's tokens: llama.cpp stops the process on a token that appears twice. */
-function readTokens(cursor: Cursor, count: number, fail: (what: string, at: number) => never): void {
+function readTokens(cursor: Cursor, count: number): void {
+  const { fail } = cursor;
   const tokens = new Set<string>();
   for (let id = 0; id < count; id++) {
     const at = cursor.position;
@@ -213,12 +214,16 @@ function readTokens(cursor: Cursor, count: number, fail: (what: string, at: numb
   }
 }
 
-function readTensorTable(
-  cursor: Cursor,
-  count: number,
-  fail: (what: string, at: number) => never,
-): Array<{ name: string; offset: bigint; at: number }> {
-  const tensors: Array<{ name: string; offset: bigint; at: number }> = [];
+interface TensorEntry {
+  name: string;
+  offset: bigint;
+  /** Where its entry starts in the file. */
+  at: number;
+}
+
+function readTensorTable(cursor: Cursor, count: number): TensorEntry[] {
+  const { fail } = cursor;
+  const tensors: TensorEntry[] = [];
   for (let index = 0; index < count; index++) {
     const at = cursor.position;
     const name = cursor.string(`the name of tensor ${index}`, { max: MAX_TENSOR_NAME, keep: true });
