@@ -108,11 +108,12 @@ describe('EncoderTokenizer', () => {
     const folder = mkdtempSync(join(tmpdir(), 'medbench-config-'));
     const path = writeWordPieceTokenizer(folder, ['[PAD]', '[UNK]', '[CLS]', '[SEP]']);
     const config = join(folder, 'tokenizer_config.json');
-    for (const [text, found] of [
+    const cases: Array<[string, string]> = [
       ['null', 'null'],
       ['[1]', 'a list ([1])'],
       ['"x"', 'the string "x"'],
-    ])
+    ];
+    for (const [text, found] of cases)
       for (const prefer of ['native', 'in-thread'] as const) {
         writeFileSync(config, text);
         await expect(EncoderTokenizer.load(path, { prefer })).rejects.toMatchObject({
