@@ -5,6 +5,7 @@ import { getTokenizer, resolveTokenizerName } from '../tokenizers/registry.js';
 import { CHAT_PROVIDERS } from './chat-providers.js';
 import type { MedbenchConfig, ModelConfig } from './config.js';
 import { endpointHeaders } from './endpoint-headers.js';
+import { generationSettings, ignoredSettingsNote } from './generation-settings.js';
 import { rememberSecret } from './known-secrets.js';
 
 export interface ModelOverrides {
@@ -88,6 +89,12 @@ export async function bindModel(options: {
   const overrides = options.overrides ?? {};
   const environment = options.environment ?? process.env;
   const modelConfig = modelConfigFromSpec(options.spec, options.config);
+  // Before any endpoint is built: a setting the provider cannot send is a config error.
+  const settings = generationSettings(options.spec, {
+    ...modelConfig,
+    ...(overrides.temperature !== undefined ? { temperature: overrides.temperature } : {}),
+  });
+  const notice = ignoredSettingsNote(options.spec, modelConfig);
   const defaultConcurrency =
     overrides.concurrency ?? options.config.defaults.concurrency ?? DEFAULT_CONCURRENCY;
   // In-process models have one "endpoint": this process.
@@ -143,7 +150,9 @@ export async function bindModel(options: {
     parameters: {
       temperature: overrides.temperature ?? modelConfig.temperature ?? DEFAULT_TEMPERATURE,
       maxOutputTokens: overrides.maxOutputTokens ?? modelConfig.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+      ...settings,
     },
+    ...(notice ? { notice } : {}),
   };
 }
 

@@ -311,6 +311,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       if (prefill.startsWith('left out')) hooks.onNotice?.(`warning: the answer prefill is ${prefill}.`);
       const countingNote = tokenCountingNote(model);
       if (countingNote) hooks.onNotice?.(countingNote);
+      if (model.notice) hooks.onNotice?.(model.notice);
       const tasks = createClueTasks(resources, scoring);
       hooks.onSummary?.(
         await runModel({
