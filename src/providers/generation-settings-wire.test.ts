@@ -33,6 +33,17 @@ const sampling: GenerationParameters = {
   presencePenalty: -0.25,
 };
 
+/** `sampling` as OpenAI names its fields. */
+const OPENAI_SAMPLING = {
+  temperature: 0.2,
+  max_tokens: 50,
+  top_p: 0.9,
+  seed: 7,
+  stop: ['<|eot_id|>', '\nQuestion:'],
+  frequency_penalty: 0.5,
+  presence_penalty: -0.25,
+};
+
 function openAI(baseURL = `${server.url}/v1`) {
   return new OpenAICompatibleChatModel({ baseURL, modelId: 'm', apiKey: 'sk-x' });
 }
@@ -49,13 +60,7 @@ describe('OpenAI-style bodies (OpenAI, Azure, vLLM, SGLang)', () => {
     expect(lastBody()).toEqual({
       model: 'm',
       messages,
-      temperature: 0.2,
-      max_tokens: 50,
-      top_p: 0.9,
-      seed: 7,
-      stop: ['<|eot_id|>', '\nQuestion:'],
-      frequency_penalty: 0.5,
-      presence_penalty: -0.25,
+      ...OPENAI_SAMPLING,
       stream: false,
       top_k: 20,
       min_p: 0.05,
@@ -68,13 +73,7 @@ describe('OpenAI-style bodies (OpenAI, Azure, vLLM, SGLang)', () => {
     expect(lastBody()).toEqual({
       model: 'base',
       prompt: 'Who?',
-      temperature: 0.2,
-      max_tokens: 50,
-      top_p: 0.9,
-      seed: 7,
-      stop: ['<|eot_id|>', '\nQuestion:'],
-      frequency_penalty: 0.5,
-      presence_penalty: -0.25,
+      ...OPENAI_SAMPLING,
     });
   });
 
