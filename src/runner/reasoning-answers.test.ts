@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import { testRun } from '../../test/support/test-run.js';
 import type { Sample } from '../core/sample.js';
 import { OpenAICompatibleChatModel } from '../providers/openai-compatible/openai-compatible-chat-model.js';
-import { type RunRecord, Store } from '../store/store.js';
+import { Store } from '../store/store.js';
 import { createClueTasks } from '../suites/clue/clue-tasks.js';
 import { CLUE_PROTOCOL } from '../suites/clue/protocols.js';
 import { niahTask } from '../suites/medodyssey/niah-task.js';
@@ -24,21 +25,6 @@ afterEach(async () => {
   store.close();
   await server.close();
 });
-
-function runOf(id: string, suite: string): RunRecord {
-  return {
-    id,
-    suite,
-    label: 'r1',
-    datasetId: 'd',
-    datasetPath: null,
-    model: {},
-    parameters: {},
-    source: 'medbench',
-    scoringMode: 'standard',
-    createdAt: new Date().toISOString(),
-  };
-}
 
 async function binding(): Promise<ModelBinding> {
   return {
@@ -91,7 +77,7 @@ async function answer(options: {
   };
   await runSamples({
     store,
-    run: runOf(options.runId, options.suite),
+    run: testRun({ id: options.runId, suite: options.suite, label: 'r1' }),
     samples,
     tasks,
     model: await binding(),
