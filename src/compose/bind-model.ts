@@ -1,3 +1,4 @@
+import type { GenerationParameters } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import { knownContextWindow } from '../providers/known-models.js';
 import type { ModelBinding } from '../runner/model-binding.js';
@@ -109,9 +110,15 @@ export async function bindModel(options: {
   }
   const contextWindow =
     overrides.contextWindow ?? modelConfig.contextWindow ?? knownContextWindow(modelConfig.model);
+  const parameters = {
+    temperature: overrides.temperature ?? modelConfig.temperature ?? DEFAULT_TEMPERATURE,
+    maxOutputTokens: overrides.maxOutputTokens ?? modelConfig.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    ...settings,
+  };
   const endpoints = await bindEndpoints({
     list,
     modelConfig,
+    parameters,
     overrides,
     environment,
     contextWindow,
@@ -147,11 +154,7 @@ export async function bindModel(options: {
     prices: modelConfig.prices,
     instruct: !(overrides.completions ?? modelConfig.api === 'completions'),
     systemRole: overrides.systemRole ?? modelConfig.systemRole ?? true,
-    parameters: {
-      temperature: overrides.temperature ?? modelConfig.temperature ?? DEFAULT_TEMPERATURE,
-      maxOutputTokens: overrides.maxOutputTokens ?? modelConfig.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
-      ...settings,
-    },
+    parameters,
     ...(notice ? { notice } : {}),
   };
 }
@@ -160,12 +163,14 @@ export async function bindModel(options: {
 async function bindEndpoints(options: {
   list: EndpointConfig[];
   modelConfig: ModelConfig;
+  parameters: GenerationParameters;
   overrides: ModelOverrides;
   environment: NodeJS.ProcessEnv;
   contextWindow: number | undefined;
   defaultConcurrency: number;
 }): Promise<ModelBinding['endpoints']> {
-  const { list, modelConfig, overrides, environment, contextWindow, defaultConcurrency } = options;
+  const { list, modelConfig, parameters, overrides, environment, contextWindow, defaultConcurrency } =
+    options;
   const provider = CHAT_PROVIDERS[modelConfig.provider];
   return Promise.all(
     list.map(async (endpoint: EndpointConfig) => {
@@ -186,6 +191,7 @@ async function bindEndpoints(options: {
         region: endpoint.region,
         profile: endpoint.profile,
         contextWindow,
+        parameters,
       });
       return {
         model,

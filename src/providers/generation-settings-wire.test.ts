@@ -248,3 +248,27 @@ describe('Ollama', () => {
     expect([response.text, response.reasoning]).toEqual(['Shuweng', 'Hmm.']);
   });
 });
+
+describe('what a reasoning or thinking model changes beyond the body', () => {
+  it('Azure probes a reasoning deployment with the fields it takes (max_completion_tokens, no temperature)', async () => {
+    const model = new AzureOpenAIChatModel({
+      resourceURL: server.url,
+      deployment: 'gpt-5-prod',
+      modelId: 'gpt-5',
+      apiKey: 'azure-x',
+      reasoningModel: true,
+    });
+    await model.probe();
+    expect(lastBody()).toEqual({
+      messages: [{ role: 'user', content: 'ping' }],
+      max_completion_tokens: 16,
+      stream: false,
+    });
+  });
+
+  it('Anthropic with thinking takes no prefilled answer (the API refuses one)', () => {
+    const options = { baseURL: server.url, modelId: 'claude-sonnet-4', apiKey: 'k' };
+    expect(new AnthropicChatModel(options).capabilities.prefill).toBe('trimmed');
+    expect(new AnthropicChatModel({ ...options, thinking: true }).capabilities.prefill).toBe('none');
+  });
+});

@@ -32,22 +32,28 @@ export interface AnthropicChatModelOptions
   apiKeyEnv?: string;
   /** The `anthropic-version` header. */
   version?: string;
+  /** Requests think (thinkingBudget): the API then refuses a prefilled answer. */
+  thinking?: boolean;
 }
 
 /** Anthropic's Messages API (POST /v1/messages), the key in `x-api-key`. */
 export class AnthropicChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider = 'anthropic';
-  /** A trailing assistant message is continued natively; the API refuses one ending in whitespace. */
-  readonly capabilities: ChatCapabilities = {
-    prefill: 'trimmed',
-    truncatePrompt: false,
-    countTokens: true,
-  };
+  /**
+   * A trailing assistant message is continued natively; the API refuses one ending in whitespace,
+   * and any with thinking on.
+   */
+  readonly capabilities: ChatCapabilities;
   private readonly version: string;
 
   constructor(options: AnthropicChatModelOptions) {
     super({ ...options, baseURL: options.baseURL ?? 'https://api.anthropic.com', apiKeyHeader: 'x-api-key' });
     this.version = options.version ?? '2023-06-01';
+    this.capabilities = {
+      prefill: options.thinking ? 'none' : 'trimmed',
+      truncatePrompt: false,
+      countTokens: true,
+    };
   }
 
   protected override authHint(): string {
