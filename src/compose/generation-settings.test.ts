@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../core/sample.js';
 import { modelRunIdentity } from '../runner/model-binding.js';
@@ -6,6 +8,7 @@ import { runIdOf } from '../runner/run-identity.js';
 import { sampleRequest } from '../runner/sample-request.js';
 import { bindModel } from './bind-model.js';
 import { configSchema, type ModelConfig } from './config.js';
+import { GENERATION_SETTINGS, PROVIDER_SETTINGS } from './generation-settings.js';
 
 const URL = 'http://127.0.0.1:9/v1';
 
@@ -193,5 +196,23 @@ describe('generation settings in the config', () => {
         configSchema.safeParse({ models: { m: { provider: 'openai', model: 'x', ...model } } }).success,
         JSON.stringify(model),
       ).toBe(false);
+  });
+});
+
+describe('docs/generation-settings.md', () => {
+  it("states each provider's settings and field names as PROVIDER_SETTINGS does", () => {
+    const page = readFileSync(join(import.meta.dirname, '../../docs/generation-settings.md'), 'utf8');
+    for (const [provider, fields] of Object.entries(PROVIDER_SETTINGS)) {
+      const row = page.split('\n').find((line) => line.startsWith(`| ${provider} |`));
+      expect(row, provider).toBeDefined();
+      const cells = row!
+        .split(' | ')
+        .slice(1)
+        .map((cell) => cell.replace(/\|$/, '').trim().replaceAll('`', ''));
+      const expected = GENERATION_SETTINGS.map((setting) =>
+        provider === 'baseline' ? 'ignored' : (fields[setting] ?? '—'),
+      );
+      expect(cells, provider).toEqual(expected);
+    }
   });
 });
