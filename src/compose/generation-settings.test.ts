@@ -162,6 +162,8 @@ describe('generation settings in the config', () => {
     const claude: Partial<ModelConfig> = { provider: 'anthropic', model: 'claude-sonnet-4' };
     const hot = await refusal({ ...claude, thinkingBudget: 2048, temperature: 0.3 });
     expect(hot.message).toContain('thinking (thinkingBudget) takes no temperature but the default, not 0.3');
+    const narrow = await refusal({ ...claude, thinkingBudget: 2048, topP: 0.9 });
+    expect(narrow.message).toContain('with thinking, Claude takes topP from 0.95 to 1, not 0.9.');
     const small = await refusal({ ...claude, thinkingBudget: 512 });
     expect(small.message).toContain('thinkingBudget 512 is below 1024');
     // Gemini: 0 turns thinking off.

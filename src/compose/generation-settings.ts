@@ -168,6 +168,12 @@ export function checkGenerationSettings(spec: string, model: ModelConfig, reason
       'Remove "temperature" or "thinkingBudget".',
     );
   const claude = model.provider === 'anthropic' || model.provider === 'bedrock';
+  if (claude && model.topP !== undefined && model.topP < 0.95)
+    refuse(
+      where,
+      `with thinking, Claude takes topP from 0.95 to 1, not ${model.topP}.`,
+      'Raise "topP" to 0.95 or more, or remove it.',
+    );
   if (claude && model.thinkingBudget < LEAST_CLAUDE_BUDGET)
     refuse(
       where,
