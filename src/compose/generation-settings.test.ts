@@ -139,6 +139,8 @@ describe('generation settings in the config', () => {
     );
     const topP = await refusal({ provider: 'openai', model: 'gpt-5', topP: 0.5 });
     expect(topP.message).toContain('refuses "topP"');
+    const stop = await refusal({ provider: 'openai', model: 'o3', stop: ['END'] });
+    expect(stop.message).toContain('"o3" is a reasoning model: it refuses "stop".');
   });
 
   it('reasoningEffort needs a reasoning model; reasoningModel says so for any name', async () => {

@@ -147,7 +147,7 @@ export function checkGenerationSettings(spec: string, model: ModelConfig, reason
       `"${model.model}" is a reasoning model: it takes only the default temperature (1), not ${model.temperature}.`,
       'Remove "temperature" (or set "reasoningModel": false if this model is not one).',
     );
-  for (const setting of ['topP', 'frequencyPenalty', 'presencePenalty'] as const)
+  for (const setting of ['topP', 'stop', 'frequencyPenalty', 'presencePenalty'] as const)
     if (reasoningModel && model[setting] !== undefined)
       refuse(
         where,

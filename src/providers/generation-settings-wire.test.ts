@@ -92,7 +92,14 @@ describe('OpenAI-style bodies (OpenAI, Azure, vLLM, SGLang)', () => {
     });
     const response = await model.generate({
       messages,
-      parameters: { temperature: 1, maxOutputTokens: 4000, reasoningModel: true, reasoningEffort: 'low' },
+      // A protocol's stop sequences (generate medisumqa's) are not sent: reasoning models refuse them.
+      parameters: {
+        temperature: 1,
+        maxOutputTokens: 4000,
+        reasoningModel: true,
+        reasoningEffort: 'low',
+        stop: ['<|eot_id|>'],
+      },
     });
     expect(server.requests.at(-1)!.path).toMatch(/^\/openai\/deployments\/o4-mini-prod\/chat\/completions\?/);
     expect(lastBody()).toEqual({
