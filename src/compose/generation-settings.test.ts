@@ -166,6 +166,8 @@ describe('generation settings in the config', () => {
     expect(hot.message).toContain('thinking (thinkingBudget) takes no temperature but the default, not 0.3');
     const narrow = await refusal({ ...claude, thinkingBudget: 2048, topP: 0.9 });
     expect(narrow.message).toContain('with thinking, Claude takes topP from 0.95 to 1, not 0.9.');
+    const nova = await refusal({ provider: 'bedrock', model: 'amazon.nova-pro-v1:0', thinkingBudget: 2048 });
+    expect(nova.message).toContain('"amazon.nova-pro-v1:0" is not a Claude model');
     const small = await refusal({ ...claude, thinkingBudget: 512 });
     expect(small.message).toContain('thinkingBudget 512 is below 1024');
     // Gemini: 0 turns thinking off.

@@ -167,6 +167,12 @@ export function checkGenerationSettings(spec: string, model: ModelConfig, reason
       `thinking (thinkingBudget) takes no temperature but the default, not ${model.temperature}.`,
       'Remove "temperature" or "thinkingBudget".',
     );
+  if (model.provider === 'bedrock' && !/claude/i.test(model.model))
+    refuse(
+      where,
+      `thinkingBudget on Bedrock is Claude's extended thinking; "${model.model}" is not a Claude model.`,
+      'Remove "thinkingBudget", or name a Claude model (anthropic.claude-… or an inference profile of one).',
+    );
   const claude = model.provider === 'anthropic' || model.provider === 'bedrock';
   if (claude && model.topP !== undefined && model.topP < 0.95)
     refuse(
