@@ -163,21 +163,26 @@ describe('generation settings in the config', () => {
   it('thinking takes no temperature, and Claude at least 1024 tokens of it', async () => {
     const claude: Partial<ModelConfig> = { provider: 'anthropic', model: 'claude-sonnet-4' };
     const hot = await refusal({ ...claude, thinkingBudget: 2048, temperature: 0.3 });
-    expect(hot.message).toContain('thinking (thinkingBudget) takes no temperature but the default, not 0.3');
+    expect(hot.message).toContain(
+      "Claude's thinking (thinkingBudget) takes no temperature but the default (1), not 0.3",
+    );
+    // Its run records the temperature it uses (none is sent).
+    expect((await bind({ ...claude, thinkingBudget: 2048 })).parameters.temperature).toBe(1);
     const narrow = await refusal({ ...claude, thinkingBudget: 2048, topP: 0.9 });
     expect(narrow.message).toContain('with thinking, Claude takes topP from 0.95 to 1, not 0.9.');
     const nova = await refusal({ provider: 'bedrock', model: 'amazon.nova-pro-v1:0', thinkingBudget: 2048 });
     expect(nova.message).toContain('"amazon.nova-pro-v1:0" is not a Claude model');
     const small = await refusal({ ...claude, thinkingBudget: 512 });
     expect(small.message).toContain('thinkingBudget 512 is below 1024');
-    // Gemini: 0 turns thinking off.
+    // Gemini: 0 turns thinking off; its thinking takes a temperature.
     const gemini = await bind({
       provider: 'gemini',
       model: 'gemini-2.5-flash',
       endpoints: [{}],
       thinkingBudget: 0,
+      temperature: 0.4,
     });
-    expect(gemini.parameters.thinkingBudget).toBe(0);
+    expect([gemini.parameters.thinkingBudget, gemini.parameters.temperature]).toEqual([0, 0.4]);
   });
 
   it('a baseline takes the settings and says it ignores them', async () => {

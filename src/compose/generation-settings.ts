@@ -160,11 +160,26 @@ export function checkGenerationSettings(spec: string, model: ModelConfig, reason
       `"reasoningEffort" needs a reasoning model; "${model.model}" is not known as one.`,
       'Set "reasoningModel": true if it is one (o1, o3, o4-mini and gpt-5 are recognised by name).',
     );
-  if (model.thinkingBudget === undefined) return;
-  if (setTemperature)
+  checkThinking(where, model);
+}
+
+/** Claude's thinking: Anthropic's, or Bedrock's for a Claude model. */
+function claudeThinking(model: ModelConfig): boolean {
+  return (
+    model.thinkingBudget !== undefined && (model.provider === 'anthropic' || model.provider === 'bedrock')
+  );
+}
+
+/**
+ * Thinking (thinkingBudget) — Claude's: no temperature but the default, its least budget and topP
+ * range, on Bedrock only for a Claude model. Gemini's thinking takes any temperature.
+ */
+function checkThinking(where: string, model: ModelConfig): void {
+  if (model.thinkingBudget === undefined || !claudeThinking(model)) return;
+  if (model.temperature !== undefined && model.temperature !== 1)
     refuse(
       where,
-      `thinking (thinkingBudget) takes no temperature but the default, not ${model.temperature}.`,
+      `Claude's thinking (thinkingBudget) takes no temperature but the default (1), not ${model.temperature}.`,
       'Remove "temperature" or "thinkingBudget".',
     );
   if (model.provider === 'bedrock' && !/claude/i.test(model.model))
@@ -173,14 +188,13 @@ export function checkGenerationSettings(spec: string, model: ModelConfig, reason
       `thinkingBudget on Bedrock is Claude's extended thinking; "${model.model}" is not a Claude model.`,
       'Remove "thinkingBudget", or name a Claude model (anthropic.claude-… or an inference profile of one).',
     );
-  const claude = model.provider === 'anthropic' || model.provider === 'bedrock';
-  if (claude && model.topP !== undefined && model.topP < 0.95)
+  if (model.topP !== undefined && model.topP < 0.95)
     refuse(
       where,
       `with thinking, Claude takes topP from 0.95 to 1, not ${model.topP}.`,
       'Raise "topP" to 0.95 or more, or remove it.',
     );
-  if (claude && model.thinkingBudget < LEAST_CLAUDE_BUDGET)
+  if (model.thinkingBudget < LEAST_CLAUDE_BUDGET)
     refuse(
       where,
       `thinkingBudget ${model.thinkingBudget} is below ${LEAST_CLAUDE_BUDGET}, the least Claude's thinking takes.`,
@@ -200,8 +214,9 @@ export function generationSettings(spec: string, model: ModelConfig): Partial<Ge
     const value = model[setting];
     if (value !== undefined && setting !== 'reasoningModel') Object.assign(settings, { [setting]: value });
   }
-  // A reasoning model runs at its only temperature, 1 (and none is sent).
+  // A reasoning model, and Claude thinking, run at their only temperature, 1 (and none is sent).
   if (reasoningModel) Object.assign(settings, { reasoningModel: true, temperature: 1 });
+  if (claudeThinking(model)) Object.assign(settings, { temperature: 1 });
   return settings;
 }
 
