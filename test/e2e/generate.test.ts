@@ -426,6 +426,17 @@ describe('medbench generate queries (built CLI) with a scripted local model', ()
         targets: [tables['antibiotics.md']],
       });
       expect(JSON.parse(readFileSync(join(out, 'corpus.json'), 'utf8')).Table_en).toHaveLength(4);
+      // The recipe's limit, and --max-output-tokens in its place.
+      expect(new Set(questions.requests.map((request) => request.body.max_tokens))).toEqual(new Set([2000]));
+      const asked = questions.requests.length;
+      const limited = await runCli([
+        ...['--home', generationHome, 'generate', 'queries', '--documents', documents],
+        ...['--model', `openai-compatible:writer@${questions.url}/v1`, '--example-table', example],
+        ...['--language', 'en', '--out', join(scratch, 'limited-set'), '--max-output-tokens', '77'],
+      ]);
+      expect(limited.code, limited.stderr).toBe(0);
+      const resent = questions.requests.slice(asked).map((request) => request.body.max_tokens);
+      expect(resent).toEqual([77, 77, 77, 77]);
 
       const run = await runCli(['--home', home, 'run', 'medeureka', '--data', out, '--model', 'bm25']);
       expect(run.stderr).not.toMatch(/error \[/);
