@@ -214,8 +214,7 @@ async function sendAndKeep(
     return 'failed';
   }
   context.served?.(endpoint);
-  const { text } = outcome.value;
-  const { usage, reasoning } = outcome.value;
+  const { text, usage, reasoning } = outcome.value;
   const response: CachedResponse = {
     text,
     inputTokens: usage?.inputTokens ?? request.promptTokens,
