@@ -94,6 +94,7 @@ export async function bindModel(options: {
   const settings = generationSettings(options.spec, {
     ...modelConfig,
     ...(overrides.temperature !== undefined ? { temperature: overrides.temperature } : {}),
+    ...(overrides.completions ? { api: 'completions' as const } : {}),
   });
   const notice = ignoredSettingsNote(options.spec, modelConfig);
   const defaultConcurrency =

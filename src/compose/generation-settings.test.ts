@@ -139,6 +139,8 @@ describe('generation settings in the config', () => {
     );
     const topP = await refusal({ provider: 'openai', model: 'gpt-5', topP: 0.5 });
     expect(topP.message).toContain('refuses "topP"');
+    const completions = await refusal({ provider: 'openai', model: 'o3', api: 'completions' });
+    expect(completions.message).toContain('it answers chat requests, not /completions');
     const stop = await refusal({ provider: 'openai', model: 'o3', stop: ['END'] });
     expect(stop.message).toContain('"o3" is a reasoning model: it refuses "stop".');
   });

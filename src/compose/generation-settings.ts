@@ -154,6 +154,12 @@ export function checkGenerationSettings(spec: string, model: ModelConfig, reason
         `"${model.model}" is a reasoning model: it refuses "${setting}".`,
         `Remove "${setting}" (or set "reasoningModel": false if this model is not one).`,
       );
+  if (reasoningModel && model.api === 'completions')
+    refuse(
+      where,
+      `"${model.model}" is a reasoning model: it answers chat requests, not /completions.`,
+      'Remove "api": "completions" (or --completions), or set "reasoningModel": false.',
+    );
   if (model.reasoningEffort !== undefined && !reasoningModel)
     refuse(
       where,
