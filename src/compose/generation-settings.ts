@@ -80,6 +80,7 @@ const OWN_FIELDS: Readonly<Partial<Record<ModelConfig['provider'], readonly stri
     'model',
     'messages',
     'system',
+    'stream',
     'max_tokens',
     'temperature',
     'top_p',
