@@ -1,3 +1,4 @@
+import type { GenerationParameters } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import { knownContextWindow } from '../providers/known-models.js';
 import type { ModelBinding } from '../runner/model-binding.js';
@@ -5,6 +6,7 @@ import { getTokenizer, resolveTokenizerName } from '../tokenizers/registry.js';
 import { CHAT_PROVIDERS } from './chat-providers.js';
 import type { MedbenchConfig, ModelConfig } from './config.js';
 import { endpointHeaders } from './endpoint-headers.js';
+import { generationSettings, ignoredSettingsNote } from './generation-settings.js';
 import { rememberSecret } from './known-secrets.js';
 
 export interface ModelOverrides {
@@ -88,6 +90,13 @@ export async function bindModel(options: {
   const overrides = options.overrides ?? {};
   const environment = options.environment ?? process.env;
   const modelConfig = modelConfigFromSpec(options.spec, options.config);
+  // Before any endpoint is built: a setting the provider cannot send is a config error.
+  const settings = generationSettings(options.spec, {
+    ...modelConfig,
+    ...(overrides.temperature !== undefined ? { temperature: overrides.temperature } : {}),
+    ...(overrides.completions ? { api: 'completions' as const } : {}),
+  });
+  const notice = ignoredSettingsNote(options.spec, modelConfig);
   const defaultConcurrency =
     overrides.concurrency ?? options.config.defaults.concurrency ?? DEFAULT_CONCURRENCY;
   // In-process models have one "endpoint": this process.
@@ -102,9 +111,15 @@ export async function bindModel(options: {
   }
   const contextWindow =
     overrides.contextWindow ?? modelConfig.contextWindow ?? knownContextWindow(modelConfig.model);
+  const parameters = {
+    temperature: overrides.temperature ?? modelConfig.temperature ?? DEFAULT_TEMPERATURE,
+    maxOutputTokens: overrides.maxOutputTokens ?? modelConfig.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    ...settings,
+  };
   const endpoints = await bindEndpoints({
     list,
     modelConfig,
+    parameters,
     overrides,
     environment,
     contextWindow,
@@ -140,10 +155,8 @@ export async function bindModel(options: {
     prices: modelConfig.prices,
     instruct: !(overrides.completions ?? modelConfig.api === 'completions'),
     systemRole: overrides.systemRole ?? modelConfig.systemRole ?? true,
-    parameters: {
-      temperature: overrides.temperature ?? modelConfig.temperature ?? DEFAULT_TEMPERATURE,
-      maxOutputTokens: overrides.maxOutputTokens ?? modelConfig.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
-    },
+    parameters,
+    ...(notice ? { notice } : {}),
   };
 }
 
@@ -151,12 +164,14 @@ export async function bindModel(options: {
 async function bindEndpoints(options: {
   list: EndpointConfig[];
   modelConfig: ModelConfig;
+  parameters: GenerationParameters;
   overrides: ModelOverrides;
   environment: NodeJS.ProcessEnv;
   contextWindow: number | undefined;
   defaultConcurrency: number;
 }): Promise<ModelBinding['endpoints']> {
-  const { list, modelConfig, overrides, environment, contextWindow, defaultConcurrency } = options;
+  const { list, modelConfig, parameters, overrides, environment, contextWindow, defaultConcurrency } =
+    options;
   const provider = CHAT_PROVIDERS[modelConfig.provider];
   return Promise.all(
     list.map(async (endpoint: EndpointConfig) => {
@@ -177,6 +192,7 @@ async function bindEndpoints(options: {
         region: endpoint.region,
         profile: endpoint.profile,
         contextWindow,
+        parameters,
       });
       return {
         model,

@@ -1,4 +1,4 @@
-import type { ChatModel } from '../core/chat-model.js';
+import type { ChatModel, GenerationParameters } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import { OLLAMA_DEFAULT_URL } from '../providers/ollama/ollama-default-url.js';
 import type { ModelConfig } from './config.js';
@@ -27,6 +27,8 @@ export interface ChatEndpointOptions {
   auth: 'api-key' | 'entra-id' | undefined;
   /** The model's context window as the run uses it (Ollama's num_ctx). */
   contextWindow: number | undefined;
+  /** The model's generation settings (a reasoning model is probed as one; thinking refuses a prefill). */
+  parameters: GenerationParameters;
 }
 
 /** The options every HTTP adapter shares: key, fixed and secret headers, query. */
@@ -136,6 +138,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
       return new AnthropicChatModel({
         baseURL: options.baseURL,
         modelId: options.modelId,
+        thinking: options.parameters.thinkingBudget !== undefined,
         ...httpOptions(options),
         apiKey: options.apiKey ?? '',
       });
@@ -162,6 +165,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
         resourceURL: options.baseURL,
         deployment: options.deployment!,
         modelId: options.modelId,
+        reasoningModel: options.parameters.reasoningModel === true,
         ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
         ...httpOptions(options),
         ...(entra ? { bearerToken: await entraIdBearerToken() } : {}),

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
 import { parseJsonText, readTextFile } from '../io/text-file.js';
+import { generationSettingsSchema } from './generation-settings-schema.js';
 
 /** A base URL medbench can send requests to: http or https only. */
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
@@ -96,6 +97,7 @@ const modelSchema = z
       .optional(),
     temperature: z.number().min(0).max(2).optional(),
     maxOutputTokens: z.number().int().positive().optional(),
+    ...generationSettingsSchema,
   })
   .strict()
   .superRefine((model, context) => {

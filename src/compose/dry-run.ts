@@ -50,7 +50,9 @@ export function dryRunReport(
       continue;
     }
     entry.inputTokens += tokens;
-    entry.outputTokens += sample.generation?.maxOutputTokens ?? model.parameters.maxOutputTokens;
+    entry.outputTokens +=
+      (sample.generation?.maxOutputTokens ?? model.parameters.maxOutputTokens) +
+      (model.parameters.thinkingBudget ?? 0);
   }
   const prices = model.prices;
   const cost = (entry: TaskEstimate) =>

@@ -62,6 +62,7 @@ export async function evaluateDataset(
   const samples = samplesFor(dataset.samples, model.tokenizer?.name, request.task);
   const countingNote = tokenCountingNote(model);
   if (countingNote) hooks.onNotice?.(countingNote);
+  if (model.notice) hooks.onNotice?.(model.notice);
   if (model.contextWindow === undefined)
     hooks.onNotice?.(
       `warning: no context window known for ${model.modelId}; too_long cannot be detected (set contextWindow in the config or --context-window).`,

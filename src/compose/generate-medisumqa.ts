@@ -1,6 +1,6 @@
 import { Store } from '../store/store.js';
 import { type GeneratedNote, generateMeDiSumQaNotes } from '../suites/clue/generate-medisumqa.js';
-import { GENERATION_MAX_TOKENS, llama3Prompt } from '../suites/clue/medisumqa-generation.js';
+import { GENERATION_MAX_TOKENS, llama3Prompt, STOP_SEQUENCES } from '../suites/clue/medisumqa-generation.js';
 import { bindModel, type ModelOverrides } from './bind-model.js';
 import { loadConfig } from './config.js';
 import { fitPrefill } from './fit-prefill.js';
@@ -65,7 +65,9 @@ export async function generateMeDiSumQa(
             source: request.discharge,
           },
           asText: (entry) => llama3Prompt(entry.messages, entry.prefill),
-          maxOutputTokens: GENERATION_MAX_TOKENS,
+          // The script's limit and stop sequences; --max-output-tokens replaces the limit.
+          maxOutputTokens: request.maxOutputTokens ?? GENERATION_MAX_TOKENS,
+          stop: STOP_SEQUENCES,
           requests,
         }),
     });

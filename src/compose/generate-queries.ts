@@ -87,7 +87,8 @@ export async function generateQueries(
         step: 'queries',
         source: request.documents,
       },
-      maxOutputTokens: QUERY_MAX_TOKENS,
+      // --max-output-tokens replaces the recipe's limit.
+      maxOutputTokens: request.maxOutputTokens ?? QUERY_MAX_TOKENS,
       requests,
     });
     return {

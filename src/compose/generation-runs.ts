@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { answerWithoutThinking } from '../core/answer-text.js';
 import type { ChatMessage, GenerationRequest } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
@@ -44,6 +45,8 @@ export interface GenerationStep {
   /** Text prompts for a base model (`completions`): the whole prompt as one message. */
   asText?: (request: GenerationRequest) => string;
   maxOutputTokens: number;
+  /** The protocol's stop sequences (the CLUE script's), sent with every request. */
+  stop?: string[];
   requests: readonly GenerationRequest[];
 }
 
@@ -67,7 +70,7 @@ function samplesOf(step: GenerationStep): Sample[] {
       promptChars: messages.reduce((sum, message) => sum + message.content.length, 0),
       promptTokens: {},
       gold: null,
-      generation: { maxOutputTokens: step.maxOutputTokens },
+      generation: { maxOutputTokens: step.maxOutputTokens, ...(step.stop ? { stop: step.stop } : {}) },
     };
   });
   if (model.instruct || !step.asText) fitPrefill(samples, model.endpoints[0]!.model.capabilities);
@@ -111,7 +114,8 @@ export async function answerGenerationRequests(step: GenerationStep): Promise<Ma
   });
   const answers = new Map<string, string>();
   for (const result of store.results(run.id))
-    if (result.status === 'ok' && result.rawOutput !== null) answers.set(result.sampleId, result.rawOutput);
+    if (result.status === 'ok' && result.rawOutput !== null)
+      answers.set(result.sampleId, answerWithoutThinking(result.rawOutput));
   const missing = samples.length - answers.size;
   if (summary.interrupted || missing > 0) {
     const example = Object.values(summary.errorExamples)[0];

@@ -20,6 +20,7 @@ const options: ChatEndpointOptions = {
   region: 'eu-central-1',
   profile: undefined,
   contextWindow: 8192,
+  parameters: { temperature: 0, maxOutputTokens: 16 },
 };
 
 describe('declared capabilities', () => {

@@ -13,9 +13,35 @@ export interface GenerationRequest {
   prefill: string;
 }
 
+/** How hard a reasoning model thinks (OpenAI's and Azure's `reasoning_effort`). */
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+/**
+ * How a model generates. Beyond temperature and the output limit every field is optional and
+ * present only when set (a run made before it existed keeps its id); each adapter sends those its
+ * provider takes, under the provider's own names (docs/generation-settings.md), and the config
+ * refuses the rest before a run.
+ */
 export interface GenerationParameters {
   temperature: number;
+  /** The answer's limit; a thinking budget comes on top of it, reasoning effort within it. */
   maxOutputTokens: number;
+  topP?: number;
+  seed?: number;
+  /** Stop sequences: the answer ends before the first of them. */
+  stop?: string[];
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  /** A JSON object merged into the request body as it is (an HTTP JSON server's own options). */
+  extraBody?: Record<string, unknown>;
+  /**
+   * OpenAI-style reasoning model (o-series, GPT-5): the limit goes as `max_completion_tokens`
+   * (reasoning tokens included) and no temperature is sent.
+   */
+  reasoningModel?: boolean;
+  reasoningEffort?: ReasoningEffort;
+  /** Anthropic, Bedrock (Claude) and Gemini: thinking with this budget of tokens. */
+  thinkingBudget?: number;
 }
 
 export interface ChatRequest {
@@ -53,11 +79,17 @@ export interface EndpointFacts {
 
 export interface TokenUsage {
   inputTokens: number;
+  /** Every generated token billed as output: the answer's, and the reasoning's where there is any. */
   outputTokens: number;
+  /** Of `outputTokens`, those spent reasoning (thinking), where the provider reports them. */
+  reasoningTokens?: number;
 }
 
 export interface ChatResponse {
+  /** The answer (a reasoning model's thinking, where the API returns it apart, is not in it). */
   text: string;
+  /** The thinking a provider returned apart from the answer (`reasoning_content`, thinking blocks). */
+  reasoning?: string;
   usage: TokenUsage | undefined;
   /** Provider's finish reason, when it gives one. */
   finishReason: string | undefined;

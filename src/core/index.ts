@@ -1,3 +1,4 @@
+export * from './answer-text.js';
 export * from './chat-model.js';
 export * from './embedding-model.js';
 export * from './errors.js';

@@ -43,6 +43,8 @@ export interface ResultFields {
   scores: SampleScores;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Of the output tokens, those a reasoning model spent thinking (null or absent: not reported). */
+  reasoningTokens?: number | null;
   cost: number | null;
   latencyMs: number | null;
   attempts: number | null;

@@ -26,6 +26,8 @@ export interface Sample {
   /** What this sample asks of generation beyond the model's own settings (a protocol's limits). */
   generation?: {
     maxOutputTokens?: number;
+    /** The protocol's stop sequences (added to the model's own). */
+    stop?: string[];
     /** Keep only the last this many prompt tokens, when the model can truncate (else too_long gating). */
     truncatePromptTokens?: number;
   };

@@ -14,3 +14,13 @@ const KNOWN_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
 export function knownContextWindow(modelId: string): number | undefined {
   return KNOWN_WINDOWS.find(([pattern]) => pattern.test(modelId))?.[1];
 }
+
+/**
+ * OpenAI's reasoning models by name: the o-series (o1, o3, o4-mini …) and GPT-5 (not
+ * gpt-5-chat, a chat model). They take `max_completion_tokens` and only the default temperature.
+ */
+export function isReasoningModelId(modelId: string): boolean {
+  return (
+    /^o[1-9](?:$|-)/.test(modelId) || (/^gpt-5(?:$|[.-])/.test(modelId) && !/^gpt-5[.\d]*-chat/.test(modelId))
+  );
+}

@@ -15,6 +15,8 @@ export interface TaskUsage {
   /** Tokens of every answer, cached ones included: what the task takes of the model. */
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Of the output tokens, those spent reasoning (where the provider reported them). */
+  reasoningTokens: number | null;
   /** What this run paid (fresh answers at the config's prices); null without prices. */
   cost: number | null;
 }
@@ -44,6 +46,7 @@ export function usageByTask(runs: readonly RunWithResults[]): TaskUsage[] {
         cached: ofTask.filter((result) => result.cacheHit).length,
         inputTokens: sumOrNull(ofTask.map((result) => result.inputTokens)),
         outputTokens: sumOrNull(ofTask.map((result) => result.outputTokens)),
+        reasoningTokens: sumOrNull(ofTask.map((result) => result.reasoningTokens ?? null)),
         cost: sumOrNull(ofTask.map((result) => result.cost)),
       };
       if (row.inputTokens !== null || row.outputTokens !== null || row.cost !== null) rows.push(row);
@@ -55,8 +58,23 @@ export function usageByTask(runs: readonly RunWithResults[]): TaskUsage[] {
 const HEADER = ['Model', 'Run', 'Task', 'Samples', 'Sent', 'Cached', 'Input tokens', 'Output tokens', 'Cost'];
 const NOTE =
   'Tokens count every answer, cached ones included (the provider’s own counts where it gave them); cost is what this run paid: fresh answers at the config’s prices, cached ones free, — without prices.';
+const REASONING_NOTE =
+  ' Reasoning tokens are the part of the output tokens a reasoning model spent thinking, where its provider reports them; they are billed as output.';
 
-function cells(row: TaskUsage): string[] {
+/** A reasoning column only when some run reported reasoning tokens. */
+function withReasoning(rows: readonly TaskUsage[]): boolean {
+  return rows.some((row) => row.reasoningTokens !== null);
+}
+
+function header(rows: readonly TaskUsage[]): string[] {
+  return withReasoning(rows) ? [...HEADER.slice(0, 8), 'Reasoning tokens', 'Cost'] : HEADER;
+}
+
+function note(rows: readonly TaskUsage[]): string {
+  return withReasoning(rows) ? NOTE + REASONING_NOTE : NOTE;
+}
+
+function cells(row: TaskUsage, reasoning: boolean): string[] {
   const count = (value: number | null) => (value === null ? '—' : value.toLocaleString('en-US'));
   return [
     row.label,
@@ -67,6 +85,7 @@ function cells(row: TaskUsage): string[] {
     String(row.cached),
     count(row.inputTokens),
     count(row.outputTokens),
+    ...(reasoning ? [count(row.reasoningTokens)] : []),
     row.cost === null ? '—' : row.cost.toFixed(4),
   ];
 }
@@ -74,22 +93,29 @@ function cells(row: TaskUsage): string[] {
 /** The usage table as text, or '' when no run has figures. */
 export function renderUsageText(rows: readonly TaskUsage[]): string {
   if (rows.length === 0) return '';
-  return `Tokens and cost per model and task\n${renderTextTable(HEADER, rows.map(cells))}\n${NOTE}`;
+  const reasoning = withReasoning(rows);
+  return `Tokens and cost per model and task\n${renderTextTable(
+    header(rows),
+    rows.map((row) => cells(row, reasoning)),
+  )}\n${note(rows)}`;
 }
 
 /** The usage table as an HTML section, or '' when no run has figures. */
 export function renderUsageHtml(rows: readonly TaskUsage[]): string {
   if (rows.length === 0) return '';
-  const head = HEADER.map((cell) => `<th scope="col">${cell}</th>`).join('');
+  const reasoning = withReasoning(rows);
+  const head = header(rows)
+    .map((cell) => `<th scope="col">${cell}</th>`)
+    .join('');
   const body = rows
     .map(
       (row) =>
-        `<tr>${cells(row)
+        `<tr>${cells(row, reasoning)
           .map((cell) => `<td>${escapeHtml(cell)}</td>`)
           .join('')}</tr>`,
     )
     .join('');
-  return `<section id="usage"><h2>Tokens and cost per model and task</h2><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table><p>${escapeHtml(NOTE)}</p></section>`;
+  return `<section id="usage"><h2>Tokens and cost per model and task</h2><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table><p>${escapeHtml(note(rows))}</p></section>`;
 }
 
 /** Adds the usage section to a report page, before its end. */

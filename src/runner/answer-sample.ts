@@ -1,3 +1,4 @@
+import { answerWithoutThinking } from '../core/answer-text.js';
 import type { ChatMessage, ChatModel } from '../core/chat-model.js';
 import { isFatalForRun, MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
@@ -213,11 +214,13 @@ async function sendAndKeep(
     return 'failed';
   }
   context.served?.(endpoint);
-  const { text } = outcome.value;
+  const { text, usage, reasoning } = outcome.value;
   const response: CachedResponse = {
     text,
-    inputTokens: outcome.value.usage?.inputTokens ?? request.promptTokens,
-    outputTokens: outcome.value.usage?.outputTokens ?? model.tokenizer?.count(text) ?? null,
+    inputTokens: usage?.inputTokens ?? request.promptTokens,
+    // Without the provider's count: the answer's and the thinking's tokens, by the model's tokenizer.
+    outputTokens: usage?.outputTokens ?? model.tokenizer?.count(text + (reasoning ?? '')) ?? null,
+    ...(usage?.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
     finishReason: outcome.value.finishReason ?? null,
   };
   const entry = context.redactText
@@ -335,9 +338,10 @@ function scoreAndWrite(
   const { model, progress } = context;
   const { response, fresh } = answer;
   const cost = fresh ? costOf(model, response) : 0;
+  // A reasoning model's thinking in the output is not its answer: scored without it.
   const scored = context.tasks[sample.task]!.score({
     sample,
-    rawOutput: response.text,
+    rawOutput: answerWithoutThinking(response.text),
     mode: context.run.scoringMode,
   });
   const written = context.writer.write(
@@ -355,6 +359,7 @@ function scoreAndWrite(
       usage: {
         inputTokens: response.inputTokens,
         outputTokens: response.outputTokens,
+        reasoningTokens: response.reasoningTokens ?? null,
         // Without prices the cost is unknown, not zero.
         cost: model.prices ? cost : null,
         latencyMs,

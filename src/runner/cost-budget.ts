@@ -26,7 +26,8 @@ export class CostBudget {
     const input =
       request.promptTokens ??
       request.messages.reduce((sum, message) => sum + Buffer.byteLength(message.content, 'utf8'), 0);
-    const output = request.parameters.maxOutputTokens;
+    // A thinking budget comes on top of the answer's limit (docs/generation-settings.md).
+    const output = request.parameters.maxOutputTokens + (request.parameters.thinkingBudget ?? 0);
     return (input * this.prices.inputPerMillion + output * this.prices.outputPerMillion) / 1e6;
   }
 

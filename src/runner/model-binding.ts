@@ -37,6 +37,8 @@ export interface ModelBinding {
   /** The chat template has a system role (else the system prompt joins the first user turn). */
   systemRole: boolean;
   parameters: GenerationParameters;
+  /** Something the user should know of the model's settings (a baseline ignores them). */
+  notice?: string;
 }
 
 /** The model's description stored with a run: everything that identifies it, no secrets. */

@@ -16,7 +16,14 @@ export interface Outcome {
 /** The cost of an outcome: tokens, money, time, attempts; a computed one made no model call. */
 export type Usage = Pick<
   ResultFields,
-  'inputTokens' | 'outputTokens' | 'cost' | 'latencyMs' | 'attempts' | 'cacheHit' | 'error'
+  | 'inputTokens'
+  | 'outputTokens'
+  | 'reasoningTokens'
+  | 'cost'
+  | 'latencyMs'
+  | 'attempts'
+  | 'cacheHit'
+  | 'error'
 >;
 
 /**

@@ -49,11 +49,14 @@ export async function sampleRequest(
 ): Promise<SampleRequest> {
   const messages: ChatMessage[] = sample.messages ?? [{ role: 'user', content: sample.prompt }];
   const promptTokens = await promptTokensOf(sample, messages, model, countOnEndpoint);
+  const protocolStop = sample.generation?.stop;
   const parameters = {
     ...model.parameters,
     ...(sample.generation?.maxOutputTokens !== undefined
       ? { maxOutputTokens: sample.generation.maxOutputTokens }
       : {}),
+    // The protocol's stop sequences join the model's own.
+    ...(protocolStop ? { stop: [...new Set([...(model.parameters.stop ?? []), ...protocolStop])] } : {}),
   };
   // A sample that asks for server-side truncation, on an endpoint that does it, is sent as it is.
   const truncatePromptTokens =

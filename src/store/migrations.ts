@@ -88,4 +88,9 @@ export const MIGRATIONS: readonly string[] = [
   -- whose key is not among them is not looked up again while the run lasts.
   CREATE INDEX responses_by_model ON responses (provider, model_id, cache_key);
   `,
+  `
+  -- Of the output tokens, those a reasoning model spent thinking (where the provider counts them).
+  ALTER TABLE results ADD COLUMN reasoning_tokens INTEGER;
+  ALTER TABLE responses ADD COLUMN reasoning_tokens INTEGER;
+  `,
 ];

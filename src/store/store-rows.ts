@@ -25,6 +25,7 @@ export interface ResultRow {
   error: string | null;
   created_at: string;
   redaction_json: string | null;
+  reasoning_tokens: number | null;
 }
 
 export interface RunRow {
@@ -78,6 +79,7 @@ export function toResult(row: ResultRow): StoredResult {
     error: row.error,
     createdAt: row.created_at,
     redaction: row.redaction_json === null ? null : JSON.parse(row.redaction_json),
+    reasoningTokens: row.reasoning_tokens,
   };
 }
 
@@ -86,6 +88,8 @@ export interface CachedResponse {
   text: string;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Of the output tokens, those spent reasoning (absent: not reported). */
+  reasoningTokens?: number | null;
   finishReason: string | null;
 }
 
@@ -113,5 +117,6 @@ export function resultRowValues(result: ResultFields, promptHash: string | null)
     result.error,
     new Date().toISOString(),
     result.redaction ? JSON.stringify(result.redaction) : null,
+    result.reasoningTokens ?? null,
   ];
 }

@@ -112,6 +112,36 @@ describe('Store', () => {
     store.close();
   });
 
+  it('keeps reasoning tokens in the cache; a store made before they existed is migrated and reads as before', () => {
+    const path = join(temporaryFolder('medbench-store-'), 'medbench.sqlite');
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
+    old.pragma('user_version = 4');
+    old
+      .prepare(
+        "INSERT INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at) VALUES ('old', 'p', 'm', 'hi', 3, 1, 'stop', 'x')",
+      )
+      .run();
+    old.close();
+    const store = new Store(path);
+    expect(store.getCachedResponse('old')).toEqual({
+      text: 'hi',
+      inputTokens: 3,
+      outputTokens: 1,
+      finishReason: 'stop',
+    });
+    const thought = {
+      text: 'A',
+      inputTokens: 3,
+      outputTokens: 301,
+      reasoningTokens: 300,
+      finishReason: 'stop',
+    };
+    store.putCachedResponse({ cacheKey: 'new', provider: 'p', modelId: 'm', response: thought });
+    expect(store.getCachedResponse('new')).toEqual(thought);
+    store.close();
+  });
+
   it('refuses a result for an unknown run', () => {
     const store = new Store(temporaryStorePath());
     expect(() => store.putResult(result('a'))).toThrow(/FOREIGN KEY/);

@@ -187,8 +187,8 @@ export class Store {
       this.statement(
         `INSERT OR REPLACE INTO results (run_id, sample_id, task, params_json, gold_json, prompt_hash, prompt_chars, prompt_tokens,
              status, raw_output, parsed_json, scores_json, input_tokens, output_tokens, cost, latency_ms, attempts, cache_hit, error, created_at,
-             redaction_json)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             redaction_json, reasoning_tokens)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(...resultRowValues(result, promptHash));
     };
     if (this.database.inTransaction) write();
@@ -341,12 +341,13 @@ export class Store {
 
   getCachedResponse(cacheKey: string): CachedResponse | undefined {
     const row = this.statement(
-      'SELECT text, input_tokens, output_tokens, finish_reason FROM responses WHERE cache_key = ?',
+      'SELECT text, input_tokens, output_tokens, reasoning_tokens, finish_reason FROM responses WHERE cache_key = ?',
     ).get(cacheKey) as
       | {
           text: string;
           input_tokens: number | null;
           output_tokens: number | null;
+          reasoning_tokens: number | null;
           finish_reason: string | null;
         }
       | undefined;
@@ -355,6 +356,7 @@ export class Store {
           text: row.text,
           inputTokens: row.input_tokens,
           outputTokens: row.output_tokens,
+          ...(row.reasoning_tokens !== null ? { reasoningTokens: row.reasoning_tokens } : {}),
           finishReason: row.finish_reason,
         }
       : undefined;
@@ -368,8 +370,8 @@ export class Store {
   }): void {
     this.materialize();
     this.statement(
-      `INSERT OR REPLACE INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at, reasoning_tokens)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       entry.cacheKey,
       entry.provider,
@@ -379,6 +381,7 @@ export class Store {
       entry.response.outputTokens,
       entry.response.finishReason,
       new Date().toISOString(),
+      entry.response.reasoningTokens ?? null,
     );
   }
 

@@ -268,6 +268,41 @@ describe('medbench generate medisumqa (built CLI) with a scripted local model', 
     }
   });
 
+  it("sends the script's stop sequences, and --max-output-tokens in place of its 1000", async () => {
+    const generationHome = temporaryHome();
+    writer.requests.length = 0;
+    try {
+      const ask = (folder: string, ...extra: string[]) =>
+        generate(
+          generationHome,
+          join(scratch, folder, 'medisumqa.json'),
+          `openai-compatible:writer@${writer.url}/v1`,
+          '--top-k-qas',
+          '1',
+          '--max-notes',
+          '1',
+          ...extra,
+        );
+      const limited = await ask('limited', '--max-output-tokens', '50');
+      expect(limited.stderr).not.toMatch(/error \[/);
+      const sent = () => writer.requests.map((request) => [request.body.max_tokens, request.body.stop]);
+      // generate_qas.py: max_new_tokens=1000 and these stop_sequences in both steps.
+      const stop = ['<|start_header_id|>', '<|end_header_id|>', '<|eot_id|>', '<|im_end|>'];
+      expect(sent()).toEqual([
+        [50, stop],
+        [50, stop],
+      ]);
+      writer.requests.length = 0;
+      expect((await ask('scripts', '--completions')).code).toBe(0);
+      expect(sent()).toEqual([
+        [1000, stop],
+        [1000, stop],
+      ]);
+    } finally {
+      rmSync(generationHome, { recursive: true, force: true });
+    }
+  });
+
   it('stops without writing when a note gets no answer, and the next run asks only what is missing', async () => {
     const flaky = await startLlmTestServer(scriptedWriter);
     const generationHome = temporaryHome();
@@ -391,6 +426,17 @@ describe('medbench generate queries (built CLI) with a scripted local model', ()
         targets: [tables['antibiotics.md']],
       });
       expect(JSON.parse(readFileSync(join(out, 'corpus.json'), 'utf8')).Table_en).toHaveLength(4);
+      // The recipe's limit, and --max-output-tokens in its place.
+      expect(new Set(questions.requests.map((request) => request.body.max_tokens))).toEqual(new Set([2000]));
+      const asked = questions.requests.length;
+      const limited = await runCli([
+        ...['--home', generationHome, 'generate', 'queries', '--documents', documents],
+        ...['--model', `openai-compatible:writer@${questions.url}/v1`, '--example-table', example],
+        ...['--language', 'en', '--out', join(scratch, 'limited-set'), '--max-output-tokens', '77'],
+      ]);
+      expect(limited.code, limited.stderr).toBe(0);
+      const resent = questions.requests.slice(asked).map((request) => request.body.max_tokens);
+      expect(resent).toEqual([77, 77, 77, 77]);
 
       const run = await runCli(['--home', home, 'run', 'medeureka', '--data', out, '--model', 'bm25']);
       expect(run.stderr).not.toMatch(/error \[/);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerBody } from './llm-test-answers.js';
 import { onJsonRequest } from './on-json-request.js';
 
 export interface RecordedRequest {
@@ -22,7 +23,11 @@ export function preciseNow(): number {
 
 /** What the server does with one request. */
 export type Behaviour =
-  | { kind: 'answer'; text: string; delayMs?: number }
+  /**
+   * An answer; `reasoning` is a reasoning model's thinking, returned apart in the provider's own
+   * shape, with `reasoningTokens` counted where the provider counts them.
+   */
+  | { kind: 'answer'; text: string; delayMs?: number; reasoning?: string; reasoningTokens?: number }
   | { kind: 'status'; status: number; retryAfter?: string; body?: string }
   | { kind: 'malformed' }
   /** Headers and half the body, then the connection closes. */
@@ -257,7 +262,6 @@ export async function startLlmTestServer(
       response.on('close', () => inFlight.set(recorded.path, (inFlight.get(recorded.path) ?? 1) - 1));
       if (answeredAsOllama(state, recorded, response)) return;
       const behaviour = state.script.shift() ?? state.fallback(recorded);
-      const anthropic = recorded.path.split('?')[0]!.endsWith('/v1/messages');
       if (behaviour.kind === 'hang') return;
       const bedrock = /^\/model\/[^/]+\/converse$/.test(recorded.path);
       if (behaviour.kind === 'status') {
@@ -285,71 +289,14 @@ export async function startLlmTestServer(
         response.write(whole.slice(0, 30), () => request.socket.destroy());
         return;
       }
-      const inputTokens = Math.ceil(promptOf(recorded.body).length / 4);
-      const outputTokens = Math.ceil(behaviour.text.length / 4);
-      const pathname = recorded.path.split('?')[0]!;
-      const completions = pathname.endsWith('/completions') && !pathname.endsWith('/chat/completions');
-      const body = pathname.endsWith(':generateContent')
-        ? {
-            candidates: [
-              {
-                content: { role: 'model', parts: [{ text: behaviour.text }] },
-                finishReason: 'STOP',
-                index: 0,
-              },
-            ],
-            usageMetadata: {
-              promptTokenCount: inputTokens,
-              candidatesTokenCount: outputTokens,
-              totalTokenCount: inputTokens + outputTokens,
-            },
-            modelVersion: 'test',
-          }
-        : bedrock
-          ? {
-              output: { message: { role: 'assistant', content: [{ text: behaviour.text }] } },
-              stopReason: 'end_turn',
-              usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
-              metrics: { latencyMs: 1 },
-            }
-          : pathname === '/api/chat'
-            ? {
-                model: recorded.body.model,
-                created_at: new Date().toISOString(),
-                message: { role: 'assistant', content: behaviour.text },
-                done: true,
-                done_reason: 'stop',
-                prompt_eval_count: inputTokens,
-                eval_count: outputTokens,
-              }
-            : completions
-              ? {
-                  id: 'cmpl-test',
-                  object: 'text_completion',
-                  choices: [{ index: 0, text: behaviour.text, finish_reason: 'stop' }],
-                  usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
-                }
-              : anthropic
-                ? {
-                    id: 'msg_test',
-                    type: 'message',
-                    role: 'assistant',
-                    content: [{ type: 'text', text: behaviour.text }],
-                    stop_reason: 'end_turn',
-                    usage: { input_tokens: inputTokens, output_tokens: outputTokens },
-                  }
-                : {
-                    id: 'chatcmpl-test',
-                    object: 'chat.completion',
-                    choices: [
-                      {
-                        index: 0,
-                        message: { role: 'assistant', content: behaviour.text },
-                        finish_reason: 'stop',
-                      },
-                    ],
-                    usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens },
-                  };
+      const body = answerBody({
+        path: recorded.path,
+        model: recorded.body.model,
+        text: behaviour.text,
+        ...(behaviour.reasoning !== undefined ? { reasoning: behaviour.reasoning } : {}),
+        ...(behaviour.reasoningTokens !== undefined ? { reasoningTokens: behaviour.reasoningTokens } : {}),
+        inputTokens: Math.ceil(promptOf(recorded.body).length / 4),
+      });
       const timer = setTimeout(() => {
         pendingTimers.delete(timer);
         send(response, 200, JSON.stringify(body));

@@ -19,6 +19,7 @@ export function providersCommand(output: CommandOutput): void {
   });
   output.stdout(
     `${renderTextTable(['Provider', 'Embeddings', 'Token counting', 'Max context', 'Prefill', 'Key', 'How to name it'], rows)}\n` +
-      'Restricted (credentialed) data, logprobs (asked of none) and a config to copy per provider: docs/providers/.\n',
+      'Restricted (credentialed) data, logprobs (asked of none) and a config to copy per provider: docs/providers/.\n' +
+      'Generation settings (topP, seed, stop, penalties, extraBody, reasoning, thinking) each provider takes: docs/generation-settings.md.\n',
   );
 }

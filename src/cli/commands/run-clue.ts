@@ -309,8 +309,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       if (summary.interrupted) return;
     } else {
       if (prefill.startsWith('left out')) hooks.onNotice?.(`warning: the answer prefill is ${prefill}.`);
-      const countingNote = tokenCountingNote(model);
-      if (countingNote) hooks.onNotice?.(countingNote);
+      for (const note of [tokenCountingNote(model), model.notice]) if (note) hooks.onNotice?.(note);
       const tasks = createClueTasks(resources, scoring);
       hooks.onSummary?.(
         await runModel({

@@ -6,16 +6,20 @@ import type {
   ChatRequest,
   ChatResponse,
   EndpointFacts,
+  GenerationParameters,
 } from '../../core/chat-model.js';
 import { postJson } from '../http-json.js';
 import {
   type OpenAICompatibleChatModelOptions,
   OpenAICompatibleEndpoint,
 } from '../openai-compatible/openai-compatible-endpoint.js';
+import { field } from '../openai-compatible/openai-generation-fields.js';
 import { settleProbe } from '../settle-probe.js';
 
 const responseSchema = z.object({
-  content: z.array(z.object({ type: z.string(), text: z.string().optional() })),
+  content: z.array(
+    z.object({ type: z.string(), text: z.string().optional(), thinking: z.string().optional() }),
+  ),
   stop_reason: z.string().nullable().optional(),
   usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }).optional(),
 });
@@ -28,22 +32,28 @@ export interface AnthropicChatModelOptions
   apiKeyEnv?: string;
   /** The `anthropic-version` header. */
   version?: string;
+  /** Requests think (thinkingBudget): the API then refuses a prefilled answer. */
+  thinking?: boolean;
 }
 
 /** Anthropic's Messages API (POST /v1/messages), the key in `x-api-key`. */
 export class AnthropicChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider = 'anthropic';
-  /** A trailing assistant message is continued natively; the API refuses one ending in whitespace. */
-  readonly capabilities: ChatCapabilities = {
-    prefill: 'trimmed',
-    truncatePrompt: false,
-    countTokens: true,
-  };
+  /**
+   * A trailing assistant message is continued natively; the API refuses one ending in whitespace,
+   * and any with thinking on.
+   */
+  readonly capabilities: ChatCapabilities;
   private readonly version: string;
 
   constructor(options: AnthropicChatModelOptions) {
     super({ ...options, baseURL: options.baseURL ?? 'https://api.anthropic.com', apiKeyHeader: 'x-api-key' });
     this.version = options.version ?? '2023-06-01';
+    this.capabilities = {
+      prefill: options.thinking ? 'none' : 'trimmed',
+      truncatePrompt: false,
+      countTokens: true,
+    };
   }
 
   protected override authHint(): string {
@@ -56,18 +66,23 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
       ...(await this.versioned()),
       body: {
         model: this.modelId,
-        max_tokens: request.parameters.maxOutputTokens,
-        temperature: request.parameters.temperature,
+        ...anthropicGenerationFields(request.parameters),
         ...splitSystem(request.messages),
+        ...request.parameters.extraBody,
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
     });
+    const thinking = response.content
+      .filter((block) => block.type === 'thinking')
+      .map((block) => block.thinking ?? '')
+      .join('');
     return {
       text: response.content
         .filter((block) => block.type === 'text')
         .map((block) => block.text ?? '')
         .join(''),
+      ...(thinking ? { reasoning: thinking } : {}),
       usage: response.usage
         ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens }
         : undefined,
@@ -113,6 +128,22 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
     const options = await this.requestOptions();
     return { ...options, headers: { ...options.headers, 'anthropic-version': this.version } };
   }
+}
+
+/**
+ * The Messages API's generation fields. With thinking, the budget comes on top of the answer's
+ * limit (max_tokens must exceed budget_tokens) and no temperature is sent (thinking refuses one).
+ */
+function anthropicGenerationFields(parameters: GenerationParameters): Record<string, unknown> {
+  const budget = parameters.thinkingBudget;
+  return {
+    max_tokens: parameters.maxOutputTokens + (budget ?? 0),
+    ...(budget === undefined
+      ? { temperature: parameters.temperature }
+      : { thinking: { type: 'enabled', budget_tokens: budget } }),
+    ...field('top_p', parameters.topP),
+    ...field('stop_sequences', parameters.stop),
+  };
 }
 
 /** Anthropic's shape of a conversation: system messages joined in `system`, the rest as messages. */

@@ -19,6 +19,8 @@ export interface AzureOpenAIOptions
   /** The deployment's name (Azure routes by it; `modelId` names the model behind it). */
   deployment: string;
   apiVersion?: string;
+  /** A reasoning model's deployment (o-series, GPT-5): probed with max_completion_tokens and no temperature. */
+  reasoningModel?: boolean;
 }
 
 /** The deployment's base URL, under which /chat/completions and /embeddings live. */
@@ -53,21 +55,26 @@ export function azureEndpointOptions(options: AzureOpenAIOptions) {
  */
 export class AzureOpenAIChatModel extends OpenAICompatibleChatModel {
   override readonly provider = 'azure-openai';
+  private readonly reasoningModel: boolean;
 
   constructor(options: AzureOpenAIOptions) {
     super(azureEndpointOptions(options));
+    this.reasoningModel = options.reasoningModel === true;
   }
 
   /**
    * Azure's runtime has no free route that names a deployment: the probe is one chat request of
    * one output token ("ping", about ten tokens billed). A wrong key fails it naming the variable, a
-   * wrong deployment or API version naming those settings, before any sample is scheduled.
+   * wrong deployment or API version naming those settings, before any sample is scheduled. A
+   * reasoning model gets the fields it takes (max_completion_tokens, 16: it may think first).
    */
   override async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     try {
       await this.generate({
         messages: [{ role: 'user', content: 'ping' }],
-        parameters: { temperature: 0, maxOutputTokens: 1 },
+        parameters: this.reasoningModel
+          ? { temperature: 1, maxOutputTokens: 16, reasoningModel: true }
+          : { temperature: 0, maxOutputTokens: 1 },
         ...(signal ? { signal } : {}),
       });
     } catch (error) {

@@ -6,6 +6,7 @@ import type {
   ChatRequest,
   ChatResponse,
   EndpointFacts,
+  GenerationParameters,
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import { settleProbe } from '../settle-probe.js';
@@ -86,10 +87,7 @@ export class BedrockChatModel implements ChatModel {
         new ConverseCommand({
           modelId: this.modelId,
           ...converseShape(request.messages),
-          inferenceConfig: {
-            temperature: request.parameters.temperature,
-            maxTokens: request.parameters.maxOutputTokens,
-          },
+          ...converseGeneration(request.parameters),
         }),
         request.signal ? { abortSignal: request.signal } : {},
       );
@@ -101,8 +99,10 @@ export class BedrockChatModel implements ChatModel {
           retryable: true,
         });
       const usage = output.usage;
+      const thinking = content.map((block) => block.reasoningContent?.reasoningText?.text ?? '').join('');
       return {
         text: content.map((block) => block.text ?? '').join(''),
+        ...(thinking ? { reasoning: thinking } : {}),
         usage:
           usage?.inputTokens !== undefined && usage.outputTokens !== undefined
             ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }
@@ -118,6 +118,25 @@ export class BedrockChatModel implements ChatModel {
       });
     }
   }
+}
+
+/**
+ * Converse's generation fields: inferenceConfig, and Claude's thinking in
+ * additionalModelRequestFields (its budget on top of the answer's limit, no temperature with it).
+ */
+function converseGeneration(parameters: GenerationParameters) {
+  const budget = parameters.thinkingBudget;
+  return {
+    inferenceConfig: {
+      maxTokens: parameters.maxOutputTokens + (budget ?? 0),
+      ...(budget === undefined ? { temperature: parameters.temperature } : {}),
+      ...(parameters.topP !== undefined ? { topP: parameters.topP } : {}),
+      ...(parameters.stop !== undefined ? { stopSequences: parameters.stop } : {}),
+    },
+    ...(budget !== undefined
+      ? { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: budget } } }
+      : {}),
+  };
 }
 
 /** Converse's shape of a conversation: system messages as `system` blocks, the rest as text messages. */

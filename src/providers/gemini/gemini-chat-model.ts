@@ -6,6 +6,7 @@ import type {
   ChatRequest,
   ChatResponse,
   EndpointFacts,
+  GenerationParameters,
 } from '../../core/chat-model.js';
 import { parseRetryAfter } from '../http-json.js';
 import { settleProbe } from '../settle-probe.js';
@@ -118,8 +119,7 @@ export class GeminiChatModel implements ChatModel {
         contents: contentsOf(request.messages),
         config: {
           ...systemOf(request.messages),
-          temperature: request.parameters.temperature,
-          maxOutputTokens: request.parameters.maxOutputTokens,
+          ...geminiGeneration(request.parameters),
           httpOptions: { fetch: watched },
           ...(request.signal ? { abortSignal: request.signal } : {}),
         },
@@ -129,19 +129,43 @@ export class GeminiChatModel implements ChatModel {
     }
     const candidate = response.candidates?.[0];
     const usage = response.usageMetadata;
+    const parts = candidate?.content?.parts ?? [];
+    const thoughts = parts.map((part) => (part.thought ? (part.text ?? '') : '')).join('');
     return {
-      text: (candidate?.content?.parts ?? []).map((part) => (part.thought ? '' : (part.text ?? ''))).join(''),
+      text: parts.map((part) => (part.thought ? '' : (part.text ?? ''))).join(''),
+      ...(thoughts ? { reasoning: thoughts } : {}),
       usage:
         usage?.promptTokenCount !== undefined
           ? {
               inputTokens: usage.promptTokenCount,
               // Thinking tokens are generated and billed as output.
               outputTokens: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
+              ...(usage.thoughtsTokenCount !== undefined
+                ? { reasoningTokens: usage.thoughtsTokenCount }
+                : {}),
             }
           : undefined,
       finishReason: candidate?.finishReason ?? response.promptFeedback?.blockReason ?? undefined,
     };
   }
+}
+
+/**
+ * generationConfig's fields (the SDK's names). Thinking: the budget comes on top of the answer's
+ * limit (maxOutputTokens counts thoughts too); 0 turns a model's thinking off.
+ */
+function geminiGeneration(parameters: GenerationParameters) {
+  const budget = parameters.thinkingBudget;
+  return {
+    temperature: parameters.temperature,
+    maxOutputTokens: parameters.maxOutputTokens + (budget ?? 0),
+    ...(parameters.topP !== undefined ? { topP: parameters.topP } : {}),
+    ...(parameters.seed !== undefined ? { seed: parameters.seed } : {}),
+    ...(parameters.stop !== undefined ? { stopSequences: parameters.stop } : {}),
+    ...(parameters.frequencyPenalty !== undefined ? { frequencyPenalty: parameters.frequencyPenalty } : {}),
+    ...(parameters.presencePenalty !== undefined ? { presencePenalty: parameters.presencePenalty } : {}),
+    ...(budget !== undefined ? { thinkingConfig: { thinkingBudget: budget } } : {}),
+  };
 }
 
 /** Gemini's turns: user and model, each one text part; system messages go apart. */

@@ -130,6 +130,9 @@ export class LlamaCppModel implements LlamaCppCalls {
       const text = await session.prompt(last.content, {
         maxTokens: request.parameters.maxOutputTokens,
         temperature: request.parameters.temperature,
+        ...(request.parameters.topP !== undefined ? { topP: request.parameters.topP } : {}),
+        ...(request.parameters.seed !== undefined ? { seed: request.parameters.seed } : {}),
+        ...(request.parameters.stop !== undefined ? { customStopTriggers: request.parameters.stop } : {}),
         ...(request.signal ? { signal: request.signal, stopOnAbortSignal: false } : {}),
       });
       const outputTokens = sequence.tokenMeter.usedOutputTokens - before;

@@ -12,6 +12,7 @@ import {
   type OpenAICompatibleChatModelOptions,
   OpenAICompatibleEndpoint,
 } from '../openai-compatible/openai-compatible-endpoint.js';
+import { field } from '../openai-compatible/openai-generation-fields.js';
 
 export interface OllamaChatModelOptions
   extends Pick<
@@ -30,7 +31,8 @@ export interface OllamaChatModelOptions
 }
 
 const chatSchema = z.object({
-  message: z.object({ content: z.string() }),
+  // A thinking model's thoughts come apart, in `thinking`.
+  message: z.object({ content: z.string(), thinking: z.string().optional() }),
   done_reason: z.string().optional(),
   prompt_eval_count: z.number().optional(),
   eval_count: z.number().optional(),
@@ -67,13 +69,20 @@ export class OllamaChatModel extends OpenAICompatibleEndpoint implements ChatMod
           temperature: request.parameters.temperature,
           num_predict: request.parameters.maxOutputTokens,
           num_ctx: this.contextWindow,
+          ...field('top_p', request.parameters.topP),
+          ...field('seed', request.parameters.seed),
+          ...field('stop', request.parameters.stop),
+          ...field('frequency_penalty', request.parameters.frequencyPenalty),
+          ...field('presence_penalty', request.parameters.presencePenalty),
         },
+        ...request.parameters.extraBody,
       },
       schema: chatSchema,
       ...(request.signal ? { signal: request.signal } : {}),
     });
     return {
       text: response.message.content,
+      ...(response.message.thinking ? { reasoning: response.message.thinking } : {}),
       usage:
         response.prompt_eval_count !== undefined && response.eval_count !== undefined
           ? { inputTokens: response.prompt_eval_count, outputTokens: response.eval_count }

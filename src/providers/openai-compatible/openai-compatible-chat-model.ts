@@ -8,6 +8,8 @@ import type {
 } from '../../core/chat-model.js';
 import { postJson } from '../http-json.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
+import { openAIGenerationFields } from './openai-generation-fields.js';
+import { openAIUsage, openAIUsageSchema } from './openai-usage.js';
 
 export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpoint.js';
 
@@ -15,12 +17,17 @@ const responseSchema = z.object({
   choices: z
     .array(
       z.object({
-        message: z.object({ content: z.string().nullable().optional() }),
+        message: z.object({
+          content: z.string().nullable().optional(),
+          // vLLM's and SGLang's reasoning parsers (`reasoning_content`; newer vLLM and Ollama: `reasoning`).
+          reasoning_content: z.string().nullable().optional(),
+          reasoning: z.string().nullable().optional(),
+        }),
         finish_reason: z.string().nullable().optional(),
       }),
     )
     .min(1),
-  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullable().optional(),
+  usage: openAIUsageSchema.nullable().optional(),
 });
 
 /** Any server speaking OpenAI's /chat/completions: OpenAI, vLLM, SGLang, Ollama, llama.cpp … */
@@ -59,8 +66,7 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
       body: {
         ...this.modelField,
         messages: request.messages,
-        temperature: request.parameters.temperature,
-        max_tokens: request.parameters.maxOutputTokens,
+        ...openAIGenerationFields(request.parameters),
         stream: false,
         // vLLM: continue the trailing assistant message instead of opening a new one.
         ...(prefilled && this.serverExtensions
@@ -69,16 +75,17 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
         ...(request.truncatePromptTokens !== undefined && this.serverExtensions
           ? { truncate_prompt_tokens: request.truncatePromptTokens }
           : {}),
+        ...request.parameters.extraBody,
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
     });
     const choice = response.choices[0]!;
+    const reasoning = choice.message.reasoning_content ?? choice.message.reasoning;
     return {
       text: choice.message.content ?? '',
-      usage: response.usage
-        ? { inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens }
-        : undefined,
+      ...(reasoning ? { reasoning } : {}),
+      usage: openAIUsage(response.usage),
       finishReason: choice.finish_reason ?? undefined,
     };
   }

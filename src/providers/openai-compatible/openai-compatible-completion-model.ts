@@ -8,10 +8,12 @@ import type {
 } from '../../core/chat-model.js';
 import { postJson } from '../http-json.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
+import { openAIGenerationFields } from './openai-generation-fields.js';
+import { openAIUsage, openAIUsageSchema } from './openai-usage.js';
 
 const responseSchema = z.object({
   choices: z.array(z.object({ text: z.string(), finish_reason: z.string().nullable().optional() })).min(1),
-  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullable().optional(),
+  usage: openAIUsageSchema.nullable().optional(),
 });
 
 /**
@@ -38,11 +40,11 @@ export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint im
       body: {
         model: this.modelId,
         prompt: plainTextPrompt(request.messages),
-        temperature: request.parameters.temperature,
-        max_tokens: request.parameters.maxOutputTokens,
+        ...openAIGenerationFields(request.parameters),
         ...(request.truncatePromptTokens !== undefined && this.serverExtensions
           ? { truncate_prompt_tokens: request.truncatePromptTokens }
           : {}),
+        ...request.parameters.extraBody,
       },
       schema: responseSchema,
       ...(request.signal ? { signal: request.signal } : {}),
@@ -50,9 +52,7 @@ export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint im
     const choice = response.choices[0]!;
     return {
       text: choice.text,
-      usage: response.usage
-        ? { inputTokens: response.usage.prompt_tokens, outputTokens: response.usage.completion_tokens }
-        : undefined,
+      usage: openAIUsage(response.usage),
       finishReason: choice.finish_reason ?? undefined,
     };
   }

@@ -1,3 +1,4 @@
+import { answerWithoutThinking } from '../../core/answer-text.js';
 import type { Leaderboard, Suite } from '../../core/suite.js';
 import { countedInTables, TEN_DATASETS } from './aggregate.js';
 import {
@@ -72,7 +73,7 @@ export const medodysseySuite: Suite<MedOdysseyReport, MedOdysseyDatasetRequest, 
     return (
       task.score({
         sample: { gold: gold.data, params: result.params },
-        rawOutput: result.rawOutput,
+        rawOutput: answerWithoutThinking(result.rawOutput),
         mode: run.scoringMode,
       }).explanation ?? null
     );

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/**
+ * A model's generation settings beyond temperature and maxOutputTokens (config fields). Which
+ * provider takes which, and under what name, is `PROVIDER_SETTINGS` (generation-settings.ts).
+ */
+export const generationSettingsSchema = {
+  /** Nucleus sampling: only the most likely tokens whose probabilities add up to this. */
+  topP: z.number().gt(0).max(1).optional(),
+  seed: z.number().int().optional(),
+  /** The answer ends before the first of these. */
+  stop: z.array(z.string().min(1)).min(1).max(16).optional(),
+  frequencyPenalty: z.number().min(-2).max(2).optional(),
+  presencePenalty: z.number().min(-2).max(2).optional(),
+  /** A JSON object merged into each request's body (a server's own options, e.g. vLLM's top_k). */
+  extraBody: z.record(z.string().min(1), z.json()).optional(),
+  /**
+   * An OpenAI-style reasoning model (max_completion_tokens, no temperature): recognised by name
+   * for openai and azure-openai (o1, o3, o4-mini, gpt-5); true or false says so for any other.
+   */
+  reasoningModel: z.boolean().optional(),
+  reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+  /** Anthropic, Bedrock (Claude) and Gemini: think with this budget of tokens (Gemini: 0 turns it off). */
+  thinkingBudget: z.number().int().nonnegative().optional(),
+};
