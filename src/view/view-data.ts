@@ -1,4 +1,5 @@
 import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
+import { limitText } from '../core/sample-limit.js';
 import type { Leaderboard, Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
@@ -164,6 +165,7 @@ export class ViewData {
         outputTokens: sum((row) => row.outputTokens),
         cost: sum((row) => row.cost),
       },
+      limited: limitText(run.parameters),
       groups: [...groups].map(([group, indexes]) => {
         const members = indexes.map((index) => list[index]!);
         return {

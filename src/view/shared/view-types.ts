@@ -105,6 +105,8 @@ export interface RunSummary {
   samples: number;
   statuses: Record<string, number>;
   usage: { inputTokens: number | null; outputTokens: number | null; cost: number | null };
+  /** A run made with --limit: what it kept ("limited to the first 3 of 294 samples (--limit 3)"); null otherwise. */
+  limited: string | null;
   groups: GroupSummary[];
 }
 
