@@ -14,6 +14,8 @@ export interface GenerateMeDiSumQaRequest extends ModelOverrides, RetryOptions {
   model: string;
   config?: string;
   home?: string;
+  /** Keep no note, prompt or answer text in generate.sqlite: hashes and lengths only (a re-run asks again). */
+  redact?: boolean;
   maxNotes?: number;
   exampleNote?: string;
 }
@@ -67,6 +69,7 @@ export async function generateMeDiSumQa(
           asText: (entry) => llama3Prompt(entry.messages, entry.prefill),
           maxOutputTokens: GENERATION_MAX_TOKENS,
           requests,
+          ...(request.redact ? { redact: true } : {}),
         }),
     });
     return { ...result, prompts };

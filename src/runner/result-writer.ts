@@ -65,6 +65,8 @@ export class ResultWriter {
       onFailure?: () => void;
       /** --redact: every result is stored as `redactResult` makes it (hashes and lengths, no text). */
       redactText?: boolean;
+      /** Each result as the run made it, before --redact takes its text out (a caller that needs the answers). */
+      onResult?: (result: ResultRecord) => void;
       /** Commits go to this thread (`StoreWriterThread.where`) instead of happening here. */
       thread?: StoreWriterThread | undefined;
     },
@@ -168,6 +170,7 @@ export class ResultWriter {
    * run's first answer (`deferUntilAnswer`) it is held back and resolves at once.
    */
   write(result: ResultRecord): Promise<boolean> {
+    this.options.onResult?.(result);
     if (this.committed) return this.later(this.resultWrite(result));
     this.buffered.push(result);
     return Promise.resolve(true);
