@@ -79,7 +79,8 @@ export async function evaluateDataset(
   try {
     if (request.dryRun) {
       const finished = store.getRun(run.id) ? store.finishedSampleIds(run.id) : new Set<string>();
-      hooks.onReport?.(dryRunReport(samples, model, finished));
+      const report = dryRunReport(samples, model, finished);
+      hooks.onReport?.(limit ? `${report}\nThe run is ${describeSampleLimit(limit)}.` : report);
       return dryRunSummary(samples.length, finished.size);
     }
     // The run (its id) is the whole run's: the shards' stores merge into one run.

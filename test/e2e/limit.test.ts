@@ -61,6 +61,10 @@ describe('--limit on every run command', () => {
         ...['--home', home, 'run', '--dataset', dataset],
         ...['--model', `openai-compatible:m@${server.url}/v1`, '--context-window', '128000', ...extra],
       ]);
+    const dry = await run('--limit', '3', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^niah\t3\t0\t/m);
+    expect(dry.stdout).toContain('The run is limited to the first 3 of 20 samples (--limit 3).');
     const before = server.requests.length;
     const limited = await run('--limit', '3');
     expect(limited.stderr).not.toMatch(/error \[/);
