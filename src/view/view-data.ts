@@ -122,6 +122,7 @@ export class ViewData {
           // What the compare menu needs: runs of the same dataset, told apart by id, date and source.
           datasetId: run.datasetId,
           createdAt: run.createdAt,
+          limited: limitText(run.parameters),
         })),
       })),
     };

@@ -93,6 +93,12 @@ describe('--limit on every run command', () => {
         limited: string | null;
       };
       expect(summary.limited).toBe(said);
+      // The leaderboard's runs: the limited one is tagged, so it is never read as the full run.
+      const overview = (await (await fetch(`${url}api/overview`)).json()) as {
+        suites: Array<{ suite: string; runs: Array<{ id: string; limited: string | null }> }>;
+      };
+      const runs = overview.suites.find((entry) => entry.suite === 'medodyssey')!.runs;
+      expect(runs).toEqual([expect.objectContaining({ id: limitedRun!.id, limited: said })]);
     } finally {
       viewer.child.kill('SIGINT');
       await viewer.done;

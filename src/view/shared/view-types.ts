@@ -72,7 +72,15 @@ export interface Overview {
   suites: Array<{
     suite: string;
     title: string;
-    runs: Array<{ id: string; label: string; imported: boolean; datasetId: string; createdAt: string }>;
+    runs: Array<{
+      id: string;
+      label: string;
+      imported: boolean;
+      datasetId: string;
+      createdAt: string;
+      /** A run made with --limit: what it kept; null otherwise. */
+      limited: string | null;
+    }>;
   }>;
 }
 
