@@ -178,6 +178,7 @@ export class ResultWriter {
 
   /** Several results in one transaction, now (a computed batch); true once committed. */
   writeAll(results: readonly ResultRecord[]): Promise<boolean> {
+    if (this.options.onResult) for (const result of results) this.options.onResult(result);
     this.flushQueue();
     this.committed = true;
     return this.writeNow(results.map((result) => this.resultWrite(result)));
