@@ -1,9 +1,11 @@
 import { MedbenchError } from '../core/errors.js';
+import type { RunRecord } from '../core/run-record.js';
+import { describeSampleLimit, type SampleLimit } from '../core/sample-limit.js';
 import { readDataset } from '../runner/dataset-file.js';
-import { describeModel, modelRunIdentity } from '../runner/model-binding.js';
+import { describeModel, type ModelBinding, modelRunIdentity } from '../runner/model-binding.js';
 import { runRecordOf } from '../runner/run-identity.js';
 import { type RunSummary, startProgress } from '../runner/run-samples.js';
-import { samplesFor } from '../runner/select-samples.js';
+import { firstPerTask, samplesFor } from '../runner/select-samples.js';
 import { type Shard, samplesOfShard } from '../runner/shard.js';
 import { Store } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
@@ -13,7 +15,7 @@ import { dryRunReport } from './dry-run.js';
 import { resolveHome, storePathIn } from './home.js';
 import { checkRestrictedData } from './restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
-import { storedReport } from './stored-report.js';
+import { storedRunText } from './stored-report.js';
 import { SUITES } from './suites.js';
 
 export interface EvaluateDatasetRequest extends ModelOverrides, RetryOptions {
@@ -25,6 +27,8 @@ export interface EvaluateDatasetRequest extends ModelOverrides, RetryOptions {
   home?: string;
   /** Only this task of the dataset. */
   task?: string;
+  /** Only the first n samples of each task, in the dataset's order (a run of its own). */
+  limit?: number;
   /** Hand the suite's report of the run to `hooks.onReport` when done (default true). */
   report?: boolean;
   /** Treat the dataset as restricted (as its header may say already): approved endpoints only. */
@@ -59,7 +63,11 @@ export async function evaluateDataset(
   const restricted = restrictionOf(request, dataset.header.restricted === true);
   // Before anything is printed, sent or stored.
   checkRestrictedData(model, restricted);
-  const samples = samplesFor(dataset.samples, model.tokenizer?.name, request.task);
+  const { kept: samples, limit } = firstPerTask(
+    samplesFor(dataset.samples, model.tokenizer?.name, request.task),
+    (sample) => sample.task,
+    request.limit,
+  );
   const countingNote = tokenCountingNote(model);
   if (countingNote) hooks.onNotice?.(countingNote);
   if (model.notice) hooks.onNotice?.(model.notice);
@@ -67,28 +75,13 @@ export async function evaluateDataset(
     hooks.onNotice?.(
       `warning: no context window known for ${model.modelId}; too_long cannot be detected (set contextWindow in the config or --context-window).`,
     );
-  const run = runRecordOf({
-    identity: {
-      datasetId: dataset.id,
-      model: modelRunIdentity(model),
-      parameters: {
-        ...model.parameters,
-        task: request.task ?? null,
-        // A redacted run is a run of its own: it never shares rows with one that kept the text.
-        ...(request.redact ? { redacted: true } : {}),
-      },
-      scoringMode: 'standard',
-    },
-    suite: suite.name,
-    label: model.label,
-    datasetPath: dataset.path,
-    description: describeModel(model),
-  });
+  const run = datasetRun({ request, dataset, suite: suite.name, model, limit });
   const store = new Store(storePathIn(resolveHome(request.home)));
   try {
     if (request.dryRun) {
       const finished = store.getRun(run.id) ? store.finishedSampleIds(run.id) : new Set<string>();
-      hooks.onReport?.(dryRunReport(samples, model, finished));
+      const report = dryRunReport(samples, model, finished);
+      hooks.onReport?.(limit ? `${report}\nThe run is ${describeSampleLimit(limit)}.` : report);
       return dryRunSummary(samples.length, finished.size);
     }
     // The run (its id) is the whole run's: the shards' stores merge into one run.
@@ -97,7 +90,7 @@ export async function evaluateDataset(
       ? `${share.length} of ${samples.length} samples (shard ${request.shard.index}/${request.shard.count})`
       : `${samples.length} samples`;
     hooks.onNotice?.(
-      `Run ${run.id}: ${shown} of ${request.dataset} on ${model.label} (store ${store.path}).`,
+      `Run ${run.id}: ${shown} of ${request.dataset} on ${model.label}${limit ? `, ${describeSampleLimit(limit)}` : ''} (store ${store.path}).`,
     );
     const summary = await runModel({
       store,
@@ -115,11 +108,41 @@ export async function evaluateDataset(
     // The viewer's leaderboard, saved for what the store now holds.
     suiteLeaderboard(store, suite, { save: true });
     if (request.report !== false && store.getRun(run.id))
-      hooks.onReport?.(suite.renderText(storedReport(store, suite, { runIds: [run.id] }), {}));
+      hooks.onReport?.(storedRunText(store, suite, run.id));
     return summary;
   } finally {
     store.close();
   }
+}
+
+/** The run's record: the dataset, the model and every setting that changes a result. */
+function datasetRun(options: {
+  request: EvaluateDatasetRequest;
+  dataset: Awaited<ReturnType<typeof readDataset>>;
+  suite: string;
+  model: ModelBinding;
+  limit: SampleLimit | undefined;
+}): RunRecord {
+  const { request, model, limit } = options;
+  return runRecordOf({
+    identity: {
+      datasetId: options.dataset.id,
+      model: modelRunIdentity(model),
+      parameters: {
+        ...model.parameters,
+        task: request.task ?? null,
+        // A limited run is a run of its own, and its report says what it left out.
+        ...(limit ? { limit } : {}),
+        // A redacted run is a run of its own: it never shares rows with one that kept the text.
+        ...(request.redact ? { redacted: true } : {}),
+      },
+      scoringMode: 'standard',
+    },
+    suite: options.suite,
+    label: model.label,
+    datasetPath: options.dataset.path,
+    description: describeModel(model),
+  });
 }
 
 /** The summary of a dry run: nothing done, nothing interrupted. */

@@ -1,10 +1,13 @@
 import { resolve } from 'node:path';
 import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
+import type { SampleLimit } from '../core/sample-limit.js';
+import { describeSampleLimit } from '../core/sample-limit.js';
 import { canonicalJson } from '../runner/canonical-json.js';
 import { resultRecord } from '../runner/result-columns.js';
 import { runComputed } from '../runner/run-computed.js';
 import { runRecordOf } from '../runner/run-identity.js';
+import { firstPerTask } from '../runner/select-samples.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
 import { type ResultRecord, Store, sha256 } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
@@ -17,7 +20,7 @@ import { loadConfig } from './config.js';
 import { embeddingCachePathIn, resolveHome, storePathIn } from './home.js';
 import { checkRetrieverRestricted, type RetrieverOverrides, retrieverFromSpec } from './retrievers.js';
 import { type RunHooks, retryPolicyFrom } from './run-model.js';
-import { storedReport } from './stored-report.js';
+import { storedRunText } from './stored-report.js';
 
 export interface EvaluateRetrieverRequest extends RetrieverOverrides {
   /** The MedEureka release folder (any official form). */
@@ -25,6 +28,8 @@ export interface EvaluateRetrieverRequest extends RetrieverOverrides {
   /** An embedding model spec, bm25 or lsa. */
   model: string;
   tasks?: string;
+  /** Only the first n queries of each task, in the release's order, against the whole corpus (a run of its own). */
+  limit?: number;
   home?: string;
   config?: string;
   label?: string;
@@ -68,10 +73,31 @@ function queryResultRecord(runId: string, result: QueryResult): ResultRecord {
   });
 }
 
+/** The first `first` queries of each task (`--limit`); every corpus stays whole. */
+function firstQueries(
+  tasks: readonly RetrievalTask[],
+  first: number | undefined,
+): { tasks: RetrievalTask[]; limit: SampleLimit | undefined } {
+  const { kept, limit } = firstPerTask(
+    tasks.flatMap((task) => task.queries.map((query) => ({ task: task.key, query }))),
+    (entry) => entry.task,
+    first,
+  );
+  const keptQueries = new Set(kept.map((entry) => entry.query));
+  return {
+    tasks: tasks.map((task) => ({
+      ...task,
+      queries: task.queries.filter((query) => keptQueries.has(query)),
+    })),
+    limit,
+  };
+}
+
 /** The run's record: the queries and corpora, the retriever's description, the top-k. */
 function retrievalRun(
   request: EvaluateRetrieverRequest,
   tasks: readonly RetrievalTask[],
+  limit: SampleLimit | undefined,
   description: Record<string, unknown>,
 ): RunRecord {
   return runRecordOf({
@@ -83,6 +109,7 @@ function retrievalRun(
       parameters: {
         tasks: tasks.map((task) => task.key),
         topK: 500,
+        ...(limit ? { limit } : {}),
         ...(request.redact ? { redacted: true } : {}),
       },
       scoringMode: 'standard',
@@ -114,7 +141,12 @@ export async function evaluateRetriever(
       });
   const { config } = await loadConfig(request.config);
   const home = resolveHome(request.home);
-  const tasks = selectTasks(await loadMedEurekaRelease(resolve(request.data)), request.tasks, request.data);
+  const selected = selectTasks(
+    await loadMedEurekaRelease(resolve(request.data)),
+    request.tasks,
+    request.data,
+  );
+  const { tasks, limit } = firstQueries(selected, request.limit);
   if (tasks.length === 0)
     throw new MedbenchError({ code: 'DATA_NOT_FOUND', message: `No MedEureka tasks in ${request.data}.` });
   // An embedding server sees every query and document: restricted text only where approved.
@@ -136,7 +168,8 @@ export async function evaluateRetriever(
       onProgress: (stage, done, total) => hooks.onStage?.(`${current}: embedding ${stage}`, done, total),
     });
     const started = Date.now();
-    const run = retrievalRun(request, tasks, retriever.description);
+    const run = retrievalRun(request, tasks, limit, retriever.description);
+    if (limit) hooks.onNotice?.(`Run ${run.id}: ${describeSampleLimit(limit)}.`);
     const summary = await runComputed({
       store,
       run,
@@ -159,10 +192,7 @@ export async function evaluateRetriever(
       detail: `Ranked ${summary.done} queries of ${tasks.length} tasks with ${retriever.name} in ${((Date.now() - started) / 1000).toFixed(1)} s (run ${run.id}${summary.alreadyDone > 0 ? `; ${summary.alreadyDone} ranked before` : ''})${usage ? `; embedded ${usage.embedded} texts, ${usage.cached} from the cache` : ''}.`,
     });
     suiteLeaderboard(store, medeurekaSuite, { save: true });
-    if (!summary.interrupted)
-      hooks.onReport?.(
-        medeurekaSuite.renderText(storedReport(store, medeurekaSuite, { runIds: [run.id] }), {}),
-      );
+    if (!summary.interrupted) hooks.onReport?.(storedRunText(store, medeurekaSuite, run.id));
     return run;
   } finally {
     store.close();

@@ -14,6 +14,8 @@ export interface GenerateMeDiSumQaRequest extends ModelOverrides, RetryOptions {
   model: string;
   config?: string;
   home?: string;
+  /** Keep no note, prompt or answer text in generate.sqlite: hashes and lengths only (a re-run asks again). */
+  redact?: boolean;
   maxNotes?: number;
   exampleNote?: string;
 }
@@ -69,6 +71,7 @@ export async function generateMeDiSumQa(
           maxOutputTokens: request.maxOutputTokens ?? GENERATION_MAX_TOKENS,
           stop: STOP_SEQUENCES,
           requests,
+          ...(request.redact ? { redact: true } : {}),
         }),
     });
     return { ...result, prompts };

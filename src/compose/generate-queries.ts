@@ -29,6 +29,8 @@ export interface GenerateQueriesRequest extends ModelOverrides, RetryOptions {
   restricted?: boolean;
   config?: string;
   home?: string;
+  /** Keep no note, prompt or answer text in generate.sqlite: hashes and lengths only (a re-run asks again). */
+  redact?: boolean;
 }
 
 /** Output limit of a generation: the paper's example answer is about 600 tokens of Chinese. */
@@ -90,6 +92,7 @@ export async function generateQueries(
       // --max-output-tokens replaces the recipe's limit.
       maxOutputTokens: request.maxOutputTokens ?? QUERY_MAX_TOKENS,
       requests,
+      ...(request.redact ? { redact: true } : {}),
     });
     return {
       task,

@@ -48,6 +48,11 @@ export interface GenerationStep {
   /** The protocol's stop sequences (the CLUE script's), sent with every request. */
   stop?: string[];
   requests: readonly GenerationRequest[];
+  /**
+   * --redact: the store keeps no prompt or answer, only hashes and lengths; the answers live in
+   * memory while the command lasts, so a re-run (after a stop or a failure) asks the model again.
+   */
+  redact?: boolean;
 }
 
 function samplesOf(step: GenerationStep): Sample[] {
@@ -77,23 +82,21 @@ function samplesOf(step: GenerationStep): Sample[] {
   return samples;
 }
 
-/**
- * Answers a step's requests through the run pipeline (retries, concurrency, the response cache,
- * resume after a stop or a crash), as one run in the generation store; the text goes only where
- * `restricted` allows. Every request must end with an answer: otherwise an error says how many
- * are missing, and running the command again asks only those.
- */
-export async function answerGenerationRequests(step: GenerationStep): Promise<Map<string, string>> {
-  const { store, model } = step;
-  const samples = samplesOf(step);
-  const datasetId = createHash('sha256')
-    .update(JSON.stringify(samples.map((sample) => [sample.id, sample.messages])))
-    .digest('hex');
-  const run = runRecordOf({
+/** A step's run: its prompts, the model and its settings (a redacted one is a run of its own). */
+function generationRun(step: GenerationStep, samples: readonly Sample[]) {
+  const { model } = step;
+  return runRecordOf({
     identity: {
-      datasetId,
+      datasetId: createHash('sha256')
+        .update(JSON.stringify(samples.map((sample) => [sample.id, sample.messages])))
+        .digest('hex'),
       model: modelRunIdentity(model),
-      parameters: { ...model.parameters, generation: step.generation.name, step: step.generation.step },
+      parameters: {
+        ...model.parameters,
+        generation: step.generation.name,
+        step: step.generation.step,
+        ...(step.redact ? { redacted: true } : {}),
+      },
       scoringMode: 'standard',
     },
     suite: `${step.generation.suite}-generation`,
@@ -101,6 +104,21 @@ export async function answerGenerationRequests(step: GenerationStep): Promise<Ma
     datasetPath: step.generation.source,
     description: describeModel(model),
   });
+}
+
+/**
+ * Answers a step's requests through the run pipeline (retries, concurrency, the response cache,
+ * resume after a stop or a crash), as one run in the generation store; the text goes only where
+ * `restricted` allows. Every request must end with an answer: otherwise an error says how many
+ * are missing, and running the command again asks only those (under `redact`, all of them).
+ */
+export async function answerGenerationRequests(step: GenerationStep): Promise<Map<string, string>> {
+  const { store, model } = step;
+  const samples = samplesOf(step);
+  const run = generationRun(step, samples);
+  const answers = new Map<string, string>();
+  // A redacted run keeps no answer to resume from: it starts over, its hashes replaced.
+  if (step.redact && store.getRun(run.id)) store.deleteRun(run.id);
   const summary = await runModel({
     store,
     run,
@@ -111,18 +129,29 @@ export async function answerGenerationRequests(step: GenerationStep): Promise<Ma
     defaults: step.config.defaults,
     hooks: step.hooks,
     ...(step.restricted ? { restricted: step.restricted } : {}),
+    ...(step.redact
+      ? {
+          redactText: true,
+          onResult: (result) => {
+            if (result.status === 'ok' && result.rawOutput !== null)
+              answers.set(result.sampleId, answerWithoutThinking(result.rawOutput));
+          },
+        }
+      : {}),
   });
-  const answers = new Map<string, string>();
-  for (const result of store.results(run.id))
-    if (result.status === 'ok' && result.rawOutput !== null)
-      answers.set(result.sampleId, answerWithoutThinking(result.rawOutput));
+  if (!step.redact)
+    for (const result of store.results(run.id))
+      if (result.status === 'ok' && result.rawOutput !== null)
+        answers.set(result.sampleId, answerWithoutThinking(result.rawOutput));
   const missing = samples.length - answers.size;
   if (summary.interrupted || missing > 0) {
     const example = Object.values(summary.errorExamples)[0];
     throw new MedbenchError({
       code: summary.interrupted ? 'ABORTED' : 'ENDPOINT_HTTP',
       message: `${step.generation.step}: ${missing} of ${samples.length} requests have no answer${example ? ` (${example})` : ''}; nothing was written`,
-      hint: 'Run the same command again: the answers so far are kept, and only the missing ones are asked.',
+      hint: step.redact
+        ? 'Run the same command again: under --redact no answer was kept, so every request is asked again.'
+        : 'Run the same command again: the answers so far are kept, and only the missing ones are asked.',
     });
   }
   return answers;

@@ -4,7 +4,13 @@ import type { Task } from '../core/task.js';
 import type { ModelBinding } from '../runner/model-binding.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../runner/retry.js';
 import type { ComputedRunSummary } from '../runner/run-computed.js';
-import { type RetryEvent, type RunProgress, type RunSummary, runSamples } from '../runner/run-samples.js';
+import {
+  type RetryEvent,
+  type RunProgress,
+  type RunSamplesOptions,
+  type RunSummary,
+  runSamples,
+} from '../runner/run-samples.js';
 import { RequestClaims } from '../store/request-claims.js';
 import type { Store } from '../store/store.js';
 import type { MedbenchConfig } from './config.js';
@@ -81,6 +87,8 @@ export async function runModel(options: {
   restricted?: DataRestriction;
   /** --redact: no prompt, output, gold or error text is stored (hashes and lengths instead). */
   redactText?: boolean;
+  /** Each result as the run made it, before --redact takes its text out. */
+  onResult?: RunSamplesOptions['onResult'];
 }): Promise<RunSummary> {
   checkRestrictedData(options.model, options.restricted);
   // Only when something is left to send: a finished run resumes without its server.
@@ -117,6 +125,7 @@ export async function runModel(options: {
       redact: redactKnownSecrets,
       claims,
       redactText: options.redactText ?? false,
+      ...(options.onResult ? { onResult: options.onResult } : {}),
     });
   } finally {
     claims.close();

@@ -1,5 +1,6 @@
 import type { RunWithResults } from '../core/run-record.js';
 import type { Suite, SuiteReportOptions } from '../core/suite.js';
+import { limitedRuns, renderLimitedText } from '../report/limited-runs.js';
 import type { Store } from '../store/store.js';
 
 /** Which stored runs a report covers: all, or those chosen by id prefix or label. */
@@ -25,4 +26,11 @@ export function storedReport<Report>(
   options: SuiteReportOptions = {},
 ): Report {
   return suite.report(storedRuns(store, suite as Suite, filter), options);
+}
+
+/** The text report a run command ends with: the suite's report of the run, and what --limit left out. */
+export function storedRunText<Report>(store: Store, suite: Suite<Report>, runId: string): string {
+  const runs = storedRuns(store, suite as Suite, { runIds: [runId] });
+  const limited = renderLimitedText(limitedRuns(runs));
+  return `${suite.renderText(suite.report(runs, {}), {})}${limited ? `\n\n${limited}` : ''}`;
 }

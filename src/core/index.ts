@@ -6,6 +6,7 @@ export * from './metric.js';
 export * from './retriever.js';
 export * from './run-record.js';
 export * from './sample.js';
+export * from './sample-limit.js';
 export * from './suite.js';
 export * from './task.js';
 export * from './token-encoder.js';

@@ -1,6 +1,7 @@
 import type { RunWithResults } from '../core/run-record.js';
 import { escapeHtml } from './escape-html.js';
 import { renderTextTable } from './text-table.js';
+import { withSection } from './with-section.js';
 
 /** What one run's task took from its model: answers, tokens and what was paid. */
 export interface TaskUsage {
@@ -120,7 +121,5 @@ export function renderUsageHtml(rows: readonly TaskUsage[]): string {
 
 /** Adds the usage section to a report page, before its end. */
 export function withUsageSection(html: string, rows: readonly TaskUsage[]): string {
-  const section = renderUsageHtml(rows);
-  const end = html.lastIndexOf('</body>');
-  return section && end >= 0 ? `${html.slice(0, end)}${section}\n${html.slice(end)}` : html;
+  return withSection(html, renderUsageHtml(rows));
 }

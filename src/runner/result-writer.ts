@@ -65,6 +65,8 @@ export class ResultWriter {
       onFailure?: () => void;
       /** --redact: every result is stored as `redactResult` makes it (hashes and lengths, no text). */
       redactText?: boolean;
+      /** Each result as the run made it, before --redact takes its text out (a caller that needs the answers). */
+      onResult?: (result: ResultRecord) => void;
       /** Commits go to this thread (`StoreWriterThread.where`) instead of happening here. */
       thread?: StoreWriterThread | undefined;
     },
@@ -168,6 +170,7 @@ export class ResultWriter {
    * run's first answer (`deferUntilAnswer`) it is held back and resolves at once.
    */
   write(result: ResultRecord): Promise<boolean> {
+    this.options.onResult?.(result);
     if (this.committed) return this.later(this.resultWrite(result));
     this.buffered.push(result);
     return Promise.resolve(true);
@@ -175,6 +178,7 @@ export class ResultWriter {
 
   /** Several results in one transaction, now (a computed batch); true once committed. */
   writeAll(results: readonly ResultRecord[]): Promise<boolean> {
+    if (this.options.onResult) for (const result of results) this.options.onResult(result);
     this.flushQueue();
     this.committed = true;
     return this.writeNow(results.map((result) => this.resultWrite(result)));

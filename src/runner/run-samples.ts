@@ -4,7 +4,7 @@ import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
 import type { RequestClaims } from '../store/request-claims.js';
-import type { Store } from '../store/store.js';
+import type { ResultRecord, Store } from '../store/store.js';
 import { answerSample, type RetryEvent, type RunProgress, type SampleRun } from './answer-sample.js';
 import { AnswerCache } from './cached-answer.js';
 import { costBudgetFor } from './cost-budget.js';
@@ -57,6 +57,8 @@ export interface RunSamplesOptions {
    * are not kept, and answers are not written to the response cache.
    */
   redactText?: boolean;
+  /** Each result as the run made it, before --redact takes its text out (generate keeps its answers in memory). */
+  onResult?: (result: ResultRecord) => void;
   /**
    * A spending cap (currency of the model's prices, which it needs): a request that might pass it
    * is not sent, and the run stops there, resumable (`RunSummary.costCapReached`).
@@ -267,6 +269,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     deferUntilAnswer: true,
     onFailure: () => control.hardStop.abort(),
     redactText: options.redactText ?? false,
+    ...(options.onResult ? { onResult: options.onResult } : {}),
     thread,
   });
   const context: SampleRun = {

@@ -1,5 +1,6 @@
 import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
+import type { SampleLimit } from '../core/sample-limit.js';
 
 /** Picks the samples a model sees: a per-model dataset holds one fitted copy per tokenizer. */
 export function samplesFor(
@@ -34,4 +35,33 @@ export function samplesFor(
     }
   }
   return selected;
+}
+
+/**
+ * The first `first` items of each task, in their order; `limit` says what was left out, and is
+ * undefined when nothing was (no limit, or every task within it: the run is the full one).
+ */
+export function firstPerTask<Item>(
+  items: readonly Item[],
+  taskOf: (item: Item) => string,
+  first: number | undefined,
+): { kept: Item[]; limit: SampleLimit | undefined } {
+  if (first === undefined) return { kept: [...items], limit: undefined };
+  if (!Number.isInteger(first) || first < 1)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--limit ${first}: the limit is a number of samples per task, a whole number of at least 1.`,
+    });
+  const tasks: SampleLimit['tasks'] = {};
+  const kept = items.filter((item) => {
+    const name = taskOf(item);
+    tasks[name] ??= { kept: 0, of: 0 };
+    const task = tasks[name];
+    task.of++;
+    if (task.kept >= first) return false;
+    task.kept++;
+    return true;
+  });
+  const cut = Object.values(tasks).some((task) => task.kept < task.of);
+  return { kept, limit: cut ? { first, tasks } : undefined };
 }

@@ -1,4 +1,5 @@
 import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
+import { limitText } from '../core/sample-limit.js';
 import type { Leaderboard, Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
@@ -121,6 +122,7 @@ export class ViewData {
           // What the compare menu needs: runs of the same dataset, told apart by id, date and source.
           datasetId: run.datasetId,
           createdAt: run.createdAt,
+          limited: limitText(run.parameters),
         })),
       })),
     };
@@ -164,6 +166,7 @@ export class ViewData {
         outputTokens: sum((row) => row.outputTokens),
         cost: sum((row) => row.cost),
       },
+      limited: limitText(run.parameters),
       groups: [...groups].map(([group, indexes]) => {
         const members = indexes.map((index) => list[index]!);
         return {

@@ -3,6 +3,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from '../support/llm-test-server.js';
+import { scriptedWriter, sentText } from '../support/medisumqa-writer.js';
 import { writeMimicIvFixtures } from '../support/mimic-iv-fixtures.js';
 import { writeTinyOnnxModel } from '../support/tiny-onnx-model.js';
 import { runCli, temporaryHome } from './cli.js';
@@ -11,38 +12,6 @@ const scratch = mkdtempSync(join(tmpdir(), 'medbench-generate-'));
 const home = temporaryHome();
 let server: LlmTestServer;
 let writer: LlmTestServer;
-
-/** The text a request sends: chat messages, or a completions prompt. */
-function sentText(request: RecordedRequest): string {
-  const body = request.body as { messages?: Array<{ content: string }>; prompt?: string };
-  return body.prompt ?? (body.messages ?? []).map((message) => message.content).join('\n');
-}
-
-/**
- * A scripted model. Step 1: the note's "You were admitted …" sentence, a fixed statement, and one
- * naming "___" (which the script drops). Step 2: a question for each of the first two statements,
- * one whose answer is no statement, and a last pair without a closing newline (lost).
- */
-function scriptedWriter(request: RecordedRequest) {
-  const text = sentText(request);
-  if (text.includes('extract all statements')) {
-    const admitted = text
-      .split('\n')
-      .filter((line) => line.startsWith('You were admitted'))
-      .at(-1);
-    return {
-      kind: 'answer' as const,
-      text: `${admitted}\n- A new medicine was started.\n- Dr. ___ saw the patient.`,
-    };
-  }
-  const first = /Statements:\n- (.*)\n- A new medicine/.exec(
-    text.slice(text.lastIndexOf('Statements:')),
-  )?.[1];
-  return {
-    kind: 'answer' as const,
-    text: `Why was the patient in hospital?\nAnswer: ${first}\nQuestion: What changed in treatment?\nAnswer: A new medicine was started.\nQuestion: Who?\nAnswer: Nobody.\nQuestion: Lost?\nAnswer: A new medicine was started.`,
-  };
-}
 
 beforeAll(async () => {
   server = await startLlmTestServer(() => ({ kind: 'answer', text: 'I10, E119' }));

@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
+import { filesUnder, textLeaks } from '../support/file-leaks.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
 import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
 
@@ -37,22 +38,6 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-/** Each file holding one of the secrets, with the secret. */
-function leaks(folder: string, secrets = SECRETS): string[] {
-  return filesUnder(folder).flatMap((path) => {
-    const bytes = readFileSync(path);
-    const text = `${bytes.toString('utf8')}\n${bytes.toString('utf16le')}`;
-    return secrets.filter((secret) => text.includes(secret)).map((secret) => `${path}: ${secret}`);
-  });
-}
-
 const run = (home: string, ...extra: string[]) =>
   runCli([
     '--home',
@@ -85,8 +70,8 @@ describe('--redact', () => {
     const html = await runCli(['--home', home, 'report', '--html', site]);
     expect(html.code).toBe(0);
     // Every byte medbench wrote: the store (with its WAL and claims files) and the static site.
-    expect(leaks(home)).toEqual([]);
-    expect(leaks(site)).toEqual([]);
+    expect(textLeaks(home, SECRETS)).toEqual([]);
+    expect(textLeaks(site, SECRETS)).toEqual([]);
     // The static site says what was redacted (hashes and lengths).
     expect(filesUnder(site).some((path) => readFileSync(path, 'utf8').includes('outputSha256'))).toBe(true);
 
@@ -186,7 +171,7 @@ describe('--redact', () => {
     expect(model.code).toBe(0);
     const baseline = await clue('baseline');
     expect(baseline.code).toBe(0);
-    expect(leaks(home, clueSecrets)).toEqual([]);
+    expect(textLeaks(home, clueSecrets)).toEqual([]);
     const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
     const rows = database.prepare('SELECT COUNT(*) AS n, COUNT(redaction_json) AS r FROM results').get() as {
       n: number;
@@ -207,7 +192,7 @@ describe('--redact', () => {
     const medeureka = (...extra: string[]) =>
       runCli(['--home', home, 'run', 'medeureka', '--data', data, '--model', 'bm25', ...extra]);
     expect((await medeureka('--redact')).code).toBe(0);
-    expect(leaks(home, ['二甲双胍', '阿司匹林', '华法林', '呋塞米'])).toEqual([]);
+    expect(textLeaks(home, ['二甲双胍', '阿司匹林', '华法林', '呋塞米'])).toEqual([]);
     expect((await medeureka()).code).toBe(0);
     const report = JSON.parse(
       (await runCli(['--home', home, 'report', '--suite', 'medeureka', '--json'])).stdout,

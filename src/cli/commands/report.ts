@@ -4,6 +4,7 @@ import { storedRuns } from '../../compose/stored-report.js';
 import { SUITES, suiteNamed } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { SuiteReportOptions } from '../../core/suite.js';
+import { limitedRuns, renderLimitedText, withLimitedSection } from '../../report/limited-runs.js';
 import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
@@ -69,15 +70,20 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
       });
     }
     const usage = usageByTask(runs);
+    // Runs made with --limit: their scores are of the first samples only.
+    const limited = limitedRuns(runs);
     if (options.html) {
       const path = resolve(options.html);
-      writeOutputFile(path, withUsageSection(suite.renderHtml(report), usage));
+      writeOutputFile(path, withLimitedSection(withUsageSection(suite.renderHtml(report), usage), limited));
       output.stderr(`Wrote ${path}\n`);
     }
-    if (options.json) output.stdout(`${JSON.stringify({ ...(report as object), usage }, null, 2)}\n`);
+    if (options.json)
+      output.stdout(`${JSON.stringify({ ...(report as object), usage, limited }, null, 2)}\n`);
     else if (!options.html) {
-      const usageText = renderUsageText(usage);
-      output.stdout(`${suite.renderText(report, reportOptions)}\n${usageText ? `\n${usageText}\n` : ''}`);
+      const sections = [renderUsageText(usage), renderLimitedText(limited)].filter(Boolean);
+      output.stdout(
+        `${suite.renderText(report, reportOptions)}\n${sections.map((text) => `\n${text}\n`).join('')}`,
+      );
     }
   } finally {
     store.close();

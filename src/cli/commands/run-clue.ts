@@ -4,14 +4,16 @@ import { fitPrefill } from '../../compose/fit-prefill.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { checkRestrictedData, type DataRestriction } from '../../compose/restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from '../../compose/run-model.js';
-import { storedReport } from '../../compose/stored-report.js';
+import { storedRunText } from '../../compose/stored-report.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/run-record.js';
 import type { Sample } from '../../core/sample.js';
+import type { SampleLimit } from '../../core/sample-limit.js';
 import { describeModel, type ModelBinding, modelRunIdentity } from '../../runner/model-binding.js';
 import { resultRecord } from '../../runner/result-columns.js';
 import { runComputed } from '../../runner/run-computed.js';
 import { runRecordOf } from '../../runner/run-identity.js';
+import { firstPerTask } from '../../runner/select-samples.js';
 import { type Shard, samplesOfShard } from '../../runner/shard.js';
 import { Store, sha256 } from '../../store/store.js';
 import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
@@ -194,6 +196,8 @@ function clueRun(options: {
   prefill: string;
   resources: ClueResources;
   missingBertScore: ReturnType<typeof planBertScore>['missing'];
+  /** What --limit left out; undefined for a full run. */
+  limit: SampleLimit | undefined;
 }): RunRecord {
   const { command, model, kind } = options;
   const parameters = {
@@ -202,7 +206,7 @@ function clueRun(options: {
     model: { instruct: kind.instruct, systemRole: kind.systemRole },
     prefill: options.prefill,
     longhealthSeed: command.seed ?? 1,
-    limit: command.limit ?? null,
+    limit: options.limit ?? null,
     umls: command.umls
       ? { source: 'mrconso', file: command.umls, language: command.umlsLanguage ?? 'ENG' }
       : null,
@@ -255,6 +259,13 @@ function checkDataUse(
   return restricted;
 }
 
+/** How the prompts are made for the model (the baseline sends none: an instruct model's). */
+function kindOf(model: ModelBinding | undefined): ClueModelKind {
+  return model
+    ? { instruct: model.instruct, systemRole: model.systemRole }
+    : { instruct: true, systemRole: true };
+}
+
 /** `medbench run clue`: every CLUE task whose official file is in --data, on one model or the baseline. */
 export async function runClueCommand(options: RunClueOptions, output: CommandOutput): Promise<void> {
   const { protocol, files, tasks } = clueTasksIn(options, output);
@@ -271,9 +282,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
   const restricted = checkDataUse(options, tasks, bertscore, model);
   const encoders = await openBertScoreEncoders(bertscore);
   const resources = await clueResources(options, bertscore);
-  const kind: ClueModelKind = model
-    ? { instruct: model.instruct, systemRole: model.systemRole }
-    : { instruct: true, systemRole: true };
+  const kind = kindOf(model);
   checkLongHealthTokenizer(model, tasks);
   // Every file is read and validated before anything runs or is stored.
   const build = await clueSuite.build!({
@@ -282,9 +291,9 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     context: { protocol, model: kind, contextWindow: model?.contextWindow },
     tokenizer: model?.tokenizer,
     seed: options.seed ?? 1,
-    limit: options.limit,
   });
-  const samples = [...build.samples];
+  // --limit: the first n items of each task, in the protocol's order (as every run command).
+  const { kept: samples, limit } = firstPerTask([...build.samples], (sample) => sample.task, options.limit);
   const prefill = model ? fitPrefill(samples, model.endpoints[0]!.model.capabilities) : 'none (baseline)';
   const run = clueRun({
     command: options,
@@ -296,6 +305,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     prefill,
     resources,
     missingBertScore: bertscore.missing,
+    limit,
   });
   const scoring = { protocol, modelId: model?.modelId ?? 'baseline' };
   const store = new Store(storePathIn(resolveHome(options.home)));
@@ -329,7 +339,7 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
     }
     await addBertScores(store, run.id, bertscore, encoders, output);
     suiteLeaderboard(store, clueSuite, { save: true });
-    hooks.onReport?.(clueSuite.renderText(storedReport(store, clueSuite, { runIds: [run.id] }), {}));
+    hooks.onReport?.(storedRunText(store, clueSuite, run.id));
   } finally {
     dispose();
     store.close();

@@ -8,8 +8,11 @@ import { type GenerateQueriesCommandOptions, generateQueriesCommand } from '../c
 import { modelOptions, retryOptions } from './define-run.js';
 import { action, integer, type ProgramContext } from './program-context.js';
 
-/** The generate commands take `run`'s model and retry options, not those of a stored run (label, task, redact, dry run, shard). */
+/** The generate commands take `run`'s model and retry options, not those of a stored run (label, task, dry run, shard); --redact is their own. */
 const GENERATION = { forRuns: false };
+
+const REDACT =
+  'keep no note, prompt or answer text in generate.sqlite (SHA-256 hashes and lengths only; the answers stay in memory until the files are written, so a re-run after a stop asks the model again)';
 
 /** `medbench generate …`: build a benchmark's data from the user's own (credentialed) files. */
 export function defineGenerate(program: Command, context: ProgramContext): void {
@@ -66,9 +69,9 @@ function defineMeDiSumQa(generate: Command, context: ProgramContext): void {
       "question-answer pairs to keep (post_process_qas.py's --top_k_qas; the published set has 453)",
       integer('--top-k-qas', { min: 1 }),
     )
-    .requiredOption(
+    .option(
       '--bertscore-model <folder>',
-      'local ONNX export of emilyalsentzer/Bio_ClinicalBERT (model.onnx with hidden_states outputs, tokenizer.json)',
+      "local ONNX export of emilyalsentzer/Bio_ClinicalBERT (model.onnx with hidden_states outputs, tokenizer.json), for post_process_qas.py's step; without it the command stops after writing --notes-out",
     )
     .option(
       '--bertscore-layer <n>',
@@ -85,7 +88,8 @@ function defineMeDiSumQa(generate: Command, context: ProgramContext): void {
       '--example-note <id>',
       'the note whose discharge instructions are the few-shot example (default 13714762-DS-14)',
     )
-    .option('--force', 'replace --out and --notes-out if they exist');
+    .option('--force', 'replace --out and --notes-out if they exist')
+    .option('--redact', REDACT);
   retryOptions(modelOptions(medisumqa, GENERATION), GENERATION).action(
     withModelOptions((options: GenerateMeDiSumQaCommandOptions) =>
       generateMeDiSumQaCommand(context.withHome(options), context.output),
@@ -119,7 +123,8 @@ function defineQueries(generate: Command, context: ProgramContext): void {
       "the example's output JSON (default: the paper's, or its translation for en)",
     )
     .option('--task-key <key>', 'the MedEureka task key to file the queries under (default Table_<language>)')
-    .option('--force', 'replace the files in --out');
+    .option('--force', 'replace the files in --out')
+    .option('--redact', REDACT);
   retryOptions(modelOptions(queries, GENERATION), GENERATION).action(
     withModelOptions((options: GenerateQueriesCommandOptions) =>
       generateQueriesCommand(context.withHome(options), context.output),

@@ -49,7 +49,11 @@ function clueOptions(command: Command): Command {
         .choices(['paper-2024', 'repo-2025'])
         .default('paper-2024'),
     )
-    .option('--limit <n>', 'clue: at most n scored items per task', integer('--limit', { min: 1 }))
+    .option(
+      '--limit <n>',
+      "every run: only the first n samples of each task, in the dataset's order (CLUE: items; MedEureka: queries, against the whole corpus); a run of its own, and its report says it was limited",
+      integer('--limit', { min: 1 }),
+    )
     .option(
       '--bertscore-model <encoder=folder>',
       'clue: a local ONNX export for BERTScore (model.onnx + tokenizer.json), as allenai/scibert_scivocab_uncased=<folder> or emilyalsentzer/Bio_ClinicalBERT=<folder>, or a bare folder for both; repeatable',

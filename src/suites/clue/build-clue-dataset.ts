@@ -25,8 +25,9 @@ import { buildLongHealth } from './longhealth.js';
 export type ClueBuildRecord = { codePool: string[] };
 
 /**
- * The CLUE samples of the tasks asked for, each file read and checked before any is used; up to
- * `limit` per task. LongHealth's prompts depend on the model's window and tokenizer.
+ * The CLUE samples of the tasks asked for, each file read and checked before any is used
+ * (`run clue --limit` keeps the first of each task). LongHealth's prompts depend on the model's
+ * window and tokenizer.
  */
 export async function buildClueDataset(options: {
   tasks: readonly ClueTaskName[];
@@ -35,7 +36,6 @@ export async function buildClueDataset(options: {
   /** The target model's tokenizer (LongHealth cuts with it); the baseline's LongHealth uses o200k_base. */
   tokenizer: Tokenizer | undefined;
   seed: number;
-  limit: number | undefined;
 }): Promise<SuiteBuild<ClueBuildRecord>> {
   const samples: Sample[] = [];
   let codePool: string[] = [];
@@ -59,7 +59,7 @@ export async function buildClueDataset(options: {
         seed: options.seed,
       });
     }
-    samples.push(...(options.limit ? built.slice(0, options.limit) : built));
+    samples.push(...built);
   }
   return { samples, notices: [], warnings: () => [], record: { codePool } };
 }

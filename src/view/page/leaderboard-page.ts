@@ -49,7 +49,7 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
     el('div', { class: 'controls' }, el('label', { for: 'variant', text: 'Metric ' }), select),
     el('p', {
       class: 'muted',
-      text: 'Scores in percent; "—" where nothing was counted. Imported rows are the published model outputs re-scored by medbench. Click a column header to sort.',
+      text: 'Scores in percent; "—" where nothing was counted. Imported rows are the published model outputs re-scored by medbench; limited rows (--limit) scored only the first samples of each task. Click a column header to sort.',
     }),
     dataTable({ id: 'leaderboard', columns, rows: board.rows, name: `${suite}-${variant.key}-leaderboard` }),
     axes.length >= 3
@@ -65,6 +65,11 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
   );
 }
 
+/** A --limit run's tag, its title saying what it kept; '' for a full run. */
+function limitedTag(limited: string | null | undefined): HTMLElement | string {
+  return limited ? el('span', { class: 'imported', text: 'limited', title: limited }) : '';
+}
+
 /** The model (linked to its run), its dataset, its sample count and the variant's columns. */
 function boardColumns(
   variant: Leaderboard['variants'][number],
@@ -78,6 +83,8 @@ function boardColumns(
       cell: (row) => [
         link(row.label, 'run', { id: row.runId }),
         row.imported ? el('span', { class: 'imported', text: 'imported' }) : '',
+        // Scores of the first samples only: never to be read as the full run's.
+        limitedTag(runs.get(row.runId)?.limited),
       ],
     },
     {

@@ -142,6 +142,7 @@ function facts(summary: RunSummary): HTMLElement {
     fact('Source', `${run.imported ? 'published outputs, imported' : 'run by medbench'} · ${run.createdAt}`),
     fact('Protocol', `scoring ${run.scoringMode}`),
     fact('Parameters', el('code', { class: 'text', text: JSON.stringify(run.parameters) })),
+    summary.limited ? fact('Limited', `${summary.limited}: scores of those samples only`) : null,
     fact(
       'Samples',
       [

@@ -72,7 +72,15 @@ export interface Overview {
   suites: Array<{
     suite: string;
     title: string;
-    runs: Array<{ id: string; label: string; imported: boolean; datasetId: string; createdAt: string }>;
+    runs: Array<{
+      id: string;
+      label: string;
+      imported: boolean;
+      datasetId: string;
+      createdAt: string;
+      /** A run made with --limit: what it kept; null otherwise. */
+      limited: string | null;
+    }>;
   }>;
 }
 
@@ -105,6 +113,8 @@ export interface RunSummary {
   samples: number;
   statuses: Record<string, number>;
   usage: { inputTokens: number | null; outputTokens: number | null; cost: number | null };
+  /** A run made with --limit: what it kept ("limited to the first 3 of 294 samples (--limit 3)"); null otherwise. */
+  limited: string | null;
   groups: GroupSummary[];
 }
 
