@@ -85,6 +85,7 @@ async function gemini(options: ChatEndpointOptions): Promise<ChatModel> {
     ...(options.apiKeyEnv ? { apiKeyEnv: options.apiKeyEnv } : {}),
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(options.query ? { query: options.query } : {}),
   });
 }
 
@@ -178,11 +179,14 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
     },
     async create(options) {
       const { BedrockChatModel } = await import('../providers/bedrock/bedrock-chat-model.js');
+      const headers = { ...options.headers, ...options.secretHeaders };
       return new BedrockChatModel({
         modelId: options.modelId,
         ...(options.region ? { region: options.region } : {}),
         ...(options.profile ? { profile: options.profile } : {}),
         ...(options.baseURL ? { endpointURL: options.baseURL } : {}),
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
+        ...(options.query ? { query: options.query } : {}),
       });
     },
   },

@@ -5,6 +5,7 @@ import { endpointIdentity } from '../providers/endpoint-identity.js';
 import { geminiIdentity } from '../providers/gemini/gemini-client.js';
 import { OLLAMA_DEFAULT_URL } from '../providers/ollama/ollama-default-url.js';
 import type { EmbeddingModelConfig } from './config.js';
+import { endpointHeaders } from './endpoint-headers.js';
 import { rememberSecret } from './known-secrets.js';
 
 type CloudProvider = 'ollama' | 'bedrock' | 'gemini' | 'vertex-ai';
@@ -60,12 +61,22 @@ export async function cloudEmbeddingModel(
   environment: NodeJS.ProcessEnv,
 ): Promise<EmbeddingModel> {
   const modelId = config.model!;
+  const sent = endpointHeaders(config.headers, environment);
+  // The SDKs take one set of headers: the secret ones are kept out of errors by the adapters.
+  const headers = { ...sent.headers, ...sent.secretHeaders };
   const common = {
     ...(options.concurrency ? { maxParallelCalls: options.concurrency } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(config.query ? { query: config.query } : {}),
   };
   if (config.provider === 'ollama') {
     const { OllamaEmbeddingModel } = await import('../providers/ollama/ollama-embedding-model.js');
-    return new OllamaEmbeddingModel({ baseURL: config.baseURL ?? OLLAMA_DEFAULT_URL, modelId, ...common });
+    return new OllamaEmbeddingModel({
+      baseURL: config.baseURL ?? OLLAMA_DEFAULT_URL,
+      modelId,
+      ...common,
+      ...sent,
+    });
   }
   if (config.provider === 'bedrock') {
     const { BedrockEmbeddingModel } = await import('../providers/bedrock/bedrock-embedding-model.js');

@@ -54,6 +54,12 @@ export interface LlmTestServer {
   probes: RecordedRequest[];
   /** Count-tokens requests (Anthropic, vLLM's /tokenize, Bedrock, Gemini), answered a token per 4 characters. */
   counts: RecordedRequest[];
+  /**
+   * How Bedrock answers a model id not in `servedModels` (count-tokens and Converse alike): 400
+   * ValidationException "The provided model identifier is invalid." (an id it does not know), or
+   * 404 ResourceNotFoundException (a foundation model it cannot resolve in the region).
+   */
+  bedrockUnknownModel: 400 | 404;
   /** Ollama's pulled models (/api/show, /api/chat): any other name is answered 404, as Ollama does. */
   ollamaModels: Record<string, { contextLength: number; capabilities: string[] }>;
   close(): Promise<void>;
@@ -154,6 +160,24 @@ function answerModelRoute(state: LlmTestServer, path: string, response: ServerRe
   send(response, 200, JSON.stringify({ ...model, type: 'model', name: `models/${model.id}` }));
 }
 
+/**
+ * Bedrock's answer to a model id it does not serve (when the test names the served ones), in its
+ * documented error shape: the type in x-amzn-errortype, { "message" } as the body.
+ */
+function answeredAsUnknownBedrockModel(state: LlmTestServer, pathname: string, response: ServerResponse) {
+  const modelId = decodeURIComponent(/^\/model\/([^/]+)\//.exec(pathname)?.[1] ?? '');
+  if (!state.servedModels || state.servedModels.some((model) => model.id === modelId)) return false;
+  if (state.bedrockUnknownModel === 400)
+    send(response, 400, '{"message": "The provided model identifier is invalid."}', {
+      'x-amzn-errortype': 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/',
+    });
+  else
+    send(response, 404, '{"message": "Could not resolve the foundation model from the model identifier."}', {
+      'x-amzn-errortype': 'ResourceNotFoundException:http://internal.amazon.com/coral/com.amazon.bedrock/',
+    });
+  return true;
+}
+
 /** The count routes: each provider's own shape, a token per 4 characters of the prompt. */
 function answeredCount(state: LlmTestServer, recorded: RecordedRequest, response: ServerResponse): boolean {
   const pathname = recorded.path.split('?')[0]!;
@@ -168,18 +192,7 @@ function answeredCount(state: LlmTestServer, recorded: RecordedRequest, response
           : undefined;
   if (!kind) return false;
   state.counts.push(recorded);
-  // Bedrock answers an unknown model 404 (when the test names the served ones).
-  const bedrockModel = decodeURIComponent(/^\/model\/([^/]+)\//.exec(pathname)?.[1] ?? '');
-  if (
-    kind === 'bedrock' &&
-    state.servedModels &&
-    !state.servedModels.some((model) => model.id === bedrockModel)
-  ) {
-    send(response, 404, '{"message": "Could not resolve the foundation model from the model identifier."}', {
-      'x-amzn-errortype': 'ResourceNotFoundException',
-    });
-    return true;
-  }
+  if (kind === 'bedrock' && answeredAsUnknownBedrockModel(state, pathname, response)) return true;
   const body = recorded.body as Record<string, unknown>;
   const inner =
     kind === 'bedrock'
@@ -224,6 +237,7 @@ export async function startLlmTestServer(
     probeStatus: undefined,
     probes: [],
     counts: [],
+    bedrockUnknownModel: 400,
     ollamaModels: { 'llama3.1:8b': { contextLength: 131072, capabilities: ['completion', 'tools'] } },
     close: async () => {},
   };
@@ -256,10 +270,11 @@ export async function startLlmTestServer(
       state.peakInFlight.set(recorded.path, Math.max(current, state.peakInFlight.get(recorded.path) ?? 0));
       response.on('close', () => inFlight.set(recorded.path, (inFlight.get(recorded.path) ?? 1) - 1));
       if (answeredAsOllama(state, recorded, response)) return;
+      const bedrock = /^\/model\/[^/]+\/converse$/.test(recorded.path.split('?')[0]!);
+      if (bedrock && answeredAsUnknownBedrockModel(state, recorded.path, response)) return;
       const behaviour = state.script.shift() ?? state.fallback(recorded);
       const anthropic = recorded.path.split('?')[0]!.endsWith('/v1/messages');
       if (behaviour.kind === 'hang') return;
-      const bedrock = /^\/model\/[^/]+\/converse$/.test(recorded.path);
       if (behaviour.kind === 'status') {
         const errorBody = bedrock ? '{"message": "scripted"}' : '{"error": {"message": "scripted"}}';
         send(response, behaviour.status, behaviour.body ?? errorBody, {

@@ -7,7 +7,6 @@ import type {
   ChatResponse,
   EndpointFacts,
 } from '../../core/chat-model.js';
-import { parseRetryAfter } from '../http-json.js';
 import { settleProbe } from '../settle-probe.js';
 import {
   type GeminiConnection,
@@ -15,6 +14,8 @@ import {
   geminiClient,
   geminiIdentity,
   geminiSecrets,
+  type WatchedFetch,
+  watchedFetch,
 } from './gemini-client.js';
 import { geminiFailure } from './gemini-errors.js';
 
@@ -54,15 +55,21 @@ export class GeminiChatModel implements ChatModel {
   }
 
   /** A failure of the SDK as the runner reads it (keys and header values taken out). */
-  private failure(caught: unknown, signal: AbortSignal | undefined, retryAfterMs: number | undefined) {
+  private failure(caught: unknown, signal: AbortSignal | undefined, watched: WatchedFetch) {
     return geminiFailure(caught, {
       shown: this.endpoint,
       modelId: this.modelId,
       authHint: this.authHint(),
-      retryAfterMs,
+      retryAfterMs: watched.retryAfterMs,
       signal,
       secrets: this.secrets(),
+      sent: watched.sent,
     });
+  }
+
+  /** What every SDK call takes: the watched fetch (query parameters added) and the stop signal. */
+  private callConfig(watched: WatchedFetch, signal: AbortSignal | undefined) {
+    return { httpOptions: { fetch: watched.fetch }, ...(signal ? { abortSignal: signal } : {}) };
   }
 
   private secrets(): string[] {
@@ -75,41 +82,42 @@ export class GeminiChatModel implements ChatModel {
    */
   async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     let described: Model;
+    const watched = watchedFetch(this.options);
     try {
       const client = await this.sdk();
-      described = await client.models.get({
-        model: this.modelId,
-        ...(signal ? { config: { abortSignal: signal } } : {}),
-      });
+      described = await client.models.get({ model: this.modelId, config: this.callConfig(watched, signal) });
     } catch (caught) {
-      return settleProbe(this.failure(caught, signal, undefined));
+      return settleProbe(this.failure(caught, signal, watched));
     }
     return described.inputTokenLimit ? { maxContextTokens: described.inputTokenLimit } : {};
   }
 
-  /** countTokens (free): Google's own count of the prompt. */
+  /**
+   * countTokens (free): Google's own count of the prompt. Vertex AI takes the system instruction
+   * as generateContent does; the Gemini API's countTokens takes contents only (the SDK refuses a
+   * systemInstruction there), so its system text is counted as a first user turn of contents.
+   */
   async countTokens(messages: ChatMessage[], signal?: AbortSignal): Promise<number> {
+    const watched = watchedFetch(this.options);
+    const system = systemOf(messages);
+    const systemTurn = system.systemInstruction
+      ? [{ role: 'user', parts: [{ text: system.systemInstruction }] }]
+      : [];
     try {
       const client = await this.sdk();
       const counted = await client.models.countTokens({
         model: this.modelId,
-        contents: contentsOf(messages),
-        config: { ...systemOf(messages), ...(signal ? { abortSignal: signal } : {}) },
+        contents: this.options.vertex ? contentsOf(messages) : [...systemTurn, ...contentsOf(messages)],
+        config: { ...(this.options.vertex ? system : {}), ...this.callConfig(watched, signal) },
       });
       return counted.totalTokens ?? 0;
     } catch (caught) {
-      throw this.failure(caught, signal, undefined);
+      throw this.failure(caught, signal, watched);
     }
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
-    // The SDK reports a failed call's body, not its headers: Retry-After is read on the way.
-    let retryAfterMs: number | undefined;
-    const watched: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      return response;
-    };
+    const watched = watchedFetch(this.options);
     let response: GenerateContentResponse;
     try {
       const client = await this.sdk();
@@ -120,12 +128,11 @@ export class GeminiChatModel implements ChatModel {
           ...systemOf(request.messages),
           temperature: request.parameters.temperature,
           maxOutputTokens: request.parameters.maxOutputTokens,
-          httpOptions: { fetch: watched },
-          ...(request.signal ? { abortSignal: request.signal } : {}),
+          ...this.callConfig(watched, request.signal),
         },
       });
     } catch (caught) {
-      throw this.failure(caught, request.signal, retryAfterMs);
+      throw this.failure(caught, request.signal, watched);
     }
     const candidate = response.candidates?.[0];
     const usage = response.usageMetadata;

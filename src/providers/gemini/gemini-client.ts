@@ -1,5 +1,6 @@
 import type { GoogleGenAI } from '@google/genai';
 import { endpointIdentity } from '../endpoint-identity.js';
+import { parseRetryAfter } from '../http-json.js';
 
 /** The Gemini API (a key) or Vertex AI (project and location, Application Default Credentials). */
 export interface GeminiConnection {
@@ -10,6 +11,8 @@ export interface GeminiConnection {
   baseURL?: string;
   /** Headers for every request (fixed and secret values alike). */
   headers?: Record<string, string>;
+  /** Query parameters for every request (a gateway's own). */
+  query?: Record<string, string>;
 }
 
 const GEMINI_API = 'https://generativelanguage.googleapis.com';
@@ -47,4 +50,33 @@ export function geminiAuthHint(connection: GeminiConnection): string {
 /** What must never show in an error: the key and every header value. */
 export function geminiSecrets(connection: GeminiConnection): string[] {
   return [connection.apiKey ?? '', ...Object.values(connection.headers ?? {})];
+}
+
+/** One SDK call's fetch, and what it saw: whether a request went out, the answer's Retry-After. */
+export interface WatchedFetch {
+  fetch: typeof fetch;
+  /** False while the SDK has sent nothing (it may refuse a request before sending it). */
+  sent: boolean;
+  /** The SDK reports a failed call's body, not its headers: Retry-After is read on the way. */
+  retryAfterMs: number | undefined;
+}
+
+/**
+ * The fetch given to one SDK call (`httpOptions.fetch`): the endpoint's query parameters added to
+ * the URL (the SDK has no setting for them), and the call watched.
+ */
+export function watchedFetch(connection: GeminiConnection): WatchedFetch {
+  const watched: WatchedFetch = {
+    sent: false,
+    retryAfterMs: undefined,
+    fetch: async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : input);
+      for (const [name, value] of Object.entries(connection.query ?? {})) url.searchParams.set(name, value);
+      watched.sent = true;
+      const response = await fetch(input instanceof Request ? new Request(url, input) : url, init);
+      watched.retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+      return response;
+    },
+  };
+  return watched;
 }

@@ -7,6 +7,7 @@ import {
   geminiClient,
   geminiIdentity,
   geminiSecrets,
+  watchedFetch,
 } from './gemini-client.js';
 import { geminiFailure } from './gemini-errors.js';
 
@@ -51,6 +52,7 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
 
   async embed(request: EmbeddingRequest): Promise<EmbeddingResponse> {
     let vectors: Array<number[] | undefined>;
+    const watched = watchedFetch(this.options);
     try {
       this.client ??= geminiClient(this.options);
       const client = await this.client;
@@ -62,6 +64,7 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
           ...(this.dimensions ? { outputDimensionality: this.dimensions } : {}),
           // A text longer than the model takes is an error, never silently cut (Vertex AI).
           ...(this.options.vertex ? { autoTruncate: false } : {}),
+          httpOptions: { fetch: watched.fetch },
           ...(request.signal ? { abortSignal: request.signal } : {}),
         },
       });
@@ -71,9 +74,10 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
         shown: this.endpoint,
         modelId: this.modelId,
         authHint: geminiAuthHint(this.options),
-        retryAfterMs: undefined,
+        retryAfterMs: watched.retryAfterMs,
         signal: request.signal,
         secrets: geminiSecrets(this.options),
+        sent: watched.sent,
       });
     }
     if (vectors.some((vector) => vector === undefined))
