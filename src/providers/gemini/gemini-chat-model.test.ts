@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -126,6 +127,32 @@ describe('Gemini API: counting tokens, query parameters, refusals before sending
       expect(server.requests.at(-1)!.path).toBe('/v1/models/gemini-2.5-pro:generateContent?tenant=uk-essen');
     } finally {
       server.servedModels = undefined;
+    }
+  });
+
+  it("leaves no listener on the caller's signal: calls sharing one (a run's) print no MaxListenersExceededWarning", async () => {
+    const embeddings = await startEmbeddingTestServer({ dimensions: 8 });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const model = new GeminiEmbeddingModel({
+        modelId: 'gemini-embedding-001',
+        apiKey: 'k-123',
+        baseURL: embeddings.url,
+      });
+      const chat = new GeminiChatModel({ modelId: 'gemini-2.5-pro', apiKey: 'k-123', baseURL: server.url });
+      const run = new AbortController();
+      for (let call = 0; call < 12; call++) {
+        await model.embed({ values: [`text ${call}`], role: 'document', signal: run.signal });
+        await chat.generate({ messages, parameters, signal: run.signal });
+      }
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+      await embeddings.close();
     }
   });
 

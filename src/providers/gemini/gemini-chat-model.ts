@@ -9,6 +9,7 @@ import type {
 } from '../../core/chat-model.js';
 import { settleProbe } from '../settle-probe.js';
 import {
+  callSignal,
   type GeminiConnection,
   geminiAuthHint,
   geminiClient,
@@ -67,9 +68,28 @@ export class GeminiChatModel implements ChatModel {
     });
   }
 
-  /** What every SDK call takes: the watched fetch (query parameters added) and the stop signal. */
-  private callConfig(watched: WatchedFetch, signal: AbortSignal | undefined) {
-    return { httpOptions: { fetch: watched.fetch }, ...(signal ? { abortSignal: signal } : {}) };
+  /**
+   * One SDK call with what every call takes: the watched fetch (query parameters added) and a
+   * signal of its own that follows the caller's (see callSignal).
+   */
+  private async call<T>(
+    watched: WatchedFetch,
+    signal: AbortSignal | undefined,
+    send: (
+      client: GoogleGenAI,
+      config: { httpOptions: { fetch: typeof fetch }; abortSignal?: AbortSignal },
+    ) => Promise<T>,
+  ): Promise<T> {
+    const own = callSignal(signal);
+    try {
+      const client = await this.sdk();
+      return await send(client, {
+        httpOptions: { fetch: watched.fetch },
+        ...(own.signal ? { abortSignal: own.signal } : {}),
+      });
+    } finally {
+      own.done();
+    }
   }
 
   private secrets(): string[] {
@@ -84,8 +104,9 @@ export class GeminiChatModel implements ChatModel {
     let described: Model;
     const watched = watchedFetch(this.options);
     try {
-      const client = await this.sdk();
-      described = await client.models.get({ model: this.modelId, config: this.callConfig(watched, signal) });
+      described = await this.call(watched, signal, (client, config) =>
+        client.models.get({ model: this.modelId, config }),
+      );
     } catch (caught) {
       return settleProbe(this.failure(caught, signal, watched));
     }
@@ -104,12 +125,13 @@ export class GeminiChatModel implements ChatModel {
       ? [{ role: 'user', parts: [{ text: system.systemInstruction }] }]
       : [];
     try {
-      const client = await this.sdk();
-      const counted = await client.models.countTokens({
-        model: this.modelId,
-        contents: this.options.vertex ? contentsOf(messages) : [...systemTurn, ...contentsOf(messages)],
-        config: { ...(this.options.vertex ? system : {}), ...this.callConfig(watched, signal) },
-      });
+      const counted = await this.call(watched, signal, (client, config) =>
+        client.models.countTokens({
+          model: this.modelId,
+          contents: this.options.vertex ? contentsOf(messages) : [...systemTurn, ...contentsOf(messages)],
+          config: { ...(this.options.vertex ? system : {}), ...config },
+        }),
+      );
       return counted.totalTokens ?? 0;
     } catch (caught) {
       throw this.failure(caught, signal, watched);
@@ -120,17 +142,18 @@ export class GeminiChatModel implements ChatModel {
     const watched = watchedFetch(this.options);
     let response: GenerateContentResponse;
     try {
-      const client = await this.sdk();
-      response = await client.models.generateContent({
-        model: this.modelId,
-        contents: contentsOf(request.messages),
-        config: {
-          ...systemOf(request.messages),
-          temperature: request.parameters.temperature,
-          maxOutputTokens: request.parameters.maxOutputTokens,
-          ...this.callConfig(watched, request.signal),
-        },
-      });
+      response = await this.call(watched, request.signal, (client, config) =>
+        client.models.generateContent({
+          model: this.modelId,
+          contents: contentsOf(request.messages),
+          config: {
+            ...systemOf(request.messages),
+            temperature: request.parameters.temperature,
+            maxOutputTokens: request.parameters.maxOutputTokens,
+            ...config,
+          },
+        }),
+      );
     } catch (caught) {
       throw this.failure(caught, request.signal, watched);
     }

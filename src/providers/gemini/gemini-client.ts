@@ -80,3 +80,18 @@ export function watchedFetch(connection: GeminiConnection): WatchedFetch {
   };
   return watched;
 }
+
+/**
+ * The signal one SDK call is given: a fresh one that follows the caller's. The SDK leaves its abort
+ * listener on the signal it is given after a call that succeeds; given the caller's own (a run's,
+ * shared by every call), those piled up into a MaxListenersExceededWarning. `done` takes this
+ * call's one listener off the caller's signal once the call is over.
+ */
+export function callSignal(signal: AbortSignal | undefined): { signal?: AbortSignal; done: () => void } {
+  if (!signal) return { done: () => {} };
+  const call = new AbortController();
+  const follow = () => call.abort(signal.reason);
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  return { signal: call.signal, done: () => signal.removeEventListener('abort', follow) };
+}

@@ -2,6 +2,7 @@ import type { GoogleGenAI } from '@google/genai';
 import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../../core/embedding-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import {
+  callSignal,
   type GeminiConnection,
   geminiAuthHint,
   geminiClient,
@@ -53,6 +54,7 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
   async embed(request: EmbeddingRequest): Promise<EmbeddingResponse> {
     let vectors: Array<number[] | undefined>;
     const watched = watchedFetch(this.options);
+    const own = callSignal(request.signal);
     try {
       this.client ??= geminiClient(this.options);
       const client = await this.client;
@@ -65,7 +67,7 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
           // A text longer than the model takes is an error, never silently cut (Vertex AI).
           ...(this.options.vertex ? { autoTruncate: false } : {}),
           httpOptions: { fetch: watched.fetch },
-          ...(request.signal ? { abortSignal: request.signal } : {}),
+          ...(own.signal ? { abortSignal: own.signal } : {}),
         },
       });
       vectors = (answer.embeddings ?? []).map((embedding) => embedding.values);
@@ -79,6 +81,8 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
         secrets: geminiSecrets(this.options),
         sent: watched.sent,
       });
+    } finally {
+      own.done();
     }
     if (vectors.some((vector) => vector === undefined))
       throw new MedbenchError({
