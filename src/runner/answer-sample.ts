@@ -197,6 +197,9 @@ async function sendAndKeep(
   });
   // Answered or given up: the slot's other worker sends its request now.
   handOn();
+  // Every try counts, those on endpoints that failed before this one included.
+  const attempts = (context.triedElsewhere?.get(sample.id) ?? 0) + outcome.attempts;
+  context.triedElsewhere?.delete(sample.id);
   if (!outcome.ok) {
     release();
     const { error } = outcome;
@@ -204,12 +207,15 @@ async function sendAndKeep(
     if (outcome.stopped || error.code === 'ABORTED' || control.hardStop.signal.aborted) return 'left';
     if (isFatalForRun(error) || error.status === 404) {
       // Another endpoint of the model may answer it: not an error of the sample.
-      if (context.failover?.(endpoint, error, sample)) return 'left';
+      if (context.failover?.(endpoint, error, sample)) {
+        context.triedElsewhere?.set(sample.id, attempts);
+        return 'left';
+      }
       context.fatal ??= error;
       control.hardStop.abort();
       return 'left';
     }
-    recordError(context, sample, request, error, outcome.attempts, started);
+    recordError(context, sample, request, error, attempts, started);
     return 'failed';
   }
   context.served?.(endpoint);
@@ -233,7 +239,7 @@ async function sendAndKeep(
   // Handed to the store now; the claim is let go once the answer is committed, where another
   // process finds it. The slot goes on meanwhile.
   void context.writer.keepAnswer(entry).finally(release);
-  return { response, fresh: true, attempts: outcome.attempts, prompt, sentAt: started };
+  return { response, fresh: true, attempts, prompt, sentAt: started };
 }
 
 /** The price of a fresh answer (a cached one cost nothing this time). */

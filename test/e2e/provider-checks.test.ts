@@ -1,33 +1,20 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { startEmbeddingTestServer } from '../support/embedding-test-server.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
 import { verifySigV4 } from '../support/sigv4.js';
-import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
+import { ROOT, runCli, temporaryHome } from './cli.js';
+import { niahWithTestServer } from './niah-server.js';
 import { resultIds, storeSnapshot } from './store-snapshot.js';
 
-const scratch = temporaryHome();
-const dataset = join(scratch, 'niah.jsonl');
+const { scratch, dataset, server: testServer } = niahWithTestServer();
 let server: LlmTestServer;
-
-beforeAll(async () => {
-  await buildSampleNiah(dataset);
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
-});
 beforeEach(() => {
-  server.requests.length = 0;
-  server.probes.length = 0;
-  server.counts.length = 0;
-  server.servedModels = undefined;
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
+  server = testServer();
 });
 
 /** A config of one model named "m", written to a fresh file. */
@@ -208,6 +195,36 @@ describe('azure-openai with "auth": "entra-id" and no token to be had', () => {
       expect(storeSnapshot(home)).toBe('absent');
     } finally {
       await new Promise<void>((resolve) => identity.close(() => resolve()));
+    }
+  });
+});
+
+describe('a model on three endpoints, one down at the start', () => {
+  it('runs on the two that answer, names the one left out; all three down is still an error', async () => {
+    const other = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
+    const closed = await startLlmTestServer();
+    const down = closed.url;
+    await closed.close();
+    try {
+      const home = temporaryHome();
+      const entry = (urls: string[]) =>
+        config({
+          provider: 'ollama',
+          model: 'llama3.1:8b',
+          contextWindow: 32768,
+          endpoints: urls.map((baseURL) => ({ baseURL, concurrency: 2 })),
+        });
+      const result = await runModel(home, entry([server.url, down, other.url]));
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(`warning: ${down} failed (Cannot reach ${down}/api/show`);
+      const chats = [...server.requests, ...other.requests].filter((request) => request.path === '/api/chat');
+      expect(chats).toHaveLength(20);
+      expect(resultIds(home)).toHaveLength(20);
+      const allDown = await runModel(temporaryHome(), entry([down, down, down]));
+      expect(allDown.code).toBe(1);
+      expect(allDown.stderr).toContain(`error [ENDPOINT_UNREACHABLE] Cannot reach ${down}/api/show`);
+    } finally {
+      await other.close();
     }
   });
 });
