@@ -48,6 +48,8 @@ export interface ChatProviderEntry {
   specForm: string;
   /** A missing key is an error before anything is sent (paid APIs). */
   keyRequired: boolean;
+  /** How it signs in, as `medbench providers` shows it: a key, or the provider's own credentials. */
+  signIn: string;
   create(options: ChatEndpointOptions): Promise<ChatModel>;
 }
 
@@ -96,6 +98,7 @@ async function gemini(options: ChatEndpointOptions): Promise<ChatModel> {
 export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProviderEntry>> = {
   'openai-compatible': {
     specForm: 'openai-compatible:<model>@<base URL>',
+    signIn: 'a key if the server asks (apiKeyEnv)',
     keyRequired: false,
     fromSpec(rest) {
       // The URL starts at the first "@http(s)://" (it may itself hold user info with an "@").
@@ -109,6 +112,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   openai: {
     specForm: 'openai:<model>',
+    signIn: 'key (OPENAI_API_KEY)',
     keyRequired: true,
     fromSpec: (rest) =>
       rest
@@ -122,6 +126,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   anthropic: {
     specForm: 'anthropic:<model>',
+    signIn: 'key (ANTHROPIC_API_KEY)',
     keyRequired: true,
     fromSpec: (rest) =>
       rest
@@ -145,6 +150,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   'azure-openai': {
     // A deployment needs its resource and deployment name: a config entry, not an inline spec.
     specForm: 'azure-openai (a medbench.config.json entry with baseURL and deployment)',
+    signIn: 'key (apiKeyEnv), or Entra ID',
     keyRequired: false,
     fromSpec: () => undefined,
     async create(options) {
@@ -171,6 +177,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   bedrock: {
     specForm: 'bedrock:<model id>[@<region>] (credentials from the AWS chain)',
+    signIn: 'AWS credentials (no key)',
     keyRequired: false,
     fromSpec(rest) {
       const match = /^(.+?)(?:@([a-z]{2}(?:-[a-z]+)+-\d))?$/.exec(rest);
@@ -192,6 +199,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   gemini: {
     specForm: 'gemini:<model> (GEMINI_API_KEY)',
+    signIn: 'key (GEMINI_API_KEY)',
     keyRequired: true,
     fromSpec: (rest) =>
       rest ? { provider: 'gemini', model: rest, endpoints: [{ apiKeyEnv: 'GEMINI_API_KEY' }] } : undefined,
@@ -199,6 +207,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   'vertex-ai': {
     specForm: 'vertex-ai:<model>@<project>/<location> (Application Default Credentials)',
+    signIn: 'Google ADC (no key)',
     keyRequired: false,
     fromSpec(rest) {
       const match = /^(.+)@([^/@]+)\/([a-z0-9-]+)$/.exec(rest);
@@ -214,6 +223,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   ollama: {
     specForm: 'ollama:<model>[@<base URL>] (default http://127.0.0.1:11434)',
+    signIn: 'none (a key if a proxy asks)',
     keyRequired: false,
     fromSpec(rest) {
       const at = rest.search(/@https?:\/\//i);
@@ -244,6 +254,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   gguf: {
     specForm: 'gguf:<path to a .gguf file> (llama.cpp in this process)',
+    signIn: 'none (in process)',
     keyRequired: false,
     fromSpec: (rest) => (rest ? { provider: 'gguf', model: rest } : undefined),
     async create(options) {
@@ -259,6 +270,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   baseline: {
     specForm: 'baseline:extractive',
+    signIn: 'none (in process)',
     keyRequired: false,
     fromSpec: (rest) =>
       rest === '' || rest === 'extractive' ? { provider: 'baseline', model: 'extractive' } : undefined,

@@ -228,3 +228,15 @@ describe('a model on three endpoints, one down at the start', () => {
     }
   });
 });
+
+describe('medbench providers', () => {
+  it('says how each provider signs in: Azure OpenAI with a key (or Entra ID), Bedrock and Vertex AI without one', async () => {
+    const result = await runCli(['providers']);
+    expect(result.code).toBe(0);
+    const row = (name: string) => result.stdout.split('\n').find((line) => line.startsWith(`${name} `)) ?? '';
+    expect(row('azure-openai')).toContain('key (apiKeyEnv), or Entra ID');
+    expect(row('openai')).toContain('key (OPENAI_API_KEY)');
+    expect(row('bedrock')).toContain('AWS credentials (no key)');
+    expect(row('vertex-ai')).toContain('Google ADC (no key)');
+  });
+});

@@ -24,7 +24,7 @@ const messages = [
 ];
 const parameters = { temperature: 0, maxOutputTokens: 500 };
 
-// Gemini API reference: POST /v1beta/models/{model}:generateContent, key in x-goog-api-key, body
+// Gemini API reference: POST /v1/models/{model}:generateContent, key in x-goog-api-key, body
 // {contents: [{role, parts: [{text}]}], systemInstruction: {parts: [{text}]}, generationConfig:
 // {temperature, maxOutputTokens}}; answer {candidates: [{content: {parts}, finishReason}], usageMetadata}.
 describe('Gemini API on the wire', () => {
