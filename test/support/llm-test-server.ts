@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { onJsonRequest } from './on-json-request.js';
+import { answeredAsGeminiCountRefusal, answeredAsUnknownBedrockModel } from './provider-refusals.js';
 
 export interface RecordedRequest {
   path: string;
@@ -160,24 +161,6 @@ function answerModelRoute(state: LlmTestServer, path: string, response: ServerRe
   send(response, 200, JSON.stringify({ ...model, type: 'model', name: `models/${model.id}` }));
 }
 
-/**
- * Bedrock's answer to a model id it does not serve (when the test names the served ones), in its
- * documented error shape: the type in x-amzn-errortype, { "message" } as the body.
- */
-function answeredAsUnknownBedrockModel(state: LlmTestServer, pathname: string, response: ServerResponse) {
-  const modelId = decodeURIComponent(/^\/model\/([^/]+)\//.exec(pathname)?.[1] ?? '');
-  if (!state.servedModels || state.servedModels.some((model) => model.id === modelId)) return false;
-  if (state.bedrockUnknownModel === 400)
-    send(response, 400, '{"message": "The provided model identifier is invalid."}', {
-      'x-amzn-errortype': 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/',
-    });
-  else
-    send(response, 404, '{"message": "Could not resolve the foundation model from the model identifier."}', {
-      'x-amzn-errortype': 'ResourceNotFoundException:http://internal.amazon.com/coral/com.amazon.bedrock/',
-    });
-  return true;
-}
-
 /** The count routes: each provider's own shape, a token per 4 characters of the prompt. */
 function answeredCount(state: LlmTestServer, recorded: RecordedRequest, response: ServerResponse): boolean {
   const pathname = recorded.path.split('?')[0]!;
@@ -193,6 +176,7 @@ function answeredCount(state: LlmTestServer, recorded: RecordedRequest, response
   if (!kind) return false;
   state.counts.push(recorded);
   if (kind === 'bedrock' && answeredAsUnknownBedrockModel(state, pathname, response)) return true;
+  if (kind === 'gemini' && answeredAsGeminiCountRefusal(pathname, recorded.body, response)) return true;
   const body = recorded.body as Record<string, unknown>;
   const inner =
     kind === 'bedrock'
