@@ -77,7 +77,6 @@ async function openAICompatible(options: ChatEndpointOptions, serverExtensions: 
 /** Gemini: the Gemini API with a key, or Vertex AI (project and location) with ADC. */
 async function gemini(options: ChatEndpointOptions): Promise<ChatModel> {
   const { GeminiChatModel } = await import('../providers/gemini/gemini-chat-model.js');
-  const headers = { ...options.headers, ...options.secretHeaders };
   return new GeminiChatModel({
     modelId: options.modelId,
     ...(options.project && options.location
@@ -86,9 +85,17 @@ async function gemini(options: ChatEndpointOptions): Promise<ChatModel> {
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.apiKeyEnv ? { apiKeyEnv: options.apiKeyEnv } : {}),
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    ...(Object.keys(headers).length > 0 ? { headers } : {}),
-    ...(options.query ? { query: options.query } : {}),
+    ...sdkParameters(options),
   });
+}
+
+/** Fixed and secret headers and the query, for the adapters that hand them to an SDK. */
+function sdkParameters(options: ChatEndpointOptions) {
+  return {
+    headers: options.headers,
+    secretHeaders: options.secretHeaders,
+    ...(options.query ? { query: options.query } : {}),
+  };
 }
 
 /**
@@ -186,14 +193,12 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
     },
     async create(options) {
       const { BedrockChatModel } = await import('../providers/bedrock/bedrock-chat-model.js');
-      const headers = { ...options.headers, ...options.secretHeaders };
       return new BedrockChatModel({
         modelId: options.modelId,
         ...(options.region ? { region: options.region } : {}),
         ...(options.profile ? { profile: options.profile } : {}),
         ...(options.baseURL ? { endpointURL: options.baseURL } : {}),
-        ...(Object.keys(headers).length > 0 ? { headers } : {}),
-        ...(options.query ? { query: options.query } : {}),
+        ...sdkParameters(options),
       });
     },
   },

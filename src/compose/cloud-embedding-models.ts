@@ -61,22 +61,15 @@ export async function cloudEmbeddingModel(
   environment: NodeJS.ProcessEnv,
 ): Promise<EmbeddingModel> {
   const modelId = config.model!;
-  const sent = endpointHeaders(config.headers, environment);
-  // The SDKs take one set of headers: the secret ones are kept out of errors by the adapters.
-  const headers = { ...sent.headers, ...sent.secretHeaders };
   const common = {
     ...(options.concurrency ? { maxParallelCalls: options.concurrency } : {}),
-    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    // Fixed headers and the query are part of the endpoint's identity; secret headers are not.
+    ...endpointHeaders(config.headers, environment),
     ...(config.query ? { query: config.query } : {}),
   };
   if (config.provider === 'ollama') {
     const { OllamaEmbeddingModel } = await import('../providers/ollama/ollama-embedding-model.js');
-    return new OllamaEmbeddingModel({
-      baseURL: config.baseURL ?? OLLAMA_DEFAULT_URL,
-      modelId,
-      ...common,
-      ...sent,
-    });
+    return new OllamaEmbeddingModel({ baseURL: config.baseURL ?? OLLAMA_DEFAULT_URL, modelId, ...common });
   }
   if (config.provider === 'bedrock') {
     const { BedrockEmbeddingModel } = await import('../providers/bedrock/bedrock-embedding-model.js');

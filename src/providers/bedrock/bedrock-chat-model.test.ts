@@ -73,6 +73,17 @@ describe('Amazon Bedrock on the wire', () => {
       expect(request.headers['x-institution']).toBe('uk-essen');
       expect(verifySigV4(request, 'bedrock-secret-key-for-tests').accessKeyId).toBe('AKIDMEDBENCHTEST');
     }
+    // Query and fixed headers may route to another server: part of the identity; a secret header is not.
+    expect(gateway.endpoint).toMatch(new RegExp(`^${server.url}\\?tenant=radiology#headers=[0-9a-f]{12}$`));
+    const withSecret = new BedrockChatModel({
+      modelId: 'm',
+      region: 'eu-central-1',
+      endpointURL: server.url,
+      headers: { 'x-institution': 'uk-essen' },
+      secretHeaders: { 'x-gateway-secret': 'gw-1' },
+      query: { tenant: 'radiology' },
+    });
+    expect(withSecret.endpoint).toBe(gateway.endpoint);
   });
   it('the SDK retries nothing itself: one request per attempt, the runner counts them', async () => {
     const before = server.requests.length;

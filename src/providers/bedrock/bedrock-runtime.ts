@@ -1,6 +1,6 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { MedbenchError } from '../../core/errors.js';
-import { endpointIdentity } from '../endpoint-identity.js';
+import { endpointIdentityWithHeaders, withQuery } from '../endpoint-identity.js';
 
 /** Where and as whom a Bedrock adapter sends: region, another runtime URL, an AWS profile. */
 export interface BedrockConnection {
@@ -10,8 +10,12 @@ export interface BedrockConnection {
   endpointURL?: string;
   /** A named profile of ~/.aws/config and ~/.aws/credentials; else the default chain. */
   profile?: string;
-  /** Headers and query parameters for every request (a gateway's), signed with the rest. */
+  /**
+   * Headers and query parameters for every request (a gateway's), signed with the rest: fixed
+   * headers and the query are part of the endpoint's identity, secret headers are not.
+   */
   headers?: Record<string, string>;
+  secretHeaders?: Record<string, string>;
   query?: Record<string, string>;
 }
 
@@ -21,8 +25,10 @@ export function regionOf(connection: BedrockConnection): string | undefined {
 
 /** The runtime's URL for the region, as the endpoint's identity. */
 export function runtimeIdentity(connection: BedrockConnection): string {
-  if (connection.endpointURL) return endpointIdentity(connection.endpointURL);
-  return `https://bedrock-runtime.${regionOf(connection) ?? 'unset-region'}.amazonaws.com`;
+  const url =
+    connection.endpointURL ??
+    `https://bedrock-runtime.${regionOf(connection) ?? 'unset-region'}.amazonaws.com`;
+  return endpointIdentityWithHeaders(withQuery(url, connection.query), connection.headers);
 }
 
 /**
@@ -64,7 +70,8 @@ interface BuiltRequest {
  * which runs before the request is signed, so SigV4 covers them as it covers the rest.
  */
 function addEndpointParameters(client: BedrockRuntimeClient, connection: BedrockConnection): void {
-  const { headers = {}, query = {} } = connection;
+  const headers = { ...connection.headers, ...connection.secretHeaders };
+  const query = connection.query ?? {};
   if (Object.keys(headers).length === 0 && Object.keys(query).length === 0) return;
   client.middlewareStack.add(
     (next) => async (args) => {

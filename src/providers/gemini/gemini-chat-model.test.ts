@@ -125,6 +125,7 @@ describe('Gemini API: counting tokens, query parameters, refusals before sending
       expect(server.probes.at(-1)!.path).toBe('/v1/models/gemini-2.5-pro?tenant=uk-essen');
       expect(server.counts.at(-1)!.path).toBe('/v1/models/gemini-2.5-pro:countTokens?tenant=uk-essen');
       expect(server.requests.at(-1)!.path).toBe('/v1/models/gemini-2.5-pro:generateContent?tenant=uk-essen');
+      expect(model.endpoint).toBe(`${server.url}?tenant=uk-essen`);
     } finally {
       server.servedModels = undefined;
     }

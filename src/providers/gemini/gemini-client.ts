@@ -1,5 +1,5 @@
 import type { GoogleGenAI } from '@google/genai';
-import { endpointIdentity } from '../endpoint-identity.js';
+import { endpointIdentityWithHeaders, withQuery } from '../endpoint-identity.js';
 import { parseRetryAfter } from '../http-json.js';
 
 /** The Gemini API (a key) or Vertex AI (project and location, Application Default Credentials). */
@@ -9,8 +9,9 @@ export interface GeminiConnection {
   vertex?: { project: string; location: string };
   /** Another API URL (a private endpoint; a local server in tests). */
   baseURL?: string;
-  /** Headers for every request (fixed and secret values alike). */
+  /** Headers for every request: fixed ones (part of the endpoint's identity) and secret ones. */
   headers?: Record<string, string>;
+  secretHeaders?: Record<string, string>;
   /** Query parameters for every request (a gateway's own). */
   query?: Record<string, string>;
 }
@@ -22,9 +23,11 @@ export function geminiIdentity(connection: GeminiConnection): string {
   const { vertex } = connection;
   const base =
     connection.baseURL ?? (vertex ? `https://${vertex.location}-aiplatform.googleapis.com` : GEMINI_API);
-  return endpointIdentity(
-    vertex ? `${base.replace(/\/+$/, '')}/projects/${vertex.project}/locations/${vertex.location}` : base,
-  );
+  const url = vertex
+    ? `${base.replace(/\/+$/, '')}/projects/${vertex.project}/locations/${vertex.location}`
+    : base;
+  // Query and fixed headers may route to another server (a gateway): they are part of it.
+  return endpointIdentityWithHeaders(withQuery(url, connection.query), connection.headers);
 }
 
 /** The SDK client; its own retries stay off (the runner retries). */
@@ -33,7 +36,7 @@ export async function geminiClient(connection: GeminiConnection): Promise<Google
   const { vertex } = connection;
   const httpOptions = {
     ...(connection.baseURL ? { baseUrl: connection.baseURL } : {}),
-    ...(connection.headers ? { headers: connection.headers } : {}),
+    headers: { ...connection.headers, ...connection.secretHeaders },
   };
   return vertex
     ? new GoogleGenAI({ vertexai: true, project: vertex.project, location: vertex.location, httpOptions })
@@ -49,7 +52,11 @@ export function geminiAuthHint(connection: GeminiConnection): string {
 
 /** What must never show in an error: the key and every header value. */
 export function geminiSecrets(connection: GeminiConnection): string[] {
-  return [connection.apiKey ?? '', ...Object.values(connection.headers ?? {})];
+  return [
+    connection.apiKey ?? '',
+    ...Object.values(connection.headers ?? {}),
+    ...Object.values(connection.secretHeaders ?? {}),
+  ];
 }
 
 /** One SDK call's fetch, and what it saw: whether a request went out, the answer's Retry-After. */
