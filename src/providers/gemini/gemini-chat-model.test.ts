@@ -131,7 +131,7 @@ describe('Gemini API: counting tokens, query parameters, refusals before sending
     }
   });
 
-  it("leaves no listener on the caller's signal: calls sharing one (a run's) print no MaxListenersExceededWarning", async () => {
+  it("leaves no listener on the caller's signal: calls sharing one (a run's) pile none up, and nothing warns", async () => {
     const embeddings = await startEmbeddingTestServer({ dimensions: 8 });
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.name);

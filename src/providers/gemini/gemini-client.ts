@@ -91,8 +91,9 @@ export function watchedFetch(connection: GeminiConnection): WatchedFetch {
 /**
  * The signal one SDK call is given: a fresh one that follows the caller's. The SDK leaves its abort
  * listener on the signal it is given after a call that succeeds; given the caller's own (a run's,
- * shared by every call), those piled up into a MaxListenersExceededWarning. `done` takes this
- * call's one listener off the caller's signal once the call is over.
+ * shared by every call), they piled up, one per call, for the whole run (Node 20 printed a
+ * MaxListenersExceededWarning; Node 22 and later no longer warn for AbortSignal). `done` takes
+ * this call's one listener off the caller's signal once the call is over.
  */
 export function callSignal(signal: AbortSignal | undefined): { signal?: AbortSignal; done: () => void } {
   if (!signal) return { done: () => {} };
