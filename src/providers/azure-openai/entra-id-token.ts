@@ -30,7 +30,7 @@ export function entraIdFailure(caught: unknown): MedbenchError {
   const error = (caught ?? {}) as { name?: string; message?: string };
   const text = redactCredentials(`${error.name ?? 'Error'}: ${error.message ?? String(caught)}`)
     .replace(/\s+/g, ' ')
-    .slice(0, 400);
+    .slice(0, 700);
   return new MedbenchError({
     code: 'ENDPOINT_AUTH',
     message: `Microsoft Entra ID gave no token for Azure OpenAI ("auth": "entra-id"): ${text}`,
