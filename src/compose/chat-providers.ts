@@ -50,6 +50,8 @@ export interface ChatProviderEntry {
   specForm: string;
   /** A missing key is an error before anything is sent (paid APIs). */
   keyRequired: boolean;
+  /** How it signs in, as `medbench providers` shows it: a key, or the provider's own credentials. */
+  signIn: string;
   create(options: ChatEndpointOptions): Promise<ChatModel>;
 }
 
@@ -77,7 +79,6 @@ async function openAICompatible(options: ChatEndpointOptions, serverExtensions: 
 /** Gemini: the Gemini API with a key, or Vertex AI (project and location) with ADC. */
 async function gemini(options: ChatEndpointOptions): Promise<ChatModel> {
   const { GeminiChatModel } = await import('../providers/gemini/gemini-chat-model.js');
-  const headers = { ...options.headers, ...options.secretHeaders };
   return new GeminiChatModel({
     modelId: options.modelId,
     ...(options.project && options.location
@@ -86,8 +87,17 @@ async function gemini(options: ChatEndpointOptions): Promise<ChatModel> {
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.apiKeyEnv ? { apiKeyEnv: options.apiKeyEnv } : {}),
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...sdkParameters(options),
   });
+}
+
+/** Fixed and secret headers and the query, for the adapters that hand them to an SDK. */
+function sdkParameters(options: ChatEndpointOptions) {
+  return {
+    headers: options.headers,
+    secretHeaders: options.secretHeaders,
+    ...(options.query ? { query: options.query } : {}),
+  };
 }
 
 /**
@@ -97,6 +107,7 @@ async function gemini(options: ChatEndpointOptions): Promise<ChatModel> {
 export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProviderEntry>> = {
   'openai-compatible': {
     specForm: 'openai-compatible:<model>@<base URL>',
+    signIn: 'a key if the server asks (apiKeyEnv)',
     keyRequired: false,
     fromSpec(rest) {
       // The URL starts at the first "@http(s)://" (it may itself hold user info with an "@").
@@ -110,6 +121,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   openai: {
     specForm: 'openai:<model>',
+    signIn: 'key (OPENAI_API_KEY)',
     keyRequired: true,
     fromSpec: (rest) =>
       rest
@@ -123,6 +135,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   anthropic: {
     specForm: 'anthropic:<model>',
+    signIn: 'key (ANTHROPIC_API_KEY)',
     keyRequired: true,
     fromSpec: (rest) =>
       rest
@@ -147,6 +160,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   'azure-openai': {
     // A deployment needs its resource and deployment name: a config entry, not an inline spec.
     specForm: 'azure-openai (a medbench.config.json entry with baseURL and deployment)',
+    signIn: 'key (apiKeyEnv), or Entra ID',
     keyRequired: false,
     fromSpec: () => undefined,
     async create(options) {
@@ -174,6 +188,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   bedrock: {
     specForm: 'bedrock:<model id>[@<region>] (credentials from the AWS chain)',
+    signIn: 'AWS credentials (no key)',
     keyRequired: false,
     fromSpec(rest) {
       const match = /^(.+?)(?:@([a-z]{2}(?:-[a-z]+)+-\d))?$/.exec(rest);
@@ -187,11 +202,13 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
         ...(options.region ? { region: options.region } : {}),
         ...(options.profile ? { profile: options.profile } : {}),
         ...(options.baseURL ? { endpointURL: options.baseURL } : {}),
+        ...sdkParameters(options),
       });
     },
   },
   gemini: {
     specForm: 'gemini:<model> (GEMINI_API_KEY)',
+    signIn: 'key (GEMINI_API_KEY)',
     keyRequired: true,
     fromSpec: (rest) =>
       rest ? { provider: 'gemini', model: rest, endpoints: [{ apiKeyEnv: 'GEMINI_API_KEY' }] } : undefined,
@@ -199,6 +216,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   'vertex-ai': {
     specForm: 'vertex-ai:<model>@<project>/<location> (Application Default Credentials)',
+    signIn: 'Google ADC (no key)',
     keyRequired: false,
     fromSpec(rest) {
       const match = /^(.+)@([^/@]+)\/([a-z0-9-]+)$/.exec(rest);
@@ -214,6 +232,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   ollama: {
     specForm: 'ollama:<model>[@<base URL>] (default http://127.0.0.1:11434)',
+    signIn: 'none (a key if a proxy asks)',
     keyRequired: false,
     fromSpec(rest) {
       const at = rest.search(/@https?:\/\//i);
@@ -244,6 +263,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   gguf: {
     specForm: 'gguf:<path to a .gguf file> (llama.cpp in this process)',
+    signIn: 'none (in process)',
     keyRequired: false,
     fromSpec: (rest) => (rest ? { provider: 'gguf', model: rest } : undefined),
     async create(options) {
@@ -259,6 +279,7 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
   },
   baseline: {
     specForm: 'baseline:extractive',
+    signIn: 'none (in process)',
     keyRequired: false,
     fromSpec: (rest) =>
       rest === '' || rest === 'extractive' ? { provider: 'baseline', model: 'extractive' } : undefined,

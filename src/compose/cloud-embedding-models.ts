@@ -5,6 +5,7 @@ import { endpointIdentity } from '../providers/endpoint-identity.js';
 import { geminiIdentity } from '../providers/gemini/gemini-client.js';
 import { OLLAMA_DEFAULT_URL } from '../providers/ollama/ollama-default-url.js';
 import type { EmbeddingModelConfig } from './config.js';
+import { endpointHeaders } from './endpoint-headers.js';
 import { rememberSecret } from './known-secrets.js';
 
 type CloudProvider = 'ollama' | 'bedrock' | 'gemini' | 'vertex-ai';
@@ -62,6 +63,9 @@ export async function cloudEmbeddingModel(
   const modelId = config.model!;
   const common = {
     ...(options.concurrency ? { maxParallelCalls: options.concurrency } : {}),
+    // Fixed headers and the query are part of the endpoint's identity; secret headers are not.
+    ...endpointHeaders(config.headers, environment),
+    ...(config.query ? { query: config.query } : {}),
   };
   if (config.provider === 'ollama') {
     const { OllamaEmbeddingModel } = await import('../providers/ollama/ollama-embedding-model.js');

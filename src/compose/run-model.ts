@@ -93,11 +93,12 @@ export async function runModel(options: {
   checkRestrictedData(options.model, options.restricted);
   // Only when something is left to send: a finished run resumes without its server.
   const finished = options.store.finishedSampleIds(options.run.id);
-  if (options.samples.some((sample) => !finished.has(sample.id)))
-    await probeEndpoints(options.model, {
-      signal: options.hooks?.abortSignal,
-      onNotice: options.hooks?.onNotice,
-    });
+  const downAtStart = options.samples.some((sample) => !finished.has(sample.id))
+    ? await probeEndpoints(options.model, {
+        signal: options.hooks?.abortSignal,
+        onNotice: options.hooks?.onNotice,
+      })
+    : [];
   const defaults = options.defaults ?? {};
   const hooks = options.hooks ?? {};
   const policy = retryPolicyFrom(options.retry, defaults);
@@ -118,6 +119,7 @@ export async function runModel(options: {
       ...(hooks.abortSignal ? { abortSignal: hooks.abortSignal } : {}),
       ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
       onRetry: (event) => hooks.onRetry?.(event, policy),
+      downAtStart,
       onEndpointDown: ({ endpoint, error, restMs }) =>
         hooks.onNotice?.(
           `warning: ${endpoint} failed (${redactKnownSecrets(error.message)}); its samples go to the other endpoints, and it is tried again in ${Math.round(restMs / 1000)} s.`,

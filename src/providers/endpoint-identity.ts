@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Query parameters whose values are credentials (Azure's `api-key`, signed URLs, tokens). */
 const SECRET_PARAMETER = /key|token|secret|sig|password|auth|credential/i;
 
@@ -50,4 +52,32 @@ function makeRouteUrl(baseURL: string, route: string): string {
   }
   url.pathname = `${url.pathname.replace(/\/+$/, '')}${route}`;
   return url.toString();
+}
+
+/** The base URL with `query` added (values replace those already in the URL). */
+export function withQuery(baseURL: string, query: Record<string, string> | undefined): string {
+  if (!query || Object.keys(query).length === 0) return baseURL;
+  try {
+    const url = new URL(baseURL);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    return url.toString();
+  } catch {
+    return baseURL; // the request reports the bad URL
+  }
+}
+
+/**
+ * The endpoint's identity: its URL without credentials and, when it sends fixed headers, a
+ * digest of them (a gateway may route by header: another header is another server).
+ */
+export function endpointIdentityWithHeaders(
+  baseURL: string,
+  headers: Record<string, string> | undefined,
+): string {
+  const url = endpointIdentity(baseURL);
+  const entries = Object.entries(headers ?? {})
+    .map(([name, value]) => [name.toLowerCase(), value])
+    .sort(([left], [right]) => (left! < right! ? -1 : 1));
+  if (entries.length === 0) return url;
+  return `${url}#headers=${createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 12)}`;
 }

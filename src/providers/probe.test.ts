@@ -111,12 +111,22 @@ describe('one free request before a run', () => {
       const bedrock = (modelId: string) =>
         new BedrockChatModel({ modelId, region: 'eu-central-1', endpointURL: server.url });
       expect(await bedrock('anthropic.claude-3-5-haiku-20241022-v1:0').probe()).toEqual({});
+      // An id Bedrock does not know: HTTP 400 ValidationException "The provided model identifier is invalid."
+      const invalid = await refusal(bedrock('anthropic.claude-typo').probe());
+      expect([invalid.code, invalid.message, invalid.hint]).toEqual([
+        'MODEL_NOT_FOUND',
+        expect.stringContaining('The provided model identifier is invalid.'),
+        expect.stringMatching(/Check "model" \("anthropic\.claude-typo".*region eu-central-1/),
+      ]);
+      // A foundation model the region cannot resolve: HTTP 404 ResourceNotFoundException.
+      server.bedrockUnknownModel = 404;
       const error = await refusal(bedrock('anthropic.claude-typo').probe());
       expect([error.code, error.hint]).toEqual([
         'MODEL_NOT_FOUND',
         expect.stringContaining('"anthropic.claude-typo"'),
       ]);
     } finally {
+      server.bedrockUnknownModel = 400;
       process.env = saved;
     }
   });

@@ -160,6 +160,33 @@ async function askModel(
   }
 }
 
+/**
+ * A request given up after its retries: left for the next run (stopped), for another endpoint of
+ * the model (its attempts carried along), the run stopped (fatal), or the sample's error.
+ */
+function giveUp(
+  context: SampleRun,
+  send: { sample: Sample; endpoint: ChatModel; request: SampleRequest; started: number },
+  failure: { error: MedbenchError; stopped: boolean; attempts: number },
+): 'left' | 'failed' {
+  const { control } = context;
+  const { sample, endpoint } = send;
+  const { error, attempts } = failure;
+  if (failure.stopped || error.code === 'ABORTED' || control.hardStop.signal.aborted) return 'left';
+  if (isFatalForRun(error) || error.status === 404) {
+    // Another endpoint of the model may answer it: not an error of the sample.
+    if (context.failover?.(endpoint, error, sample)) {
+      context.triedElsewhere?.set(sample.id, attempts);
+      return 'left';
+    }
+    context.fatal ??= error;
+    control.hardStop.abort();
+    return 'left';
+  }
+  recordError(context, sample, send.request, error, attempts, send.started);
+  return 'failed';
+}
+
 /** Sends a request (with retries) and hands a fresh answer back uncommitted; see `askModel`. */
 async function sendAndKeep(
   context: SampleRun,
@@ -198,20 +225,12 @@ async function sendAndKeep(
   });
   // Answered or given up: the slot's other worker sends its request now.
   handOn();
+  // Every try counts, those on endpoints that failed before this one included.
+  const attempts = (context.triedElsewhere?.get(sample.id) ?? 0) + outcome.attempts;
+  context.triedElsewhere?.delete(sample.id);
   if (!outcome.ok) {
     release();
-    const { error } = outcome;
-    // Stopped: not recorded; the next run does this sample.
-    if (outcome.stopped || error.code === 'ABORTED' || control.hardStop.signal.aborted) return 'left';
-    if (isFatalForRun(error) || error.status === 404) {
-      // Another endpoint of the model may answer it: not an error of the sample.
-      if (context.failover?.(endpoint, error, sample)) return 'left';
-      context.fatal ??= error;
-      control.hardStop.abort();
-      return 'left';
-    }
-    recordError(context, sample, request, error, outcome.attempts, started);
-    return 'failed';
+    return giveUp(context, send, { error: outcome.error, stopped: outcome.stopped, attempts });
   }
   context.served?.(endpoint);
   const { text, usage, reasoning } = outcome.value;
@@ -236,7 +255,7 @@ async function sendAndKeep(
   // Handed to the store now; the claim is let go once the answer is committed, where another
   // process finds it. The slot goes on meanwhile.
   void context.writer.keepAnswer(entry).finally(release);
-  return { response, fresh: true, attempts: outcome.attempts, prompt, sentAt: started };
+  return { response, fresh: true, attempts, prompt, sentAt: started };
 }
 
 /** The price of a fresh answer (a cached one cost nothing this time). */

@@ -89,6 +89,16 @@ describe('several endpoints: health and fail-over', () => {
     );
     expect(new Set(answeredPrompts).size).toBe(24);
     expect(good.requests).toHaveLength(21);
+    // A sample's attempts are every request the two servers saw for it, the refused one included.
+    const sentFor = (sampleId: string) => {
+      const prompt = samples.find((sample) => sample.id === sampleId)!.prompt;
+      return [...good.requests, ...failing.requests].filter((request) =>
+        JSON.stringify(request.body.messages).includes(`"${prompt}"`),
+      ).length;
+    };
+    expect(results.filter((result) => sentFor(result.sampleId) > 1).length).toBeGreaterThan(0);
+    for (const result of results)
+      expect([result.sampleId, result.attempts]).toEqual([result.sampleId, sentFor(result.sampleId)]);
     // Resting, it is sent nothing more: its three answers, and at most one refused request per
     // slot (those on the wire when it began to refuse), none of the samples prepared meanwhile.
     expect(failing.requests.length).toBeLessThanOrEqual(6);

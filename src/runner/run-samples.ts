@@ -64,6 +64,11 @@ export interface RunSamplesOptions {
    * is not sent, and the run stops there, resumable (`RunSummary.costCapReached`).
    */
   maxCost?: number;
+  /**
+   * With several endpoints: those found down before the run (unreachable at the check); they rest
+   * from the start while the others take the samples.
+   */
+  downAtStart?: ReadonlyArray<{ model: ChatModel; error: MedbenchError }>;
   /** With several endpoints: one failed as a whole and rests while the others take its samples. */
   onEndpointDown?: (event: { endpoint: string; error: MedbenchError; restMs: number }) => void;
 }
@@ -128,6 +133,12 @@ class SampleQueue {
 function failOver(context: SampleRun, queue: SampleQueue, options: RunSamplesOptions): void {
   const health = new EndpointHealth(options.model.endpoints.map((endpoint) => endpoint.model));
   queue.health = health;
+  context.triedElsewhere = new Map();
+  // Those that failed the check before the run start resting, as if they had failed a sample.
+  for (const { model: endpoint, error } of options.downAtStart ?? []) {
+    const down = health.markDown(endpoint, error);
+    if (down?.began) options.onEndpointDown?.({ endpoint: endpoint.endpoint, error, restMs: down.restMs });
+  }
   context.failover = (endpoint, error, sample) => {
     const down = health.markDown(endpoint, error);
     if (down === undefined) return false;

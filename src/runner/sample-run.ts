@@ -78,6 +78,11 @@ export interface SampleRun {
    * the sample goes to another); false when no other endpoint serves.
    */
   failover?: (endpoint: ChatModel, error: MedbenchError, sample: Sample) => boolean;
+  /**
+   * With several endpoints: the attempts a sample was sent on endpoints that then failed as a
+   * whole; its record counts them with those of the endpoint that answers it.
+   */
+  triedElsewhere?: Map<string, number>;
   /** An answer came back from this endpoint. */
   served?: (endpoint: ChatModel) => void;
   /**

@@ -1,22 +1,16 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { LlmTestServer } from '../support/llm-test-server.js';
+import { runCli, temporaryHome } from './cli.js';
+import { niahWithTestServer } from './niah-server.js';
 import { resultIds } from './store-snapshot.js';
 
-const scratch = temporaryHome();
-const dataset = join(scratch, 'niah.jsonl');
+// Every answer reports 4 output tokens ('{"answer": "x"}' is 15 characters; the server counts 1 per 4).
+const { scratch, dataset, server: testServer } = niahWithTestServer();
 let server: LlmTestServer;
-
-beforeAll(async () => {
-  await buildSampleNiah(dataset);
-  // Every answer reports 4 output tokens ('{"answer": "x"}' is 15 characters; the server counts 1 per 4).
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
+beforeEach(() => {
+  server = testServer();
 });
 
 /** A config with one model, `name`, on the test server. */

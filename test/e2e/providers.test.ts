@@ -1,30 +1,19 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { LlmTestServer } from '../support/llm-test-server.js';
 import { verifySigV4 } from '../support/sigv4.js';
-import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
+import { runCli, temporaryHome } from './cli.js';
+import { niahWithTestServer } from './niah-server.js';
 import { filesContain, resultIds, storeSnapshot } from './store-snapshot.js';
 
-const scratch = temporaryHome();
-const dataset = join(scratch, 'niah.jsonl');
+const { scratch, dataset, server: testServer } = niahWithTestServer();
 let server: LlmTestServer;
-
-beforeAll(async () => {
-  await buildSampleNiah(dataset);
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
-});
 beforeEach(() => {
-  server.requests.length = 0;
-  server.probes.length = 0;
-  server.servedModels = undefined;
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
+  server = testServer();
 });
 
 const run = (home: string, ...args: string[]) =>

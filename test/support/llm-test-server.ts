@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { answerBody } from './llm-test-answers.js';
 import { onJsonRequest } from './on-json-request.js';
+import { answeredAsGeminiCountRefusal, answeredAsUnknownBedrockModel } from './provider-refusals.js';
 
 export interface RecordedRequest {
   path: string;
@@ -59,6 +60,12 @@ export interface LlmTestServer {
   probes: RecordedRequest[];
   /** Count-tokens requests (Anthropic, vLLM's /tokenize, Bedrock, Gemini), answered a token per 4 characters. */
   counts: RecordedRequest[];
+  /**
+   * How Bedrock answers a model id not in `servedModels` (count-tokens and Converse alike): 400
+   * ValidationException "The provided model identifier is invalid." (an id it does not know), or
+   * 404 ResourceNotFoundException (a foundation model it cannot resolve in the region).
+   */
+  bedrockUnknownModel: 400 | 404;
   /** Ollama's pulled models (/api/show, /api/chat): any other name is answered 404, as Ollama does. */
   ollamaModels: Record<string, { contextLength: number; capabilities: string[] }>;
   close(): Promise<void>;
@@ -173,18 +180,8 @@ function answeredCount(state: LlmTestServer, recorded: RecordedRequest, response
           : undefined;
   if (!kind) return false;
   state.counts.push(recorded);
-  // Bedrock answers an unknown model 404 (when the test names the served ones).
-  const bedrockModel = decodeURIComponent(/^\/model\/([^/]+)\//.exec(pathname)?.[1] ?? '');
-  if (
-    kind === 'bedrock' &&
-    state.servedModels &&
-    !state.servedModels.some((model) => model.id === bedrockModel)
-  ) {
-    send(response, 404, '{"message": "Could not resolve the foundation model from the model identifier."}', {
-      'x-amzn-errortype': 'ResourceNotFoundException',
-    });
-    return true;
-  }
+  if (kind === 'bedrock' && answeredAsUnknownBedrockModel(state, pathname, response)) return true;
+  if (kind === 'gemini' && answeredAsGeminiCountRefusal(pathname, recorded.body, response)) return true;
   const body = recorded.body as Record<string, unknown>;
   const inner =
     kind === 'bedrock'
@@ -229,6 +226,7 @@ export async function startLlmTestServer(
     probeStatus: undefined,
     probes: [],
     counts: [],
+    bedrockUnknownModel: 400,
     ollamaModels: { 'llama3.1:8b': { contextLength: 131072, capabilities: ['completion', 'tools'] } },
     close: async () => {},
   };
@@ -261,9 +259,10 @@ export async function startLlmTestServer(
       state.peakInFlight.set(recorded.path, Math.max(current, state.peakInFlight.get(recorded.path) ?? 0));
       response.on('close', () => inFlight.set(recorded.path, (inFlight.get(recorded.path) ?? 1) - 1));
       if (answeredAsOllama(state, recorded, response)) return;
+      const bedrock = /^\/model\/[^/]+\/converse$/.test(recorded.path.split('?')[0]!);
+      if (bedrock && answeredAsUnknownBedrockModel(state, recorded.path, response)) return;
       const behaviour = state.script.shift() ?? state.fallback(recorded);
       if (behaviour.kind === 'hang') return;
-      const bedrock = /^\/model\/[^/]+\/converse$/.test(recorded.path);
       if (behaviour.kind === 'status') {
         const errorBody = bedrock ? '{"message": "scripted"}' : '{"error": {"message": "scripted"}}';
         send(response, behaviour.status, behaviour.body ?? errorBody, {

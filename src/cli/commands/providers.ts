@@ -13,12 +13,12 @@ export function providersCommand(output: CommandOutput): void {
       declared.tokenCounting,
       declared.maxContext ? 'yes' : 'no',
       declared.prefill,
-      entry.keyRequired ? 'yes' : 'no',
+      entry.signIn,
       entry.specForm,
     ];
   });
   output.stdout(
-    `${renderTextTable(['Provider', 'Embeddings', 'Token counting', 'Max context', 'Prefill', 'Key', 'How to name it'], rows)}\n` +
+    `${renderTextTable(['Provider', 'Embeddings', 'Token counting', 'Max context', 'Prefill', 'Sign-in', 'How to name it'], rows)}\n` +
       'Restricted (credentialed) data, logprobs (asked of none) and a config to copy per provider: docs/providers/.\n' +
       'Generation settings (topP, seed, stop, penalties, extraBody, reasoning, thinking) each provider takes: docs/generation-settings.md.\n',
   );

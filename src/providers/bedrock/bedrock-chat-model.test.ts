@@ -53,6 +53,38 @@ describe('Amazon Bedrock on the wire', () => {
     expect(() => verifySigV4(request, 'another-secret')).toThrow(/signature mismatch/);
   });
 
+  it("sends the endpoint's headers and query parameters on every request, signed with the rest", async () => {
+    const gateway = new BedrockChatModel({
+      modelId: 'anthropic.claude-3-haiku-20240307-v1:0',
+      region: 'eu-central-1',
+      endpointURL: server.url,
+      headers: { 'x-institution': 'uk-essen' },
+      query: { tenant: 'radiology' },
+    });
+    await gateway.countTokens([{ role: 'user', content: 'x' }]);
+    await gateway.generate({
+      messages: [{ role: 'user', content: 'x' }],
+      parameters: { temperature: 0, maxOutputTokens: 8 },
+    });
+    for (const request of [server.counts.at(-1)!, server.requests.at(-1)!]) {
+      expect(request.path).toMatch(
+        /^\/model\/anthropic\.claude-3-haiku-20240307-v1%3A0\/(count-tokens|converse)\?tenant=radiology$/,
+      );
+      expect(request.headers['x-institution']).toBe('uk-essen');
+      expect(verifySigV4(request, 'bedrock-secret-key-for-tests').accessKeyId).toBe('AKIDMEDBENCHTEST');
+    }
+    // Query and fixed headers may route to another server: part of the identity; a secret header is not.
+    expect(gateway.endpoint).toMatch(new RegExp(`^${server.url}\\?tenant=radiology#headers=[0-9a-f]{12}$`));
+    const withSecret = new BedrockChatModel({
+      modelId: 'm',
+      region: 'eu-central-1',
+      endpointURL: server.url,
+      headers: { 'x-institution': 'uk-essen' },
+      secretHeaders: { 'x-gateway-secret': 'gw-1' },
+      query: { tenant: 'radiology' },
+    });
+    expect(withSecret.endpoint).toBe(gateway.endpoint);
+  });
   it('the SDK retries nothing itself: one request per attempt, the runner counts them', async () => {
     const before = server.requests.length;
     server.script.push({ kind: 'status', status: 503 });

@@ -10,7 +10,7 @@ import type {
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import { settleProbe } from '../settle-probe.js';
-import { bedrockFailure } from './bedrock-errors.js';
+import { bedrockFailure, isInvalidModelId } from './bedrock-errors.js';
 import { type BedrockConnection, bedrockRuntime, regionOf, runtimeIdentity } from './bedrock-runtime.js';
 
 export interface BedrockChatModelOptions extends BedrockConnection {
@@ -46,14 +46,21 @@ export class BedrockChatModel implements ChatModel {
   }
 
   /**
-   * CountTokens on a one-word prompt (free): refused credentials, a region without the model or an
-   * unknown model id fail here, before any sample is scheduled. A model that cannot count tokens
-   * (or any other failure) leaves the run to find out.
+   * CountTokens on a one-word prompt (free): refused credentials, a region without the model (404)
+   * or an unknown model id (400 "The provided model identifier is invalid.") fail here, before any
+   * sample is scheduled. A model that cannot count tokens (or any other failure) leaves the run
+   * to find out.
    */
   async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     try {
       await this.countTokens([{ role: 'user', content: 'ping' }], signal);
     } catch (error) {
+      if (MedbenchError.is(error) && isInvalidModelId(error))
+        throw new MedbenchError({
+          code: 'MODEL_NOT_FOUND',
+          message: error.message,
+          ...(error.hint ? { hint: error.hint } : {}),
+        });
       return settleProbe(error);
     }
     return {};

@@ -82,3 +82,12 @@ export function bedrockFailure(
     status,
   });
 }
+
+/**
+ * Bedrock's answer to a model id it does not know: HTTP 400 ValidationException "The provided
+ * model identifier is invalid." (other ValidationExceptions, such as a model that cannot count
+ * tokens, are not this).
+ */
+export function isInvalidModelId(error: MedbenchError): boolean {
+  return error.status === 400 && /The provided model identifier is invalid/i.test(error.message);
+}

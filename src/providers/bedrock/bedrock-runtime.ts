@@ -1,6 +1,6 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { MedbenchError } from '../../core/errors.js';
-import { endpointIdentity } from '../endpoint-identity.js';
+import { endpointIdentityWithHeaders, withQuery } from '../endpoint-identity.js';
 
 /** Where and as whom a Bedrock adapter sends: region, another runtime URL, an AWS profile. */
 export interface BedrockConnection {
@@ -10,6 +10,13 @@ export interface BedrockConnection {
   endpointURL?: string;
   /** A named profile of ~/.aws/config and ~/.aws/credentials; else the default chain. */
   profile?: string;
+  /**
+   * Headers and query parameters for every request (a gateway's), signed with the rest: fixed
+   * headers and the query are part of the endpoint's identity, secret headers are not.
+   */
+  headers?: Record<string, string>;
+  secretHeaders?: Record<string, string>;
+  query?: Record<string, string>;
 }
 
 export function regionOf(connection: BedrockConnection): string | undefined {
@@ -18,8 +25,10 @@ export function regionOf(connection: BedrockConnection): string | undefined {
 
 /** The runtime's URL for the region, as the endpoint's identity. */
 export function runtimeIdentity(connection: BedrockConnection): string {
-  if (connection.endpointURL) return endpointIdentity(connection.endpointURL);
-  return `https://bedrock-runtime.${regionOf(connection) ?? 'unset-region'}.amazonaws.com`;
+  const url =
+    connection.endpointURL ??
+    `https://bedrock-runtime.${regionOf(connection) ?? 'unset-region'}.amazonaws.com`;
+  return endpointIdentityWithHeaders(withQuery(url, connection.query), connection.headers);
 }
 
 /**
@@ -39,11 +48,38 @@ export async function bedrockRuntime(
     });
   const { BedrockRuntimeClient } = await import('@aws-sdk/client-bedrock-runtime');
   const { NodeHttpHandler } = await import('@smithy/node-http-handler');
-  return new BedrockRuntimeClient({
+  const client = new BedrockRuntimeClient({
     region,
     maxAttempts: 1,
     requestHandler: new NodeHttpHandler({ connectionTimeout: 3000 }),
     ...(connection.endpointURL ? { endpoint: connection.endpointURL } : {}),
     ...(connection.profile ? { profile: connection.profile } : {}),
   });
+  addEndpointParameters(client, connection);
+  return client;
+}
+
+/** What the SDK's build step hands on: the HTTP request about to be signed. */
+interface BuiltRequest {
+  headers?: Record<string, string>;
+  query?: Record<string, string | string[] | null>;
+}
+
+/**
+ * The endpoint's headers and query parameters on every request: a middleware of the build step,
+ * which runs before the request is signed, so SigV4 covers them as it covers the rest.
+ */
+function addEndpointParameters(client: BedrockRuntimeClient, connection: BedrockConnection): void {
+  const headers = { ...connection.headers, ...connection.secretHeaders };
+  const query = connection.query ?? {};
+  if (Object.keys(headers).length === 0 && Object.keys(query).length === 0) return;
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const request = args.request as BuiltRequest;
+      request.headers = { ...request.headers, ...headers };
+      request.query = { ...request.query, ...query };
+      return next(args);
+    },
+    { step: 'build', name: 'medbenchEndpointParameters' },
+  );
 }

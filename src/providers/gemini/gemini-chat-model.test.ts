@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { type LlmTestServer, startLlmTestServer } from '../../../test/support/ll
 import { MedbenchError } from '../../core/errors.js';
 import { GeminiChatModel } from './gemini-chat-model.js';
 import { GeminiEmbeddingModel } from './gemini-embedding-model.js';
+import { geminiFailure } from './gemini-errors.js';
 
 let server: LlmTestServer;
 beforeAll(async () => {
@@ -22,7 +24,7 @@ const messages = [
 ];
 const parameters = { temperature: 0, maxOutputTokens: 500 };
 
-// Gemini API reference: POST /v1beta/models/{model}:generateContent, key in x-goog-api-key, body
+// Gemini API reference: POST /v1/models/{model}:generateContent, key in x-goog-api-key, body
 // {contents: [{role, parts: [{text}]}], systemInstruction: {parts: [{text}]}, generationConfig:
 // {temperature, maxOutputTokens}}; answer {candidates: [{content: {parts}, finishReason}], usageMetadata}.
 describe('Gemini API on the wire', () => {
@@ -84,6 +86,98 @@ describe('Gemini API on the wire', () => {
       .generate({ messages, parameters })
       .catch((caught: unknown) => caught)) as MedbenchError;
     expect([error.retryable, error.retryAfterMs]).toEqual([true, 7000]);
+  });
+});
+
+// Gemini API reference, models.countTokens: POST /v1/models/{model}:countTokens with {contents}
+// (or a whole generateContentRequest); the SDK refuses systemInstruction there on the Gemini API.
+describe('Gemini API: counting tokens, query parameters, refusals before sending', () => {
+  it('counts a prompt with a system message: the system text goes first in contents, so it is counted', async () => {
+    const model = new GeminiChatModel({ modelId: 'gemini-2.5-pro', apiKey: 'k-123', baseURL: server.url });
+    const before = server.counts.length;
+    // "Be brief.\nWho?" is 14 characters: the server counts 4 tokens, 1 of them without the system text.
+    expect(await model.countTokens(messages)).toBe(4);
+    expect(server.counts.length - before).toBe(1);
+    expect(server.counts.at(-1)).toMatchObject({
+      path: '/v1/models/gemini-2.5-pro:countTokens',
+      body: {
+        contents: [
+          { role: 'user', parts: [{ text: 'Be brief.' }] },
+          { role: 'user', parts: [{ text: 'Who?' }] },
+        ],
+      },
+    });
+    expect(server.counts.at(-1)!.body.systemInstruction).toBeUndefined();
+  });
+
+  it("sends the endpoint's query parameters on every route: probe, count, generate", async () => {
+    server.servedModels = [{ id: 'gemini-2.5-pro', inputTokenLimit: 1048576 }];
+    try {
+      const model = new GeminiChatModel({
+        modelId: 'gemini-2.5-pro',
+        apiKey: 'k-123',
+        baseURL: server.url,
+        query: { tenant: 'uk-essen' },
+      });
+      await model.probe();
+      await model.countTokens(messages);
+      await model.generate({ messages, parameters });
+      expect(server.probes.at(-1)!.path).toBe('/v1/models/gemini-2.5-pro?tenant=uk-essen');
+      expect(server.counts.at(-1)!.path).toBe('/v1/models/gemini-2.5-pro:countTokens?tenant=uk-essen');
+      expect(server.requests.at(-1)!.path).toBe('/v1/models/gemini-2.5-pro:generateContent?tenant=uk-essen');
+      expect(model.endpoint).toBe(`${server.url}?tenant=uk-essen`);
+    } finally {
+      server.servedModels = undefined;
+    }
+  });
+
+  it("leaves no listener on the caller's signal: calls sharing one (a run's) pile none up, and nothing warns", async () => {
+    const embeddings = await startEmbeddingTestServer({ dimensions: 8 });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const model = new GeminiEmbeddingModel({
+        modelId: 'gemini-embedding-001',
+        apiKey: 'k-123',
+        baseURL: embeddings.url,
+      });
+      const chat = new GeminiChatModel({ modelId: 'gemini-2.5-pro', apiKey: 'k-123', baseURL: server.url });
+      const run = new AbortController();
+      for (let call = 0; call < 12; call++) {
+        await model.embed({ values: [`text ${call}`], role: 'document', signal: run.signal });
+        await chat.generate({ messages, parameters, signal: run.signal });
+      }
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+      await embeddings.close();
+    }
+  });
+
+  it('the SDK refusing a request before sending it is a configuration error, not a bad answer', () => {
+    const refused = geminiFailure(new Error('tools parameter is only supported in Vertex AI mode.'), {
+      shown: server.url,
+      modelId: 'gemini-2.5-pro',
+      authHint: '',
+      retryAfterMs: undefined,
+      secrets: [],
+      sent: false,
+    });
+    expect([refused.code, refused.retryable]).toEqual(['CONFIG_INVALID', false]);
+    expect(refused.message).toContain('nothing was sent');
+    // The same error after a request went out is the server's answer the SDK could not read.
+    const unread = geminiFailure(new Error('Unexpected token'), {
+      shown: server.url,
+      modelId: 'gemini-2.5-pro',
+      authHint: '',
+      retryAfterMs: undefined,
+      secrets: [],
+      sent: true,
+    });
+    expect(unread.code).toBe('ENDPOINT_BAD_RESPONSE');
   });
 });
 

@@ -8,14 +8,16 @@ import type {
   EndpointFacts,
   GenerationParameters,
 } from '../../core/chat-model.js';
-import { parseRetryAfter } from '../http-json.js';
 import { settleProbe } from '../settle-probe.js';
 import {
+  callSignal,
   type GeminiConnection,
   geminiAuthHint,
   geminiClient,
   geminiIdentity,
   geminiSecrets,
+  type WatchedFetch,
+  watchedFetch,
 } from './gemini-client.js';
 import { geminiFailure } from './gemini-errors.js';
 
@@ -55,15 +57,40 @@ export class GeminiChatModel implements ChatModel {
   }
 
   /** A failure of the SDK as the runner reads it (keys and header values taken out). */
-  private failure(caught: unknown, signal: AbortSignal | undefined, retryAfterMs: number | undefined) {
+  private failure(caught: unknown, signal: AbortSignal | undefined, watched: WatchedFetch) {
     return geminiFailure(caught, {
       shown: this.endpoint,
       modelId: this.modelId,
       authHint: this.authHint(),
-      retryAfterMs,
+      retryAfterMs: watched.retryAfterMs,
       signal,
       secrets: this.secrets(),
+      sent: watched.sent,
     });
+  }
+
+  /**
+   * One SDK call with what every call takes: the watched fetch (query parameters added) and a
+   * signal of its own that follows the caller's (see callSignal).
+   */
+  private async call<T>(
+    watched: WatchedFetch,
+    signal: AbortSignal | undefined,
+    send: (
+      client: GoogleGenAI,
+      config: { httpOptions: { fetch: typeof fetch }; abortSignal?: AbortSignal },
+    ) => Promise<T>,
+  ): Promise<T> {
+    const own = callSignal(signal);
+    try {
+      const client = await this.sdk();
+      return await send(client, {
+        httpOptions: { fetch: watched.fetch },
+        ...(own.signal ? { abortSignal: own.signal } : {}),
+      });
+    } finally {
+      own.done();
+    }
   }
 
   private secrets(): string[] {
@@ -76,56 +103,59 @@ export class GeminiChatModel implements ChatModel {
    */
   async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     let described: Model;
+    const watched = watchedFetch(this.options);
     try {
-      const client = await this.sdk();
-      described = await client.models.get({
-        model: this.modelId,
-        ...(signal ? { config: { abortSignal: signal } } : {}),
-      });
+      described = await this.call(watched, signal, (client, config) =>
+        client.models.get({ model: this.modelId, config }),
+      );
     } catch (caught) {
-      return settleProbe(this.failure(caught, signal, undefined));
+      return settleProbe(this.failure(caught, signal, watched));
     }
     return described.inputTokenLimit ? { maxContextTokens: described.inputTokenLimit } : {};
   }
 
-  /** countTokens (free): Google's own count of the prompt. */
+  /**
+   * countTokens (free): Google's own count of the prompt. Vertex AI takes the system instruction
+   * as generateContent does; the Gemini API's countTokens takes contents only (the SDK refuses a
+   * systemInstruction there), so its system text is counted as a first user turn of contents.
+   */
   async countTokens(messages: ChatMessage[], signal?: AbortSignal): Promise<number> {
+    const watched = watchedFetch(this.options);
+    const system = systemOf(messages);
+    const systemTurn = system.systemInstruction
+      ? [{ role: 'user', parts: [{ text: system.systemInstruction }] }]
+      : [];
     try {
-      const client = await this.sdk();
-      const counted = await client.models.countTokens({
-        model: this.modelId,
-        contents: contentsOf(messages),
-        config: { ...systemOf(messages), ...(signal ? { abortSignal: signal } : {}) },
-      });
+      const counted = await this.call(watched, signal, (client, config) =>
+        client.models.countTokens({
+          model: this.modelId,
+          contents: this.options.vertex ? contentsOf(messages) : [...systemTurn, ...contentsOf(messages)],
+          config: { ...(this.options.vertex ? system : {}), ...config },
+        }),
+      );
       return counted.totalTokens ?? 0;
     } catch (caught) {
-      throw this.failure(caught, signal, undefined);
+      throw this.failure(caught, signal, watched);
     }
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
-    // The SDK reports a failed call's body, not its headers: Retry-After is read on the way.
-    let retryAfterMs: number | undefined;
-    const watched: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      return response;
-    };
+    const watched = watchedFetch(this.options);
     let response: GenerateContentResponse;
     try {
-      const client = await this.sdk();
-      response = await client.models.generateContent({
-        model: this.modelId,
-        contents: contentsOf(request.messages),
-        config: {
-          ...systemOf(request.messages),
-          ...geminiGeneration(request.parameters),
-          httpOptions: { fetch: watched },
-          ...(request.signal ? { abortSignal: request.signal } : {}),
-        },
-      });
+      response = await this.call(watched, request.signal, (client, config) =>
+        client.models.generateContent({
+          model: this.modelId,
+          contents: contentsOf(request.messages),
+          config: {
+            ...systemOf(request.messages),
+            ...geminiGeneration(request.parameters),
+            ...config,
+          },
+        }),
+      );
     } catch (caught) {
-      throw this.failure(caught, request.signal, retryAfterMs);
+      throw this.failure(caught, request.signal, watched);
     }
     const candidate = response.candidates?.[0];
     const usage = response.usageMetadata;

@@ -2,11 +2,13 @@ import type { GoogleGenAI } from '@google/genai';
 import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../../core/embedding-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import {
+  callSignal,
   type GeminiConnection,
   geminiAuthHint,
   geminiClient,
   geminiIdentity,
   geminiSecrets,
+  watchedFetch,
 } from './gemini-client.js';
 import { geminiFailure } from './gemini-errors.js';
 
@@ -51,6 +53,8 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
 
   async embed(request: EmbeddingRequest): Promise<EmbeddingResponse> {
     let vectors: Array<number[] | undefined>;
+    const watched = watchedFetch(this.options);
+    const own = callSignal(request.signal);
     try {
       this.client ??= geminiClient(this.options);
       const client = await this.client;
@@ -62,7 +66,8 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
           ...(this.dimensions ? { outputDimensionality: this.dimensions } : {}),
           // A text longer than the model takes is an error, never silently cut (Vertex AI).
           ...(this.options.vertex ? { autoTruncate: false } : {}),
-          ...(request.signal ? { abortSignal: request.signal } : {}),
+          httpOptions: { fetch: watched.fetch },
+          ...(own.signal ? { abortSignal: own.signal } : {}),
         },
       });
       vectors = (answer.embeddings ?? []).map((embedding) => embedding.values);
@@ -71,10 +76,13 @@ export class GeminiEmbeddingModel implements EmbeddingModel {
         shown: this.endpoint,
         modelId: this.modelId,
         authHint: geminiAuthHint(this.options),
-        retryAfterMs: undefined,
+        retryAfterMs: watched.retryAfterMs,
         signal: request.signal,
         secrets: geminiSecrets(this.options),
+        sent: watched.sent,
       });
+    } finally {
+      own.done();
     }
     if (vectors.some((vector) => vector === undefined))
       throw new MedbenchError({

@@ -30,6 +30,8 @@ export function geminiFailure(
     retryAfterMs: number | undefined;
     signal?: AbortSignal | undefined;
     secrets: readonly string[];
+    /** Whether a request went out (undefined: not known). */
+    sent?: boolean;
   },
 ): MedbenchError {
   if (MedbenchError.is(caught)) return caught;
@@ -49,6 +51,13 @@ export function geminiFailure(
       cause: caught,
     });
   const status = error.status;
+  if (status === undefined && where.sent === false)
+    return new MedbenchError({
+      code: 'CONFIG_INVALID',
+      message: `The @google/genai SDK refused the request for "${where.modelId}" before sending it (nothing was sent to ${where.shown}): ${text}`,
+      hint: "A setting this API does not take (the Gemini API and Vertex AI differ): check the model's settings in medbench.config.json, or report it as a medbench bug.",
+      cause: caught,
+    });
   if (status === undefined)
     return new MedbenchError({
       code: error.name === 'TypeError' ? 'ENDPOINT_DISCONNECTED' : 'ENDPOINT_BAD_RESPONSE',

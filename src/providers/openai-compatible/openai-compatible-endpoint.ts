@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { EndpointFacts } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
-import { endpointIdentity, routeUrl } from '../endpoint-identity.js';
+import { endpointIdentityWithHeaders, routeUrl, withQuery } from '../endpoint-identity.js';
 import { postJson } from '../http-json.js';
 
 export interface OpenAICompatibleChatModelOptions {
@@ -52,31 +51,6 @@ const modelListSchema = z.object({
   data: z.array(z.object({ id: z.string(), max_model_len: z.number().int().positive().optional() })),
 });
 
-/** The base URL with `query` added (values replace those already in the URL). */
-function withQuery(baseURL: string, query: Record<string, string> | undefined): string {
-  if (!query || Object.keys(query).length === 0) return baseURL;
-  try {
-    const url = new URL(baseURL);
-    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-    return url.toString();
-  } catch {
-    return baseURL; // the request reports the bad URL
-  }
-}
-
-/**
- * The endpoint's identity: its URL without credentials and, when it sends fixed headers, a
- * digest of them (a gateway may route by header: another header is another server).
- */
-function identityOf(baseURL: string, headers: Record<string, string> | undefined): string {
-  const url = endpointIdentity(baseURL);
-  const entries = Object.entries(headers ?? {})
-    .map(([name, value]) => [name.toLowerCase(), value])
-    .sort(([left], [right]) => (left! < right! ? -1 : 1));
-  if (entries.length === 0) return url;
-  return `${url}#headers=${createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 12)}`;
-}
-
 /** What the chat, completions and embeddings adapters of an OpenAI-compatible server share: address and auth. */
 export abstract class OpenAICompatibleEndpoint {
   abstract readonly provider: string;
@@ -99,7 +73,7 @@ export abstract class OpenAICompatibleEndpoint {
   constructor(options: OpenAICompatibleChatModelOptions) {
     this.serverExtensions = options.serverExtensions ?? true;
     this.baseURL = withQuery(options.baseURL, options.query);
-    this.endpoint = identityOf(this.baseURL, options.headers);
+    this.endpoint = endpointIdentityWithHeaders(this.baseURL, options.headers);
     this.modelId = options.modelId;
     this.apiKey = options.apiKey;
     this.apiKeyEnv = options.apiKeyEnv;
