@@ -137,6 +137,16 @@ const modelSchema = z
           if (endpoint[field] !== undefined)
             context.addIssue({ code: 'custom', path: [...where, field], message: 'applies to bedrock only' });
       }
+      // In-process models send nothing over the network: a header or query would be dropped unseen.
+      if (model.provider === 'gguf' || model.provider === 'baseline') {
+        for (const field of ['headers', 'query'] as const)
+          if (endpoint[field] !== undefined)
+            context.addIssue({
+              code: 'custom',
+              path: [...where, field],
+              message: `${model.provider} runs in this process and sends no request: remove it`,
+            });
+      }
       if (endpoint.auth === 'entra-id' && endpoint.apiKeyEnv)
         context.addIssue({
           code: 'custom',
