@@ -5,13 +5,13 @@ import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
 
 /** SQLite's busy handler waits this long for another process's write lock. */
-const BUSY_TIMEOUT_MS = 10_000;
+export const BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * Runs `work` again while SQLite answers SQLITE_BUSY without waiting (lock escalations it refuses
  * to wait for), with short random pauses, for up to the busy timeout.
  */
-function whileBusy<T>(work: () => T): T {
+export function whileBusy<T>(work: () => T): T {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let attempt = 0; ; attempt++) {

@@ -42,6 +42,33 @@ function storedResults(home: string): Array<{ status: string; attempts: number; 
   }
 }
 
+/**
+ * Runs `count` Node processes that each wait for one shared start time, then run `lines` (an ES
+ * module body) and print "ok"; resolves with the output of those that failed.
+ */
+async function atTheSameMoment(count: number, lines: readonly string[]): Promise<string[]> {
+  const [load, ...work] = lines;
+  // Asleep until the start (not spinning: spinning processes take turns on a small machine's cores).
+  const wait =
+    'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, Number(process.argv[1]) - Date.now()));';
+  const script = [load, wait, ...work].concat("console.log('ok');").join('\n');
+  const start = Date.now() + 1500;
+  const outcomes = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<{ code: number | null; output: string }>((resolve) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(start)]);
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (code) => resolve({ code, output }));
+        }),
+    ),
+  );
+  return outcomes.filter((outcome) => outcome.code !== 0).map((outcome) => outcome.output);
+}
+
 const runArgs = (home: string, url: string, ...extra: string[]) => [
   '--home',
   home,
@@ -261,33 +288,30 @@ describe('several processes on one home', () => {
 
   it('twelve processes creating and migrating one new store at the same moment all succeed', async () => {
     const path = join(scratch, 'race', 'medbench.sqlite');
-    const script = `
-      const { Store } = await import(${JSON.stringify(join(ROOT, 'dist', 'index.js'))});
-      const start = Number(process.argv[1]);
-      while (Date.now() < start) {}
-      const store = new Store(${JSON.stringify(path)});
-      store.transaction(() => {});
-      store.close();
-      console.log('ok');
-    `;
-    const start = Date.now() + 1500;
-    const outcomes = await Promise.all(
-      Array.from(
-        { length: 12 },
-        () =>
-          new Promise<{ code: number | null; output: string }>((resolve) => {
-            const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(start)]);
-            let output = '';
-            child.stdout.on('data', (chunk) => (output += chunk));
-            child.stderr.on('data', (chunk) => (output += chunk));
-            child.on('close', (code) => resolve({ code, output }));
-          }),
-      ),
-    );
-    expect(outcomes.filter((outcome) => outcome.code !== 0).map((outcome) => outcome.output)).toEqual([]);
+    const failed = await atTheSameMoment(12, [
+      `const { Store } = await import(${JSON.stringify(join(ROOT, 'dist', 'index.js'))});`,
+      `const store = new Store(${JSON.stringify(path)});`,
+      'store.transaction(() => {});',
+      'store.close();',
+    ]);
+    expect(failed).toEqual([]);
     const database = new Database(path, { readonly: true });
     expect(database.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     database.close();
+  });
+
+  it('twelve processes opening the request claims of a new home at the same moment all succeed, five times over', async () => {
+    const module = join(ROOT, 'dist', 'store', 'request-claims.js');
+    for (let round = 0; round < 5; round++) {
+      const path = join(scratch, `claims-race-${round}`, 'medbench.sqlite');
+      const failed = await atTheSameMoment(12, [
+        `const { RequestClaims } = await import(${JSON.stringify(module)});`,
+        `const claims = RequestClaims.beside(${JSON.stringify(path)});`,
+        "claims.claim('key');",
+        'claims.close();',
+      ]);
+      expect(failed, `round ${round}`).toEqual([]);
+    }
   });
 
   it('six processes creating a new store at once all succeed, and each answer is paid once', async () => {
