@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, ROOT, runCli, startCli, temporaryHome } from './cli.js';
 import { storeDigest } from './store-snapshot.js';
 
 /**
@@ -200,6 +200,8 @@ interface Case {
   environment?: NodeJS.ProcessEnv;
   /** Another home than the demo one (whose store must stay as it was). */
   home?: string;
+  /** The command must end within this long (it is killed then, and the case fails). */
+  withinMs?: number;
 }
 
 const run = (...extra: string[]) => ['run', '--dataset', dataset, '--model', 'baseline', ...extra];
@@ -788,6 +790,24 @@ const CASES: Case[] = [
     says: ['There is no medbench store'],
     home: emptyHome,
   },
+  ...[
+    ['run', run()],
+    ['demo', ['demo']],
+    ['report', ['report']],
+  ].flatMap(([command, args]) =>
+    ['/proc/medbench-home', '/sys/kernel/medbench-home'].map(
+      (kernelHome): Case => ({
+        name: `${command} with a home on ${kernelHome.split('/')[1]}`,
+        args: () => args as string[],
+        code: 2,
+        says: [
+          /\[USAGE\] The medbench home \/(proc|sys)\/\S+ \(--home\) is on the kernel's (proc|sysfs) file system/,
+        ],
+        home: kernelHome,
+        withinMs: 10_000,
+      }),
+    ),
+  ),
   {
     name: 'view without a store',
     args: () => ['view'],
@@ -806,7 +826,13 @@ describe('bad input: a table of cases, each a clear error, the right exit code a
 
   it.concurrent.each(CASES)('$name', async (entry) => {
     const folder = entry.home ?? home;
-    const result = await runCli(['--home', folder, ...entry.args()], entry.environment);
+    const started = startCli(['--home', folder, ...entry.args()], entry.environment);
+    const deadline = entry.withinMs
+      ? setTimeout(() => started.child.kill('SIGKILL'), entry.withinMs)
+      : undefined;
+    const result = await started.done;
+    clearTimeout(deadline);
+    expect(result.code, `killed after ${entry.withinMs} ms`).not.toBeNull();
     expect(result.code, result.stderr).toBe(entry.code);
     for (const text of entry.says)
       if (typeof text === 'string') expect(result.stderr).toContain(text);
