@@ -185,6 +185,7 @@ beforeAll(async () => {
     `${JSON.stringify({ ...niahLine, 'position(%)': 'middle' })}\n`,
   );
   published('published-utf16', 'en_m_v1.jsonl', utf16(`${JSON.stringify(niahLine)}\n`));
+  published('published-empty', 'en_m_v1.jsonl', '');
 });
 
 afterAll(async () => {
@@ -403,6 +404,52 @@ const CASES: Case[] = [
   usage('run --task nosuch', run('--task', 'nosuch'), 'the dataset has no samples of that task; it has niah'),
   usage('a folder as --dataset', ['run', '--dataset', at('a-folder'), '--model', 'baseline'], 'is a folder'),
   usage('clue --tasks nosuch', clueRun('clue-ok', '--tasks', 'nosuch'), '"nosuch" is not one of'),
+
+  // Accepted before, though nothing could be done with them.
+  usage(
+    'build --needles 999',
+    build('--needles', '999', '--task', 'niah', '--lang', 'en', '--levels', '1000'),
+    '--needles 999: the en needles file has no such id (its ids: 0–',
+  ),
+  usage(
+    '--api-key-env with a space',
+    run('--api-key-env', 'BAD NAME'),
+    '"BAD NAME" is not an environment variable name',
+  ),
+  ...(['parquet', 'save-to-disk'] as const).map((layout) =>
+    usage(
+      `triples --split nosuch (${layout})`,
+      [
+        ...['export', 'medeureka-triples', '--data', join(ROOT, 'test', 'fixtures', 'medeureka', layout)],
+        ...['--model', 'bm25', '--out', at('t.jsonl'), '--split', 'nosuch'],
+      ],
+      new RegExp(`--split nosuch: .*${layout} has no "nosuch" split \\(its splits: corpus, test\\)`),
+    ),
+  ),
+  failure(
+    'build kg from a missing sources folder',
+    () => ['build', 'medodyssey', '--sources', at('no-sources'), '--task', 'kg', '--out', at('o.jsonl')],
+    '[DATA_NOT_FOUND] Knowledge sources folder not found',
+    'no-sources',
+  ),
+  failure(
+    'build kg from an empty sources folder',
+    () => ['build', 'medodyssey', '--sources', at('a-folder'), '--task', 'kg', '--out', at('o.jsonl')],
+    '[DATA_NOT_FOUND] kg cannot be built',
+    'kg-triplets.en.txt, kg-triplets.zh.txt',
+  ),
+  failure(
+    'published files without an output',
+    () => ['import', 'medodyssey-outputs', at('published-empty')],
+    '[DATA_INVALID]',
+    'hold no outputs: not one line in niah_result/en_m_v1.jsonl',
+  ),
+  failure(
+    'a model URL with port 99999',
+    () => ['run', '--dataset', dataset, '--model', 'openai-compatible:m@http://user:pw@127.0.0.1:99999/v1'],
+    '[MODEL_SPEC_INVALID] The base URL http://127.0.0.1:99999/v1 in the model spec',
+    'a port from 0 to 65535',
+  ),
 
   // Dataset files (exit 1, DATA_*).
   failure(

@@ -15,7 +15,6 @@ export async function loadMedEurekaRelease(
   folder: string,
   options: { split?: string } = {},
 ): Promise<RetrievalTask[]> {
-  const split = options.split ?? 'test';
   if (!existsSync(folder) || !statSync(folder).isDirectory())
     throw new MedbenchError({
       code: 'DATA_NOT_FOUND',
@@ -24,11 +23,11 @@ export async function loadMedEurekaRelease(
     });
   if (existsSync(join(folder, 'queries.jsonl')) || existsSync(join(folder, 'corpus.json')))
     return loadPlainRelease(folder);
-  if (isSaveToDiskFolder(folder)) return loadSaveToDiskRelease(folder, split);
+  if (isSaveToDiskFolder(folder)) return loadSaveToDiskRelease(folder, options.split);
   for (const child of ['dataset', 'MedEureka']) {
     if (existsSync(join(folder, child))) return loadMedEurekaRelease(join(folder, child), options);
   }
-  const parquet = await loadParquetRelease(folder, split);
+  const parquet = await loadParquetRelease(folder, options.split);
   if (parquet) return parquet;
   throw new MedbenchError({
     code: 'DATA_NOT_FOUND',
