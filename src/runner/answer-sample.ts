@@ -213,12 +213,14 @@ async function sendAndKeep(
     return 'failed';
   }
   context.served?.(endpoint);
-  const { text } = outcome.value;
+  // A server may echo a key in its answer: taken out before it is scored, cached or stored.
+  const text = context.scrubSecrets(outcome.value.text);
   const response: CachedResponse = {
     text,
     inputTokens: outcome.value.usage?.inputTokens ?? request.promptTokens,
     outputTokens: outcome.value.usage?.outputTokens ?? model.tokenizer?.count(text) ?? null,
-    finishReason: outcome.value.finishReason ?? null,
+    finishReason:
+      outcome.value.finishReason === undefined ? null : context.scrubSecrets(outcome.value.finishReason),
   };
   const entry = context.redactText
     ? undefined

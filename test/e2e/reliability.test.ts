@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,6 +215,51 @@ describe('faults: retries, stops and exit codes', () => {
   });
 });
 
+/** What `medbench view` on `home` answers for its overview, a run's samples and their first sample. */
+async function viewerAnswers(
+  home: string,
+  environment: NodeJS.ProcessEnv,
+  runId: string,
+): Promise<Record<string, string>> {
+  const viewer = startCli(['--home', home, 'view'], environment);
+  try {
+    const url = await new Promise<string>((resolve) => {
+      let seen = '';
+      viewer.child.stdout!.on('data', (chunk) => {
+        seen += chunk;
+        const match = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+        if (match) resolve(match[1]!);
+      });
+    });
+    const overview = await (await fetch(`${url}api/overview`)).text();
+    const samples = await (await fetch(`${url}api/samples?run=${runId}&group=niah-en`)).text();
+    const sampleId = (JSON.parse(samples) as { rows: Array<{ id: string }> }).rows[0]!.id;
+    const sample = await (
+      await fetch(`${url}api/sample?run=${runId}&id=${encodeURIComponent(sampleId)}`)
+    ).text();
+    return { 'viewer overview': overview, 'viewer samples': samples, 'viewer sample': sample };
+  } finally {
+    viewer.child.kill('SIGTERM');
+    await viewer.done;
+  }
+}
+
+/** The run's output, `report --json` and the viewer's answers on its first run: all a user is shown. */
+async function everythingShown(
+  home: string,
+  environment: NodeJS.ProcessEnv,
+  run: { stdout: string; stderr: string },
+): Promise<Record<string, string>> {
+  const report = await runCli(['--home', home, 'report', '--json'], environment);
+  const runId = (JSON.parse(report.stdout) as { runs: Array<{ runId: string }> }).runs[0]!.runId;
+  return {
+    'run stderr': run.stderr,
+    'run stdout': run.stdout,
+    'report --json': report.stdout,
+    ...(await viewerAnswers(home, environment, runId)),
+  };
+}
+
 describe('secrets', () => {
   it('a key echoed back by an endpoint reaches no terminal, store, report, page or viewer answer', async () => {
     const home = join(scratch, 'echo');
@@ -231,43 +276,64 @@ describe('secrets', () => {
     // The server did get the key, and echoed it.
     expect(echoing.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
     expect(run.stderr).toContain('[redacted]');
-    const report = await runCli(['--home', home, 'report', '--json'], environment);
     const site = join(home, 'site');
     expect((await runCli(['--home', home, 'report', '--html', site], environment)).code).toBe(0);
-    const viewer = startCli(['--home', home, 'view'], environment);
-    try {
-      const url = await new Promise<string>((resolve) => {
-        let seen = '';
-        viewer.child.stdout!.on('data', (chunk) => {
-          seen += chunk;
-          const match = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
-          if (match) resolve(match[1]!);
-        });
-      });
-      const overview = await (await fetch(`${url}api/overview`)).text();
-      const runId = (JSON.parse(report.stdout) as { runs: Array<{ runId: string }> }).runs[0]!.runId;
-      const samples = await (await fetch(`${url}api/samples?run=${runId}&group=niah-en`)).text();
-      const sampleId = (JSON.parse(samples) as { rows: Array<{ id: string }> }).rows[0]!.id;
-      const sample = await (
-        await fetch(`${url}api/sample?run=${runId}&id=${encodeURIComponent(sampleId)}`)
-      ).text();
-      expect(sample).toContain('[redacted]');
-      for (const [where, text] of Object.entries({
-        'run stderr': run.stderr,
-        'run stdout': run.stdout,
-        'report --json': report.stdout,
-        'viewer overview': overview,
-        'viewer samples': samples,
-        'viewer sample': sample,
-      }))
-        expect(text.includes(key), where).toBe(false);
-    } finally {
-      viewer.child.kill('SIGTERM');
-      await viewer.done;
-    }
+    const shown = await everythingShown(home, environment, run);
+    expect(shown['viewer sample']).toContain('[redacted]');
+    for (const [where, text] of Object.entries(shown)) expect(text.includes(key), where).toBe(false);
     // Store, WAL, static site: not one file holds it.
     expect(filesContain(home, key)).toEqual([]);
     expect(filesContain(home, 'SECRET-0123')).toEqual([]);
+  });
+
+  it('an API key and a header secret echoed in a 200 answer are stored and shown nowhere', async () => {
+    const home = join(scratch, 'echo-200');
+    const key = 'sk-test-ANSWER-KEY-9876543210';
+    const gateway = 'gw-HEADER-SECRET-24680';
+    const echoing = await server(() => ({ kind: 'status', status: 500 }));
+    // The answer (and so the parsed answer, the response cache and the viewer's sample) holds both.
+    echoing.fallback = (request) => ({
+      kind: 'answer',
+      text: JSON.stringify({
+        answer: `${request.headers.authorization} ${request.headers['x-gateway-key']}`,
+      }),
+    });
+    const config = join(scratch, 'echo-200.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        models: {
+          echo: {
+            provider: 'openai-compatible',
+            model: 'echo',
+            contextWindow: 128000,
+            tokenizer: 'o200k_base',
+            endpoints: [
+              {
+                baseURL: `${echoing.url}/v1`,
+                apiKeyEnv: 'MEDBENCH_TEST_KEY',
+                headers: { 'X-Gateway-Key': { env: 'MEDBENCH_GATEWAY_KEY' } },
+              },
+            ],
+          },
+        },
+      }),
+    );
+    const environment = { MEDBENCH_TEST_KEY: key, MEDBENCH_GATEWAY_KEY: gateway };
+    const run = await runCli(
+      ['--home', home, 'run', '--dataset', dataset, '--model', 'echo', '--config', config],
+      environment,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(echoing.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
+    expect(echoing.requests[0]!.headers['x-gateway-key']).toBe(gateway);
+    const shown = await everythingShown(home, environment, run);
+    expect(shown['viewer sample']).toContain('Bearer [redacted] [redacted]');
+    for (const secret of [key, gateway]) {
+      for (const [where, text] of Object.entries(shown)) expect(text.includes(secret), where).toBe(false);
+      // Every byte of every file of the home: the store, its WAL, the claims, the caches.
+      expect(filesContain(home, secret)).toEqual([]);
+    }
   });
 });
 
