@@ -26,6 +26,9 @@ export function whileBusy<T>(work: () => T): T {
   }
 }
 
+/** Store files this process checked whole already (a command may open its store more than once). */
+const checkedFiles = new Set<string>();
+
 /**
  * Opens (creating if needed) and migrates; concurrent processes wait for each other's lock. The
  * schema is checked; `checkIntegrity`: every page and JSON column of an existing store, too.
@@ -52,7 +55,10 @@ export function openStoreFile(
     database.pragma('wal_autocheckpoint = 10000');
     whileBusy(() => migrate(opened));
     checkSchema(database, shownPath);
-    if (existed && options.checkIntegrity) checkIntegrity(database, shownPath);
+    if (existed && options.checkIntegrity && !checkedFiles.has(location)) {
+      checkIntegrity(opened, shownPath);
+      checkedFiles.add(location);
+    }
     return database;
   } catch (error) {
     // Closed: a damaged store is left as it was, without a -wal or -shm file beside it.
