@@ -380,6 +380,34 @@ describe('several processes on one home', () => {
     }
   });
 
+  it('a run starts while another process holds the lock of the new claims file, before it is in WAL mode', async () => {
+    // The moment that failed 2 in 30 of six processes started at once on a new home, made to last:
+    // SQLite answered the switch to WAL with SQLITE_BUSY at once ('database is locked').
+    const home = join(scratch, 'claims-held');
+    mkdirSync(home, { recursive: true });
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import Database from 'better-sqlite3';
+         const database = new Database(${JSON.stringify(join(home, 'claims.sqlite'))});
+         database.exec('BEGIN IMMEDIATE; CREATE TABLE held (a)');
+         console.log('held');
+         setTimeout(() => { database.exec('COMMIT'); database.close(); }, 4000);`,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const released = new Promise((resolve) => holder.once('close', resolve));
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    const quick = await server('{"answer": "x"}');
+    const result = await runCli(runArgs(home, quick.url));
+    await released;
+    expect(result.stderr).not.toMatch(/error \[/);
+    expect(result.code).toBe(0);
+    expect(quick.requests).toHaveLength(TOTAL);
+  });
+
   it('six processes creating a new store at once all succeed, and each answer is paid once', async () => {
     const home = join(scratch, 'six');
     const quick = await server(() => ({ kind: 'answer', text: '{"answer": "x"}', delayMs: 20 }));
