@@ -160,6 +160,10 @@ beforeAll(async () => {
   eureka('eureka-plain-json', { 'queries.jsonl': '{"task": "x"\n', 'corpus.json': '{}' });
   eureka('eureka-plain-corpus', { 'queries.jsonl': '', 'corpus.json': '[1, 2' });
   mkdirSync(at('eureka-none'));
+  eureka('eureka-plain', {
+    'queries.jsonl': '{"task": "AskAPatient_en", "query": "sore head", "targets": ["Headache"]}\n',
+    'corpus.json': JSON.stringify({ AskAPatient_en: ['Headache', 'Nausea'] }),
+  });
 
   // Published outputs.
   const published = (name: string, file: string, content: string | Buffer) => {
@@ -425,6 +429,14 @@ const CASES: Case[] = [
       ],
       new RegExp(`--split nosuch: .*${layout} has no "nosuch" split \\(its splits: corpus, test\\)`),
     ),
+  ),
+  usage(
+    'triples --split train (plain form)',
+    [
+      ...['export', 'medeureka-triples', '--data', at('eureka-plain'), '--model', 'bm25'],
+      ...['--out', at('t.jsonl'), '--split', 'train'],
+    ],
+    '--split train: ',
   ),
   failure(
     'build kg from a missing sources folder',
