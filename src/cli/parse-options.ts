@@ -78,3 +78,13 @@ export function parseRange(flag: string, value: string): { min: number; max: num
   }
   return { min: low!, max: high! };
 }
+
+/** An environment variable's name (letters, digits and _, not starting with a digit), as the shell takes it. */
+export function parseEnvironmentName(flag: string, value: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value))
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `${flag}: "${value}" is not an environment variable name (letters, digits and _, not starting with a digit).`,
+    });
+  return value;
+}

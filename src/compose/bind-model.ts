@@ -46,7 +46,10 @@ export function modelConfigFromSpec(spec: string, config: MedbenchConfig): Model
     ? CHAT_PROVIDERS[provider as ModelConfig['provider']]
     : undefined;
   const parsed = entry?.fromSpec(rest);
-  if (parsed) return parsed;
+  if (parsed) {
+    for (const endpoint of parsed.endpoints ?? []) checkSpecUrl(spec, endpoint.baseURL);
+    return parsed;
+  }
   if (provider === 'baseline')
     throw new MedbenchError({
       code: 'MODEL_SPEC_INVALID',
@@ -57,6 +60,24 @@ export function modelConfigFromSpec(spec: string, config: MedbenchConfig): Model
     code: 'MODEL_SPEC_INVALID',
     message: `Cannot understand the model spec "${spec}".`,
     hint: SPEC_HELP,
+  });
+}
+
+/** A base URL given in a model spec parses as an http(s) URL (a port from 0 to 65535, a host). */
+function checkSpecUrl(spec: string, baseURL: string | undefined): void {
+  if (baseURL === undefined) return;
+  let url: URL | undefined;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return;
+  const shown = baseURL.replace(/\/\/[^/@]*@/, '//');
+  throw new MedbenchError({
+    code: 'MODEL_SPEC_INVALID',
+    message: `The base URL ${shown} in the model spec "${spec.replace(baseURL, shown)}" is not a valid http(s) URL.`,
+    hint: 'A base URL is a scheme, a host, a port from 0 to 65535 and a path, e.g. http://127.0.0.1:8000/v1.',
   });
 }
 

@@ -18,6 +18,8 @@ export type MedbenchErrorCode =
   | 'MODEL_FOLDER_INVALID'
   | 'ABORTED'
   | 'STORE_ERROR'
+  /** The store file is not a medbench store, or SQLite or a JSON column shows it damaged. */
+  | 'STORE_DAMAGED'
   | 'FILE_ERROR'
   /** Restricted (credentialed) data would go to an endpoint not approved to receive it. */
   | 'DATA_RESTRICTED'

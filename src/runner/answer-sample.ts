@@ -233,14 +233,17 @@ async function sendAndKeep(
     return giveUp(context, send, { error: outcome.error, stopped: outcome.stopped, attempts });
   }
   context.served?.(endpoint);
-  const { text, usage, reasoning } = outcome.value;
+  const { usage, reasoning } = outcome.value;
+  // A server may echo a key in its answer: taken out before it is scored, cached or stored.
+  const text = context.scrubSecrets(outcome.value.text);
   const response: CachedResponse = {
     text,
     inputTokens: usage?.inputTokens ?? request.promptTokens,
     // Without the provider's count: the answer's and the thinking's tokens, by the model's tokenizer.
     outputTokens: usage?.outputTokens ?? model.tokenizer?.count(text + (reasoning ?? '')) ?? null,
     ...(usage?.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
-    finishReason: outcome.value.finishReason ?? null,
+    finishReason:
+      outcome.value.finishReason === undefined ? null : context.scrubSecrets(outcome.value.finishReason),
   };
   const entry = context.redactText
     ? undefined

@@ -48,7 +48,10 @@ export interface RunSamplesOptions {
   abortSignal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
   onRetry?: (event: RetryEvent) => void;
-  /** Applied to every error text before it is stored (the CLI takes out every key it read). */
+  /**
+   * Applied to every text an endpoint sends before it is scored or stored, answers and errors
+   * alike (the CLI takes out every key and header secret it read).
+   */
   redact?: (text: string) => string;
   /** Shared with other processes on the same home: each request is sent by one of them only. */
   claims?: RequestClaims;
@@ -293,6 +296,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     sampleTimeoutMs: options.sampleTimeoutMs,
     failFast: options.failFast ?? false,
     redact: options.redactText ? redactedText : (options.redact ?? ((text) => text)),
+    scrubSecrets: options.redact ?? ((text) => text),
     redactText: options.redactText ?? false,
     budget: costBudgetFor(model, options.maxCost),
     onRetry: options.onRetry,

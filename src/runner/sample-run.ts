@@ -62,6 +62,8 @@ export interface SampleRun {
   sampleTimeoutMs: number | undefined;
   failFast: boolean;
   redact: (text: string) => string;
+  /** Takes the known secret values out of an answer's text (`redact` without --redact's blanking). */
+  scrubSecrets: (text: string) => string;
   /** --redact: no answer text goes to the response cache (results are redacted by the writer). */
   redactText: boolean;
   /** --max-cost: a request that might pass the cap is not sent (the run stops, resumable). */

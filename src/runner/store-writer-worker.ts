@@ -20,7 +20,8 @@ const IDLE_POLLS = 200;
 const port = parentPort!;
 const { path, ring: buffer, side } = workerData as WriterThreadData;
 const ring = new SharedRing(buffer);
-const store = new Store(path);
+// The run's own Store checked the file before this thread started.
+const store = new Store(path, { checked: true });
 port.postMessage('ready');
 
 function commit(batch: WriterMessage[]): void {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Leaderboard } from '../core/suite.js';
 import { codeFingerprint } from './code-fingerprint.js';
+import { parseColumn, reportDamage } from './store-damage.js';
 
 /**
  * Saved leaderboards: each suite's board as computed at the end of a run or an import, with
@@ -13,6 +14,8 @@ export class LeaderboardSnapshots {
   constructor(
     private readonly database: () => Database.Database,
     private readonly beforeWrite: () => void,
+    /** The store's path, named when it turns out damaged. */
+    readonly storePath: () => string,
   ) {}
 
   /** The key of a suite's leaderboard as the store is now. */
@@ -35,7 +38,7 @@ export class LeaderboardSnapshots {
       .prepare('SELECT source_key, board_json FROM leaderboards WHERE suite = ?')
       .get(suite) as { source_key: string; board_json: string } | undefined;
     if (!row || row.source_key !== sourceKey) return undefined;
-    return JSON.parse(row.board_json) as Leaderboard;
+    return parseColumn<Leaderboard>(row.board_json, () => `leaderboards.board_json of suite ${suite}`);
   }
 
   save(suite: string, sourceKey: string, board: Leaderboard): void {
@@ -47,3 +50,5 @@ export class LeaderboardSnapshots {
       .run(suite, sourceKey, JSON.stringify(board), new Date().toISOString());
   }
 }
+
+reportDamage(LeaderboardSnapshots.prototype, (snapshots) => snapshots.storePath());

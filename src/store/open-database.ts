@@ -3,15 +3,16 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
+import { asStoreDamage, checkIntegrity, checkSchema } from './store-damage.js';
 
 /** SQLite's busy handler waits this long for another process's write lock. */
-const BUSY_TIMEOUT_MS = 10_000;
+export const BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * Runs `work` again while SQLite answers SQLITE_BUSY without waiting (lock escalations it refuses
  * to wait for), with short random pauses, for up to the busy timeout.
  */
-function whileBusy<T>(work: () => T): T {
+export function whileBusy<T>(work: () => T): T {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let attempt = 0; ; attempt++) {
@@ -25,23 +26,46 @@ function whileBusy<T>(work: () => T): T {
   }
 }
 
-/** Opens (creating if needed) and migrates; concurrent processes wait for each other's lock. */
-export function openStoreFile(location: string, shownPath: string): Database.Database {
+/** Store files this process checked whole already (a command may open its store more than once). */
+const checkedFiles = new Set<string>();
+
+/**
+ * Opens (creating if needed) and migrates; concurrent processes wait for each other's lock. The
+ * schema is checked; `checkIntegrity`: every page and JSON column of an existing store, too.
+ */
+export function openStoreFile(
+  location: string,
+  shownPath: string,
+  options: { checkIntegrity?: boolean } = {},
+): Database.Database {
+  let database: Database.Database | undefined;
   try {
+    const existed = location !== ':memory:' && existsSync(location);
     if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
-    const database = new Database(location);
-    database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const opened = new Database(location);
+    database = opened;
+    opened.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once
     // (no busy handler, to avoid a deadlock) when another process holds the file's lock then.
-    whileBusy(() => database.pragma('journal_mode = WAL'));
+    whileBusy(() => opened.pragma('journal_mode = WAL'));
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     // Checkpoint (and fsync) every ~40 MB of WAL rather than every 4 MB: commits stay cheap
     // during long runs; a crash still loses nothing committed.
     database.pragma('wal_autocheckpoint = 10000');
-    whileBusy(() => migrate(database));
+    whileBusy(() => migrate(opened));
+    checkSchema(database, shownPath);
+    if (existed && options.checkIntegrity && !checkedFiles.has(location)) {
+      checkIntegrity(opened, shownPath);
+      checkedFiles.add(location);
+    }
     return database;
   } catch (error) {
+    // Closed: a damaged store is left as it was, without a -wal or -shm file beside it.
+    database?.close();
+    const damage = asStoreDamage(shownPath, error);
+    if (damage) throw damage;
+    if (MedbenchError.is(error)) throw error;
     if (isFileSystemError(error)) throw fileError(error, { path: shownPath, action: 'write' });
     throw new MedbenchError({
       code: 'STORE_ERROR',
@@ -95,6 +119,8 @@ export function openStoreReadonly(path: string): Database.Database {
     database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     database.pragma('user_version', { simple: true });
   } catch (error) {
+    const damage = asStoreDamage(path, error);
+    if (damage) throw damage;
     database = readIntoMemory(path, error);
   }
   const version = database.pragma('user_version', { simple: true }) as number;
@@ -108,6 +134,12 @@ export function openStoreReadonly(path: string): Database.Database {
           ? 'Run any medbench command that writes (e.g. `medbench run` or `import`) on it once, to migrate it.'
           : 'It was written by a newer medbench: update medbench.',
     });
+  }
+  try {
+    checkSchema(database, path);
+  } catch (error) {
+    database.close();
+    throw asStoreDamage(path, error) ?? error;
   }
   return database;
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -196,5 +196,29 @@ describe('request claims', () => {
     await waiting;
     expect(frames()).toBe(before + 2);
     first.close();
+  });
+
+  it('opens a new claims file while another process holds its write lock, before the file is in WAL mode', async () => {
+    // The moment six processes starting on one new home meet: SQLite answers the switch to WAL
+    // with SQLITE_BUSY at once (no busy handler) while another connection holds the lock.
+    const file = path();
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import Database from 'better-sqlite3';
+         const database = new Database(${JSON.stringify(file)});
+         database.exec('BEGIN IMMEDIATE; CREATE TABLE held (a)');
+         console.log('held');
+         setTimeout(() => { database.exec('COMMIT'); database.close(); }, 300);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    const claims = new RequestClaims(file);
+    expect(claims.claim('k')).toEqual({ taken: true, fresh: true });
+    claims.close();
+    await new Promise((resolve) => holder.once('close', resolve));
   });
 });

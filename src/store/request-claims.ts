@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { fileError, isFileSystemError, MedbenchError } from '../core/errors.js';
+import { BUSY_TIMEOUT_MS, whileBusy } from './open-database.js';
 
 /** A claim asked for: `fresh` when no row held the key before; `othersVersion` read with it. */
 export interface ClaimOutcome {
@@ -54,11 +55,15 @@ export class RequestClaims {
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       this.database = new Database(path);
-      this.database.pragma('busy_timeout = 10000');
-      this.database.pragma('journal_mode = WAL');
+      this.database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      // As for the store: the switch of a new file to WAL is answered SQLITE_BUSY at once while
+      // another process (opening the same new home) holds the file's lock.
+      whileBusy(() => this.database.pragma('journal_mode = WAL'));
       this.database.pragma('synchronous = NORMAL');
-      this.database.exec(
-        'CREATE TABLE IF NOT EXISTS claims (request_key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID',
+      whileBusy(() =>
+        this.database.exec(
+          'CREATE TABLE IF NOT EXISTS claims (request_key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID',
+        ),
       );
     } catch (error) {
       if (isFileSystemError(error)) throw fileError(error, { path, action: 'write' });

@@ -1,5 +1,6 @@
 import type { ResultFields, RunRecord, StoredResult } from '../core/run-record.js';
 import type { SampleStatus } from '../core/sample.js';
+import { parseColumn } from './store-damage.js';
 
 /** Rows as SQLite returns them, and their records. */
 
@@ -48,8 +49,8 @@ export function toRun(row: RunRow): RunRecord {
     label: row.label,
     datasetId: row.dataset_id,
     datasetPath: row.dataset_path,
-    model: JSON.parse(row.model_json),
-    parameters: JSON.parse(row.parameters_json),
+    model: parseColumn(row.model_json, () => `runs.model_json of run ${row.id}`),
+    parameters: parseColumn(row.parameters_json, () => `runs.parameters_json of run ${row.id}`),
     source: row.source,
     scoringMode: row.scoring_mode,
     createdAt: row.created_at,
@@ -57,19 +58,21 @@ export function toRun(row: RunRow): RunRecord {
 }
 
 export function toResult(row: ResultRow): StoredResult {
+  const json = <T>(column: keyof ResultRow & `${string}_json`, text: string): T =>
+    parseColumn<T>(text, () => `results.${column} of run ${row.run_id}, sample ${row.sample_id}`);
   return {
     runId: row.run_id,
     sampleId: row.sample_id,
     task: row.task,
-    params: JSON.parse(row.params_json),
-    gold: JSON.parse(row.gold_json),
+    params: json('params_json', row.params_json),
+    gold: json('gold_json', row.gold_json),
     promptHash: row.prompt_hash,
     promptChars: row.prompt_chars,
     promptTokens: row.prompt_tokens,
     status: row.status,
     rawOutput: row.raw_output,
-    parsed: row.parsed_json === null ? null : JSON.parse(row.parsed_json),
-    scores: JSON.parse(row.scores_json),
+    parsed: row.parsed_json === null ? null : json('parsed_json', row.parsed_json),
+    scores: json('scores_json', row.scores_json),
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
     cost: row.cost,
@@ -78,7 +81,7 @@ export function toResult(row: ResultRow): StoredResult {
     cacheHit: row.cache_hit === 1,
     error: row.error,
     createdAt: row.created_at,
-    redaction: row.redaction_json === null ? null : JSON.parse(row.redaction_json),
+    redaction: row.redaction_json === null ? null : json('redaction_json', row.redaction_json),
     reasoningTokens: row.reasoning_tokens,
   };
 }
@@ -119,4 +122,25 @@ export function resultRowValues(result: ResultFields, promptHash: string | null)
     result.redaction ? JSON.stringify(result.redaction) : null,
     result.reasoningTokens ?? null,
   ];
+}
+
+/**
+ * A JSON parser for the params and scores of result rows that keeps what it parsed: runs over one
+ * dataset repeat the same strings. The parsed objects are shared between rows (read-only).
+ */
+export function internedJsonParser(
+  cache: Map<string, Record<string, unknown>>,
+): (text: string, runId: string, sampleId: string, column: string) => Record<string, unknown> {
+  if (cache.size > 500_000) cache.clear();
+  return (text, runId, sampleId, column) => {
+    let value = cache.get(text);
+    if (value === undefined) {
+      value = parseColumn<Record<string, unknown>>(
+        text,
+        () => `results.${column} of run ${runId}, sample ${sampleId}`,
+      );
+      cache.set(text, value);
+    }
+    return value;
+  };
 }

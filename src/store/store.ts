@@ -6,8 +6,10 @@ import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js
 import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
 import { GZIP_THRESHOLD_CHARS, type PreparedPrompt, preparePrompt, sha256 } from './prepared-prompt.js';
+import { reportDamage } from './store-damage.js';
 import {
   type CachedResponse,
+  internedJsonParser,
   type ResultRow,
   type RunRow,
   resultRowValues,
@@ -50,7 +52,8 @@ export class Store {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly parsedJson = new Map<string, Record<string, unknown>>();
 
-  constructor(path: string, options: { readonly?: boolean } = {}) {
+  /** `checked`: another connection of this process checked the store's integrity already. */
+  constructor(path: string, options: { readonly?: boolean; checked?: boolean } = {}) {
     this.path = path;
     if (options.readonly) {
       this.database = openStoreReadonly(path);
@@ -61,7 +64,8 @@ export class Store {
       this.database = openStoreFile(':memory:', path);
       return;
     }
-    this.database = openStoreFile(path, path);
+    // An existing store is checked whole before a write could change it.
+    this.database = openStoreFile(path, path, { checkIntegrity: !options.checked });
   }
 
   /** Creates the store file on the first write. */
@@ -207,34 +211,20 @@ export class Store {
     return rows.map(toResult);
   }
 
-  /**
-   * Runs over one dataset repeat the same params and score strings: parse each once. The parsed
-   * objects are shared between rows, so callers must treat them as read-only.
-   */
-  private internedParser(): (text: string) => Record<string, unknown> {
-    if (this.parsedJson.size > 500_000) this.parsedJson.clear();
-    return (text) => {
-      let value = this.parsedJson.get(text);
-      if (value === undefined) {
-        value = JSON.parse(text) as Record<string, unknown>;
-        this.parsedJson.set(text, value);
-      }
-      return value;
-    };
-  }
-
   /** Only what aggregates read (task, params, status, scores): the leaderboard's fast path. */
   aggregateRows(runId: string): ScoreRow[] {
-    const rows = this.statement('SELECT task, params_json, status, scores_json FROM results WHERE run_id = ?')
+    const rows = this.statement(
+      'SELECT sample_id, task, params_json, status, scores_json FROM results WHERE run_id = ?',
+    )
       .raw(true)
-      .all(runId) as Array<[string, string, SampleStatus, string]>;
-    const parse = this.internedParser();
-    return rows.map(([task, params, status, scores]) => ({
-      sampleId: '',
+      .all(runId) as Array<[string, string, string, SampleStatus, string]>;
+    const parse = internedJsonParser(this.parsedJson);
+    return rows.map(([sampleId, task, params, status, scores]) => ({
+      sampleId,
       task,
-      params: parse(params) as SampleParams,
+      params: parse(params, runId, sampleId, 'params_json') as SampleParams,
       status,
-      scores: parse(scores) as SampleScores,
+      scores: parse(scores, runId, sampleId, 'scores_json') as SampleScores,
       promptChars: null,
       promptTokens: null,
       inputTokens: null,
@@ -263,7 +253,7 @@ export class Store {
         number | null,
       ]
     >;
-    const parse = this.internedParser();
+    const parse = internedJsonParser(this.parsedJson);
     return rows.map(
       ([
         sampleId,
@@ -279,9 +269,9 @@ export class Store {
       ]) => ({
         sampleId,
         task,
-        params: parse(params) as SampleParams,
+        params: parse(params, runId, sampleId, 'params_json') as SampleParams,
         status,
-        scores: parse(scores) as SampleScores,
+        scores: parse(scores, runId, sampleId, 'scores_json') as SampleScores,
         promptChars,
         promptTokens,
         inputTokens,
@@ -320,6 +310,7 @@ export class Store {
   readonly leaderboards = new LeaderboardSnapshots(
     () => this.database,
     () => this.materialize(),
+    () => this.path,
   );
 
   /** SQLite's data_version: changes when another connection commits (the viewer's cache key). */
@@ -389,3 +380,5 @@ export class Store {
     return (this.statement('SELECT COUNT(*) AS n FROM responses').get() as { n: number }).n;
   }
 }
+
+reportDamage(Store.prototype, (store) => store.path);

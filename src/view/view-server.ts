@@ -147,7 +147,12 @@ export async function startViewServer(options: {
         if (payload === undefined) return send(404, 'application/json', '{"error":"not found"}');
         return send(200, 'application/json', JSON.stringify(payload));
       } catch (error) {
-        return send(500, 'application/json', JSON.stringify({ error: (error as Error).message }));
+        // A damaged store, say: its code, what is wrong and how to fix it, as the CLI prints them.
+        const known = MedbenchError.is(error) ? error : undefined;
+        const body = known
+          ? { error: `[${known.code}] ${known.message}`, ...(known.hint ? { hint: known.hint } : {}) }
+          : { error: (error as Error).message };
+        return send(500, 'application/json', JSON.stringify(body));
       }
     }
     return send(404, 'text/plain', 'Not found');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, ROOT, runCli, startCli, temporaryHome } from './cli.js';
 import { storeDigest } from './store-snapshot.js';
 
 /**
@@ -160,6 +160,10 @@ beforeAll(async () => {
   eureka('eureka-plain-json', { 'queries.jsonl': '{"task": "x"\n', 'corpus.json': '{}' });
   eureka('eureka-plain-corpus', { 'queries.jsonl': '', 'corpus.json': '[1, 2' });
   mkdirSync(at('eureka-none'));
+  eureka('eureka-plain', {
+    'queries.jsonl': '{"task": "AskAPatient_en", "query": "sore head", "targets": ["Headache"]}\n',
+    'corpus.json': JSON.stringify({ AskAPatient_en: ['Headache', 'Nausea'] }),
+  });
 
   // Published outputs.
   const published = (name: string, file: string, content: string | Buffer) => {
@@ -185,6 +189,7 @@ beforeAll(async () => {
     `${JSON.stringify({ ...niahLine, 'position(%)': 'middle' })}\n`,
   );
   published('published-utf16', 'en_m_v1.jsonl', utf16(`${JSON.stringify(niahLine)}\n`));
+  published('published-empty', 'en_m_v1.jsonl', '');
 });
 
 afterAll(async () => {
@@ -200,6 +205,8 @@ interface Case {
   environment?: NodeJS.ProcessEnv;
   /** Another home than the demo one (whose store must stay as it was). */
   home?: string;
+  /** The command must end within this long (it is killed then, and the case fails). */
+  withinMs?: number;
 }
 
 const run = (...extra: string[]) => ['run', '--dataset', dataset, '--model', 'baseline', ...extra];
@@ -401,6 +408,60 @@ const CASES: Case[] = [
   usage('run --task nosuch', run('--task', 'nosuch'), 'the dataset has no samples of that task; it has niah'),
   usage('a folder as --dataset', ['run', '--dataset', at('a-folder'), '--model', 'baseline'], 'is a folder'),
   usage('clue --tasks nosuch', clueRun('clue-ok', '--tasks', 'nosuch'), '"nosuch" is not one of'),
+
+  // Accepted before, though nothing could be done with them.
+  usage(
+    'build --needles 999',
+    build('--needles', '999', '--task', 'niah', '--lang', 'en', '--levels', '1000'),
+    '--needles 999: the en needles file has no such id (its ids: 0–',
+  ),
+  usage(
+    '--api-key-env with a space',
+    run('--api-key-env', 'BAD NAME'),
+    '"BAD NAME" is not an environment variable name',
+  ),
+  ...(['parquet', 'save-to-disk'] as const).map((layout) =>
+    usage(
+      `triples --split nosuch (${layout})`,
+      [
+        ...['export', 'medeureka-triples', '--data', join(ROOT, 'test', 'fixtures', 'medeureka', layout)],
+        ...['--model', 'bm25', '--out', at('t.jsonl'), '--split', 'nosuch'],
+      ],
+      new RegExp(`--split nosuch: .*${layout} has no "nosuch" split \\(its splits: corpus, test\\)`),
+    ),
+  ),
+  usage(
+    'triples --split train (plain form)',
+    [
+      ...['export', 'medeureka-triples', '--data', at('eureka-plain'), '--model', 'bm25'],
+      ...['--out', at('t.jsonl'), '--split', 'train'],
+    ],
+    '--split train: ',
+  ),
+  failure(
+    'build kg from a missing sources folder',
+    () => ['build', 'medodyssey', '--sources', at('no-sources'), '--task', 'kg', '--out', at('o.jsonl')],
+    '[DATA_NOT_FOUND] Knowledge sources folder not found',
+    'no-sources',
+  ),
+  failure(
+    'build kg from an empty sources folder',
+    () => ['build', 'medodyssey', '--sources', at('a-folder'), '--task', 'kg', '--out', at('o.jsonl')],
+    '[DATA_NOT_FOUND] kg cannot be built',
+    'kg-triplets.en.txt, kg-triplets.zh.txt',
+  ),
+  failure(
+    'published files without an output',
+    () => ['import', 'medodyssey-outputs', at('published-empty')],
+    '[DATA_INVALID]',
+    'hold no outputs: not one line in niah_result/en_m_v1.jsonl',
+  ),
+  failure(
+    'a model URL with port 99999',
+    () => ['run', '--dataset', dataset, '--model', 'openai-compatible:m@http://user:pw@127.0.0.1:99999/v1'],
+    '[MODEL_SPEC_INVALID] The base URL http://127.0.0.1:99999/v1 in the model spec',
+    'a port from 0 to 65535',
+  ),
 
   // Dataset files (exit 1, DATA_*).
   failure(
@@ -788,6 +849,24 @@ const CASES: Case[] = [
     says: ['There is no medbench store'],
     home: emptyHome,
   },
+  ...[
+    ['run', run()],
+    ['demo', ['demo']],
+    ['report', ['report']],
+  ].flatMap(([command, args]) =>
+    ['/proc/medbench-home', '/sys/kernel/medbench-home'].map(
+      (kernelHome): Case => ({
+        name: `${command} with a home on ${kernelHome.split('/')[1]}`,
+        args: () => args as string[],
+        code: 2,
+        says: [
+          /\[USAGE\] The medbench home \/(proc|sys)\/\S+ \(--home\) is on the kernel's (proc|sysfs) file system/,
+        ],
+        home: kernelHome,
+        withinMs: 10_000,
+      }),
+    ),
+  ),
   {
     name: 'view without a store',
     args: () => ['view'],
@@ -806,7 +885,13 @@ describe('bad input: a table of cases, each a clear error, the right exit code a
 
   it.concurrent.each(CASES)('$name', async (entry) => {
     const folder = entry.home ?? home;
-    const result = await runCli(['--home', folder, ...entry.args()], entry.environment);
+    const started = startCli(['--home', folder, ...entry.args()], entry.environment);
+    const deadline = entry.withinMs
+      ? setTimeout(() => started.child.kill('SIGKILL'), entry.withinMs)
+      : undefined;
+    const result = await started.done;
+    clearTimeout(deadline);
+    expect(result.code, `killed after ${entry.withinMs} ms`).not.toBeNull();
     expect(result.code, result.stderr).toBe(entry.code);
     for (const text of entry.says)
       if (typeof text === 'string') expect(result.stderr).toContain(text);

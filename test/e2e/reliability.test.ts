@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,33 @@ function storedResults(home: string): Array<{ status: string; attempts: number; 
   } finally {
     database.close();
   }
+}
+
+/**
+ * Runs `count` Node processes that each wait for one shared start time, then run `lines` (an ES
+ * module body) and print "ok"; resolves with the output of those that failed.
+ */
+async function atTheSameMoment(count: number, lines: readonly string[]): Promise<string[]> {
+  const [load, ...work] = lines;
+  // Asleep until the start (not spinning: spinning processes take turns on a small machine's cores).
+  const wait =
+    'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, Number(process.argv[1]) - Date.now()));';
+  const script = [load, wait, ...work].concat("console.log('ok');").join('\n');
+  const start = Date.now() + 1500;
+  const outcomes = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<{ code: number | null; output: string }>((resolve) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(start)]);
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (code) => resolve({ code, output }));
+        }),
+    ),
+  );
+  return outcomes.filter((outcome) => outcome.code !== 0).map((outcome) => outcome.output);
 }
 
 const runArgs = (home: string, url: string, ...extra: string[]) => [
@@ -188,6 +215,51 @@ describe('faults: retries, stops and exit codes', () => {
   });
 });
 
+/** What `medbench view` on `home` answers for its overview, a run's samples and their first sample. */
+async function viewerAnswers(
+  home: string,
+  environment: NodeJS.ProcessEnv,
+  runId: string,
+): Promise<Record<string, string>> {
+  const viewer = startCli(['--home', home, 'view'], environment);
+  try {
+    const url = await new Promise<string>((resolve) => {
+      let seen = '';
+      viewer.child.stdout!.on('data', (chunk) => {
+        seen += chunk;
+        const match = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+        if (match) resolve(match[1]!);
+      });
+    });
+    const overview = await (await fetch(`${url}api/overview`)).text();
+    const samples = await (await fetch(`${url}api/samples?run=${runId}&group=niah-en`)).text();
+    const sampleId = (JSON.parse(samples) as { rows: Array<{ id: string }> }).rows[0]!.id;
+    const sample = await (
+      await fetch(`${url}api/sample?run=${runId}&id=${encodeURIComponent(sampleId)}`)
+    ).text();
+    return { 'viewer overview': overview, 'viewer samples': samples, 'viewer sample': sample };
+  } finally {
+    viewer.child.kill('SIGTERM');
+    await viewer.done;
+  }
+}
+
+/** The run's output, `report --json` and the viewer's answers on its first run: all a user is shown. */
+async function everythingShown(
+  home: string,
+  environment: NodeJS.ProcessEnv,
+  run: { stdout: string; stderr: string },
+): Promise<Record<string, string>> {
+  const report = await runCli(['--home', home, 'report', '--json'], environment);
+  const runId = (JSON.parse(report.stdout) as { runs: Array<{ runId: string }> }).runs[0]!.runId;
+  return {
+    'run stderr': run.stderr,
+    'run stdout': run.stdout,
+    'report --json': report.stdout,
+    ...(await viewerAnswers(home, environment, runId)),
+  };
+}
+
 describe('secrets', () => {
   it('a key echoed back by an endpoint reaches no terminal, store, report, page or viewer answer', async () => {
     const home = join(scratch, 'echo');
@@ -204,43 +276,64 @@ describe('secrets', () => {
     // The server did get the key, and echoed it.
     expect(echoing.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
     expect(run.stderr).toContain('[redacted]');
-    const report = await runCli(['--home', home, 'report', '--json'], environment);
     const site = join(home, 'site');
     expect((await runCli(['--home', home, 'report', '--html', site], environment)).code).toBe(0);
-    const viewer = startCli(['--home', home, 'view'], environment);
-    try {
-      const url = await new Promise<string>((resolve) => {
-        let seen = '';
-        viewer.child.stdout!.on('data', (chunk) => {
-          seen += chunk;
-          const match = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
-          if (match) resolve(match[1]!);
-        });
-      });
-      const overview = await (await fetch(`${url}api/overview`)).text();
-      const runId = (JSON.parse(report.stdout) as { runs: Array<{ runId: string }> }).runs[0]!.runId;
-      const samples = await (await fetch(`${url}api/samples?run=${runId}&group=niah-en`)).text();
-      const sampleId = (JSON.parse(samples) as { rows: Array<{ id: string }> }).rows[0]!.id;
-      const sample = await (
-        await fetch(`${url}api/sample?run=${runId}&id=${encodeURIComponent(sampleId)}`)
-      ).text();
-      expect(sample).toContain('[redacted]');
-      for (const [where, text] of Object.entries({
-        'run stderr': run.stderr,
-        'run stdout': run.stdout,
-        'report --json': report.stdout,
-        'viewer overview': overview,
-        'viewer samples': samples,
-        'viewer sample': sample,
-      }))
-        expect(text.includes(key), where).toBe(false);
-    } finally {
-      viewer.child.kill('SIGTERM');
-      await viewer.done;
-    }
+    const shown = await everythingShown(home, environment, run);
+    expect(shown['viewer sample']).toContain('[redacted]');
+    for (const [where, text] of Object.entries(shown)) expect(text.includes(key), where).toBe(false);
     // Store, WAL, static site: not one file holds it.
     expect(filesContain(home, key)).toEqual([]);
     expect(filesContain(home, 'SECRET-0123')).toEqual([]);
+  });
+
+  it('an API key and a header secret echoed in a 200 answer are stored and shown nowhere', async () => {
+    const home = join(scratch, 'echo-200');
+    const key = 'sk-test-ANSWER-KEY-9876543210';
+    const gateway = 'gw-HEADER-SECRET-24680';
+    const echoing = await server(() => ({ kind: 'status', status: 500 }));
+    // The answer (and so the parsed answer, the response cache and the viewer's sample) holds both.
+    echoing.fallback = (request) => ({
+      kind: 'answer',
+      text: JSON.stringify({
+        answer: `${request.headers.authorization} ${request.headers['x-gateway-key']}`,
+      }),
+    });
+    const config = join(scratch, 'echo-200.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        models: {
+          echo: {
+            provider: 'openai-compatible',
+            model: 'echo',
+            contextWindow: 128000,
+            tokenizer: 'o200k_base',
+            endpoints: [
+              {
+                baseURL: `${echoing.url}/v1`,
+                apiKeyEnv: 'MEDBENCH_TEST_KEY',
+                headers: { 'X-Gateway-Key': { env: 'MEDBENCH_GATEWAY_KEY' } },
+              },
+            ],
+          },
+        },
+      }),
+    );
+    const environment = { MEDBENCH_TEST_KEY: key, MEDBENCH_GATEWAY_KEY: gateway };
+    const run = await runCli(
+      ['--home', home, 'run', '--dataset', dataset, '--model', 'echo', '--config', config],
+      environment,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(echoing.requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
+    expect(echoing.requests[0]!.headers['x-gateway-key']).toBe(gateway);
+    const shown = await everythingShown(home, environment, run);
+    expect(shown['viewer sample']).toContain('Bearer [redacted] [redacted]');
+    for (const secret of [key, gateway]) {
+      for (const [where, text] of Object.entries(shown)) expect(text.includes(secret), where).toBe(false);
+      // Every byte of every file of the home: the store, its WAL, the claims, the caches.
+      expect(filesContain(home, secret)).toEqual([]);
+    }
   });
 });
 
@@ -261,33 +354,58 @@ describe('several processes on one home', () => {
 
   it('twelve processes creating and migrating one new store at the same moment all succeed', async () => {
     const path = join(scratch, 'race', 'medbench.sqlite');
-    const script = `
-      const { Store } = await import(${JSON.stringify(join(ROOT, 'dist', 'index.js'))});
-      const start = Number(process.argv[1]);
-      while (Date.now() < start) {}
-      const store = new Store(${JSON.stringify(path)});
-      store.transaction(() => {});
-      store.close();
-      console.log('ok');
-    `;
-    const start = Date.now() + 1500;
-    const outcomes = await Promise.all(
-      Array.from(
-        { length: 12 },
-        () =>
-          new Promise<{ code: number | null; output: string }>((resolve) => {
-            const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(start)]);
-            let output = '';
-            child.stdout.on('data', (chunk) => (output += chunk));
-            child.stderr.on('data', (chunk) => (output += chunk));
-            child.on('close', (code) => resolve({ code, output }));
-          }),
-      ),
-    );
-    expect(outcomes.filter((outcome) => outcome.code !== 0).map((outcome) => outcome.output)).toEqual([]);
+    const failed = await atTheSameMoment(12, [
+      `const { Store } = await import(${JSON.stringify(join(ROOT, 'dist', 'index.js'))});`,
+      `const store = new Store(${JSON.stringify(path)});`,
+      'store.transaction(() => {});',
+      'store.close();',
+    ]);
+    expect(failed).toEqual([]);
     const database = new Database(path, { readonly: true });
     expect(database.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     database.close();
+  });
+
+  it('twelve processes opening the request claims of a new home at the same moment all succeed, five times over', async () => {
+    const module = join(ROOT, 'dist', 'store', 'request-claims.js');
+    for (let round = 0; round < 5; round++) {
+      const path = join(scratch, `claims-race-${round}`, 'medbench.sqlite');
+      const failed = await atTheSameMoment(12, [
+        `const { RequestClaims } = await import(${JSON.stringify(module)});`,
+        `const claims = RequestClaims.beside(${JSON.stringify(path)});`,
+        "claims.claim('key');",
+        'claims.close();',
+      ]);
+      expect(failed, `round ${round}`).toEqual([]);
+    }
+  });
+
+  it('a run starts while another process holds the lock of the new claims file, before it is in WAL mode', async () => {
+    // The moment that failed 2 in 30 of six processes started at once on a new home, made to last:
+    // SQLite answered the switch to WAL with SQLITE_BUSY at once ('database is locked').
+    const home = join(scratch, 'claims-held');
+    mkdirSync(home, { recursive: true });
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import Database from 'better-sqlite3';
+         const database = new Database(${JSON.stringify(join(home, 'claims.sqlite'))});
+         database.exec('BEGIN IMMEDIATE; CREATE TABLE held (a)');
+         console.log('held');
+         setTimeout(() => { database.exec('COMMIT'); database.close(); }, 4000);`,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const released = new Promise((resolve) => holder.once('close', resolve));
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    const quick = await server('{"answer": "x"}');
+    const result = await runCli(runArgs(home, quick.url));
+    await released;
+    expect(result.stderr).not.toMatch(/error \[/);
+    expect(result.code).toBe(0);
+    expect(quick.requests).toHaveLength(TOTAL);
   });
 
   it('six processes creating a new store at once all succeed, and each answer is paid once', async () => {

@@ -4,7 +4,7 @@ import { parseShard } from '../../runner/shard.js';
 import { runCommand } from '../commands/run.js';
 import { type RunClueOptions, runClueCommand } from '../commands/run-clue.js';
 import { type RunMedEurekaOptions, runMedEurekaCommand } from '../commands/run-medeureka.js';
-import { parseNumber } from '../parse-options.js';
+import { parseEnvironmentName, parseNumber } from '../parse-options.js';
 import { action, checked, decimal, integer, type ProgramContext } from './program-context.js';
 
 /**
@@ -106,7 +106,11 @@ export function modelOptions(command: Command, options: { forRuns?: boolean } = 
       'requests in flight per endpoint',
       integer('--concurrency', { min: 1, max: 1024 }),
     )
-    .option('--api-key-env <name>', 'environment variable holding the API key')
+    .option(
+      '--api-key-env <name>',
+      'environment variable holding the API key',
+      checked((value) => parseEnvironmentName('--api-key-env', value)),
+    )
     .option('--completions', 'a base model: send plain-text prompts to /completions instead of chat messages')
     .option(
       '--temperature <t>',

@@ -200,8 +200,42 @@ export function isSaveToDiskFolder(folder: string): boolean {
   );
 }
 
-/** A `save_to_disk` dataset dictionary with `test` and `corpus` splits (Arrow files). */
-export async function loadSaveToDiskRelease(folder: string, querySplit = 'test'): Promise<RetrievalTask[]> {
+/**
+ * The error for a query split the release lacks: a usage error naming the splits it has when
+ * `--split` chose it, else (the default `test` missing) a release that is not whole.
+ */
+function missingSplit(
+  folder: string,
+  split: string,
+  chosen: boolean,
+  present: Iterable<string>,
+): MedbenchError {
+  const has = [...new Set(present)].sort().join(', ') || 'none';
+  return chosen
+    ? new MedbenchError({
+        code: 'USAGE',
+        message: `--split ${split}: ${folder} has no "${split}" split (its splits: ${has}).`,
+        hint: 'Give a split the release has: test to evaluate, train to mine training triples.',
+      })
+    : new MedbenchError({
+        code: 'DATA_NOT_FOUND',
+        message: `${folder} has no "${split}" split (its splits: ${has}).`,
+        hint: 'The MedEureka release has test and corpus splits (and train); pass the whole release folder.',
+      });
+}
+
+/** A `save_to_disk` dataset dictionary with `test` and `corpus` splits (Arrow files); `split` from --split. */
+export async function loadSaveToDiskRelease(folder: string, split?: string): Promise<RetrievalTask[]> {
+  const querySplit = split ?? 'test';
+  if (!existsSync(join(folder, querySplit)))
+    throw missingSplit(
+      folder,
+      querySplit,
+      split !== undefined,
+      readdirSync(folder, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name),
+    );
   for (const split of [querySplit, 'corpus']) {
     if (!existsSync(join(folder, split)))
       throw new MedbenchError({
@@ -219,15 +253,24 @@ export async function loadSaveToDiskRelease(folder: string, querySplit = 'test')
   });
 }
 
-/** The hub's Parquet copy: `test` and `corpus` Parquet files anywhere under `folder`. */
+/** The hub's Parquet copy: `test` and `corpus` Parquet files anywhere under `folder`; `split` from --split. */
 export async function loadParquetRelease(
   folder: string,
-  querySplit = 'test',
+  split?: string,
 ): Promise<RetrievalTask[] | undefined> {
+  const querySplit = split ?? 'test';
   const files = filesUnder(folder, '.parquet');
   if (files.length === 0) return undefined;
   const testFiles = files.filter((file) => parquetSplitOf(folder, file, querySplit) === querySplit);
   const corpusFiles = files.filter((file) => parquetSplitOf(folder, file, querySplit) === 'corpus');
+  if (testFiles.length === 0 && corpusFiles.length > 0)
+    throw missingSplit(
+      folder,
+      querySplit,
+      split !== undefined,
+      // The hub names each file <split>-NNNNN-of-NNNNN.parquet.
+      files.map((file) => basename(file).replace(/(-\d+-of-\d+)?\.parquet$/, '')),
+    );
   if (testFiles.length === 0 || corpusFiles.length === 0)
     throw new MedbenchError({
       code: 'DATA_NOT_FOUND',

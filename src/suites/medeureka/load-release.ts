@@ -15,20 +15,27 @@ export async function loadMedEurekaRelease(
   folder: string,
   options: { split?: string } = {},
 ): Promise<RetrievalTask[]> {
-  const split = options.split ?? 'test';
   if (!existsSync(folder) || !statSync(folder).isDirectory())
     throw new MedbenchError({
       code: 'DATA_NOT_FOUND',
       message: `MedEureka release folder not found: ${folder}`,
       hint: 'Pass the folder saved with save_to_disk, its Parquet copy, or a plain queries.jsonl + corpus.json folder.',
     });
-  if (existsSync(join(folder, 'queries.jsonl')) || existsSync(join(folder, 'corpus.json')))
+  if (existsSync(join(folder, 'queries.jsonl')) || existsSync(join(folder, 'corpus.json'))) {
+    // The plain form is one query split: another one asked for would be the test queries unsaid.
+    if (options.split !== undefined && options.split !== 'test')
+      throw new MedbenchError({
+        code: 'USAGE',
+        message: `--split ${options.split}: ${folder} is the plain form (queries.jsonl + corpus.json), which has one query split.`,
+        hint: 'Leave --split out for the plain form, or pass a Hugging Face release (save_to_disk or Parquet) that has that split.',
+      });
     return loadPlainRelease(folder);
-  if (isSaveToDiskFolder(folder)) return loadSaveToDiskRelease(folder, split);
+  }
+  if (isSaveToDiskFolder(folder)) return loadSaveToDiskRelease(folder, options.split);
   for (const child of ['dataset', 'MedEureka']) {
     if (existsSync(join(folder, child))) return loadMedEurekaRelease(join(folder, child), options);
   }
-  const parquet = await loadParquetRelease(folder, split);
+  const parquet = await loadParquetRelease(folder, options.split);
   if (parquet) return parquet;
   throw new MedbenchError({
     code: 'DATA_NOT_FOUND',

@@ -1,3 +1,4 @@
+import { MedbenchError } from '../../core/errors.js';
 import type { Sample } from '../../core/sample.js';
 import type { Task } from '../../core/task.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
@@ -15,7 +16,13 @@ import { countingTask } from './counting-task.js';
 import { caseTask, kgTask, tableTask, termTask } from './medical-tasks.js';
 import { ratioCharBudget } from './mic.js';
 import { niahTask } from './niah-task.js';
-import { type HaystackKind, loadHaystack, loadNeedles, resolveDatasetFolder } from './release.js';
+import {
+  type HaystackKind,
+  loadHaystack,
+  loadNeedles,
+  type Needle,
+  resolveDatasetFolder,
+} from './release.js';
 
 export { buildSamples } from './build-samples.js';
 export * from './constants.js';
@@ -52,6 +59,26 @@ export interface MedOdysseyBuildRequest {
   verifyCounts?: boolean;
 }
 
+/** The needles of `ids` (all when undefined); an id the needles file lacks is a usage error. */
+function chosenNeedles(
+  needles: readonly Needle[],
+  ids: readonly number[] | undefined,
+  language: Language,
+): Needle[] {
+  if (ids === undefined) return [...needles];
+  const known = new Set(needles.map((needle) => needle.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    const sorted = [...known].sort((left, right) => left - right);
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--needles ${unknown.join(',')}: the ${language} needles file has no such id (its ids: ${sorted.length === 0 ? 'none' : `${sorted[0]}–${sorted.at(-1)}`}).`,
+      hint: 'Give ids the release has, or leave --needles out to use every needle.',
+    });
+  }
+  return needles.filter((needle) => ids.includes(needle.id));
+}
+
 /**
  * Reads the release (needles and haystacks, validated up front) and returns the sample
  * generator with the statistics it fills in. Every input error is thrown here, before a
@@ -67,9 +94,7 @@ export async function prepareMedOdysseyBuild(request: MedOdysseyBuildRequest): P
   const sources: LanguageSource[] = request.languages.map((language) => {
     const ratioBudget = ratioCharBudget(maxLevel, gamma[language]);
     const needles = request.tasks.includes('niah')
-      ? loadNeedles(datasetFolder, language).filter(
-          (needle) => request.needleIds === undefined || request.needleIds.includes(needle.id),
-        )
+      ? chosenNeedles(loadNeedles(datasetFolder, language), request.needleIds, language)
       : undefined;
     // The builder checks each sample's exact need; here the corpus must merely exist.
     // ratio mode never needs more than its budget; exact modes may use more than γ predicts.

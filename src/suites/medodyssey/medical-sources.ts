@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
 import { readTextFile } from '../../io/text-file.js';
@@ -314,7 +315,11 @@ export function medicalSourceFiles(
   }
 }
 
-/** Loads every (task, language) whose source files are all present; lists the ones skipped. */
+/**
+ * Loads every (task, language) whose source files are all present; lists the ones skipped. A
+ * task asked for whose files are absent in every language asked for is an error: it cannot be
+ * built at all.
+ */
 export function loadMedicalSources(options: {
   folder: string;
   tasks: ReadonlyArray<MedicalSource['task']>;
@@ -322,12 +327,20 @@ export function loadMedicalSources(options: {
   kgQuestions: number;
   seed: string;
 }): { sources: MedicalSource[]; skipped: string[] } {
+  if (!existsSync(options.folder) || !statSync(options.folder).isDirectory())
+    throw new MedbenchError({
+      code: 'DATA_NOT_FOUND',
+      message: `Knowledge sources folder not found: ${options.folder} (--sources).`,
+      hint: 'Pass the folder holding the knowledge source files; docs/medodyssey-sources.md names them.',
+    });
   const sources: MedicalSource[] = [];
   const skipped: string[] = [];
   for (const task of options.tasks) {
+    const missingFiles: string[] = [];
     for (const language of options.languages) {
       const files = medicalSourceFiles(options.folder, task, language);
       const missing = Object.values(files).filter((path) => !existsSync(path));
+      missingFiles.push(...missing);
       if (missing.length > 0) {
         skipped.push(`${task} ${language} (missing ${missing.join(', ')})`);
         continue;
@@ -347,6 +360,12 @@ export function loadMedicalSources(options: {
         sources.push(loadTableSource({ tables: files.tables!, questions: files.questions!, language }));
       else sources.push(loadCaseSource({ path: files.cases!, language }));
     }
+    if (missingFiles.length > 0 && !sources.some((source) => source.task === task))
+      throw new MedbenchError({
+        code: 'DATA_NOT_FOUND',
+        message: `${task} cannot be built: ${options.folder} lacks ${missingFiles.map((path) => basename(path)).join(', ')}.`,
+        hint: 'Add the files (docs/medodyssey-sources.md gives their formats), choose the languages that have them with --lang, or leave the task out of --task.',
+      });
   }
   return { sources, skipped };
 }

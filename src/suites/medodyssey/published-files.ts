@@ -130,3 +130,12 @@ export function listPublishedFiles(evaluationFolder: string): {
   }
   return { files, unknown };
 }
+
+/** Output files that hold not one output: nothing to import. */
+export function noOutputs(evaluationFolder: string, files: ReadonlyArray<{ name: string }>): MedbenchError {
+  return new MedbenchError({
+    code: 'DATA_INVALID',
+    message: `The published output files in ${evaluationFolder} hold no outputs: not one line in ${files.map((file) => file.name).join(', ')}.`,
+    hint: 'Pass the release whose evaluation_result/ files hold the model outputs (one JSON object per line).',
+  });
+}

@@ -10,6 +10,7 @@ import { caseTask, kgTask, tableTask, termTask } from './medical-tasks.js';
 import { niahTask } from './niah-task.js';
 import {
   listPublishedFiles,
+  noOutputs,
   type PublishedFile,
   releaseFolderBeside,
   resolveEvaluationFolder,
@@ -390,5 +391,6 @@ export function readPublishedOutputs(options: { folder: string; datasetFolder?: 
     results.push(...reader.results);
     summaries.push(reader.summary);
   }
+  if (results.length === 0) throw noOutputs(evaluationFolder, files);
   return { evaluationFolder, results, files: summaries, unknownFiles: unknown };
 }
