@@ -262,8 +262,8 @@ export const CHAT_PROVIDERS: Readonly<Record<ModelConfig['provider'], ChatProvid
     },
   },
   gguf: {
-    specForm: 'gguf:<path to a .gguf file> (llama.cpp in this process)',
-    signIn: 'none (in process)',
+    specForm: 'gguf:<path to a .gguf file> (llama.cpp in a child process, no server)',
+    signIn: 'none (on this machine)',
     keyRequired: false,
     fromSpec: (rest) => (rest ? { provider: 'gguf', model: rest } : undefined),
     async create(options) {
