@@ -1,5 +1,5 @@
 import type { ChatModel } from '../core/chat-model.js';
-import { isFatalForRun, type MedbenchError } from '../core/errors.js';
+import { failsWholeEndpoint, type MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import { resultRecord } from './result-columns.js';
 import type { SampleRequest } from './sample-request.js';
@@ -83,12 +83,14 @@ export function giveUp(
   const { sample, endpoint } = send;
   const { error, attempts } = failure;
   if (failure.stopped || error.code === 'ABORTED' || control.hardStop.signal.aborted) return 'left';
-  if (isFatalForRun(error) || error.status === 404) {
-    // Another endpoint of the model may answer it: not an error of the sample.
-    if (context.failover?.(endpoint, error, sample)) {
-      context.triedElsewhere?.set(sample.id, attempts);
-      return 'left';
-    }
+  const wholeEndpoint = failsWholeEndpoint(error);
+  // Refused, unreachable, no such model, or retries spent on errors that may be the endpoint's
+  // (5xx, resets, timeouts): another endpoint of the model may answer it, not an error of the sample.
+  if ((wholeEndpoint || error.retryable) && context.failover?.(endpoint, error, sample, send.started)) {
+    context.triedElsewhere?.set(sample.id, attempts);
+    return 'left';
+  }
+  if (wholeEndpoint) {
     context.fatal ??= error;
     control.hardStop.abort();
     return 'left';
