@@ -14,8 +14,9 @@ export interface EndpointDown {
  * deployment or key fails here with the setting named, and a window the model cannot hold is
  * refused rather than silently cut by the server. Those that are down (unreachable, reset, timed
  * out, a server error) are returned for the run to leave resting while the others serve. When
- * every one is down and none can be reached, the first one's error stops the run; when some
- * answered a server error, the run starts on those and its retries decide.
+ * every one of several is down and none can be reached, the first one's error stops the run; when
+ * some answered a server error, the run starts on those and its retries decide, as it does for a
+ * model's only endpoint.
  */
 export async function probeEndpoints(
   model: ModelBinding,
@@ -42,8 +43,10 @@ export async function probeEndpoints(
       });
   }
   if (down.length < model.endpoints.length) return down;
-  // None answered its check. None reachable: the run cannot start. A server error may pass: the
-  // run starts on those endpoints and its retries decide (the unreachable ones rest meanwhile).
+  // None answered its check. One endpoint: its run's retries decide (a server starting, a passing
+  // 503). Several, none reachable: the run cannot start. Several, some with a server error that
+  // may pass: the run starts on those and its retries decide (the unreachable ones rest meanwhile).
+  if (down.length === 1) return [];
   const unreachable = down.filter(({ error }) => error.code === 'ENDPOINT_UNREACHABLE');
   if (unreachable.length === down.length) throw down[0]!.error;
   return unreachable;
