@@ -1,5 +1,5 @@
 import type { ChatModel } from '../core/chat-model.js';
-import { MedbenchError } from '../core/errors.js';
+import { isEndpointOutage, MedbenchError } from '../core/errors.js';
 import type { ModelBinding } from '../runner/model-binding.js';
 
 /** An endpoint that did not answer its check: unreachable, cut off, timed out, a server error. */
@@ -8,23 +8,15 @@ export interface EndpointDown {
   error: MedbenchError;
 }
 
-/** A failure of the endpoint's service, not of the settings (those are errors even with others up). */
-function isOutage(error: unknown): error is MedbenchError {
-  return (
-    MedbenchError.is(error) &&
-    error.code !== 'ENDPOINT_AUTH' &&
-    error.code !== 'ABORTED' &&
-    (error.retryable || error.code === 'ENDPOINT_UNREACHABLE')
-  );
-}
-
 /**
  * Asks each endpoint that can tell (one free request, no sample text) whether its model is
  * there and how long a context it supports, before any sample is scheduled: a wrong model name,
  * deployment or key fails here with the setting named, and a window the model cannot hold is
- * refused rather than silently cut by the server. With several endpoints, those that are down
- * (unreachable, a server error) are returned for the run to leave resting while the others
- * serve; when every one is down, the first one's error stops the run.
+ * refused rather than silently cut by the server. Those that are down (unreachable, reset, timed
+ * out, a server error) are returned for the run to leave resting while the others serve. When
+ * every one of several is down and none can be reached, the first one's error stops the run; when
+ * some answered a server error, the run starts on those and its retries decide, as it does for a
+ * model's only endpoint.
  */
 export async function probeEndpoints(
   model: ModelBinding,
@@ -37,7 +29,7 @@ export async function probeEndpoints(
     try {
       facts = await endpoint.probe(options.signal);
     } catch (error) {
-      if (model.endpoints.length < 2 || !isOutage(error)) throw error;
+      if (!MedbenchError.is(error) || !isEndpointOutage(error)) throw error;
       down.push({ model: endpoint, error });
       continue;
     }
@@ -50,6 +42,12 @@ export async function probeEndpoints(
         hint: `Give --context-window ${most} or less (or "contextWindow" in medbench.config.json).`,
       });
   }
-  if (down.length > 0 && down.length === model.endpoints.length) throw down[0]!.error;
-  return down;
+  if (down.length < model.endpoints.length) return down;
+  // None answered its check. One endpoint: its run's retries decide (a server starting, a passing
+  // 503). Several, none reachable: the run cannot start. Several, some with a server error that
+  // may pass: the run starts on those and its retries decide (the unreachable ones rest meanwhile).
+  if (down.length === 1) return [];
+  const unreachable = down.filter(({ error }) => error.code === 'ENDPOINT_UNREACHABLE');
+  if (unreachable.length === down.length) throw down[0]!.error;
+  return unreachable;
 }

@@ -68,6 +68,28 @@ export function isFatalForRun(error: MedbenchError): boolean {
   );
 }
 
+/**
+ * The endpoint as a whole failed, not the request (refused, unreachable, no such model): with
+ * several endpoints it rests and another takes the request.
+ */
+export function failsWholeEndpoint(error: MedbenchError): boolean {
+  return isFatalForRun(error) || error.status === 404;
+}
+
+/**
+ * A failure of the endpoint's service rather than of the request or the settings: it cannot be
+ * reached, the connection broke or timed out, or it answered a server error (5xx). A refusal (401,
+ * 404, 429, a malformed body) is not one.
+ */
+export function isEndpointOutage(error: MedbenchError): boolean {
+  return (
+    error.code === 'ENDPOINT_UNREACHABLE' ||
+    error.code === 'ENDPOINT_DISCONNECTED' ||
+    error.code === 'ENDPOINT_TIMEOUT' ||
+    (error.status !== undefined && error.status >= 500)
+  );
+}
+
 const FILE_PROBLEMS: Readonly<Record<string, string>> = {
   EROFS: 'the file system is read-only',
   EACCES: 'permission denied',

@@ -62,6 +62,31 @@ describe('one free request before a run', () => {
     expect(await openAI('m', 'complete').probe()).toEqual({});
   });
 
+  it('an outage (a server error, no server) fails the probe; a missing route or a refusal of the probe does not', async () => {
+    const anthropic = () =>
+      new AnthropicChatModel({ baseURL: server.url, modelId: 'c', apiKey: 'sk-ant-probe' });
+    for (const status of [500, 503]) {
+      server.probeStatus = status;
+      for (const probed of [openAI('m'), anthropic()])
+        expect((await refusal(probed.probe())).status).toBe(status);
+    }
+    for (const status of [400, 405, 429]) {
+      server.probeStatus = status;
+      expect(await openAI('m').probe()).toEqual({});
+      expect(await anthropic().probe()).toEqual({});
+    }
+    server.probeStatus = 404;
+    expect(await openAI('m').probe()).toEqual({});
+    const closed = await startLlmTestServer();
+    await closed.close();
+    const unreachable = [
+      new OpenAICompatibleChatModel({ baseURL: `${closed.url}/v1`, modelId: 'm' }),
+      new AnthropicChatModel({ baseURL: closed.url, modelId: 'c', apiKey: 'sk-ant-probe' }),
+    ];
+    for (const probed of unreachable)
+      expect((await refusal(probed.probe())).code).toBe('ENDPOINT_UNREACHABLE');
+  });
+
   it('Anthropic: GET /v1/models/{id} with its headers; an unknown id is MODEL_NOT_FOUND', async () => {
     server.servedModels = [{ id: 'claude-3-5-haiku-20241022' }];
     const anthropic = (modelId: string) =>

@@ -1,17 +1,20 @@
 import type { MedbenchError } from '../core/errors.js';
 
-/** The first rest of an endpoint that failed (unreachable, refused, no such model); doubled each time. */
+/** The first rest of an endpoint that failed (unreachable, refused, no such model, failing every request); doubled each time. */
 const FIRST_REST_MS = 30_000;
 const LONGEST_REST_MS = 300_000;
 
 interface State {
   downUntil: number;
   failures: number;
+  /** When its last answer came back (-Infinity: none yet). */
+  answeredAt: number;
 }
 
 /**
  * Which endpoints of a model serve. One that fails as a whole (unreachable after its retries,
- * refused credentials, no such model) rests — 30 s, doubling to 5 min — while the others take its
+ * refused credentials, no such model, retryable errors on every request until the retries ran
+ * out) rests — 30 s, doubling to 5 min — while the others take its
  * samples; after the rest its workers try again, and an answer makes it healthy. Only when every
  * endpoint is down does the run stop.
  */
@@ -22,7 +25,8 @@ export class EndpointHealth<Endpoint extends object = object> {
     endpoints: readonly Endpoint[],
     private readonly now: () => number = Date.now,
   ) {
-    for (const endpoint of endpoints) this.states.set(endpoint, { downUntil: 0, failures: 0 });
+    for (const endpoint of endpoints)
+      this.states.set(endpoint, { downUntil: 0, failures: 0, answeredAt: Number.NEGATIVE_INFINITY });
   }
 
   /** Milliseconds until `endpoint` may be tried again; 0 when it serves. */
@@ -50,6 +54,13 @@ export class EndpointHealth<Endpoint extends object = object> {
   /** An answer came back: the endpoint serves. */
   markUp(endpoint: Endpoint): void {
     const state = this.states.get(endpoint);
-    if (state && state.failures > 0 && state.downUntil <= this.now()) state.failures = 0;
+    if (!state) return;
+    state.answeredAt = this.now();
+    if (state.failures > 0 && state.downUntil <= this.now()) state.failures = 0;
+  }
+
+  /** Whether an answer came back from `endpoint` at or after `time` (its other requests got through). */
+  answeredSince(endpoint: Endpoint, time: number): boolean {
+    return (this.states.get(endpoint)?.answeredAt ?? Number.NEGATIVE_INFINITY) >= time;
   }
 }

@@ -57,6 +57,20 @@ function binding(urls: string[]): ModelBinding {
 
 const retry = { ...DEFAULT_RETRY_POLICY, maxRetries: 2, baseDelayMs: 5, maxDelayMs: 10, unreachableMs: 600 };
 
+/** Runs the samples on the endpoints at `urls`; those that begin to rest are pushed to `downs`. */
+function runOn(urls: string[], downs: string[] = []) {
+  return runSamples({
+    store,
+    run,
+    samples,
+    tasks: { niah: niahTask },
+    model: binding(urls),
+    retry,
+    timeoutMs: 5000,
+    onEndpointDown: ({ endpoint }) => downs.push(endpoint),
+  });
+}
+
 describe('several endpoints: health and fail-over', () => {
   it('an endpoint that stops answering mid-run rests; the others answer its samples, none twice, none as an error', async () => {
     const [good, failing] = servers as [LlmTestServer, LlmTestServer];
@@ -68,16 +82,7 @@ describe('several endpoints: health and fail-over', () => {
         ? { kind: 'answer', text: '{"answer": "ok"}', delayMs: 5 }
         : { kind: 'status', status: 401 };
     good.fallback = () => ({ kind: 'answer', text: '{"answer": "ok"}', delayMs: 5 });
-    const summary = await runSamples({
-      store,
-      run,
-      samples,
-      tasks: { niah: niahTask },
-      model: binding([good.url, failing.url]),
-      retry,
-      timeoutMs: 5000,
-      onEndpointDown: ({ endpoint }) => downs.push(endpoint),
-    });
+    const summary = await runOn([good.url, failing.url], downs);
     expect([summary.done, summary.errors]).toEqual([24, 0]);
     const results = store.results(run.id);
     expect(results).toHaveLength(24);
@@ -104,35 +109,61 @@ describe('several endpoints: health and fail-over', () => {
     expect(failing.requests.length).toBeLessThanOrEqual(6);
   });
 
+  it.each([
+    ['503', { kind: 'status', status: 503 }],
+    ['a reset connection', { kind: 'reset' }],
+  ] as const)(
+    'an endpoint that answers every request with %s rests; the others answer its samples',
+    async (_, broken) => {
+      const [good, failing] = servers as [LlmTestServer, LlmTestServer];
+      const downs: string[] = [];
+      failing.fallback = () => broken;
+      good.fallback = () => ({ kind: 'answer', text: '{"answer": "ok"}', delayMs: 5 });
+      const summary = await runOn([failing.url, good.url], downs);
+      expect([summary.done, summary.errors]).toEqual([24, 0]);
+      expect(downs).toEqual([`${failing.url}/v1`]);
+      const results = store.results(run.id);
+      expect(results.every((result) => result.status === 'ok')).toBe(true);
+      expect(good.requests).toHaveLength(24);
+      // Each slot's sample spent its retries there (3 attempts), then rested: nothing more is sent.
+      expect(failing.requests.length).toBeLessThanOrEqual(3 * 3);
+      const moved = results.filter((result) => (result.attempts ?? 0) > 1);
+      expect(moved.length).toBeGreaterThan(0);
+      expect(moved.reduce((sum, result) => sum + (result.attempts ?? 0) - 1, 0)).toBe(
+        failing.requests.length,
+      );
+    },
+  );
+
+  it("a sample that fails on an endpoint whose other requests are answered is that sample's error; nothing rests", async () => {
+    const downs: string[] = [];
+    for (const server of servers)
+      server.fallback = (request) =>
+        JSON.stringify(request.body.messages).includes('"Prompt 5"')
+          ? { kind: 'status', status: 500 }
+          : { kind: 'answer', text: '{"answer": "ok"}', delayMs: 5 };
+    const summary = await runOn(
+      servers.map((server) => server.url),
+      downs,
+    );
+    expect([summary.done, summary.errors, downs]).toEqual([24, 1, []]);
+    const failed = store.results(run.id).filter((result) => result.status === 'error');
+    expect(failed.map((result) => [result.sampleId, result.attempts])).toEqual([['s005', 3]]);
+  });
+
   it('an unreachable endpoint from the start: the run goes on with the other', async () => {
     const [good] = servers as [LlmTestServer];
     const closed = servers[1]!;
     const deadURL = closed.url;
     await closed.close();
-    const summary = await runSamples({
-      store,
-      run,
-      samples,
-      tasks: { niah: niahTask },
-      model: binding([deadURL, good.url]),
-      retry,
-      timeoutMs: 5000,
-    });
+    const summary = await runOn([deadURL, good.url]);
     expect([summary.done, summary.errors]).toEqual([24, 0]);
     expect(good.requests).toHaveLength(24);
   });
 
   it('when every endpoint is down the run stops with the error, as with one endpoint', async () => {
     for (const server of servers) server.fallback = () => ({ kind: 'status', status: 401 });
-    const error = await runSamples({
-      store,
-      run,
-      samples,
-      tasks: { niah: niahTask },
-      model: binding(servers.map((server) => server.url)),
-      retry,
-      timeoutMs: 5000,
-    }).catch((caught: unknown) => caught);
+    const error = await runOn(servers.map((server) => server.url)).catch((caught: unknown) => caught);
     expect(MedbenchError.is(error) && error.code).toBe('ENDPOINT_AUTH');
     expect(store.results(run.id)).toHaveLength(0);
   });

@@ -1,5 +1,5 @@
 import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../core/embedding-model.js';
-import { isFatalForRun, MedbenchError } from '../core/errors.js';
+import { failsWholeEndpoint, MedbenchError } from '../core/errors.js';
 import { EndpointHealth } from './endpoint-health.js';
 
 /**
@@ -62,7 +62,7 @@ export class ReplicatedEmbeddingModel implements EmbeddingModel {
         this.health.markUp(replica);
         return answer;
       } catch (caught) {
-        const wholeEndpoint = MedbenchError.is(caught) && (isFatalForRun(caught) || caught.status === 404);
+        const wholeEndpoint = MedbenchError.is(caught) && failsWholeEndpoint(caught);
         // Another replica takes the call; when none is left, the error is the run's.
         if (!wholeEndpoint || request.signal?.aborted || !this.health.markDown(replica, caught)) throw caught;
       } finally {

@@ -1,5 +1,5 @@
 import type { ChatModel } from '../core/chat-model.js';
-import { MedbenchError } from '../core/errors.js';
+import { failsWholeEndpoint, MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
@@ -130,8 +130,10 @@ class SampleQueue {
 }
 
 /**
- * Several endpoints: one that fails as a whole rests and its samples go to the others (no sample
- * is recorded as an error for it, none is answered twice); the run stops only when none serves.
+ * Several endpoints: one that fails as a whole (refused, unreachable, no such model, or failing
+ * every request with retryable errors until the retries run out) rests and its samples go to the
+ * others (no sample is recorded as an error for it, none is answered twice); a sample fails only
+ * when no other endpoint serves, and the run stops only when a whole-endpoint failure leaves none.
  */
 function failOver(context: SampleRun, queue: SampleQueue, options: RunSamplesOptions): void {
   const health = new EndpointHealth(options.model.endpoints.map((endpoint) => endpoint.model));
@@ -142,7 +144,9 @@ function failOver(context: SampleRun, queue: SampleQueue, options: RunSamplesOpt
     const down = health.markDown(endpoint, error);
     if (down?.began) options.onEndpointDown?.({ endpoint: endpoint.endpoint, error, restMs: down.restMs });
   }
-  context.failover = (endpoint, error, sample) => {
+  context.failover = (endpoint, error, sample, sentAt) => {
+    // Retries spent while the endpoint answered other requests: it serves, the sample failed.
+    if (!failsWholeEndpoint(error) && health.answeredSince(endpoint, sentAt)) return false;
     const down = health.markDown(endpoint, error);
     if (down === undefined) return false;
     queue.giveBack(sample);

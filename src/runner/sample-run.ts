@@ -77,9 +77,12 @@ export interface SampleRun {
   fatal: MedbenchError | undefined;
   /**
    * With several endpoints: takes over a sample whose endpoint failed as a whole (it rests and
-   * the sample goes to another); false when no other endpoint serves.
+   * the sample goes to another): refused, unreachable, no such model, or retryable errors until
+   * the retries ran out with no answer from that endpoint since the sample was sent (`sentAt`).
+   * False when no other endpoint serves, or when the endpoint answered other requests meanwhile
+   * (the failure is the sample's own).
    */
-  failover?: (endpoint: ChatModel, error: MedbenchError, sample: Sample) => boolean;
+  failover?: (endpoint: ChatModel, error: MedbenchError, sample: Sample, sentAt: number) => boolean;
   /**
    * With several endpoints: the attempts a sample was sent on endpoints that then failed as a
    * whole; its record counts them with those of the endpoint that answers it.

@@ -245,6 +245,73 @@ describe('a model on three endpoints, one down at the start', () => {
       await other.close();
     }
   });
+
+  it('OpenAI-compatible: one unreachable and one answering HTTP 500 at the check rest; one without a models route (404) serves', async () => {
+    const [failing, noRoute, closed] = [
+      await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' })),
+      await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' })),
+      await startLlmTestServer(),
+    ];
+    await closed.close();
+    failing.probeStatus = 500;
+    noRoute.probeStatus = 404;
+    try {
+      const urls = [server.url, closed.url, failing.url, noRoute.url].map((url) => `${url}/v1`);
+      const entry = (baseURLs: string[]) =>
+        config({
+          provider: 'openai-compatible',
+          model: 'm',
+          endpoints: baseURLs.map((baseURL) => ({ baseURL, concurrency: 1 })),
+        });
+      const home = temporaryHome();
+      const result = await runModel(home, entry(urls));
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(`warning: ${urls[1]} failed (Cannot reach ${urls[1]}/models`);
+      expect(result.stderr).toContain(`warning: ${urls[2]} failed (${urls[2]}/models answered HTTP 500`);
+      expect(result.stderr).not.toContain(`warning: ${urls[3]}`);
+      // Both left out before the first sample: no sample waited for their retries.
+      expect(failing.requests).toHaveLength(0);
+      expect(noRoute.requests.length).toBeGreaterThan(0);
+      expect(server.requests.length + noRoute.requests.length).toBe(20);
+      expect(resultIds(home)).toHaveLength(20);
+      const allDown = await runModel(temporaryHome(), entry([urls[1]!, urls[1]!]));
+      expect([allDown.code, allDown.stderr]).toEqual([
+        1,
+        expect.stringContaining('error [ENDPOINT_UNREACHABLE]'),
+      ]);
+    } finally {
+      await Promise.all([failing.close(), noRoute.close()]);
+    }
+  });
+
+  it.each([
+    ['503', { kind: 'status', status: 503 }],
+    ['a reset connection', { kind: 'reset' }],
+  ] as const)(
+    'one of three answering every request with %s rests; its samples go to the others',
+    async (_, broken) => {
+      const failing = await startLlmTestServer(() => broken);
+      const other = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
+      try {
+        const urls = [server.url, failing.url, other.url].map((url) => `${url}/v1`);
+        const home = temporaryHome();
+        const path = config({
+          provider: 'openai-compatible',
+          model: 'm',
+          endpoints: urls.map((baseURL) => ({ baseURL, concurrency: 1 })),
+        });
+        const result = await runModel(home, path, {}, '--max-retries', '1');
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr).toContain(`warning: ${urls[1]} failed (`);
+        // One sample's two attempts there, then it rests; that sample is answered by another.
+        expect(failing.requests).toHaveLength(2);
+        expect(server.requests.length + other.requests.length).toBe(20);
+        expect(resultIds(home)).toHaveLength(20);
+      } finally {
+        await Promise.all([failing.close(), other.close()]);
+      }
+    },
+  );
 });
 
 describe('medbench providers', () => {

@@ -92,7 +92,8 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
 
   /**
    * GET /v1/models/{model} (free): a refused key or an unknown model id (or alias) fails here,
-   * before a run schedules anything. Any other failure leaves the run to find out.
+   * before a run schedules anything; an outage is the check's to judge (`settleProbe`). Any other
+   * failure leaves the run to find out.
    */
   override async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     try {

@@ -48,8 +48,8 @@ export class BedrockChatModel implements ChatModel {
   /**
    * CountTokens on a one-word prompt (free): refused credentials, a region without the model (404)
    * or an unknown model id (400 "The provided model identifier is invalid.") fail here, before any
-   * sample is scheduled. A model that cannot count tokens (or any other failure) leaves the run
-   * to find out.
+   * sample is scheduled; an outage is the check's to judge (`settleProbe`). A model that cannot
+   * count tokens (or any other failure) leaves the run to find out.
    */
   async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     try {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EndpointFacts } from '../../core/chat-model.js';
-import { MedbenchError } from '../../core/errors.js';
+import { isEndpointOutage, MedbenchError } from '../../core/errors.js';
 import { endpointIdentityWithHeaders, routeUrl, withQuery } from '../endpoint-identity.js';
 import { postJson } from '../http-json.js';
 
@@ -89,7 +89,8 @@ export abstract class OpenAICompatibleEndpoint {
   /**
    * One GET /models before a run: refused credentials fail here; the model's window where the
    * server declares it (vLLM's max_model_len); a model the list lacks is an error or a notice.
-   * A server without the route, or any other failure, leaves the run to find out.
+   * An outage (unreachable, reset, timed out, 5xx) is thrown for the check to judge; a server
+   * without the route, or any other refusal, leaves the run to find out.
    */
   async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     if (this.modelList === 'none') return {};
@@ -103,7 +104,7 @@ export abstract class OpenAICompatibleEndpoint {
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
-      if (MedbenchError.is(error) && error.code === 'ENDPOINT_AUTH') throw error;
+      if (MedbenchError.is(error) && (error.code === 'ENDPOINT_AUTH' || isEndpointOutage(error))) throw error;
       return {};
     }
     const entry = listed.data.find((model) => model.id === this.modelId);
