@@ -1,20 +1,9 @@
-import type { GenerationParameters } from '../core/chat-model.js';
+import { GENERATION_SETTINGS, type GenerationParameters } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import { isReasoningModelId } from '../providers/known-models.js';
 import type { ModelConfig } from './config.js';
 
-/** The generation settings beyond temperature and maxOutputTokens, as the config names them. */
-export const GENERATION_SETTINGS = [
-  'topP',
-  'seed',
-  'stop',
-  'frequencyPenalty',
-  'presencePenalty',
-  'extraBody',
-  'reasoningModel',
-  'reasoningEffort',
-  'thinkingBudget',
-] as const;
+export { GENERATION_SETTINGS };
 
 export type GenerationSetting = (typeof GENERATION_SETTINGS)[number];
 

@@ -44,6 +44,19 @@ export interface GenerationParameters {
   thinkingBudget?: number;
 }
 
+/** The generation settings beyond temperature and maxOutputTokens, as the config and the parameters name them. */
+export const GENERATION_SETTINGS = [
+  'topP',
+  'seed',
+  'stop',
+  'frequencyPenalty',
+  'presencePenalty',
+  'extraBody',
+  'reasoningModel',
+  'reasoningEffort',
+  'thinkingBudget',
+] as const satisfies ReadonlyArray<keyof GenerationParameters>;
+
 export interface ChatRequest {
   /**
    * The conversation. A last message with the assistant role is a prefill: the start of the
