@@ -4,7 +4,7 @@ import { GENERATION_MAX_TOKENS, llama3Prompt, STOP_SEQUENCES } from '../suites/c
 import { bindModel, type ModelOverrides } from './bind-model.js';
 import { loadConfig } from './config.js';
 import { fitPrefill } from './fit-prefill.js';
-import { answerGenerationRequests, generationStorePath } from './generation-runs.js';
+import { answerGenerationRequests, generationOutputLimit, generationStorePath } from './generation-runs.js';
 import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
 import type { RetryOptions, RunHooks } from './run-model.js';
 
@@ -45,6 +45,12 @@ export async function generateMeDiSumQa(
     : "Meta-Llama-3-Instruct's chat template as text, prefill included (the script's exact prompt)";
   if (model.instruct && prefill.startsWith('left out'))
     hooks.onNotice?.(`warning: the generation prompts' prefill is ${prefill}.`);
+  const maxOutputTokens = generationOutputLimit({
+    spec: request.model,
+    config,
+    flag: request.maxOutputTokens,
+    protocol: GENERATION_MAX_TOKENS,
+  });
   const store = new Store(generationStorePath(request.home));
   try {
     const result = await generateMeDiSumQaNotes({
@@ -67,8 +73,8 @@ export async function generateMeDiSumQa(
             source: request.discharge,
           },
           asText: (entry) => llama3Prompt(entry.messages, entry.prefill),
-          // The script's limit and stop sequences; --max-output-tokens replaces the limit.
-          maxOutputTokens: request.maxOutputTokens ?? GENERATION_MAX_TOKENS,
+          // The script's stop sequences; its limit unless the flag or the config sets one.
+          maxOutputTokens,
           stop: STOP_SEQUENCES,
           requests,
           ...(request.redact ? { redact: true } : {}),
