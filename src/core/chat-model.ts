@@ -77,6 +77,8 @@ export interface ChatRequest {
  */
 export interface ChatCapabilities {
   prefill: 'continue' | 'trimmed' | 'none';
+  /** Why `prefill` is `none` when it is not the API's own limit (a setting makes the API refuse one). */
+  noPrefillReason?: string;
   truncatePrompt: boolean;
   /** The provider counts prompts itself (`countTokens`), for `--count-tokens endpoint`. */
   countTokens?: boolean;
