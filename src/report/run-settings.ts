@@ -22,14 +22,22 @@ function describeSettings(settings: Readonly<Record<string, unknown>>): string {
     .join(', ');
 }
 
+/** Where a run keeps its generation parameters: a CLUE run under `generation`, others at the top. */
+function generationParameters(
+  parameters: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const nested = parameters.generation;
+  return typeof nested === 'object' && nested !== null && !Array.isArray(nested)
+    ? (nested as Record<string, unknown>)
+    : parameters;
+}
+
 /** The generation settings of every run that has any (a retriever or an import has none), in their order. */
 export function runSettings(runs: ReadonlyArray<{ run: RunRecord }>): RunSettings[] {
   return runs.flatMap(({ run }) => {
+    const stored = generationParameters(run.parameters);
     const settings = Object.fromEntries(
-      SETTING_NAMES.filter((name) => run.parameters[name] !== undefined).map((name) => [
-        name,
-        run.parameters[name],
-      ]),
+      SETTING_NAMES.filter((name) => stored[name] !== undefined).map((name) => [name, stored[name]]),
     );
     if (Object.keys(settings).length === 0) return [];
     return [{ runId: run.id, label: run.label, settings, text: describeSettings(settings) }];

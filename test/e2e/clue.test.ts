@@ -244,6 +244,13 @@ describe('medbench run clue (built CLI)', () => {
       expect(meqsum.stderr).toContain(
         "warning: the answer prefill of 2 of 2 prompts (meqsum) is left out: Anthropic's API refuses a prefilled answer while extended thinking is on (thinkingBudget), so those prompts differ from the protocol's.",
       );
+      // A CLUE run keeps its generation settings apart (under `generation`); reports list them too.
+      const report = await runCli(['--home', thinkingHome, 'report', '--suite', 'clue', '--json']);
+      const { settings } = JSON.parse(report.stdout) as { settings: Array<{ settings: object }> };
+      expect(settings.map((run) => run.settings)).toEqual([
+        expect.objectContaining({ thinkingBudget: 1024, temperature: 1 }),
+        expect.objectContaining({ thinkingBudget: 1024, temperature: 1 }),
+      ]);
     } finally {
       rmSync(thinkingHome, { recursive: true, force: true });
     }
