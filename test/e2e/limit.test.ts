@@ -111,9 +111,15 @@ describe('--limit on every run command', () => {
     const runs = storedRuns(home, 'medodyssey');
     expect(runs.map((entry) => entry.results)).toEqual([3, 20]);
     expect(new Set(runs.map((entry) => entry.id)).size).toBe(2);
-    expect((await reports(home, 'medodyssey')).json.limited.map((entry) => entry.runId)).toEqual([
-      limitedRun!.id,
-    ]);
+    const afterFull = await reports(home, 'medodyssey');
+    expect(afterFull.json.limited.map((entry) => entry.runId)).toEqual([limitedRun!.id]);
+    // Beside the full run, the depths the limited run did not reach read "not run", not "beyond the window".
+    const [title, , , ...gridRows] = afterFull.text.split('\n\n')[0]!.split('\n');
+    expect(title).toContain(
+      "— = level beyond the model's context window; · = not run (a limited run, or a level or depth its dataset lacks)",
+    );
+    expect(gridRows.join('\n')).not.toContain('—');
+    expect(gridRows.filter((row) => row.includes('·')).length).toBeGreaterThan(0);
     // A limit no task reaches leaves the run whole: it is the full run, resumed (nothing sent).
     const sent = server.requests.length;
     const whole = await run('--limit', '50');
