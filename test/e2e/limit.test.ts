@@ -199,12 +199,13 @@ describe('--limit on every run command', () => {
 
   it('a limit that is not a whole number of at least 1 is a usage error on every run command', async () => {
     const home = temporaryHome();
+    // Only decimal digits: Number() would read 1e3 as 1000 and 0x3 as 3, 2.0 as 2.
     for (const command of [
       ['run', '--dataset', dataset, '--model', `openai-compatible:m@${server.url}/v1`],
       ['run', 'medeureka', '--data', join(ROOT, 'samples', 'medeureka'), '--model', 'bm25'],
       ['run', 'clue', '--data', scratch, '--model', 'baseline'],
     ])
-      for (const value of ['0', '-2', '1.5', 'three']) {
+      for (const value of ['0', '-2', '1.5', 'three', '1e3', '0x3', '2.0']) {
         const result = await runCli(['--home', home, ...command, '--limit', value]);
         expect(result.code).toBe(2);
         expect(result.stderr).toMatch(/--limit/);
