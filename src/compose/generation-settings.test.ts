@@ -212,6 +212,27 @@ describe('generation settings in the config', () => {
   });
 });
 
+describe('extraBody keys a JavaScript object cannot hold as data', () => {
+  it('refuses __proto__, constructor and prototype at any depth, naming where (JSON keeps them; a plain copy drops them)', () => {
+    for (const [body, where] of [
+      ['{"__proto__": {"max_tokens": 5, "model": "evil"}, "top_k": 3}', 'extraBody.__proto__'],
+      ['{"options": {"constructor": 1}}', 'extraBody.options.constructor'],
+      ['{"list": [{"prototype": {}}]}', 'extraBody.list.0.prototype'],
+    ] as const) {
+      const raw = JSON.parse(
+        `{"models": {"m": {"provider": "openai-compatible", "model": "x", "extraBody": ${body}}}}`,
+      );
+      const parsed = configSchema.safeParse(raw);
+      expect(parsed.success, body).toBe(false);
+      const issue = parsed.error!.issues[0]!;
+      expect(issue.path.join('.')).toBe(`models.m.${where}`);
+      expect(issue.message).toBe(
+        `"${where.split('.').at(-1)}" cannot be a key here: JavaScript would take it for the object's prototype or constructor, not a body field; rename or remove it.`,
+      );
+    }
+  });
+});
+
 describe('docs/generation-settings.md', () => {
   it("states each provider's settings and field names as PROVIDER_SETTINGS does", () => {
     const page = readFileSync(join(import.meta.dirname, '../../docs/generation-settings.md'), 'utf8');
