@@ -23,6 +23,8 @@ export function parseNumber(flag: string, value: string, rule: NumberRule = {}, 
   // a whole number is digits alone (not 1e3 or 10.0, which Number reads as whole numbers too).
   const plain = integer ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
   const number = plain.test(text) ? Number(text) : Number.NaN;
+  // A whole number in another notation: the error says which one to use.
+  const notation = integer && text !== '' && Number.isNaN(number) && Number.isInteger(Number(text));
   if (
     !Number.isFinite(number) ||
     (integer && !Number.isInteger(number)) ||
@@ -31,7 +33,7 @@ export function parseNumber(flag: string, value: string, rule: NumberRule = {}, 
   ) {
     throw new MedbenchError({
       code: 'USAGE',
-      message: `${flag}: "${shown}" is not ${describeRule(rule)}${integer && !plain.test(text) ? ' in decimal digits (1000, not 1e3, 0x3e8 or 1000.0)' : ''}.`,
+      message: `${flag}: "${shown}" is not ${describeRule(rule)}${notation ? ' in decimal digits (1000, not 1e3, 0x3e8 or 1000.0)' : ''}.`,
     });
   }
   return number;

@@ -209,6 +209,7 @@ describe('--limit on every run command', () => {
         const result = await runCli(['--home', home, ...command, '--limit', value]);
         expect(result.code).toBe(2);
         expect(result.stderr).toMatch(/--limit/);
+        if (['1e3', '0x3', '2.0'].includes(value)) expect(result.stderr).toContain('in decimal digits');
       }
     expect(storedRunsOrNone(home)).toBe(0);
     rmSync(home, { recursive: true, force: true });
