@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/compose/config.js';
+import { PROVIDER_CAPABILITIES } from '../src/compose/provider-capabilities.js';
 
 /** The documents error hints and the README point to are in the repository, and current. */
 
@@ -77,6 +78,20 @@ describe('documentation', () => {
   it('nothing points users to files they do not have (the shared spec and seeds)', () => {
     const cited = sources.filter((file) => /shared\/(spec|seeds)/.test(readFileSync(file, 'utf8')));
     expect(cited.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  it("docs/providers/README.md's table says of each provider's max context what `medbench providers` says", () => {
+    const rows = readFileSync(join(ROOT, 'docs/providers/README.md'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| [') || line.startsWith('| Baseline'))
+      .map((line) => line.split('|').map((cell) => cell.trim()));
+    const stated = Object.fromEntries(
+      rows.map((cells) => [/`([a-z-]+)[:`]/.exec(cells[2]!)![1], !/^(no|—)$/.test(cells[6]!)]),
+    );
+    const declared = Object.fromEntries(
+      Object.entries(PROVIDER_CAPABILITIES).map(([name, capabilities]) => [name, capabilities.maxContext]),
+    );
+    expect(stated).toEqual(declared);
   });
 
   it('the config example of docs/formats.md loads', async () => {

@@ -18,9 +18,13 @@ function describeRule(rule: NumberRule): string {
 /** Parses one number, checking type and range; throws a USAGE error naming the flag and the rule. */
 export function parseNumber(flag: string, value: string, rule: NumberRule = {}, shown = value): number {
   const text = value.trim();
-  // Number('') is 0 and Number('0x10') is 16: only plain decimal notation is a number here.
-  const number = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
   const integer = rule.integer !== false;
+  // Number('') is 0 and Number('0x10') is 16: only plain decimal notation is a number here, and
+  // a whole number is digits alone (not 1e3 or 10.0, which Number reads as whole numbers too).
+  const plain = integer ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+  const number = plain.test(text) ? Number(text) : Number.NaN;
+  // A whole number in another notation: the error says which one to use.
+  const notation = integer && text !== '' && Number.isNaN(number) && Number.isInteger(Number(text));
   if (
     !Number.isFinite(number) ||
     (integer && !Number.isInteger(number)) ||
@@ -29,7 +33,7 @@ export function parseNumber(flag: string, value: string, rule: NumberRule = {}, 
   ) {
     throw new MedbenchError({
       code: 'USAGE',
-      message: `${flag}: "${shown}" is not ${describeRule(rule)}.`,
+      message: `${flag}: "${shown}" is not ${describeRule(rule)}${notation ? ' in decimal digits (1000, not 1e3, 0x3e8 or 1000.0)' : ''}.`,
     });
   }
   return number;

@@ -3,8 +3,8 @@ import { type GeneratedNote, generateMeDiSumQaNotes } from '../suites/clue/gener
 import { GENERATION_MAX_TOKENS, llama3Prompt, STOP_SEQUENCES } from '../suites/clue/medisumqa-generation.js';
 import { bindModel, type ModelOverrides } from './bind-model.js';
 import { loadConfig } from './config.js';
-import { fitPrefill } from './fit-prefill.js';
-import { answerGenerationRequests, generationStorePath } from './generation-runs.js';
+import { fitPrefill, noPrefillReason } from './fit-prefill.js';
+import { answerGenerationRequests, generationOutputLimit, generationStorePath } from './generation-runs.js';
 import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
 import type { RetryOptions, RunHooks } from './run-model.js';
 
@@ -43,8 +43,18 @@ export async function generateMeDiSumQa(
   const prompts = model.instruct
     ? `chat messages; the prefill is ${prefill}`
     : "Meta-Llama-3-Instruct's chat template as text, prefill included (the script's exact prompt)";
+  const capabilities = model.endpoints[0]!.model.capabilities;
+  // Both steps' prompts end with a prefill (the script's "Statements:" and "Question:").
   if (model.instruct && prefill.startsWith('left out'))
-    hooks.onNotice?.(`warning: the generation prompts' prefill is ${prefill}.`);
+    hooks.onNotice?.(
+      `warning: the generation prompts' prefill is left out: ${noPrefillReason(capabilities)}, so prompts differ from the script's.`,
+    );
+  const maxOutputTokens = generationOutputLimit({
+    spec: request.model,
+    config,
+    flag: request.maxOutputTokens,
+    protocol: GENERATION_MAX_TOKENS,
+  });
   const store = new Store(generationStorePath(request.home));
   try {
     const result = await generateMeDiSumQaNotes({
@@ -67,8 +77,8 @@ export async function generateMeDiSumQa(
             source: request.discharge,
           },
           asText: (entry) => llama3Prompt(entry.messages, entry.prefill),
-          // The script's limit and stop sequences; --max-output-tokens replaces the limit.
-          maxOutputTokens: request.maxOutputTokens ?? GENERATION_MAX_TOKENS,
+          // The script's stop sequences; its limit unless the flag or the config sets one.
+          maxOutputTokens,
           stop: STOP_SEQUENCES,
           requests,
           ...(request.redact ? { redact: true } : {}),

@@ -10,7 +10,7 @@ import {
 import { readDocuments } from '../suites/medeureka/read-documents.js';
 import { bindModel, type ModelOverrides } from './bind-model.js';
 import { loadConfig } from './config.js';
-import { answerGenerationRequests, generationStorePath } from './generation-runs.js';
+import { answerGenerationRequests, generationOutputLimit, generationStorePath } from './generation-runs.js';
 import { checkRestrictedData } from './restricted-data.js';
 import type { RetryOptions, RunHooks } from './run-model.js';
 
@@ -89,8 +89,13 @@ export async function generateQueries(
         step: 'queries',
         source: request.documents,
       },
-      // --max-output-tokens replaces the recipe's limit.
-      maxOutputTokens: request.maxOutputTokens ?? QUERY_MAX_TOKENS,
+      // The recipe's limit unless the flag or the config sets one.
+      maxOutputTokens: generationOutputLimit({
+        spec: request.model,
+        config,
+        flag: request.maxOutputTokens,
+        protocol: QUERY_MAX_TOKENS,
+      }),
       requests,
       ...(request.redact ? { redact: true } : {}),
     });

@@ -9,6 +9,7 @@ import type { ModelBinding } from '../runner/model-binding.js';
 import { describeModel, modelRunIdentity } from '../runner/model-binding.js';
 import { runRecordOf } from '../runner/run-identity.js';
 import type { Store } from '../store/store.js';
+import { modelConfigFromSpec } from './bind-model.js';
 import type { loadConfig } from './config.js';
 import { fitPrefill } from './fit-prefill.js';
 import { resolveHome } from './home.js';
@@ -31,6 +32,22 @@ function keepAnswer(suite: string, name: string): Task<null> {
     failedScores: () => ({}),
     score: ({ rawOutput }) => ({ status: 'ok', parsed: rawOutput, scores: {} }),
   };
+}
+
+/**
+ * A generation's output limit: `--max-output-tokens`, else the model's `maxOutputTokens` in the
+ * config, else the protocol's own (the CLUE script's 1000, the query recipe's 2000) — never the
+ * evaluation runs' 500.
+ */
+export function generationOutputLimit(options: {
+  spec: string;
+  config: Awaited<ReturnType<typeof loadConfig>>['config'];
+  flag: number | undefined;
+  protocol: number;
+}): number {
+  return (
+    options.flag ?? modelConfigFromSpec(options.spec, options.config).maxOutputTokens ?? options.protocol
+  );
 }
 
 export interface GenerationStep {

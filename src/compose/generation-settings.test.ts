@@ -212,6 +212,59 @@ describe('generation settings in the config', () => {
   });
 });
 
+describe('reasoningEffort on Azure OpenAI', () => {
+  const bindWithKey = (model: Record<string, unknown>) =>
+    bindModel({ spec: 'm', config: configWith(model), environment: { K: 'k-test' } });
+  const azure = (apiVersion?: string) => ({
+    provider: 'azure-openai',
+    model: 'o3-mini',
+    reasoningEffort: 'low',
+    endpoints: [
+      { baseURL: URL, deployment: 'o3-mini', apiKeyEnv: 'K', ...(apiVersion ? { apiVersion } : {}) },
+    ],
+  });
+
+  it("is refused with an api-version before 2024-12-01-preview (the GA 2024-10-21 has no reasoning_effort), the default's included", async () => {
+    const byDefault = await refusal(azure());
+    expect(byDefault.code).toBe('CONFIG_INVALID');
+    expect(byDefault.message).toBe(
+      'model "m" (azure-openai): reasoningEffort goes as reasoning_effort, which Azure OpenAI\'s api-version 2024-10-21 (the default) does not have.',
+    );
+    expect(byDefault.hint).toContain('"apiVersion": "2024-12-01-preview"');
+    expect((await refusal(azure('2024-10-01-preview'))).message).toContain(
+      'api-version 2024-10-01-preview does not have',
+    );
+  });
+
+  it('is taken with 2024-12-01-preview or later, and a reasoning model without it keeps the default', async () => {
+    for (const version of ['2024-12-01-preview', '2025-04-01-preview', 'preview'])
+      expect((await bindWithKey(azure(version))).parameters.reasoningEffort, version).toBe('low');
+    const { reasoningEffort: _, ...withoutEffort } = azure();
+    expect((await bindWithKey(withoutEffort)).parameters).toMatchObject({ reasoningModel: true });
+  });
+});
+
+describe('extraBody keys a JavaScript object cannot hold as data', () => {
+  it('refuses __proto__, constructor and prototype at any depth, naming where (JSON keeps them; a plain copy drops them)', () => {
+    for (const [body, where] of [
+      ['{"__proto__": {"max_tokens": 5, "model": "evil"}, "top_k": 3}', 'extraBody.__proto__'],
+      ['{"options": {"constructor": 1}}', 'extraBody.options.constructor'],
+      ['{"list": [{"prototype": {}}]}', 'extraBody.list.0.prototype'],
+    ] as const) {
+      const raw = JSON.parse(
+        `{"models": {"m": {"provider": "openai-compatible", "model": "x", "extraBody": ${body}}}}`,
+      );
+      const parsed = configSchema.safeParse(raw);
+      expect(parsed.success, body).toBe(false);
+      const issue = parsed.error!.issues[0]!;
+      expect(issue.path.join('.')).toBe(`models.m.${where}`);
+      expect(issue.message).toBe(
+        `"${where.split('.').at(-1)}" cannot be a key here: JavaScript would take it for the object's prototype or constructor, not a body field; rename or remove it.`,
+      );
+    }
+  });
+});
+
 describe('docs/generation-settings.md', () => {
   it("states each provider's settings and field names as PROVIDER_SETTINGS does", () => {
     const page = readFileSync(join(import.meta.dirname, '../../docs/generation-settings.md'), 'utf8');

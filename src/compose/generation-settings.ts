@@ -1,20 +1,10 @@
-import type { GenerationParameters } from '../core/chat-model.js';
+import { GENERATION_SETTINGS, type GenerationParameters } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
+import { AZURE_OPENAI_DEFAULT_API_VERSION } from '../providers/azure-openai/azure-openai-chat-model.js';
 import { isReasoningModelId } from '../providers/known-models.js';
 import type { ModelConfig } from './config.js';
 
-/** The generation settings beyond temperature and maxOutputTokens, as the config names them. */
-export const GENERATION_SETTINGS = [
-  'topP',
-  'seed',
-  'stop',
-  'frequencyPenalty',
-  'presencePenalty',
-  'extraBody',
-  'reasoningModel',
-  'reasoningEffort',
-  'thinkingBudget',
-] as const;
+export { GENERATION_SETTINGS };
 
 export type GenerationSetting = (typeof GENERATION_SETTINGS)[number];
 
@@ -168,7 +158,29 @@ export function checkGenerationSettings(spec: string, model: ModelConfig, reason
       'Set "reasoningModel": true if it is one (o1, o3, o4-mini and gpt-5 are recognised by name).',
     );
   checkThinking(where, model);
+  checkAzureReasoningEffort(where, model);
 }
+
+/**
+ * Azure OpenAI's GA api-version 2024-10-21 (medbench's default) has `max_completion_tokens` but no
+ * `reasoning_effort` (its inference.json in Azure/azure-rest-api-specs); Azure's reasoning-models
+ * page lists 2024-12-01-preview for o1 and o3-mini, with reasoning effort. Dated versions before
+ * it are refused; others (`preview`, `v1`) are left to the service.
+ */
+function checkAzureReasoningEffort(where: string, model: ModelConfig): void {
+  if (model.provider !== 'azure-openai' || model.reasoningEffort === undefined) return;
+  for (const endpoint of model.endpoints ?? []) {
+    const version = endpoint.apiVersion ?? AZURE_OPENAI_DEFAULT_API_VERSION;
+    if (/^\d{4}-\d{2}-\d{2}/.test(version) && version.slice(0, 10) < AZURE_REASONING_EFFORT_SINCE)
+      refuse(
+        where,
+        `reasoningEffort goes as reasoning_effort, which Azure OpenAI's api-version ${version}${endpoint.apiVersion ? '' : ' (the default)'} does not have.`,
+        'Set the endpoint\'s "apiVersion": "2024-12-01-preview" (or later), as Azure documents for its reasoning models, or remove "reasoningEffort". See docs/providers/azure-openai.md.',
+      );
+  }
+}
+
+const AZURE_REASONING_EFFORT_SINCE = '2024-12-01';
 
 /** Claude's thinking: Anthropic's, or Bedrock's for a Claude model. */
 function claudeThinking(model: ModelConfig): boolean {

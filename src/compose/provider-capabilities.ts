@@ -71,7 +71,8 @@ export const PROVIDER_CAPABILITIES: Readonly<Record<ModelConfig['provider'], Dec
   'vertex-ai': {
     embeddings: true,
     tokenCounting: 'route',
-    maxContext: true,
+    // models.get on Vertex AI gives a publisher model, which has no input token limit.
+    maxContext: false,
     prefill: 'none',
     logprobs: false,
     restrictedData: REMOTE,

@@ -44,6 +44,19 @@ export interface GenerationParameters {
   thinkingBudget?: number;
 }
 
+/** The generation settings beyond temperature and maxOutputTokens, as the config and the parameters name them. */
+export const GENERATION_SETTINGS = [
+  'topP',
+  'seed',
+  'stop',
+  'frequencyPenalty',
+  'presencePenalty',
+  'extraBody',
+  'reasoningModel',
+  'reasoningEffort',
+  'thinkingBudget',
+] as const satisfies ReadonlyArray<keyof GenerationParameters>;
+
 export interface ChatRequest {
   /**
    * The conversation. A last message with the assistant role is a prefill: the start of the
@@ -64,6 +77,8 @@ export interface ChatRequest {
  */
 export interface ChatCapabilities {
   prefill: 'continue' | 'trimmed' | 'none';
+  /** Why `prefill` is `none` when it is not the API's own limit (a setting makes the API refuse one). */
+  noPrefillReason?: string;
   truncatePrompt: boolean;
   /** The provider counts prompts itself (`countTokens`), for `--count-tokens endpoint`. */
   countTokens?: boolean;

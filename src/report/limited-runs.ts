@@ -1,6 +1,6 @@
 import type { RunRecord } from '../core/run-record.js';
 import { describeSampleLimit, type SampleLimit, sampleLimitOf } from '../core/sample-limit.js';
-import { escapeHtml } from './escape-html.js';
+import { renderRunNotesHtml, renderRunNotesText } from './run-notes.js';
 import { withSection } from './with-section.js';
 
 /** A run made with `--limit`: its scores are of the first samples only, not the whole set. */
@@ -20,20 +20,20 @@ export function limitedRuns(runs: ReadonlyArray<{ run: RunRecord }>): LimitedRun
   });
 }
 
-const lineOf = (row: LimitedRun) => `${row.label} (run ${row.runId.slice(0, 8)}): ${row.text}`;
-const NOTE = 'Their scores are of those samples only, not of the whole set.';
+const SECTION = {
+  title: 'Limited runs',
+  id: 'limited-runs',
+  note: 'Their scores are of those samples only, not of the whole set.',
+};
 
 /** The limited runs as text, or '' when none is. */
 export function renderLimitedText(rows: readonly LimitedRun[]): string {
-  if (rows.length === 0) return '';
-  return `Limited runs\n${rows.map((row) => `  ${lineOf(row)}`).join('\n')}\n${NOTE}`;
+  return renderRunNotesText(SECTION, rows);
 }
 
 /** The limited runs as an HTML section, or '' when none is. */
 export function renderLimitedHtml(rows: readonly LimitedRun[]): string {
-  if (rows.length === 0) return '';
-  const items = rows.map((row) => `<li>${escapeHtml(lineOf(row))}</li>`).join('');
-  return `<section id="limited-runs"><h2>Limited runs</h2><ul>${items}</ul><p>${escapeHtml(NOTE)}</p></section>`;
+  return renderRunNotesHtml(SECTION, rows);
 }
 
 /** Adds the limited runs' section to a report page, before its end. */

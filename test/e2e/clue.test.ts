@@ -206,6 +206,56 @@ describe('medbench run clue (built CLI)', () => {
     expect(text).toContain("clinical: protocol paper-2024 (the authors' scripts at commit fdb4ec7)");
   });
 
+  it('warns of a left-out prefill only where a prompt has one, giving why: Claude thinking refuses it', async () => {
+    const config = join(data, 'thinking-config.json');
+    const claude = { provider: 'anthropic', model: 'claude-sonnet-4', thinkingBudget: 1024 };
+    writeFileSync(
+      config,
+      JSON.stringify({
+        models: { thinking: { ...claude, endpoints: [{ baseURL: server.url, apiKeyEnv: 'CLAUDE_KEY' }] } },
+      }),
+    );
+    const thinkingHome = temporaryHome();
+    const runTasks = (tasks: string) =>
+      runCli(
+        [
+          '--home',
+          thinkingHome,
+          'run',
+          'clue',
+          '--data',
+          data,
+          '--model',
+          'thinking',
+          '--config',
+          config,
+          '--tasks',
+          tasks,
+        ],
+        { CLAUDE_KEY: 'sk-ant-test' },
+      );
+    try {
+      // MedNLI's prompts have no prefill: nothing differs from the protocol's.
+      const mednli = await runTasks('mednli');
+      expect(mednli.code, mednli.stderr).toBe(0);
+      expect(mednli.stderr).not.toMatch(/prefill/i);
+      const meqsum = await runTasks('meqsum');
+      expect(meqsum.code, meqsum.stderr).toBe(0);
+      expect(meqsum.stderr).toContain(
+        "warning: the answer prefill of 2 of 2 prompts (meqsum) is left out: Anthropic's API refuses a prefilled answer while extended thinking is on (thinkingBudget), so those prompts differ from the protocol's.",
+      );
+      // A CLUE run keeps its generation settings apart (under `generation`); reports list them too.
+      const report = await runCli(['--home', thinkingHome, 'report', '--suite', 'clue', '--json']);
+      const { settings } = JSON.parse(report.stdout) as { settings: Array<{ settings: object }> };
+      expect(settings.map((run) => run.settings)).toEqual([
+        expect.objectContaining({ thinkingBudget: 1024, temperature: 1 }),
+        expect.objectContaining({ thinkingBudget: 1024, temperature: 1 }),
+      ]);
+    } finally {
+      rmSync(thinkingHome, { recursive: true, force: true });
+    }
+  });
+
   it('repo-2025: the seed-1 order, a system message, no prefill, the 2025 limits', async () => {
     const before = server.requests.length;
     const result = await runCli([

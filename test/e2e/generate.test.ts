@@ -92,6 +92,17 @@ describe('medbench generate medisumcode (built CLI) on synthetic MIMIC-IV files'
   });
 });
 
+/** A config whose model "configured" is the writer at `url` with maxOutputTokens 300; its path. */
+function configuredWriter(name: string, url: string): string {
+  const config = join(scratch, name);
+  const configured = { provider: 'openai-compatible', model: 'writer', maxOutputTokens: 300 };
+  writeFileSync(
+    config,
+    JSON.stringify({ models: { configured: { ...configured, endpoints: [{ baseURL: `${url}/v1` }] } } }),
+  );
+  return config;
+}
+
 describe('medbench generate medisumqa (built CLI) with a scripted local model', () => {
   const encoder = writeTinyOnnxModel({ hiddenStates: true });
   const generate = (home: string, out: string, model: string, ...extra: string[]) =>
@@ -267,6 +278,38 @@ describe('medbench generate medisumqa (built CLI) with a scripted local model', 
         [1000, stop],
         [1000, stop],
       ]);
+      // The config's maxOutputTokens in place of the script's limit; the flag before the config's.
+      const config = configuredWriter('limit-config.json', writer.url);
+      const fromConfig = (folder: string, ...extra: string[]) =>
+        generate(
+          generationHome,
+          join(scratch, folder, 'medisumqa.json'),
+          'configured',
+          '--config',
+          config,
+          ...extra,
+        );
+      writer.requests.length = 0;
+      expect((await fromConfig('configured', '--top-k-qas', '1', '--max-notes', '1')).code).toBe(0);
+      expect(sent()).toEqual([
+        [300, stop],
+        [300, stop],
+      ]);
+      writer.requests.length = 0;
+      const flagged = await fromConfig(
+        'flagged',
+        '--top-k-qas',
+        '1',
+        '--max-notes',
+        '1',
+        '--max-output-tokens',
+        '40',
+      );
+      expect(flagged.code).toBe(0);
+      expect(sent()).toEqual([
+        [40, stop],
+        [40, stop],
+      ]);
     } finally {
       rmSync(generationHome, { recursive: true, force: true });
     }
@@ -362,22 +405,12 @@ describe('medbench generate queries (built CLI) with a scripted local model', ()
       for (const [name, text] of Object.entries(tables)) writeFileSync(join(documents, name), text);
       const example = join(scratch, 'example-table.md');
       writeFileSync(example, '| Cause | Findings |\n| --- | --- |\n| Angina | exertional pain |');
-      const result = await runCli([
-        '--home',
-        generationHome,
-        'generate',
-        'queries',
-        '--documents',
-        documents,
-        '--model',
-        `openai-compatible:writer@${questions.url}/v1`,
-        '--example-table',
-        example,
-        '--language',
-        'en',
-        '--out',
-        out,
-      ]);
+      const askQueries = (model: string, folder: string, ...extra: string[]) =>
+        runCli([
+          ...['--home', generationHome, 'generate', 'queries', '--documents', documents, '--model', model],
+          ...['--example-table', example, '--language', 'en', '--out', folder, ...extra],
+        ]);
+      const result = await askQueries(`openai-compatible:writer@${questions.url}/v1`, out);
       expect(result.stderr).not.toMatch(/error \[/);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain('3 queries from 4 documents (task Table_en)');
@@ -398,14 +431,21 @@ describe('medbench generate queries (built CLI) with a scripted local model', ()
       // The recipe's limit, and --max-output-tokens in its place.
       expect(new Set(questions.requests.map((request) => request.body.max_tokens))).toEqual(new Set([2000]));
       const asked = questions.requests.length;
-      const limited = await runCli([
-        ...['--home', generationHome, 'generate', 'queries', '--documents', documents],
-        ...['--model', `openai-compatible:writer@${questions.url}/v1`, '--example-table', example],
-        ...['--language', 'en', '--out', join(scratch, 'limited-set'), '--max-output-tokens', '77'],
-      ]);
+      const limited = await askQueries(
+        `openai-compatible:writer@${questions.url}/v1`,
+        join(scratch, 'limited-set'),
+        '--max-output-tokens',
+        '77',
+      );
       expect(limited.code, limited.stderr).toBe(0);
       const resent = questions.requests.slice(asked).map((request) => request.body.max_tokens);
       expect(resent).toEqual([77, 77, 77, 77]);
+      // The config's maxOutputTokens in place of the recipe's.
+      const config = configuredWriter('queries-config.json', questions.url);
+      const fromConfig = await askQueries('configured', join(scratch, 'configured-set'), '--config', config);
+      expect(fromConfig.code, fromConfig.stderr).toBe(0);
+      const configuredLimits = questions.requests.slice(asked + 4).map((request) => request.body.max_tokens);
+      expect(configuredLimits).toEqual([300, 300, 300, 300]);
 
       const run = await runCli(['--home', home, 'run', 'medeureka', '--data', out, '--model', 'bm25']);
       expect(run.stderr).not.toMatch(/error \[/);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
@@ -43,6 +43,29 @@ afterAll(async () => {
 const runWith = (home: string, model: string) =>
   runCli(['--home', home, 'run', '--dataset', dataset, '--model', model, '--config', config]);
 
+/** Every report form says what each run was generated with, not only a label or an id. */
+async function expectSettingsInReports(home: string): Promise<void> {
+  const json = JSON.parse(
+    (await runCli(['--home', home, 'report', '--suite', 'medodyssey', '--json'])).stdout,
+  ) as {
+    settings: Array<{ label: string; settings: Record<string, unknown> }>;
+  };
+  const tuned = { stop: ['<|im_end|>'], extraBody: { top_k: 40 } };
+  expect(json.settings.map(({ label, settings }) => ({ label, settings }))).toEqual([
+    { label: 'qwq', settings: expect.objectContaining({ topP: 0.95, ...tuned }) },
+    { label: 'qwq', settings: expect.objectContaining({ topP: 0.8, ...tuned }) },
+  ]);
+  const text = (await runCli(['--home', home, 'report', '--suite', 'medodyssey'])).stdout;
+  expect(text).toMatch(
+    /Generation settings\n {2}qwq \(run [0-9a-f]{8}\): temperature 0, maxOutputTokens \d+, topP 0\.95, stop \["<\|im_end\|>"\], extraBody \{"top_k":40\}\n {2}qwq \(run [0-9a-f]{8}\): .*topP 0\.8,/,
+  );
+  const page = join(home, 'report.html');
+  expect((await runCli(['--home', home, 'report', '--suite', 'medodyssey', '--html', page])).code).toBe(0);
+  expect(readFileSync(page, 'utf8')).toMatch(
+    /<section id="generation-settings"><h2>Generation settings<\/h2><ul><li>qwq \(run [0-9a-f]{8}\): .*topP 0\.95, stop \[&quot;&lt;\|im_end\|&gt;&quot;\], extraBody \{&quot;top_k&quot;:40\}<\/li>/,
+  );
+}
+
 describe('generation settings through the built CLI', () => {
   it('sends them, and a changed one is another run that asks the model again', async () => {
     const home = temporaryHome();
@@ -64,6 +87,7 @@ describe('generation settings through the built CLI', () => {
         (await runCli(['--home', home, 'report', '--suite', 'medodyssey', '--json'])).stdout,
       ) as { runs: Array<{ runId: string }> };
       expect(new Set(report.runs.map((run) => run.runId)).size).toBe(2);
+      await expectSettingsInReports(home);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -111,9 +111,15 @@ describe('--limit on every run command', () => {
     const runs = storedRuns(home, 'medodyssey');
     expect(runs.map((entry) => entry.results)).toEqual([3, 20]);
     expect(new Set(runs.map((entry) => entry.id)).size).toBe(2);
-    expect((await reports(home, 'medodyssey')).json.limited.map((entry) => entry.runId)).toEqual([
-      limitedRun!.id,
-    ]);
+    const afterFull = await reports(home, 'medodyssey');
+    expect(afterFull.json.limited.map((entry) => entry.runId)).toEqual([limitedRun!.id]);
+    // Beside the full run, the depths the limited run did not reach read "not run", not "beyond the window".
+    const [title, , , ...gridRows] = afterFull.text.split('\n\n')[0]!.split('\n');
+    expect(title).toContain(
+      "— = level beyond the model's context window; · = not run (a limited run, or a level or depth its dataset lacks)",
+    );
+    expect(gridRows.join('\n')).not.toContain('—');
+    expect(gridRows.filter((row) => row.includes('·')).length).toBeGreaterThan(0);
     // A limit no task reaches leaves the run whole: it is the full run, resumed (nothing sent).
     const sent = server.requests.length;
     const whole = await run('--limit', '50');
@@ -193,15 +199,17 @@ describe('--limit on every run command', () => {
 
   it('a limit that is not a whole number of at least 1 is a usage error on every run command', async () => {
     const home = temporaryHome();
+    // Only decimal digits: Number() would read 1e3 as 1000 and 0x3 as 3, 2.0 as 2.
     for (const command of [
       ['run', '--dataset', dataset, '--model', `openai-compatible:m@${server.url}/v1`],
       ['run', 'medeureka', '--data', join(ROOT, 'samples', 'medeureka'), '--model', 'bm25'],
       ['run', 'clue', '--data', scratch, '--model', 'baseline'],
     ])
-      for (const value of ['0', '-2', '1.5', 'three']) {
+      for (const value of ['0', '-2', '1.5', 'three', '1e3', '0x3', '2.0']) {
         const result = await runCli(['--home', home, ...command, '--limit', value]);
         expect(result.code).toBe(2);
         expect(result.stderr).toMatch(/--limit/);
+        if (['1e3', '0x3', '2.0'].includes(value)) expect(result.stderr).toContain('in decimal digits');
       }
     expect(storedRunsOrNone(home)).toBe(0);
     rmSync(home, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { SUITES, suiteNamed } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { SuiteReportOptions } from '../../core/suite.js';
 import { limitedRuns, renderLimitedText, withLimitedSection } from '../../report/limited-runs.js';
+import { renderSettingsText, runSettings, withSettingsSection } from '../../report/run-settings.js';
 import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
@@ -72,15 +73,22 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     const usage = usageByTask(runs);
     // Runs made with --limit: their scores are of the first samples only.
     const limited = limitedRuns(runs);
+    // What each run generated with: runs that share a label differ in these, not only in an id.
+    const settings = runSettings(runs);
     if (options.html) {
       const path = resolve(options.html);
-      writeOutputFile(path, withLimitedSection(withUsageSection(suite.renderHtml(report), usage), limited));
+      const page = withUsageSection(suite.renderHtml(report), usage);
+      writeOutputFile(path, withLimitedSection(withSettingsSection(page, settings), limited));
       output.stderr(`Wrote ${path}\n`);
     }
     if (options.json)
-      output.stdout(`${JSON.stringify({ ...(report as object), usage, limited }, null, 2)}\n`);
+      output.stdout(`${JSON.stringify({ ...(report as object), usage, limited, settings }, null, 2)}\n`);
     else if (!options.html) {
-      const sections = [renderUsageText(usage), renderLimitedText(limited)].filter(Boolean);
+      const sections = [
+        renderSettingsText(settings),
+        renderUsageText(usage),
+        renderLimitedText(limited),
+      ].filter(Boolean);
       output.stdout(
         `${suite.renderText(report, reportOptions)}\n${sections.map((text) => `\n${text}\n`).join('')}`,
       );

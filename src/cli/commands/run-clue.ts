@@ -1,6 +1,6 @@
 import { bindModel, type ModelOverrides, tokenCountingNote } from '../../compose/bind-model.js';
 import { loadConfig } from '../../compose/config.js';
-import { fitPrefill } from '../../compose/fit-prefill.js';
+import { fitPrefillWarned } from '../../compose/fit-prefill.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { checkRestrictedData, type DataRestriction } from '../../compose/restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from '../../compose/run-model.js';
@@ -294,7 +294,9 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
   });
   // --limit: the first n items of each task, in the protocol's order (as every run command).
   const { kept: samples, limit } = firstPerTask([...build.samples], (sample) => sample.task, options.limit);
-  const prefill = model ? fitPrefill(samples, model.endpoints[0]!.model.capabilities) : 'none (baseline)';
+  const { prefill, warning: prefillWarning } = model
+    ? fitPrefillWarned(samples, model.endpoints[0]!.model.capabilities)
+    : { prefill: 'none (baseline)', warning: undefined };
   const run = clueRun({
     command: options,
     samples,
@@ -318,8 +320,8 @@ export async function runClueCommand(options: RunClueOptions, output: CommandOut
       const summary = await runBaseline({ store, run, samples: share, baseline, hooks, redactText });
       if (summary.interrupted) return;
     } else {
-      if (prefill.startsWith('left out')) hooks.onNotice?.(`warning: the answer prefill is ${prefill}.`);
-      for (const note of [tokenCountingNote(model), model.notice]) if (note) hooks.onNotice?.(note);
+      for (const note of [prefillWarning, tokenCountingNote(model), model.notice])
+        if (note) hooks.onNotice?.(note);
       const tasks = createClueTasks(resources, scoring);
       hooks.onSummary?.(
         await runModel({

@@ -90,7 +90,10 @@ function defineMeDiSumQa(generate: Command, context: ProgramContext): void {
     )
     .option('--force', 'replace --out and --notes-out if they exist')
     .option('--redact', REDACT);
-  retryOptions(modelOptions(medisumqa, GENERATION), GENERATION).action(
+  retryOptions(
+    modelOptions(medisumqa, { ...GENERATION, outputLimit: "the script's 1000" }),
+    GENERATION,
+  ).action(
     withModelOptions((options: GenerateMeDiSumQaCommandOptions) =>
       generateMeDiSumQaCommand(context.withHome(options), context.output),
     ),
@@ -125,7 +128,7 @@ function defineQueries(generate: Command, context: ProgramContext): void {
     .option('--task-key <key>', 'the MedEureka task key to file the queries under (default Table_<language>)')
     .option('--force', 'replace the files in --out')
     .option('--redact', REDACT);
-  retryOptions(modelOptions(queries, GENERATION), GENERATION).action(
+  retryOptions(modelOptions(queries, { ...GENERATION, outputLimit: "the recipe's 2000" }), GENERATION).action(
     withModelOptions((options: GenerateQueriesCommandOptions) =>
       generateQueriesCommand(context.withHome(options), context.output),
     ),

@@ -73,8 +73,14 @@ function clueOptions(command: Command): Command {
     );
 }
 
-/** The model, its window and tokenizer, and its generation parameters. */
-export function modelOptions(command: Command, options: { forRuns?: boolean } = {}): Command {
+/**
+ * The model, its window and tokenizer, and its generation parameters. `outputLimit`: the output
+ * limit without the flag or the config's, for the help (a generation protocol's own; runs: 500).
+ */
+export function modelOptions(
+  command: Command,
+  options: { forRuns?: boolean; outputLimit?: string } = {},
+): Command {
   if (options.forRuns !== false)
     command
       .option('--label <name>', 'display name in reports')
@@ -119,7 +125,7 @@ export function modelOptions(command: Command, options: { forRuns?: boolean } = 
     )
     .option(
       '--max-output-tokens <n>',
-      'output token limit (default 500)',
+      `output token limit (default: the model's maxOutputTokens in the config, else ${options.outputLimit ?? '500'})`,
       integer('--max-output-tokens', { min: 1 }),
     )
     .option(

@@ -51,6 +51,12 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
     this.version = options.version ?? '2023-06-01';
     this.capabilities = {
       prefill: options.thinking ? 'none' : 'trimmed',
+      ...(options.thinking
+        ? {
+            noPrefillReason:
+              "Anthropic's API refuses a prefilled answer while extended thinking is on (thinkingBudget)",
+          }
+        : {}),
       truncatePrompt: false,
       countTokens: true,
     };

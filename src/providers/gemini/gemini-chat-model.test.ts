@@ -253,6 +253,24 @@ describe('Vertex AI with Application Default Credentials (the attached service a
     expect(model.provider).toBe('vertex-ai');
     expect(model.endpoint).toBe(`${server.url}/projects/clinical-eval/locations/europe-west4`);
   });
+  it("declares no maximum context on Vertex AI: models.get's publisher model carries no input token limit", async () => {
+    // Even a server that sends inputTokenLimit: the SDK reads it on the Gemini API only.
+    server.servedModels = [{ id: 'gemini-2.5-pro', inputTokenLimit: 1048576 }];
+    try {
+      const vertex = new GeminiChatModel({
+        modelId: 'gemini-2.5-pro',
+        vertex: { project: 'clinical-eval', location: 'europe-west4' },
+        baseURL: server.url,
+      });
+      expect(await vertex.probe()).toEqual({});
+      expect(server.probes.at(-1)!.path).toBe('/v1beta1/publishers/google/models/gemini-2.5-pro');
+      const gemini = new GeminiChatModel({ modelId: 'gemini-2.5-pro', apiKey: 'k-123', baseURL: server.url });
+      expect(await gemini.probe()).toEqual({ maxContextTokens: 1048576 });
+    } finally {
+      server.servedModels = undefined;
+    }
+  });
+
   it('embeds through Vertex AI predict with the same sign-in: task type per role, no auto-truncation', async () => {
     const embeddingServer = await startEmbeddingTestServer({ dimensions: 8 });
     try {

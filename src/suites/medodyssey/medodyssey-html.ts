@@ -14,6 +14,7 @@ import {
   fraction,
   medicalTableRows,
   missingNote,
+  NOT_RUN,
   niahErrorRows,
   niahTextRows,
   percent,
@@ -29,7 +30,7 @@ function niahHeatmap(run: RunReport, table: NiahTable, metric: string): string {
     cells: table.depths.map((depth) =>
       table.levels.map((level) => {
         const cell = table.cells[depth]?.[level];
-        if (!cell) return { value: null, label: '—' };
+        if (!cell) return { value: null, label: cell === null ? '—' : NOT_RUN };
         return { value: cell.counted ? cell.correct / cell.counted : null, label: fraction(cell) };
       }),
     ),
@@ -79,7 +80,7 @@ function niahSections(report: MedOdysseyReport, metric: string): string[] {
     body.push(
       `<h2>${LANGUAGE_NAMES[language]}.NIAH — ${escapeHtml(METRIC_NAMES[metric]!)}</h2>`,
       `<div class="grid">${niah.tables.map(({ run, table }) => `<figure>${niahHeatmap(run, table, metric)}</figure>`).join('')}</div>`,
-      '<details><summary>Table (correct per cell)</summary>',
+      `<details><summary>Table (correct per cell; ${escapeHtml(niah.legend)})</summary>`,
       htmlTable(niah.header, niah.rows),
       '</details>',
     );

@@ -18,7 +18,13 @@ export const fraction = (tally: Tally | null | undefined) =>
 export const percent = (tally: Tally) =>
   tally.counted === 0 ? '—' : `${((100 * tally.correct) / tally.counted).toFixed(1)}%`;
 
-/** Tables A2/A3: rows per run and depth, a column per level, — beyond the window. */
+/** A NIAH cell, total or level a run has no sample of: not run (a limited run, or its dataset lacks it). */
+export const NOT_RUN = '·';
+
+const BEYOND_LEGEND = "— = level beyond the model's context window";
+const NOT_RUN_LEGEND = `${NOT_RUN} = not run (a limited run, or a level or depth its dataset lacks)`;
+
+/** Tables A2/A3: rows per run and depth, a column per level, — beyond the window, · not run. */
 export function niahTextRows(report: MedOdysseyReport, language: string, metric: string) {
   const tables = report.runs.flatMap((run) => {
     const table = run.niah[language]?.[metric];
@@ -27,18 +33,25 @@ export function niahTextRows(report: MedOdysseyReport, language: string, metric:
   if (tables.length === 0) return undefined;
   const levels = [...new Set(tables.flatMap(({ table }) => table.levels))].sort((a, b) => a - b);
   const depths = [...new Set(tables.flatMap(({ table }) => table.depths))].sort((a, b) => a - b);
+  // null: beyond the window (—); undefined: the run has no such sample (·).
+  const shown = (tally: Tally | null | undefined, text: (tally: Tally) => string) =>
+    tally === null ? '—' : tally === undefined ? NOT_RUN : text(tally);
   const rows: string[][] = [];
   for (const { run, table } of tables) {
     depths.forEach((depth, index) => {
-      const cells = levels.map((level) => {
-        const cell = table.cells[depth]?.[level];
-        return cell === null ? '—' : cell ? String(cell.correct) : '';
-      });
-      rows.push([index === 0 ? run.label : '', `${depth}%`, ...cells, fraction(table.byDepth[depth])]);
+      const cells = levels.map((level) => shown(table.cells[depth]?.[level], (cell) => String(cell.correct)));
+      rows.push([index === 0 ? run.label : '', `${depth}%`, ...cells, shown(table.byDepth[depth], fraction)]);
     });
-    rows.push(['', 'ALL', ...levels.map((level) => fraction(table.byLevel[level])), fraction(table.all)]);
+    rows.push([
+      '',
+      'ALL',
+      ...levels.map((level) => shown(table.byLevel[level], fraction)),
+      fraction(table.all),
+    ]);
   }
-  return { header: ['Model', 'Depth', ...levels.map(levelName), 'ALL'], rows, tables };
+  const notRun = rows.some((row) => row.includes(NOT_RUN));
+  const legend = notRun ? `${BEYOND_LEGEND}; ${NOT_RUN_LEGEND}` : BEYOND_LEGEND;
+  return { header: ['Model', 'Depth', ...levels.map(levelName), 'ALL'], rows, tables, legend };
 }
 
 function statusNote(tables: ReadonlyArray<{ run: RunReport; table: NiahTable | CountingTable }>): string {
@@ -295,7 +308,7 @@ export function renderMedOdysseyText(
       const niah = niahTextRows(report, language, metric);
       if (!niah) continue;
       sections.push(
-        `${LANGUAGE_NAMES[language]}.NIAH — ${METRIC_NAMES[metric]}: correct per length × depth; — = level beyond the model's context window\n${renderTextTable(niah.header, niah.rows)}${statusNote(niah.tables)}`,
+        `${LANGUAGE_NAMES[language]}.NIAH — ${METRIC_NAMES[metric]}: correct per length × depth; ${niah.legend}\n${renderTextTable(niah.header, niah.rows)}${statusNote(niah.tables)}`,
       );
     }
     const counting = countingTextTable(report, metric);
