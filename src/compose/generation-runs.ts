@@ -110,6 +110,9 @@ function generationRun(step: GenerationStep, samples: readonly Sample[]) {
       model: modelRunIdentity(model),
       parameters: {
         ...model.parameters,
+        // What every request is sent with, not the model's run default (500 when none is set).
+        maxOutputTokens: step.maxOutputTokens,
+        ...(step.stop ? { protocolStop: step.stop } : {}),
         generation: step.generation.name,
         step: step.generation.step,
         ...(step.redact ? { redacted: true } : {}),

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from '../support/llm-test-server.js';
 import { scriptedWriter, sentText } from '../support/medisumqa-writer.js';
@@ -272,12 +273,28 @@ describe('medbench generate medisumqa (built CLI) with a scripted local model', 
         [50, stop],
         [50, stop],
       ]);
+      // Another limit is another run: its answers are asked again, not taken from the 50-token run.
+      writer.requests.length = 0;
+      expect((await ask('longer', '--max-output-tokens', '60')).code).toBe(0);
+      expect(sent()).toEqual([
+        [60, stop],
+        [60, stop],
+      ]);
       writer.requests.length = 0;
       expect((await ask('scripts', '--completions')).code).toBe(0);
       expect(sent()).toEqual([
         [1000, stop],
         [1000, stop],
       ]);
+      // Each run records the limit its requests were sent with, not the model's default of 500.
+      const store = new Database(join(generationHome, 'generate.sqlite'), { readonly: true });
+      const rows = store.prepare('SELECT parameters_json FROM runs').all() as Array<{
+        parameters_json: string;
+      }>;
+      store.close();
+      expect(new Set(rows.map((row) => JSON.parse(row.parameters_json).maxOutputTokens))).toEqual(
+        new Set([50, 60, 1000]),
+      );
       // The config's maxOutputTokens in place of the script's limit; the flag before the config's.
       const config = configuredWriter('limit-config.json', writer.url);
       const fromConfig = (folder: string, ...extra: string[]) =>
