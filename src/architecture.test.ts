@@ -110,6 +110,30 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('generic code names no suite in what it tells the user (no `medbench build medodyssey` hint)', () => {
+    // Layers that know no suite; compose and cli still hold suite commands (issue 33).
+    const GENERIC = Object.keys(ALLOWED).filter((layer) => !['suites', 'compose', 'cli'].includes(layer));
+    const suites = readdirSync(join(SOURCE, 'suites'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const command = new RegExp(
+      `\\b(?:build|import|run|export|generate|rescore) (?:${suites.join('|')})\\b`,
+      'i',
+    );
+    const violations = GENERIC.flatMap((layer) =>
+      sourceFiles(join(SOURCE, layer)).flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, index) =>
+            command.test(line) ? [`${relative(SOURCE, file)}:${index + 1}: ${line.trim()}`] : [],
+          ),
+      ),
+    );
+    expect(GENERIC).toContain('runner');
+    expect(suites.length).toBeGreaterThan(2);
+    expect(violations).toEqual([]);
+  });
+
   it('core imports nothing, not even packages', () => {
     for (const file of sourceFiles(join(SOURCE, 'core'))) {
       const imports = [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((match) => match[1]!);

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
-import type { CommandOutput } from './commands/build-medodyssey.js';
+import type { CommandOutput } from './command-output.js';
 import { defineBuild } from './program/define-build.js';
 import { defineData } from './program/define-data.js';
 import { defineGenerate } from './program/define-generate.js';

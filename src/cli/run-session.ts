@@ -2,7 +2,7 @@ import { redactKnownSecrets } from '../compose/known-secrets.js';
 import type { RunHooks } from '../compose/run-model.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import { errorKind, type RetryEvent, type RunSummary } from '../runner/run-samples.js';
-import type { CommandOutput } from './commands/build-medodyssey.js';
+import type { CommandOutput } from './command-output.js';
 import { progressReporter } from './progress-bar.js';
 
 /** Exit codes of medbench (README, "Exit codes"). */

@@ -2,7 +2,6 @@ export * from './answer-text.js';
 export * from './chat-model.js';
 export * from './embedding-model.js';
 export * from './errors.js';
-export * from './metric.js';
 export * from './retriever.js';
 export * from './run-record.js';
 export * from './sample.js';

@@ -108,7 +108,7 @@ export async function readDataset(path: string): Promise<Dataset> {
     throw new MedbenchError({
       code: 'DATA_NOT_FOUND',
       message: `Dataset file not found: ${path}`,
-      hint: 'Build one with `medbench build medodyssey --data <release folder> --out <file>`.',
+      hint: "Build one with its suite's build command (`medbench build --help`): `medbench build <suite> … --out <file>`.",
     });
   }
   if (statSync(path).isDirectory()) {

@@ -12,7 +12,7 @@ export function samplesFor(
     throw new MedbenchError({
       code: 'DATA_INVALID',
       message: 'The dataset holds no samples (only its header line).',
-      hint: 'Build it again with `medbench build medodyssey`; check --task, --lang and --levels there.',
+      hint: "Build it again with its suite's build command (`medbench build --help`); check the options there that choose its tasks.",
     });
   }
   let selected = task ? samples.filter((sample) => sample.task === task) : [...samples];

@@ -469,6 +469,8 @@ const CASES: Case[] = [
     () => ['run', '--dataset', at('none.jsonl'), '--model', 'baseline'],
     '[DATA_NOT_FOUND]',
     'none.jsonl',
+    // Generic code names no suite: the hint points to the build commands, whichever suite it is.
+    "its suite's build command (`medbench build --help`)",
   ),
   failure(
     'an empty dataset',
@@ -479,6 +481,7 @@ const CASES: Case[] = [
     'a header-only dataset',
     () => ['run', '--dataset', at('header-only.jsonl'), '--model', 'baseline'],
     'holds no samples',
+    "its suite's build command (`medbench build --help`)",
   ),
   failure(
     'a dataset line that is not JSON',

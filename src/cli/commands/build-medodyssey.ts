@@ -10,6 +10,7 @@ import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
 import { medodysseySuite } from '../../suites/medodyssey/suite.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { VERSION } from '../../version.js';
+import type { CommandOutput } from '../command-output.js';
 import {
   parseChoiceList,
   parseNumber,
@@ -63,11 +64,6 @@ function promptsFile(options: BuildMedOdysseyOptions): string {
     });
   }
   return found;
-}
-
-export interface CommandOutput {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
 }
 
 const ALL_TASKS = ['niah', 'counting', 'kg', 'term', 'table', 'case'] as const;

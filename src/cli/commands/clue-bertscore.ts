@@ -11,7 +11,7 @@ import {
   type BertScoreEncoderName,
   type ClueProtocol,
 } from '../../suites/clue/protocols.js';
-import type { CommandOutput } from './build-medodyssey.js';
+import type { CommandOutput } from '../command-output.js';
 
 /** The authors' bert_score fork cuts every text at 512 tokens. */
 const BERTSCORE_MAX_LENGTH = 512;

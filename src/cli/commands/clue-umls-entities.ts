@@ -8,8 +8,8 @@ import { Store } from '../../store/store.js';
 import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
 import { referenceGold } from '../../suites/clue/gold.js';
 import { clueSuite } from '../../suites/clue/suite.js';
+import type { CommandOutput } from '../command-output.js';
 import { writeOutputFile } from '../output-file.js';
-import type { CommandOutput } from './build-medodyssey.js';
 
 /** The CLUE tasks scored with UMLS F1. */
 const UMLS_TASKS = ['problem-summary', 'medisumqa'] as const;

@@ -9,7 +9,8 @@ import {
   renderMedEurekaText,
 } from '../../suites/medeureka/medeureka-report.js';
 import { medodysseySuite } from '../../suites/medodyssey/suite.js';
-import { buildMedOdysseyCommand, type CommandOutput } from './build-medodyssey.js';
+import type { CommandOutput } from '../command-output.js';
+import { buildMedOdysseyCommand } from './build-medodyssey.js';
 import { runCommand } from './run.js';
 import { runMedEurekaCommand } from './run-medeureka.js';
 

@@ -12,8 +12,8 @@ import { rankTask } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
 import { mineTrainingExamples, trainingRows } from '../../suites/medeureka/mine-triples.js';
 import { selectTasks } from '../../suites/medeureka/select-tasks.js';
+import type { CommandOutput } from '../command-output.js';
 import { writeOutputFile } from '../output-file.js';
-import type { CommandOutput } from './build-medodyssey.js';
 
 export interface ExportTriplesOptions extends RetrieverOverrides {
   data: string;

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { MedbenchError } from '../../core/errors.js';
 import { formatMeDiSumCodeLines, generateMeDiSumCode } from '../../suites/clue/generate-medisumcode.js';
 import { shippedIcdTables } from '../../suites/clue/icd-tables.js';
+import type { CommandOutput } from '../command-output.js';
 import { writeOutputFile } from '../output-file.js';
-import type { CommandOutput } from './build-medodyssey.js';
 
 export interface GenerateMeDiSumCodeCommandOptions {
   discharge: string;

@@ -4,9 +4,9 @@ import { type GenerateQueriesRequest, generateQueries } from '../../compose/gene
 import { MedbenchError } from '../../core/errors.js';
 import { readTextFile } from '../../io/text-file.js';
 import { generatedRelease } from '../../suites/medeureka/query-generation.js';
+import type { CommandOutput } from '../command-output.js';
 import { writeOutputFile } from '../output-file.js';
 import { terminalSession } from '../run-session.js';
-import type { CommandOutput } from './build-medodyssey.js';
 
 export interface GenerateQueriesCommandOptions
   extends Omit<GenerateQueriesRequest, 'exampleTable' | 'exampleOutput' | 'task'> {

@@ -12,7 +12,7 @@ import {
 } from '../../suites/medodyssey/published-outputs.js';
 import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
 import { medodysseySuite } from '../../suites/medodyssey/suite.js';
-import type { CommandOutput } from './build-medodyssey.js';
+import type { CommandOutput } from '../command-output.js';
 
 export interface ImportMedOdysseyOptions {
   folder: string;

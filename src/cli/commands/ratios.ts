@@ -14,8 +14,8 @@ import {
   tableA1Cells,
 } from '../../suites/medodyssey/table-a1.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
+import type { CommandOutput } from '../command-output.js';
 import { parseChoiceList } from '../parse-options.js';
-import type { CommandOutput } from './build-medodyssey.js';
 
 export interface RatiosOptions {
   data: string;

@@ -9,9 +9,9 @@ import { renderSettingsText, runSettings, withSettingsSection } from '../../repo
 import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
+import type { CommandOutput } from '../command-output.js';
 import { writeOutputFile } from '../output-file.js';
 import { parseChoiceList } from '../parse-options.js';
-import type { CommandOutput } from './build-medodyssey.js';
 
 export interface ReportCommandOptions {
   home?: string;

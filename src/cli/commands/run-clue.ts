@@ -33,9 +33,9 @@ import { loadMrconso } from '../../suites/clue/mrconso.js';
 import { CLUE_PROTOCOL, CLUE_PROTOCOLS, type ClueProtocol } from '../../suites/clue/protocols.js';
 import { clueSuite } from '../../suites/clue/suite.js';
 import { listTokenizers } from '../../tokenizers/registry.js';
+import type { CommandOutput } from '../command-output.js';
 import { parseChoiceList } from '../parse-options.js';
 import { terminalSession } from '../run-session.js';
-import type { CommandOutput } from './build-medodyssey.js';
 import { addBertScores, bertscoreFolders, openBertScoreEncoders, planBertScore } from './clue-bertscore.js';
 
 export interface RunClueOptions extends ModelOverrides, RetryOptions {

@@ -1,6 +1,6 @@
 import { type EvaluateRetrieverRequest, evaluateRetriever } from '../../compose/evaluate-retriever.js';
+import type { CommandOutput } from '../command-output.js';
 import { terminalSession } from '../run-session.js';
-import type { CommandOutput } from './build-medodyssey.js';
 
 export type RunMedEurekaOptions = EvaluateRetrieverRequest;
 

@@ -1,7 +1,7 @@
 import { type EvaluateDatasetRequest, evaluateDataset } from '../../compose/evaluate-dataset.js';
 import type { RunSummary } from '../../runner/run-samples.js';
+import type { CommandOutput } from '../command-output.js';
 import { terminalSession } from '../run-session.js';
-import type { CommandOutput } from './build-medodyssey.js';
 
 export type RunCommandOptions = EvaluateDatasetRequest;
 

@@ -3,7 +3,7 @@ import { SUITES } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import { Store } from '../../store/store.js';
 import { startViewServer } from '../../view/view-server.js';
-import type { CommandOutput } from './build-medodyssey.js';
+import type { CommandOutput } from '../command-output.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 

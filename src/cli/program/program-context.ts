@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { redactKnownSecrets } from '../../compose/known-secrets.js';
 import { fileError, isFileSystemError, MedbenchError } from '../../core/errors.js';
-import type { CommandOutput } from '../commands/build-medodyssey.js';
+import type { CommandOutput } from '../command-output.js';
 import { type NumberRule, parseNumber } from '../parse-options.js';
 import { EXIT } from '../run-session.js';
 
