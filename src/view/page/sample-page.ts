@@ -1,3 +1,4 @@
+import { filtersOf } from '../shared/sample-list.js';
 import type { SampleFilters, SamplePayload } from '../shared/view-types.js';
 import type { DataSource } from './data-source.js';
 import { dataTable } from './data-table.js';
@@ -5,7 +6,6 @@ import { el, link, render } from './dom.js';
 import { navigation } from './navigation.js';
 import { promptView } from './prompt-view.js';
 import { figuresTable } from './run-page.js';
-import { filtersFrom } from './samples-page.js';
 
 const pretty = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
@@ -176,7 +176,7 @@ export async function samplePage(source: DataSource, query: URLSearchParams): Pr
   await navigation(source);
   const runId = query.get('run') ?? '';
   // The list's filters travel with the sample, so prev/next walk the same filtered list.
-  const filters = filtersFrom(query);
+  const filters = filtersOf(query);
   const sample = await source.sample(runId, query.get('id') ?? '', filters);
   // The question closes every prompt of these suites; shown from the parameters when they hold it.
   const question = typeof sample.params.question === 'string' ? sample.params.question : null;
