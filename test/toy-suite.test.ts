@@ -172,8 +172,16 @@ describe('a fourth suite, registered beside the three', () => {
         new URLSearchParams(`run=${run.id}&id=sum-en-7-8&size=small`),
       ) as {
         neighbours: unknown;
+        within: unknown;
       };
       expect(sample.neighbours).toEqual({ previous: null, next: null });
+      expect(sample.within).toEqual({ size: 'small' });
+      const unfiltered = apiPayload(
+        view,
+        'sample',
+        new URLSearchParams(`run=${run.id}&id=sum-en-7-8&level=4000`),
+      );
+      expect((unfiltered as { within: unknown }).within).toEqual({});
 
       // The static site computes the same list from the run's file.
       const site = join(scratch, 'filters-site');

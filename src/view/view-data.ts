@@ -262,7 +262,7 @@ export class ViewData {
     const row = run ? this.sampleRow(run, sampleId) : undefined;
     if (!run || !row) return undefined;
     const rows = this.groupRows(run, row.group, Boolean(filters.q));
-    const { ids } = sampleListOf(
+    const { ids, within } = sampleListOf(
       rows,
       filters,
       { offset: 0, limit: 0 },
@@ -275,6 +275,7 @@ export class ViewData {
       title: names.title,
       metricNames: names.metricNames,
       neighbours: neighboursOf(ids, sampleId),
+      within,
       highlights: highlightsOf(row),
       ...promptOf(row.promptHash ? this.store.getPrompt(row.promptHash) : undefined),
     };

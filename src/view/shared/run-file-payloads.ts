@@ -52,7 +52,7 @@ export function sampleFrom(
   const row = file.rows.find((entry) => entry.id === id);
   const summary = file.summary.groups.find((entry) => entry.group === row?.group);
   if (!row || !summary) return undefined;
-  const { ids } = sampleListOf(
+  const { ids, within } = sampleListOf(
     groupRows(file, row.group),
     filters,
     { offset: 0, limit: 0 },
@@ -64,6 +64,7 @@ export function sampleFrom(
     title: summary.title,
     metricNames: summary.metricNames,
     neighbours: neighboursOf(ids, id),
+    within,
     highlights: highlightsOf(row),
     prompt: null,
     promptStatus:

@@ -44,6 +44,11 @@ describe('sample list rules (server and static page alike)', () => {
     expect(undeclared.options).toEqual({ status: ['error', 'ok'] });
     const depthOnly = sampleListOf(rows, { level: '2000', depth: '50' }, page, { declared: [declared[1]!] });
     expect(depthOnly.ids).toEqual(['s1', 's2', 's10']);
+    // What it applied: a key the suite does not declare is not said to filter (the sample page's "within").
+    expect(depthOnly.within).toEqual({ depth: '50' });
+    expect(sampleListOf(rows, { size: 'small', status: 'ok', q: '' }, page, { declared }).within).toEqual({
+      status: 'ok',
+    });
     expect(sampleListOf(rows, { depth: '25' }, page, { declared: [declared[1]!] }).ids).toEqual([]);
   });
 

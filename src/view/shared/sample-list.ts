@@ -20,6 +20,12 @@ export function filtersOf(query: URLSearchParams): SampleFilters {
   return Object.fromEntries([...query].filter(([name, value]) => value !== '' && !ROUTE_KEYS.includes(name)));
 }
 
+/** The filters a list applies: status, q, prompts and the suite's declared params; other keys are dropped. */
+export function appliedFilters(filters: SampleFilters, declared: readonly SampleFilter[]): SampleFilters {
+  const names = ['status', 'q', 'prompts', ...declared.map(({ param }) => param)];
+  return Object.fromEntries(Object.entries(filters).filter(([name, value]) => value && names.includes(name)));
+}
+
 /**
  * The sample list's filters, one rule for the server and the static page: the suite's declared
  * params and the status exactly; the search text in the id, a parameter value or the raw output,
@@ -80,6 +86,8 @@ export function sampleListOf(
     ...(prompts ? { promptSearch: { searched: prompts.searched, total: prompts.total } } : {}),
     /** Every matching id, in order: what prev/next on a sample page step through. */
     ids: matching.map((row) => row.id),
+    /** The filters it applied (a key the suite does not declare left out). */
+    within: appliedFilters(filters, declared),
   };
 }
 

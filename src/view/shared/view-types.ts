@@ -151,6 +151,8 @@ export interface SampleList {
   filters: SampleFilter[];
   /** Each filter's values over the group: `status`, and the suite's params by name. */
   options: { status: string[]; [param: string]: string[] };
+  /** The filters it applied (those of the request the suite declares, and the generic ones). */
+  within: SampleFilters;
   rows: ListRow[];
   /** When prompts were searched: how many distinct prompts of the group were (a budget may stop it). */
   promptSearch?: { searched: number; total: number };
@@ -164,6 +166,8 @@ export interface SamplePayload extends SampleRow {
   metricNames: Record<string, string>;
   /** The samples before and after this one in its group's list under the same filters. */
   neighbours: { previous: string | null; next: string | null };
+  /** The list's filters the neighbours were found under (those the suite applies; `appliedFilters`). */
+  within: SampleFilters;
   /** The prompt when the payload carries it (the server's). */
   prompt: string | null;
   /**
