@@ -10,8 +10,13 @@ import { readDataset, writeDataset } from '../src/runner/dataset-file.js';
 import { DEFAULT_RETRY_POLICY } from '../src/runner/retry.js';
 import { runSamples } from '../src/runner/run-samples.js';
 import { Store } from '../src/store/store.js';
+import { openRunFile, sampleListFrom } from '../src/view/shared/run-file-payloads.js';
+import { RESERVED_FILTER_NAMES } from '../src/view/shared/sample-list.js';
+import { runKey } from '../src/view/shared/static-files.js';
+import type { RunFile } from '../src/view/shared/view-types.js';
 import { writeStaticSite } from '../src/view/static-site.js';
 import { ViewData } from '../src/view/view-data.js';
+import { apiPayload } from '../src/view/view-server.js';
 import { type LlmTestServer, startLlmTestServer } from './support/llm-test-server.js';
 import { staticPayloadText } from './support/static-payload.js';
 import { testRun } from './support/test-run.js';
@@ -139,6 +144,66 @@ describe('a fourth suite, registered beside the three', () => {
     } finally {
       store.close();
     }
+  });
+
+  it("gets its own declared sample filter in the viewer's API and static site, and no other suite's", async () => {
+    const store = new Store(join(scratch, 'filters.sqlite'));
+    try {
+      const run = await runArith(store);
+      const view = new ViewData(store, suites);
+      // The API's samples route, as the server answers it: the query's `size` is the suite's filter.
+      const list = (query: string) =>
+        apiPayload(view, 'samples', new URLSearchParams(`run=${run.id}&group=sum-en&${query}`)) as {
+          filters: unknown;
+          options: unknown;
+          ids?: unknown;
+          rows: Array<{ id: string }>;
+        };
+      const all = list('');
+      expect(all.filters).toEqual([{ param: 'size', label: 'sum size' }]);
+      expect(all.options).toEqual({ status: ['ok'], size: ['large', 'small'] });
+      expect(list('size=small').rows.map((row) => row.id)).toEqual(['sum-en-2-3', 'sum-en-4-4']);
+      expect(list('size=large').rows.map((row) => row.id)).toEqual(['sum-en-7-8']);
+      // MedOdyssey's filters are MedOdyssey's: `level` means nothing to arith's list.
+      expect(list('level=4000').rows).toHaveLength(3);
+      const sample = apiPayload(
+        view,
+        'sample',
+        new URLSearchParams(`run=${run.id}&id=sum-en-7-8&size=small`),
+      ) as {
+        neighbours: unknown;
+        within: unknown;
+      };
+      expect(sample.neighbours).toEqual({ previous: null, next: null });
+      expect(sample.within).toEqual({ size: 'small' });
+      const unfiltered = apiPayload(
+        view,
+        'sample',
+        new URLSearchParams(`run=${run.id}&id=sum-en-7-8&level=4000`),
+      );
+      expect((unfiltered as { within: unknown }).within).toEqual({});
+
+      // The static site computes the same list from the run's file.
+      const site = join(scratch, 'filters-site');
+      writeStaticSite(store, site, suites);
+      const file = openRunFile(
+        JSON.parse(staticPayloadText(join(site, 'data', `${runKey(run.id)}.js`))) as RunFile,
+      );
+      const offline = sampleListFrom(file, 'sum-en', { size: 'small' }, { offset: 0, limit: 100 });
+      expect(offline?.filters).toEqual([{ param: 'size', label: 'sum size' }]);
+      expect(offline?.rows.map((row) => row.id)).toEqual(['sum-en-2-3', 'sum-en-4-4']);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("no suite's sample filter takes a name the viewer's routes or generic filters use", () => {
+    for (const suite of suites)
+      for (const filter of suite.sampleFilters ?? [])
+        expect(RESERVED_FILTER_NAMES).not.toContain(filter.param);
+    expect(
+      suites.find((suite) => suite.name === 'medodyssey')!.sampleFilters?.map((filter) => filter.param),
+    ).toEqual(['level', 'depth']);
   });
 
   it('a sample whose gold does not have the task shape is refused before any request', async () => {

@@ -30,6 +30,14 @@ export interface TaskInfo {
   primaryMetric: string;
 }
 
+/** A sample parameter the viewer's sample list offers as a menu of its values (`level=4000`). */
+export interface SampleFilter {
+  /** The key in the samples' `params`, and the filter's name in the viewer's URLs and API. */
+  param: string;
+  /** The menu's label. */
+  label: string;
+}
+
 /** One figure of a task group as the suite's report gives it (a percentage, or a count). */
 export interface GroupFigure {
   name: string;
@@ -84,6 +92,8 @@ export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Rec
   /** The group a result belongs to on the viewer's pages (a task, or a task in one language). */
   groupOf(row: { task: string; params: SampleParams }): string;
   describeTask(task: string): TaskInfo;
+  /** Sample parameters the viewer's sample list filters by, in menu order; absent: none (status and search only). */
+  readonly sampleFilters?: readonly SampleFilter[];
   /** The paper's name of a task group (`niah-en` → "En.NIAH"); absent: the group key itself. */
   groupTitle?(group: string): string;
   /** The paper's name of a metric (`mrr@10` → "MRR@10"); absent: the key itself. */

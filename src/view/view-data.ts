@@ -17,6 +17,7 @@ import type {
   RunDescription,
   RunFile,
   RunSummary,
+  SampleFilter,
   SampleFilters,
   SampleList,
   SamplePayload,
@@ -52,6 +53,11 @@ export class ViewData {
 
   private suite(name: string): Suite | undefined {
     return this.suites.find((entry) => entry.name === name);
+  }
+
+  /** The params the run's suite lets its sample lists filter by. */
+  private sampleFilters(run: RunRecord): SampleFilter[] {
+    return (this.suite(run.suite)?.sampleFilters ?? []).map(({ param, label }) => ({ param, label }));
   }
 
   private describe(run: RunRecord): RunDescription {
@@ -123,6 +129,7 @@ export class ViewData {
           datasetId: run.datasetId,
           createdAt: run.createdAt,
           limited: limitText(run.parameters),
+          sampleFilters: this.sampleFilters(run),
         })),
       })),
     };
@@ -167,6 +174,7 @@ export class ViewData {
         cost: sum((row) => row.cost),
       },
       limited: limitText(run.parameters),
+      sampleFilters: this.sampleFilters(run),
       groups: [...groups].map(([group, indexes]) => {
         const members = indexes.map((index) => list[index]!);
         return {
@@ -196,7 +204,10 @@ export class ViewData {
     if (!run) return undefined;
     const rows = this.groupRows(run, group, Boolean(filters.q));
     if (rows.length === 0) return undefined;
-    const { ids: _ids, ...list } = sampleListOf(rows, filters, page, this.promptSearch(run, rows, filters));
+    const { ids: _ids, ...list } = sampleListOf(rows, filters, page, {
+      declared: this.sampleFilters(run),
+      prompts: this.promptSearch(run, rows, filters),
+    });
     const names = this.names(run.suite, group, rows);
     return { run: this.describe(run), group, title: names.title, primary: names.primary, ...list };
   }
@@ -251,11 +262,11 @@ export class ViewData {
     const row = run ? this.sampleRow(run, sampleId) : undefined;
     if (!run || !row) return undefined;
     const rows = this.groupRows(run, row.group, Boolean(filters.q));
-    const { ids } = sampleListOf(
+    const { ids, within } = sampleListOf(
       rows,
       filters,
       { offset: 0, limit: 0 },
-      this.promptSearch(run, rows, filters),
+      { declared: this.sampleFilters(run), prompts: this.promptSearch(run, rows, filters) },
     );
     const names = this.names(run.suite, row.group, rows);
     return {
@@ -264,6 +275,7 @@ export class ViewData {
       title: names.title,
       metricNames: names.metricNames,
       neighbours: neighboursOf(ids, sampleId),
+      within,
       highlights: highlightsOf(row),
       ...promptOf(row.promptHash ? this.store.getPrompt(row.promptHash) : undefined),
     };

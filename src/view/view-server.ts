@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { MedbenchError } from '../core/errors.js';
 import type { Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
-import type { SampleFilters } from './shared/view-types.js';
+import { filtersOf } from './shared/sample-list.js';
 import { ViewData } from './view-data.js';
 
 /**
@@ -68,16 +68,6 @@ export function apiPayload(data: ViewData, route: string, query: URLSearchParams
     default:
       return undefined;
   }
-}
-
-/** The sample list's filters from a query (empty ones left out). */
-function filtersOf(query: URLSearchParams): SampleFilters {
-  return Object.fromEntries(
-    (['level', 'depth', 'status', 'q', 'prompts'] as const).flatMap((name) => {
-      const value = query.get(name);
-      return value ? [[name, value]] : [];
-    }),
-  );
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];

@@ -64,6 +64,11 @@ export const medodysseySuite: Suite<MedOdysseyReport, MedOdysseyDatasetRequest, 
     'Run `medbench demo`, `medbench run` or `medbench import medodyssey-outputs` first, or check --home.',
   // A task in one language; Counting's other context settings (Figure 6) apart from Table 3's.
   groupOf: medodysseyGroupOf,
+  // NIAH's context length and needle depth (the run page's grid links to them).
+  sampleFilters: [
+    { param: 'level', label: 'level' },
+    { param: 'depth', label: 'depth' },
+  ],
   figures: medodysseyFigures,
   // The task's own scorer, run again on the stored output: its normalised forms and the answer that matched.
   explain: (result, run) => {

@@ -1,15 +1,17 @@
-import type { SampleFilters, SamplePayload } from '../shared/view-types.js';
+import { filtersOf } from '../shared/sample-list.js';
+import type { SamplePayload } from '../shared/view-types.js';
 import type { DataSource } from './data-source.js';
 import { dataTable } from './data-table.js';
 import { el, link, render } from './dom.js';
 import { navigation } from './navigation.js';
 import { promptView } from './prompt-view.js';
 import { figuresTable } from './run-page.js';
-import { filtersFrom } from './samples-page.js';
 
 const pretty = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
-function steps(sample: SamplePayload, filters: SampleFilters): HTMLElement {
+/** Previous and next under the list's filters (those the suite applies: `sample.within`). */
+function steps(sample: SamplePayload): HTMLElement {
+  const filters = sample.within;
   const step = (id: string | null, text: string) =>
     id ? link(text, 'sample', { run: sample.run.id, id, ...filters }) : el('span', { class: 'muted', text });
   const named = Object.entries(filters);
@@ -176,8 +178,7 @@ export async function samplePage(source: DataSource, query: URLSearchParams): Pr
   await navigation(source);
   const runId = query.get('run') ?? '';
   // The list's filters travel with the sample, so prev/next walk the same filtered list.
-  const filters = filtersFrom(query);
-  const sample = await source.sample(runId, query.get('id') ?? '', filters);
+  const sample = await source.sample(runId, query.get('id') ?? '', filtersOf(query));
   // The question closes every prompt of these suites; shown from the parameters when they hold it.
   const question = typeof sample.params.question === 'string' ? sample.params.question : null;
   const prompt = promptSection(sample, source);
@@ -187,10 +188,10 @@ export async function samplePage(source: DataSource, query: URLSearchParams): Pr
       {},
       link(sample.run.label, 'run', { id: runId }),
       ' — ',
-      link(sample.title, 'samples', { run: runId, group: sample.group, ...filters }),
+      link(sample.title, 'samples', { run: runId, group: sample.group, ...sample.within }),
       ` — ${sample.id}`,
     ),
-    steps(sample, filters),
+    steps(sample),
     facts(sample),
     question ? [el('h2', { text: 'Question' }), el('pre', { id: 'question', text: question })] : null,
     outputSections(sample),

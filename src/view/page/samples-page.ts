@@ -1,20 +1,9 @@
+import { filtersOf } from '../shared/sample-list.js';
 import type { ListRow, SampleFilters, SampleList } from '../shared/view-types.js';
 import { type DataSource, PAGE_SIZE } from './data-source.js';
 import { dataTable } from './data-table.js';
 import { el, href, link, render } from './dom.js';
 import { navigation } from './navigation.js';
-
-export const FILTER_NAMES = ['level', 'depth', 'status', 'q', 'prompts'] as const;
-
-/** The list's filters from the route (empty ones left out). */
-export function filtersFrom(query: URLSearchParams): SampleFilters {
-  return Object.fromEntries(
-    FILTER_NAMES.flatMap((name) => {
-      const value = query.get(name);
-      return value ? [[name, value]] : [];
-    }),
-  );
-}
 
 const paramsText = (row: ListRow) =>
   Object.entries(row.params)
@@ -22,27 +11,27 @@ const paramsText = (row: ListRow) =>
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
 
-/** A task group's samples: filters by status, length, depth and text (ids, parameters, outputs), pages of 100. */
+/** A task group's samples: filters by status, the suite's params and text (ids, parameters, outputs), pages of 100. */
 export async function samplesPage(source: DataSource, query: URLSearchParams): Promise<void> {
   await navigation(source);
   const runId = query.get('run') ?? '';
   const group = query.get('group') ?? '';
-  const filters = filtersFrom(query);
+  const filters = filtersOf(query);
   const offset = Math.max(0, Number(query.get('offset')) || 0);
   const list = await source.samples(runId, group, filters, offset);
   const go = (changes: Record<string, string | number>) => {
     location.hash = href('samples', { run: runId, group, ...filters, offset: 0, ...changes });
   };
-  const filterSelect = (name: 'status' | 'level' | 'depth') =>
+  const filterSelect = (name: string, label: string) =>
     el(
       'label',
       {},
-      `${name} `,
+      `${label} `,
       el(
         'select',
         { onchange: (event: Event) => go({ [name]: (event.target as HTMLSelectElement).value }) },
         el('option', { value: '', text: 'all' }),
-        list.options[name].map((value) =>
+        (list.options[name] ?? []).map((value) =>
           el('option', { value, text: value, selected: value === filters[name] }),
         ),
       ),
@@ -52,9 +41,11 @@ export async function samplesPage(source: DataSource, query: URLSearchParams): P
     el(
       'div',
       { class: 'controls' },
-      filterSelect('status'),
-      list.options.level.length ? filterSelect('level') : null,
-      list.options.depth.length ? filterSelect('depth') : null,
+      filterSelect('status', 'status'),
+      // The suite's filters (`Suite.sampleFilters`), each where its param has values in this group.
+      list.filters.map(({ param, label }) =>
+        list.options[param]?.length ? filterSelect(param, label) : null,
+      ),
       searchControls(list, filters, go),
     ),
     samplesTable(list, filters),

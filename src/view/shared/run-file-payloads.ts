@@ -36,7 +36,10 @@ export function sampleListFrom(
   const rows = groupRows(file, group);
   const summary = file.summary.groups.find((entry) => entry.group === group);
   if (rows.length === 0 || !summary) return undefined;
-  const { ids: _ids, ...list } = sampleListOf(rows, filters, page, prompts);
+  const { ids: _ids, ...list } = sampleListOf(rows, filters, page, {
+    declared: file.summary.sampleFilters,
+    prompts,
+  });
   return { run: file.summary.run, group, title: summary.title, primary: summary.primary, ...list };
 }
 
@@ -49,13 +52,19 @@ export function sampleFrom(
   const row = file.rows.find((entry) => entry.id === id);
   const summary = file.summary.groups.find((entry) => entry.group === row?.group);
   if (!row || !summary) return undefined;
-  const { ids } = sampleListOf(groupRows(file, row.group), filters, { offset: 0, limit: 0 }, prompts);
+  const { ids, within } = sampleListOf(
+    groupRows(file, row.group),
+    filters,
+    { offset: 0, limit: 0 },
+    { declared: file.summary.sampleFilters, prompts },
+  );
   return {
     ...row,
     run: file.summary.run,
     title: summary.title,
     metricNames: summary.metricNames,
     neighbours: neighboursOf(ids, id),
+    within,
     highlights: highlightsOf(row),
     prompt: null,
     promptStatus:

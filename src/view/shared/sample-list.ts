@@ -1,4 +1,4 @@
-import type { ListRow, PromptSearch, SampleFilters } from './view-types.js';
+import type { ListRow, PromptSearch, SampleFilter, SampleFilters } from './view-types.js';
 
 /** One collator for every comparison: `localeCompare` with options builds one per call (slow). */
 const collator = new Intl.Collator('en', { numeric: true });
@@ -6,15 +6,40 @@ const collator = new Intl.Collator('en', { numeric: true });
 /** Ids in natural order: "niah-en-4k" before "niah-en-16k", "s2" before "s10". */
 export const naturalOrder = (left: string, right: string): number => collator.compare(left, right);
 
+/** Query keys of the list's and the sample's routes that are not filters. */
+const ROUTE_KEYS = ['run', 'group', 'id', 'offset', 'limit'];
+
+/** Names a suite's sample filter cannot take: the routes' own keys and the generic filters. */
+export const RESERVED_FILTER_NAMES: readonly string[] = [...ROUTE_KEYS, 'status', 'q', 'prompts'];
+
 /**
- * The sample list's filters, one rule for the server and the static page: level, depth and status
- * exactly; the search text in the id, a parameter value or the raw output, in any case (CJK as it is).
+ * The list's filters from a route's or a request's query, one rule for the server and the page:
+ * every non-empty key but the route's own (a suite's filters by their param name).
  */
-export function matchesFilters(row: ListRow, filters: SampleFilters, prompts?: PromptSearch): boolean {
+export function filtersOf(query: URLSearchParams): SampleFilters {
+  return Object.fromEntries([...query].filter(([name, value]) => value !== '' && !ROUTE_KEYS.includes(name)));
+}
+
+/** The filters a list applies: status, q, prompts and the suite's declared params; other keys are dropped. */
+export function appliedFilters(filters: SampleFilters, declared: readonly SampleFilter[]): SampleFilters {
+  const names = ['status', 'q', 'prompts', ...declared.map(({ param }) => param)];
+  return Object.fromEntries(Object.entries(filters).filter(([name, value]) => value && names.includes(name)));
+}
+
+/**
+ * The sample list's filters, one rule for the server and the static page: the suite's declared
+ * params and the status exactly; the search text in the id, a parameter value or the raw output,
+ * in any case (CJK as it is). A filter the suite does not declare is ignored.
+ */
+export function matchesFilters(
+  row: ListRow,
+  filters: SampleFilters,
+  context: { declared: readonly SampleFilter[]; prompts?: PromptSearch | undefined },
+): boolean {
   const q = filters.q?.toLocaleLowerCase();
+  const { declared, prompts } = context;
   return (
-    (!filters.level || String(row.params.level) === filters.level) &&
-    (!filters.depth || String(row.params.depth) === filters.depth) &&
+    declared.every(({ param }) => !filters[param] || String(row.params[param]) === filters[param]) &&
     (!filters.status || row.status === filters.status) &&
     (!q ||
       row.id.toLocaleLowerCase().includes(q) ||
@@ -39,23 +64,30 @@ export function sampleListOf(
   rows: readonly ListRow[],
   filters: SampleFilters,
   page: { offset: number; limit: number },
-  prompts?: PromptSearch,
+  context: { declared: readonly SampleFilter[]; prompts?: PromptSearch | undefined },
 ) {
+  const { declared, prompts } = context;
   const sorted = [...rows].sort((left, right) => naturalOrder(left.id, right.id));
-  const matching = sorted.filter((row) => matchesFilters(row, filters, prompts));
+  const matching = sorted.filter((row) => matchesFilters(row, filters, context));
   return {
     total: sorted.length,
     matched: matching.length,
     offset: page.offset,
+    /** The suite's filters, in menu order. */
+    filters: declared.map(({ param, label }) => ({ param, label })),
+    /** Each filter's values over the group (status, then the suite's params by name). */
     options: {
       status: optionsOf(sorted, (row) => row.status),
-      level: optionsOf(sorted, (row) => row.params.level),
-      depth: optionsOf(sorted, (row) => row.params.depth),
+      ...Object.fromEntries(
+        declared.map(({ param }) => [param, optionsOf(sorted, (row) => row.params[param])]),
+      ),
     },
     rows: matching.slice(page.offset, page.offset + page.limit).map(listFields),
     ...(prompts ? { promptSearch: { searched: prompts.searched, total: prompts.total } } : {}),
     /** Every matching id, in order: what prev/next on a sample page step through. */
     ids: matching.map((row) => row.id),
+    /** The filters it applied (a key the suite does not declare left out). */
+    within: appliedFilters(filters, declared),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Redaction } from '../../core/run-record.js';
-import type { GroupFigure, Leaderboard, SampleExplanation } from '../../core/suite.js';
+import type { GroupFigure, Leaderboard, SampleExplanation, SampleFilter } from '../../core/suite.js';
 import type { PackedRows } from './packed-rows.js';
 import type { Estimate } from './statistics.js';
 
@@ -8,7 +8,7 @@ import type { Estimate } from './statistics.js';
  * page computes alike from one file per run. Shared by the server and the page bundle.
  */
 
-export type { Estimate, GroupFigure, Leaderboard, SampleExplanation };
+export type { Estimate, GroupFigure, Leaderboard, SampleExplanation, SampleFilter };
 
 /** A run as a page shows it (a static export leaves endpoint URLs out of model and parameters). */
 export interface RunDescription {
@@ -115,17 +115,20 @@ export interface RunSummary {
   usage: { inputTokens: number | null; outputTokens: number | null; cost: number | null };
   /** A run made with --limit: what it kept ("limited to the first 3 of 294 samples (--limit 3)"); null otherwise. */
   limited: string | null;
+  /** The suite's sample filters (the static site's lists read them here). */
+  sampleFilters: SampleFilter[];
   groups: GroupSummary[];
 }
 
+/** The list's filters as URLs carry them: the generic ones, and the suite's params by name (`level`). */
 export interface SampleFilters {
-  level?: string;
-  depth?: string;
   status?: string;
   /** Text the id, a parameter or the raw output contains (any case). */
   q?: string;
   /** "1": the search text may be in the prompt too. */
   prompts?: string;
+  /** A suite's filter (`Suite.sampleFilters`): the value its param must have. */
+  [param: string]: string | undefined;
 }
 
 /** Which samples' prompts contain the search text, and how many distinct prompts were searched. */
@@ -144,7 +147,12 @@ export interface SampleList {
   total: number;
   matched: number;
   offset: number;
-  options: { status: string[]; level: string[]; depth: string[] };
+  /** The suite's filters (`Suite.sampleFilters`), in menu order. */
+  filters: SampleFilter[];
+  /** Each filter's values over the group: `status`, and the suite's params by name. */
+  options: { status: string[]; [param: string]: string[] };
+  /** The filters it applied (those of the request the suite declares, and the generic ones). */
+  within: SampleFilters;
   rows: ListRow[];
   /** When prompts were searched: how many distinct prompts of the group were (a budget may stop it). */
   promptSearch?: { searched: number; total: number };
@@ -158,6 +166,8 @@ export interface SamplePayload extends SampleRow {
   metricNames: Record<string, string>;
   /** The samples before and after this one in its group's list under the same filters. */
   neighbours: { previous: string | null; next: string | null };
+  /** The list's filters the neighbours were found under (those the suite applies; `appliedFilters`). */
+  within: SampleFilters;
   /** The prompt when the payload carries it (the server's). */
   prompt: string | null;
   /**

@@ -72,6 +72,8 @@ export const arithSuite: Suite<ArithReport, { pairs: ReadonlyArray<[number, numb
   }),
   firstRun: 'Run `medbench run --dataset arith.jsonl --model <spec>` first.',
   groupOf: (row) => `${row.task}-${row.params.language}`,
+  // The viewer's sample list offers a menu of this param's values (`size=small`).
+  sampleFilters: [{ param: 'size', label: 'sum size' }],
   describeTask: () => ({ primaryMetric: 'exact' }),
   report: (runs) => ({
     suite: 'arith',
