@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporaryFolder } from '../../test/support/temporary-folder.js';
+import { testCacheEntry, testResultRecord } from '../../test/support/test-run.js';
 import type { RunRecord } from '../core/run-record.js';
-import { type ResultRecord, Store } from '../store/store.js';
+import { Store } from '../store/store.js';
 import { GROUP_COMMIT_MS, ResultWriter } from './result-writer.js';
 
 function temporaryStore(): Store {
@@ -22,36 +23,8 @@ const run: RunRecord = {
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 
-function result(sampleId: string): ResultRecord {
-  return {
-    runId: 'r1',
-    sampleId,
-    task: 'niah',
-    params: { language: 'en', level: 4000 },
-    gold: { answers: ['x'] },
-    prompt: `prompt ${sampleId}`,
-    promptChars: 8,
-    promptTokens: 3,
-    status: 'ok',
-    rawOutput: 'x',
-    parsed: 'x',
-    scores: { esm: 1 },
-    inputTokens: 3,
-    outputTokens: 1,
-    cost: null,
-    latencyMs: 20,
-    attempts: 1,
-    cacheHit: false,
-    error: null,
-  };
-}
-
-const answer = (key: string) => ({
-  cacheKey: key,
-  provider: 'p',
-  modelId: 'm',
-  response: { text: 'x', inputTokens: 3, outputTokens: 1, finishReason: 'stop' },
-});
+const result = (sampleId: string) => testResultRecord({ runId: 'r1', sampleId });
+const answer = (key: string) => testCacheEntry(key);
 
 /** Tracks whether a promise has settled, and with what. */
 function watch(promise: Promise<boolean>) {

@@ -2,8 +2,12 @@ import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { CachedResponse, ResultRecord, Store } from '../store/store.js';
 import { redactResult } from './redact-result.js';
-import type { StoreWriterThread } from './store-writer-thread.js';
-import { applyStoreWrites, type CacheEntry, type StoreWrite } from './store-writes.js';
+import {
+  type CacheEntry,
+  InThreadStoreWrites,
+  type StoreWrite,
+  type StoreWritePath,
+} from './store-writes.js';
 
 /** Longest a received response waits before its result is committed. */
 export const GROUP_COMMIT_MS = 5;
@@ -39,8 +43,9 @@ function waitingGroup(): WaitingGroup {
  * once when GROUP_COMMIT_MAX are waiting. A result's promise resolves once it is committed: the
  * sample counts as done only then.
  *
- * Commits happen in this thread, synchronously inside the call, or — given a `thread` — on the
- * store's writer thread, which commits each message the moment it arrives (in order), so that
+ * Commits go to a `StoreWritePath`: this thread's, synchronously inside the call
+ * (`InThreadStoreWrites`, the default), or — given as `path` — the store's writer thread
+ * (`StoreWriterThread`), which commits each message the moment it arrives (in order), so that
  * reading responses never waits for SQLite.
  *
  * With `deferUntilAnswer`, nothing is written before the first answer (or the end of a run that
@@ -52,10 +57,11 @@ export class ResultWriter {
   private readonly buffered: ResultRecord[] = [];
   /** Whether the run row was written (once per run; INSERT OR IGNORE). */
   private started = false;
-  /** Answers sent to the writer thread and not yet committed, found by cache look-ups meanwhile. */
+  /** Answers handed to the write path and not yet committed, found by cache look-ups meanwhile. */
   private readonly unconfirmed = new Map<string, CachedResponse>();
   /** The first failed write; the run stops and reports it. */
   failure: unknown;
+  private readonly path: StoreWritePath;
 
   constructor(
     private readonly store: Store,
@@ -67,10 +73,11 @@ export class ResultWriter {
       redactText?: boolean;
       /** Each result as the run made it, before --redact takes its text out (a caller that needs the answers). */
       onResult?: (result: ResultRecord) => void;
-      /** Commits go to this thread (`StoreWriterThread.where`) instead of happening here. */
-      thread?: StoreWriterThread | undefined;
+      /** Commits go there (`StoreWriterThread.where`) instead of happening here. */
+      path?: StoreWritePath | undefined;
     },
   ) {
+    this.path = options.path ?? new InThreadStoreWrites(store);
     this.committed = !options.deferUntilAnswer || store.getRun(run.id) !== undefined;
   }
 
@@ -88,16 +95,7 @@ export class ResultWriter {
   private writeNow(writes: StoreWrite[]): Promise<boolean> {
     if (!this.started) writes.unshift({ kind: 'run', run: this.run });
     this.started = true;
-    const { thread } = this.options;
-    if (!thread) {
-      try {
-        this.store.transaction(() => applyStoreWrites(this.store, writes));
-        return Promise.resolve(true);
-      } catch (error) {
-        return Promise.resolve(this.failed(error));
-      }
-    }
-    return thread.write(writes).then(
+    return this.path.write(writes).then(
       () => true,
       (error: unknown) => this.failed(error),
     );
@@ -134,7 +132,7 @@ export class ResultWriter {
     return committed;
   }
 
-  /** A fresh answer not yet committed (on the writer thread), by its cache key. */
+  /** A fresh answer not yet committed (on the writer thread, say), by its cache key. */
   unconfirmedAnswer(cacheKey: string): CachedResponse | undefined {
     return this.unconfirmed.get(cacheKey);
   }
@@ -153,15 +151,15 @@ export class ResultWriter {
     const group = this.takeGroup();
     writes.push(...group.writes);
     if (writes.length === 0) return true;
-    const unconfirmed = entry && this.options.thread ? entry : undefined;
-    if (unconfirmed) this.unconfirmed.set(unconfirmed.cacheKey, unconfirmed.response);
+    // Found by cache look-ups until it is committed (at once, in this thread).
+    if (entry) this.unconfirmed.set(entry.cacheKey, entry.response);
     const committed = this.writeNow(writes);
     group.settle(committed);
-    if (!unconfirmed) return committed;
+    if (!entry) return committed;
     try {
       return await committed;
     } finally {
-      this.unconfirmed.delete(unconfirmed.cacheKey);
+      this.unconfirmed.delete(entry.cacheKey);
     }
   }
 
@@ -197,9 +195,8 @@ export class ResultWriter {
       this.committed = true;
       void this.writeNow(this.buffered.splice(0).map((item) => this.resultWrite(item)));
     }
-    // The writer thread commits in order: once a last, empty write is done, so is every other
-    // (and a failure among them is recorded).
-    await this.options.thread?.write([]).catch(() => undefined);
+    // Once the path is flushed, every write is committed (and a failure among them is recorded).
+    await this.path.flush();
   }
 
   /** Throws the first failed write as a STORE_ERROR naming the store. */

@@ -288,7 +288,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     onFailure: () => control.hardStop.abort(),
     redactText: options.redactText ?? false,
     ...(options.onResult ? { onResult: options.onResult } : {}),
-    thread,
+    path: thread,
   });
   const context: SampleRun = {
     store,

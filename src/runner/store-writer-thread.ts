@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { threadsWanted } from '../io/worker-pool.js';
 import { SharedRing } from './shared-ring.js';
-import type { StoreWrite } from './store-writes.js';
+import type { StoreWrite, StoreWritePath } from './store-writes.js';
 import {
   type EncodedMessage,
   encodeWriterMessage,
@@ -35,7 +35,7 @@ export interface WriterReply {
  * committed (SQLite WAL, synchronous = NORMAL: a kill -9 of the process after that loses nothing)
  * and rejects with the error that undid them.
  */
-export class StoreWriterThread {
+export class StoreWriterThread implements StoreWritePath {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private nextId = 0;
@@ -162,9 +162,14 @@ export class StoreWriterThread {
     }
   }
 
-  /** Waits for every write sent (they commit in order: an empty one last), then stops the thread. */
+  /** Waits for every write sent: they commit in order, so once a last, empty one is done, so is every other. */
+  flush(): Promise<void> {
+    return this.write([]).catch(() => undefined);
+  }
+
+  /** Waits for every write sent (`flush`), then stops the thread. */
   async close(): Promise<void> {
-    await this.write([]).catch(() => undefined);
+    await this.flush();
     this.ended ??= new Error("the store's writer thread was closed");
     await this.worker.terminate();
     this.side.close();
