@@ -97,8 +97,20 @@ describe('interrupted runs', () => {
         const answers = round % 4 === 0 ? 0 : 1 + Math.floor(Math.random() * 4);
         const answered = () =>
           killServer.requests.slice(before).filter((request) => request.answeredAt !== undefined);
+        let exited = false;
+        child.once('exit', () => {
+          exited = true;
+        });
         const deadline = Date.now() + 10_000;
-        while (answered().length < answers && Date.now() < deadline) await sleep(1);
+        while (answered().length < answers && Date.now() < deadline && !exited) await sleep(1);
+        if (answers > 0 && answered().length === 0) {
+          // No answer this round: the earlier rounds left nothing to ask (a finished run), or
+          // medbench failed; the latter is an error of the test, with medbench's own words.
+          child.kill('SIGKILL');
+          const result = await done;
+          if (resultIds(home, { missingStore: [] }).length === TOTAL) break;
+          throw new Error(`round ${round}: no answer within 10 s (exit ${result.code}): ${result.stderr}`);
+        }
         if (answers === 0) await sleep(Math.random() * 300);
         else {
           const last = answered().at(-1)!;
@@ -162,7 +174,8 @@ describe('interrupted runs', () => {
       expect(resentAfterAnswer).toEqual([]);
       // The check above is not empty: most answer rounds ran long enough after their answer.
       expect(checked).toBeGreaterThanOrEqual(5);
-      expect(kills).toHaveLength(12);
+      // Twelve rounds, unless an earlier one already stored every result (answers come two at a time).
+      expect(kills.length).toBeGreaterThanOrEqual(8);
     } finally {
       await killServer.close();
     }
