@@ -1,10 +1,12 @@
 import { Command, CommanderError } from 'commander';
+import { SUITE_PLUGINS } from '../compose/suites.js';
+import type { CommandOutput } from '../core/command-output.js';
 import { VERSION } from '../version.js';
-import type { CommandOutput } from './command-output.js';
 import { defineBuild } from './program/define-build.js';
 import { defineData } from './program/define-data.js';
 import { defineGenerate } from './program/define-generate.js';
 import { defineRun } from './program/define-run.js';
+import { defineSuiteCommands } from './program/define-suite-commands.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
 import { type ProgramContext, printError } from './program/program-context.js';
 import { EXIT } from './run-session.js';
@@ -43,6 +45,7 @@ export function createProgram(): Command {
   defineRun(program, context);
   defineData(program, context);
   defineGenerate(program, context);
+  defineSuiteCommands(program, SUITE_PLUGINS, context);
   return program;
 }
 

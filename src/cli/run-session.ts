@@ -1,8 +1,8 @@
 import { redactKnownSecrets } from '../compose/known-secrets.js';
 import type { RunHooks } from '../compose/run-model.js';
+import type { CommandOutput } from '../core/command-output.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import { errorKind, type RetryEvent, type RunSummary } from '../runner/run-samples.js';
-import type { CommandOutput } from './command-output.js';
 import { progressReporter } from './progress-bar.js';
 
 /** Exit codes of medbench (README, "Exit codes"). */

@@ -1,11 +1,18 @@
 import { MedbenchError } from '../core/errors.js';
 import type { Suite } from '../core/suite.js';
-import { clueSuite } from '../suites/clue/suite.js';
-import { medeurekaSuite } from '../suites/medeureka/suite.js';
-import { medodysseySuite } from '../suites/medodyssey/suite.js';
+import { cluePlugin } from '../suites/clue/commands/plugin.js';
+import { medeurekaPlugin } from '../suites/medeureka/commands/plugin.js';
+import { medodysseyPlugin } from '../suites/medodyssey/commands/plugin.js';
+import type { SuitePlugin } from './suite-plugin.js';
 
-/** Every suite medbench knows: the one list the commands, the report and the viewer read. */
-export const SUITES: readonly Suite[] = [medodysseySuite, clueSuite, medeurekaSuite];
+/**
+ * Every suite medbench knows, with its commands and its run: the one list the CLI, the report,
+ * the viewer and the library read, and the only file outside src/suites/ that names a suite.
+ */
+export const SUITE_PLUGINS: readonly SuitePlugin[] = [medodysseyPlugin, cluePlugin, medeurekaPlugin];
+
+/** The suites themselves (reports, leaderboards, the viewer's pages). */
+export const SUITES: readonly Suite[] = SUITE_PLUGINS.map((plugin) => plugin.suite);
 
 /** The suite of that name, or a usage error listing the suites. */
 export function suiteNamed(name: string, suites: readonly Suite[] = SUITES): Suite {

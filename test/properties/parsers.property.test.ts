@@ -6,7 +6,7 @@ import {
   parseNumberList,
   parsePositiveNumber,
   parseRange,
-} from '../../src/cli/parse-options.js';
+} from '../../src/compose/parse-options.js';
 import { modelConfigFromSpec } from '../../src/compose/bind-model.js';
 import { configSchema } from '../../src/compose/config.js';
 import { embeddingConfigFromSpec, sparseRetrieverSpec } from '../../src/compose/retrievers.js';

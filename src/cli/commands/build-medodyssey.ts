@@ -1,5 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import {
+  parseChoiceList,
+  parseNumber,
+  parseNumberList,
+  parsePositiveNumber,
+  parseRange,
+} from '../../compose/parse-options.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import { writeDataset } from '../../runner/dataset-file.js';
@@ -10,14 +18,6 @@ import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
 import { medodysseySuite } from '../../suites/medodyssey/suite.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
 import { VERSION } from '../../version.js';
-import type { CommandOutput } from '../command-output.js';
-import {
-  parseChoiceList,
-  parseNumber,
-  parseNumberList,
-  parsePositiveNumber,
-  parseRange,
-} from '../parse-options.js';
 
 export interface BuildMedOdysseyOptions {
   data?: string;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { LocalOnnxTokenEncoder } from '../../providers/local-onnx/local-onnx-token-encoder.js';
 import type { Store } from '../../store/store.js';
@@ -11,7 +12,6 @@ import {
   type BertScoreEncoderName,
   type ClueProtocol,
 } from '../../suites/clue/protocols.js';
-import type { CommandOutput } from '../command-output.js';
 
 /** The authors' bert_score fork cuts every text at 512 tokens. */
 const BERTSCORE_MAX_LENGTH = 512;

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot, resolveHome, storePathIn } from '../../compose/home.js';
 import { storedReport } from '../../compose/stored-report.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { Store } from '../../store/store.js';
 import {
   buildMedEurekaReport,
@@ -9,7 +10,6 @@ import {
   renderMedEurekaText,
 } from '../../suites/medeureka/medeureka-report.js';
 import { medodysseySuite } from '../../suites/medodyssey/suite.js';
-import type { CommandOutput } from '../command-output.js';
 import { buildMedOdysseyCommand } from './build-medodyssey.js';
 import { runCommand } from './run.js';
 import { runMedEurekaCommand } from './run-medeureka.js';

@@ -6,13 +6,13 @@ import {
   type RetrieverOverrides,
   retrieverFromSpec,
 } from '../../compose/retrievers.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { EmbeddingCache } from '../../store/embedding-cache.js';
 import { rankTask } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
 import { mineTrainingExamples, trainingRows } from '../../suites/medeureka/mine-triples.js';
 import { selectTasks } from '../../suites/medeureka/select-tasks.js';
-import type { CommandOutput } from '../command-output.js';
 import { writeOutputFile } from '../output-file.js';
 
 export interface ExportTriplesOptions extends RetrieverOverrides {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
+import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { formatMeDiSumCodeLines, generateMeDiSumCode } from '../../suites/clue/generate-medisumcode.js';
 import { shippedIcdTables } from '../../suites/clue/icd-tables.js';
-import type { CommandOutput } from '../command-output.js';
 import { writeOutputFile } from '../output-file.js';
 
 export interface GenerateMeDiSumCodeCommandOptions {

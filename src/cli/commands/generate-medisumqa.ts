@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { type GenerateMeDiSumQaRequest, generateMeDiSumQa } from '../../compose/generate-medisumqa.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { LocalOnnxTokenEncoder } from '../../providers/local-onnx/local-onnx-token-encoder.js';
 import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
 import { formatGeneratedNotes } from '../../suites/clue/generate-medisumqa.js';
 import { formatMeDiSumQaLines, postProcessQas } from '../../suites/clue/post-process-qas.js';
 import { BERTSCORE_ENCODERS } from '../../suites/clue/protocols.js';
-import type { CommandOutput } from '../command-output.js';
 import { writeOutputFile } from '../output-file.js';
 import { terminalSession } from '../run-session.js';
 

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { canonicalJson } from '../../runner/canonical-json.js';
 import { resultRecord } from '../../runner/result-columns.js';
 import { NO_MODEL_CALL, Store, sha256 } from '../../store/store.js';
@@ -12,7 +13,6 @@ import {
 } from '../../suites/medodyssey/published-outputs.js';
 import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
 import { medodysseySuite } from '../../suites/medodyssey/suite.js';
-import type { CommandOutput } from '../command-output.js';
 
 export interface ImportMedOdysseyOptions {
   folder: string;

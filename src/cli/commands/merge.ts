@@ -1,9 +1,9 @@
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { SUITES } from '../../compose/suites.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { mergeStores } from '../../store/merge-stores.js';
 import { Store } from '../../store/store.js';
 import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
-import type { CommandOutput } from '../command-output.js';
 
 /** `medbench merge <store…>`: other machines' stores (shards of one run, or any runs) into this home's. */
 export function mergeCommand(options: { home?: string; sources: string[] }, output: CommandOutput): void {

@@ -1,7 +1,7 @@
 import { CHAT_PROVIDERS } from '../../compose/chat-providers.js';
 import { PROVIDER_CAPABILITIES } from '../../compose/provider-capabilities.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { renderTextTable } from '../../report/text-table.js';
-import type { CommandOutput } from '../command-output.js';
 
 /** `medbench providers`: every chat provider, how to name it, and what it can do. */
 export function providersCommand(output: CommandOutput): void {

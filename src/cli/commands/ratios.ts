@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseChoiceList } from '../../compose/parse-options.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import type { Tokenizer } from '../../core/tokenizer.js';
 import { renderTextTable } from '../../report/text-table.js';
 import { readDataset } from '../../runner/dataset-file.js';
@@ -14,8 +16,6 @@ import {
   tableA1Cells,
 } from '../../suites/medodyssey/table-a1.js';
 import { getTokenizer } from '../../tokenizers/registry.js';
-import type { CommandOutput } from '../command-output.js';
-import { parseChoiceList } from '../parse-options.js';
 
 export interface RatiosOptions {
   data: string;

@@ -1,7 +1,9 @@
 import { join, resolve } from 'node:path';
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import { parseChoiceList } from '../../compose/parse-options.js';
 import { storedRuns } from '../../compose/stored-report.js';
 import { SUITES, suiteNamed } from '../../compose/suites.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { SuiteReportOptions } from '../../core/suite.js';
 import { limitedRuns, renderLimitedText, withLimitedSection } from '../../report/limited-runs.js';
@@ -9,9 +11,7 @@ import { renderSettingsText, runSettings, withSettingsSection } from '../../repo
 import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
-import type { CommandOutput } from '../command-output.js';
 import { writeOutputFile } from '../output-file.js';
-import { parseChoiceList } from '../parse-options.js';
 
 export interface ReportCommandOptions {
   home?: string;

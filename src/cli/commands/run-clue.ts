@@ -2,9 +2,11 @@ import { bindModel, type ModelOverrides, tokenCountingNote } from '../../compose
 import { loadConfig } from '../../compose/config.js';
 import { fitPrefillWarned } from '../../compose/fit-prefill.js';
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import { parseChoiceList } from '../../compose/parse-options.js';
 import { checkRestrictedData, type DataRestriction } from '../../compose/restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from '../../compose/run-model.js';
 import { storedRunText } from '../../compose/stored-report.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/run-record.js';
 import type { Sample } from '../../core/sample.js';
@@ -33,8 +35,6 @@ import { loadMrconso } from '../../suites/clue/mrconso.js';
 import { CLUE_PROTOCOL, CLUE_PROTOCOLS, type ClueProtocol } from '../../suites/clue/protocols.js';
 import { clueSuite } from '../../suites/clue/suite.js';
 import { listTokenizers } from '../../tokenizers/registry.js';
-import type { CommandOutput } from '../command-output.js';
-import { parseChoiceList } from '../parse-options.js';
 import { terminalSession } from '../run-session.js';
 import { addBertScores, bertscoreFolders, openBertScoreEncoders, planBertScore } from './clue-bertscore.js';
 

@@ -1,5 +1,5 @@
 import { type EvaluateRetrieverRequest, evaluateRetriever } from '../../compose/evaluate-retriever.js';
-import type { CommandOutput } from '../command-output.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { terminalSession } from '../run-session.js';
 
 export type RunMedEurekaOptions = EvaluateRetrieverRequest;

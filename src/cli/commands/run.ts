@@ -1,6 +1,6 @@
 import { type EvaluateDatasetRequest, evaluateDataset } from '../../compose/evaluate-dataset.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import type { RunSummary } from '../../runner/run-samples.js';
-import type { CommandOutput } from '../command-output.js';
 import { terminalSession } from '../run-session.js';
 
 export type RunCommandOptions = EvaluateDatasetRequest;

@@ -1,9 +1,9 @@
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { SUITES } from '../../compose/suites.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { Store } from '../../store/store.js';
 import { startViewServer } from '../../view/view-server.js';
-import type { CommandOutput } from '../command-output.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 

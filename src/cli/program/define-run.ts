@@ -1,10 +1,14 @@
 import { type Command, Option } from 'commander';
+import { parseEnvironmentName, parseNumber } from '../../compose/parse-options.js';
+import type { CommandOption, SuitePlugin } from '../../compose/suite-plugin.js';
+import { SUITE_PLUGINS } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import { parseShard } from '../../runner/shard.js';
 import { runCommand } from '../commands/run.js';
 import { type RunClueOptions, runClueCommand } from '../commands/run-clue.js';
 import { type RunMedEurekaOptions, runMedEurekaCommand } from '../commands/run-medeureka.js';
-import { parseEnvironmentName, parseNumber } from '../parse-options.js';
+import { runSuiteCommand } from '../commands/run-suite.js';
+import { commanderOption } from './commander-option.js';
 import { action, checked, decimal, integer, type ProgramContext } from './program-context.js';
 
 /**
@@ -30,7 +34,6 @@ const SUITE_RUNS: Readonly<
 /** CLUE's options of `medbench run clue`. */
 function clueOptions(command: Command): Command {
   return command
-    .option('--data <folder>', 'clue, medeureka: the folder with the official files')
     .option(
       '--tasks <list>',
       'clue: mednli,meqsum,problem-summary,longhealth,medisumqa,medisumcode (default: all found)',
@@ -48,11 +51,6 @@ function clueOptions(command: Command): Command {
       )
         .choices(['paper-2024', 'repo-2025'])
         .default('paper-2024'),
-    )
-    .option(
-      '--limit <n>',
-      "every run: only the first n samples of each task, in the dataset's order (CLUE: items; MedEureka: queries, against the whole corpus); a run of its own, and its report says it was limited",
-      integer('--limit', { min: 1 }),
     )
     .option(
       '--bertscore-model <encoder=folder>',
@@ -204,35 +202,43 @@ function medeurekaOptions(command: Command): Command {
 }
 
 /** `medbench run`: a built dataset, `run clue` or `run medeureka`. */
-export function defineRun(program: Command, context: ProgramContext): void {
+export function defineRun(
+  program: Command,
+  context: ProgramContext,
+  plugins: readonly SuitePlugin[] = SUITE_PLUGINS,
+): void {
   const run = program
     .command('run [suite]')
     .description(
       'run a model on a benchmark and store every response and score: a built MedOdyssey dataset (`run --dataset <file>`), CLUE (`run clue --data <folder>`) or MedEureka (`run medeureka --data <folder>`, embedding models and retrievers). Exit code 0 when every sample was answered, 3 when some were not (re-run to retry them), 130 when stopped, 2 for a usage error, 1 otherwise',
     )
     .option('--dataset <file>', 'dataset file written by `medbench build`')
+    .option('--data <folder>', `${suiteRunNames(plugins).join(', ')}: the folder with the official files`)
+    .option(
+      '--limit <n>',
+      "every run: only the first n samples of each task, in the dataset's order (CLUE: items; MedEureka: queries, against the whole corpus); a run of its own, and its report says it was limited",
+      integer('--limit', { min: 1 }),
+    )
     .requiredOption(
       '--model <spec>',
       'a config name, baseline, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>; medeureka: an embedding model spec, bm25 or lsa',
     );
-  medeurekaOptions(retryOptions(modelOptions(clueOptions(run)))).action(
+  suiteRunOptions(medeurekaOptions(retryOptions(modelOptions(clueOptions(run)))), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
       if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;
       const withHome = context.withHome(options);
-      if (suite !== undefined && SUITE_RUNS[suite]) {
-        if (!options.data)
-          throw new MedbenchError({
-            code: 'USAGE',
-            message: `run ${suite} needs --data <${SUITE_RUNS[suite].data}>.`,
-          });
-        return SUITE_RUNS[suite].run(withHome, context.output);
-      }
+      const plugin = plugins.find((entry) => entry.suite.name === suite && entry.run);
+      const data = plugin?.run?.data ?? (suite !== undefined ? SUITE_RUNS[suite]?.data : undefined);
+      if (suite !== undefined && data !== undefined && !options.data)
+        throw new MedbenchError({ code: 'USAGE', message: `run ${suite} needs --data <${data}>.` });
+      if (plugin?.run) return runSuiteCommand(plugin.run, withHome, context.output);
+      if (suite !== undefined && SUITE_RUNS[suite]) return SUITE_RUNS[suite].run(withHome, context.output);
       if (suite !== undefined) {
         throw new MedbenchError({
           code: 'USAGE',
           message: `Unknown suite "${suite}".`,
-          hint: `Use ${Object.keys(SUITE_RUNS)
+          hint: `Use ${suiteRunNames(plugins)
             .map((name) => `\`run ${name} --data …\``)
             .join(', ')}, or \`run --dataset <file>\` for a built dataset.`,
         });
@@ -246,4 +252,32 @@ export function defineRun(program: Command, context: ProgramContext): void {
       return runCommand(withHome, context.output);
     }),
   );
+}
+
+/** The suites whose run builds its items from `--data`. */
+function suiteRunNames(plugins: readonly SuitePlugin[]): string[] {
+  const names = plugins.filter((plugin) => plugin.run).map((plugin) => plugin.suite.name);
+  return [...names, ...Object.keys(SUITE_RUNS).filter((name) => !names.includes(name))];
+}
+
+/**
+ * Each suite's own options of `run`, once per flag: a flag two suites declare is one option,
+ * its help naming what it means to each.
+ */
+function suiteRunOptions(command: Command, plugins: readonly SuitePlugin[]): Command {
+  const byFlags = new Map<string, CommandOption[]>();
+  for (const plugin of plugins)
+    for (const option of plugin.run?.options ?? [])
+      byFlags.set(option.flags, [
+        ...(byFlags.get(option.flags) ?? []),
+        { ...option, description: `${plugin.suite.name}: ${option.description}` },
+      ]);
+  for (const [, declared] of byFlags)
+    command.addOption(
+      commanderOption({
+        ...declared[0]!,
+        description: declared.map((option) => option.description).join('; '),
+      }),
+    );
+  return command;
 }

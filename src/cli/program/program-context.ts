@@ -1,8 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { redactKnownSecrets } from '../../compose/known-secrets.js';
+import { type NumberRule, parseNumber } from '../../compose/parse-options.js';
+import type { CommandOutput } from '../../core/command-output.js';
 import { fileError, isFileSystemError, MedbenchError } from '../../core/errors.js';
-import type { CommandOutput } from '../command-output.js';
-import { type NumberRule, parseNumber } from '../parse-options.js';
 import { EXIT } from '../run-session.js';
 
 /** What every command definition needs: where output goes, and the global --home. */

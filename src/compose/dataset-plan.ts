@@ -1,0 +1,106 @@
+import { MedbenchError } from '../core/errors.js';
+import type { RunRecord } from '../core/run-record.js';
+import type { SampleLimit } from '../core/sample-limit.js';
+import type { Suite } from '../core/suite.js';
+import { readDataset } from '../runner/dataset-file.js';
+import { describeModel, type ModelBinding, modelRunIdentity } from '../runner/model-binding.js';
+import { runRecordOf } from '../runner/run-identity.js';
+import { firstPerTask, samplesFor } from '../runner/select-samples.js';
+import { bindModel, tokenCountingNote } from './bind-model.js';
+import { loadConfig } from './config.js';
+import { checkRestrictedData } from './restricted-data.js';
+import type { RunPlan, RunRequest } from './run-suite.js';
+
+export interface EvaluateDatasetRequest extends RunRequest {
+  /** A dataset file written by `medbench build` (or `writeDataset`). */
+  dataset: string;
+  /** Only this task of the dataset. */
+  task?: string;
+}
+
+/**
+ * The plan of a run of a built dataset on a model: binds the model, reads and checks the dataset,
+ * finds its suite among `suites` and picks the samples the model sees. Nothing is sent or stored.
+ */
+export async function datasetPlan(
+  request: EvaluateDatasetRequest,
+  suites: readonly Suite[],
+): Promise<RunPlan> {
+  const { config } = await loadConfig(request.config);
+  const model = await bindModel({ spec: request.model, config, overrides: request });
+  const dataset = await readDataset(request.dataset);
+  const suite = suites.find((entry) => entry.name === dataset.header.suite && entry.tasks);
+  if (!suite?.tasks) {
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `${request.dataset}: unknown suite "${dataset.header.suite}".`,
+    });
+  }
+  const restricted = restrictionOf(request, dataset.header.restricted === true);
+  // Before anything is printed, sent or stored.
+  checkRestrictedData(model, restricted);
+  const { kept: samples, limit } = firstPerTask(
+    samplesFor(dataset.samples, model.tokenizer?.name, request.task),
+    (sample) => sample.task,
+    request.limit,
+  );
+  const notices = [tokenCountingNote(model), model.notice];
+  if (model.contextWindow === undefined)
+    notices.push(
+      `warning: no context window known for ${model.modelId}; too_long cannot be detected (set contextWindow in the config or --context-window).`,
+    );
+  return {
+    suite,
+    run: datasetRun({ request, dataset, suite: suite.name, model, limit }),
+    samples,
+    limit,
+    source: request.dataset,
+    notices: notices.filter((note): note is string => Boolean(note)),
+    work: {
+      kind: 'model',
+      model,
+      tasks: suite.tasks,
+      defaults: config.defaults,
+      ...(restricted ? { restricted } : {}),
+    },
+  };
+}
+
+/** The run's record: the dataset, the model and every setting that changes a result. */
+function datasetRun(options: {
+  request: EvaluateDatasetRequest;
+  dataset: Awaited<ReturnType<typeof readDataset>>;
+  suite: string;
+  model: ModelBinding;
+  limit: SampleLimit | undefined;
+}): RunRecord {
+  const { request, model, limit } = options;
+  return runRecordOf({
+    identity: {
+      datasetId: options.dataset.id,
+      model: modelRunIdentity(model),
+      parameters: {
+        ...model.parameters,
+        task: request.task ?? null,
+        // A limited run is a run of its own, and its report says what it left out.
+        ...(limit ? { limit } : {}),
+        // A redacted run is a run of its own: it never shares rows with one that kept the text.
+        ...(request.redact ? { redacted: true } : {}),
+      },
+      scoringMode: 'standard',
+    },
+    suite: options.suite,
+    label: model.label,
+    datasetPath: options.dataset.path,
+    description: describeModel(model),
+  });
+}
+
+/** Why the dataset's text may go to approved endpoints only, if it may. */
+function restrictionOf(request: EvaluateDatasetRequest, headerSays: boolean) {
+  if (!request.restricted && !headerSays) return undefined;
+  return {
+    what: request.dataset,
+    why: request.restricted ? 'marked restricted (--restricted)' : 'its header marks it restricted',
+  };
+}

@@ -1,0 +1,177 @@
+import type { RunRecord } from '../core/run-record.js';
+import type { Sample } from '../core/sample.js';
+import { describeSampleLimit, type SampleLimit } from '../core/sample-limit.js';
+import type { Suite } from '../core/suite.js';
+import type { Task } from '../core/task.js';
+import type { ModelBinding } from '../runner/model-binding.js';
+import type { ComputedRunSummary } from '../runner/run-computed.js';
+import { type RunSummary, startProgress } from '../runner/run-samples.js';
+import { type Shard, samplesOfShard } from '../runner/shard.js';
+import { Store } from '../store/store.js';
+import { suiteLeaderboard } from '../store/suite-leaderboard.js';
+import type { ModelOverrides } from './bind-model.js';
+import type { MedbenchConfig } from './config.js';
+import { dryRunReport } from './dry-run.js';
+import { resolveHome, storePathIn } from './home.js';
+import type { DataRestriction } from './restricted-data.js';
+import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
+import { storedRunText } from './stored-report.js';
+
+/** What every run takes, whichever suite: the model, where the store is, and how much of the run to do. */
+export interface RunRequest extends ModelOverrides, RetryOptions {
+  /** A model spec: a config name, baseline, openai:<m>, openai-compatible:<m>@<url> … */
+  model: string;
+  config?: string;
+  home?: string;
+  /** Only the first n items of each task, in the suite's order (a run of its own). */
+  limit?: number;
+  /** Treat the data as restricted: approved endpoints only. */
+  restricted?: boolean;
+  /** Store hashes and lengths instead of prompt, output, gold and error text (a run of its own). */
+  redact?: boolean;
+  /** Print what the run would send and cost at most (`hooks.onReport`); send and store nothing. */
+  dryRun?: boolean;
+  /** This machine's share of the run (`medbench merge` joins the shards' stores into one). */
+  shard?: Shard;
+  /** Hand the suite's report of the run to `hooks.onReport` when done (default true). */
+  report?: boolean;
+}
+
+/** A run of a suite with options of its own (`run clue --data … --tasks …`): each suite's plan reads those it knows. */
+export type SuiteRunRequest = RunRequest & { data?: string } & Record<string, unknown>;
+
+/** Items a chat model answers, scored by the suite's tasks. */
+export interface ModelWork {
+  kind: 'model';
+  model: ModelBinding;
+  tasks: Readonly<Record<string, Task>>;
+  defaults: MedbenchConfig['defaults'];
+  restricted?: DataRestriction;
+}
+
+/** Items computed in this process or by a non-chat model (a baseline, a retriever), through `runComputed`. */
+export interface ComputedWork {
+  kind: 'computed';
+  /** What a dry run says of the items left (nothing is sent to a paid chat model). */
+  dryRun?(left: number, finished: number): string;
+  compute(options: {
+    store: Store;
+    run: RunRecord;
+    samples: readonly Sample[];
+    hooks: RunHooks;
+    redactText: boolean;
+  }): Promise<ComputedRunSummary>;
+}
+
+/** What a suite's plan hands `runSuite`: everything read and checked, nothing sent or stored yet. */
+export interface RunPlan {
+  suite: Suite;
+  run: RunRecord;
+  /** Every item of the run (of every shard), each with a stable id. */
+  samples: readonly Sample[];
+  /** What --limit left out; undefined for a full run. */
+  limit: SampleLimit | undefined;
+  /** Where the items came from, for the line that starts the run (a dataset file, a data folder). */
+  source: string;
+  work: ModelWork | ComputedWork;
+  /** Lines to tell before the run (warnings of the plan). */
+  notices?: readonly string[];
+  /** After a run that was not stopped: scores computed from what was stored (CLUE's BERTScore). */
+  finish?(store: Store, hooks: RunHooks): Promise<void>;
+  /** Releases what the plan opened (encoders, caches), whatever happened. */
+  close?(): void | Promise<void>;
+}
+
+/** What `runSuite` did: the model run's summary, or the computed run's, or the dry run's. */
+export type RunOutcome =
+  | { kind: 'model'; run: RunRecord; summary: RunSummary }
+  | { kind: 'computed'; run: RunRecord; summary: ComputedRunSummary }
+  | { kind: 'dry-run'; run: RunRecord; summary: RunSummary };
+
+/**
+ * The one path every run takes, whichever suite: open the store → (dry run: say what would be
+ * sent, and stop) → this shard's items through the model or the computation → the plan's finish
+ * → save the suite's leaderboard → the suite's report of the run.
+ */
+export async function runSuite(
+  plan: RunPlan,
+  request: RunRequest,
+  hooks: RunHooks = {},
+): Promise<RunOutcome> {
+  const store = new Store(storePathIn(resolveHome(request.home)));
+  try {
+    for (const notice of plan.notices ?? []) hooks.onNotice?.(notice);
+    if (request.dryRun) return { kind: 'dry-run', run: plan.run, summary: dryRun(plan, store, hooks) };
+    // The run (its id) is the whole run's: the shards' stores merge into one run.
+    const share = samplesOfShard(plan.samples, request.shard);
+    hooks.onNotice?.(startLine(plan, share.length, request, store.path));
+    const outcome = await work(plan, { store, share, request, hooks });
+    if (!outcome.summary.interrupted) await plan.finish?.(store, hooks);
+    // The viewer's leaderboard, saved for what the store now holds.
+    suiteLeaderboard(store, plan.suite, { save: true });
+    if (request.report !== false && store.getRun(plan.run.id))
+      hooks.onReport?.(storedRunText(store, plan.suite, plan.run.id));
+    return outcome;
+  } finally {
+    store.close();
+    await plan.close?.();
+  }
+}
+
+async function work(
+  plan: RunPlan,
+  context: { store: Store; share: readonly Sample[]; request: RunRequest; hooks: RunHooks },
+): Promise<RunOutcome> {
+  const { store, share, request, hooks } = context;
+  if (plan.work.kind === 'computed') {
+    const summary = await plan.work.compute({
+      store,
+      run: plan.run,
+      samples: share,
+      hooks,
+      redactText: request.redact === true,
+    });
+    return { kind: 'computed', run: plan.run, summary };
+  }
+  const summary = await runModel({
+    store,
+    run: plan.run,
+    samples: share,
+    tasks: plan.work.tasks,
+    model: plan.work.model,
+    retry: request,
+    defaults: plan.work.defaults,
+    hooks,
+    ...(plan.work.restricted ? { restricted: plan.work.restricted } : {}),
+    ...(request.redact ? { redactText: true } : {}),
+  });
+  hooks.onSummary?.(summary);
+  return { kind: 'model', run: plan.run, summary };
+}
+
+/** `Run <id>: 12 of 40 samples (shard 1/3) of <source> on <label>, limited to … (store …).` */
+function startLine(plan: RunPlan, share: number, request: RunRequest, storePath: string): string {
+  const shown = request.shard
+    ? `${share} of ${plan.samples.length} samples (shard ${request.shard.index}/${request.shard.count})`
+    : `${plan.samples.length} samples`;
+  const limit = plan.limit ? `, ${describeSampleLimit(plan.limit)}` : '';
+  return `Run ${plan.run.id}: ${shown} of ${plan.source} on ${plan.run.label}${limit} (store ${storePath}).`;
+}
+
+/** What the run would send and cost at most, told through `onReport`; nothing is sent or stored. */
+function dryRun(plan: RunPlan, store: Store, hooks: RunHooks): RunSummary {
+  const finished = store.getRun(plan.run.id) ? store.finishedSampleIds(plan.run.id) : new Set<string>();
+  const done = plan.samples.filter((sample) => finished.has(sample.id)).length;
+  const report =
+    plan.work.kind === 'model'
+      ? dryRunReport(plan.samples, plan.work.model, finished)
+      : (plan.work.dryRun?.(plan.samples.length - done, done) ??
+        `${plan.samples.length - done} of ${plan.samples.length} items left to compute in this process; nothing is sent to a model.`);
+  hooks.onReport?.(plan.limit ? `${report}\nThe run is ${describeSampleLimit(plan.limit)}.` : report);
+  return {
+    ...startProgress(plan.samples.length, plan.samples.length - done),
+    interrupted: false,
+    failedFast: undefined,
+    costCapReached: false,
+  };
+}
