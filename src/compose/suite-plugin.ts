@@ -65,11 +65,22 @@ export interface SuiteRunDefinition {
   plan(request: SuiteRunRequest, hooks: RunHooks): Promise<RunPlan>;
 }
 
+/** What a suite's part of `medbench demo` gets: the home its store and reports go in. */
+export interface SuiteDemoContext {
+  home: string;
+  output: CommandOutput;
+}
+
 /** A suite and what it brings besides its reports: its commands and its run. `SUITE_PLUGINS` lists them. */
 export interface SuitePlugin {
   suite: Suite;
   commands: readonly SuiteCommand[];
   run?: SuiteRunDefinition;
+  /**
+   * Its part of `medbench demo` (shipped sample data, no network), in the registry's order;
+   * `interrupted`: stopped by Ctrl-C, the demo ends there.
+   */
+  demo?(context: SuiteDemoContext): Promise<{ interrupted: boolean }>;
 }
 
 /** An option value parsed as a number within `rule` (a whole number unless `integer: false`). */

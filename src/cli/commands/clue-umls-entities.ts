@@ -9,7 +9,7 @@ import { Store } from '../../store/store.js';
 import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
 import { referenceGold } from '../../suites/clue/gold.js';
 import { clueSuite } from '../../suites/clue/suite.js';
-import { writeOutputFile } from '../output-file.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 
 /** The CLUE tasks scored with UMLS F1. */
 const UMLS_TASKS = ['problem-summary', 'medisumqa'] as const;

@@ -13,7 +13,7 @@ import { rankTask } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
 import { mineTrainingExamples, trainingRows } from '../../suites/medeureka/mine-triples.js';
 import { selectTasks } from '../../suites/medeureka/select-tasks.js';
-import { writeOutputFile } from '../output-file.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 
 export interface ExportTriplesOptions extends RetrieverOverrides {
   data: string;

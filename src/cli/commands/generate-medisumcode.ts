@@ -3,7 +3,7 @@ import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { formatMeDiSumCodeLines, generateMeDiSumCode } from '../../suites/clue/generate-medisumcode.js';
 import { shippedIcdTables } from '../../suites/clue/icd-tables.js';
-import { writeOutputFile } from '../output-file.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 
 export interface GenerateMeDiSumCodeCommandOptions {
   discharge: string;

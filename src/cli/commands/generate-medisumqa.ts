@@ -7,7 +7,7 @@ import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
 import { formatGeneratedNotes } from '../../suites/clue/generate-medisumqa.js';
 import { formatMeDiSumQaLines, postProcessQas } from '../../suites/clue/post-process-qas.js';
 import { BERTSCORE_ENCODERS } from '../../suites/clue/protocols.js';
-import { writeOutputFile } from '../output-file.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 import { terminalSession } from '../run-session.js';
 
 export interface GenerateMeDiSumQaCommandOptions extends GenerateMeDiSumQaRequest {

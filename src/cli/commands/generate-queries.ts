@@ -5,7 +5,7 @@ import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { readTextFile } from '../../io/text-file.js';
 import { generatedRelease } from '../../suites/medeureka/query-generation.js';
-import { writeOutputFile } from '../output-file.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 import { terminalSession } from '../run-session.js';
 
 export interface GenerateQueriesCommandOptions

@@ -11,7 +11,7 @@ import { renderSettingsText, runSettings, withSettingsSection } from '../../repo
 import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
-import { writeOutputFile } from '../output-file.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 
 export interface ReportCommandOptions {
   home?: string;
