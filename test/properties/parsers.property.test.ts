@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { modelConfigFromSpec } from '../../src/compose/bind-model.js';
+import { configSchema } from '../../src/compose/config.js';
 import {
   parseChoiceList,
   parseNumber,
@@ -7,8 +9,6 @@ import {
   parsePositiveNumber,
   parseRange,
 } from '../../src/compose/parse-options.js';
-import { modelConfigFromSpec } from '../../src/compose/bind-model.js';
-import { configSchema } from '../../src/compose/config.js';
 import { embeddingConfigFromSpec, sparseRetrieverSpec } from '../../src/compose/retrievers.js';
 import { decodeUtf8, jsonSyntaxErrorOffset, parseJsonText } from '../../src/io/text-file.js';
 import { extractIcd10Codes } from '../../src/metrics/icd10.js';

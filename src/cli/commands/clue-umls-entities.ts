@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { readJsonLinesFile } from '../../io/text-file.js';
@@ -9,7 +10,6 @@ import { Store } from '../../store/store.js';
 import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
 import { referenceGold } from '../../suites/clue/gold.js';
 import { clueSuite } from '../../suites/clue/suite.js';
-import { writeOutputFile } from '../../compose/output-file.js';
 
 /** The CLUE tasks scored with UMLS F1. */
 const UMLS_TASKS = ['problem-summary', 'medisumqa'] as const;

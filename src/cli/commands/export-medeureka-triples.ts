@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../../compose/config.js';
 import { embeddingCachePathIn, resolveHome } from '../../compose/home.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 import {
   checkRetrieverRestricted,
   type RetrieverOverrides,
@@ -13,7 +14,6 @@ import { rankTask } from '../../suites/medeureka/evaluate.js';
 import { loadMedEurekaRelease } from '../../suites/medeureka/load-release.js';
 import { mineTrainingExamples, trainingRows } from '../../suites/medeureka/mine-triples.js';
 import { selectTasks } from '../../suites/medeureka/select-tasks.js';
-import { writeOutputFile } from '../../compose/output-file.js';
 
 export interface ExportTriplesOptions extends RetrieverOverrides {
   data: string;

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
+import { writeOutputFile } from '../../compose/output-file.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { formatMeDiSumCodeLines, generateMeDiSumCode } from '../../suites/clue/generate-medisumcode.js';
 import { shippedIcdTables } from '../../suites/clue/icd-tables.js';
-import { writeOutputFile } from '../../compose/output-file.js';
 
 export interface GenerateMeDiSumCodeCommandOptions {
   discharge: string;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type GenerateMeDiSumQaRequest, generateMeDiSumQa } from '../../compose/generate-medisumqa.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { LocalOnnxTokenEncoder } from '../../providers/local-onnx/local-onnx-token-encoder.js';
@@ -7,7 +8,6 @@ import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
 import { formatGeneratedNotes } from '../../suites/clue/generate-medisumqa.js';
 import { formatMeDiSumQaLines, postProcessQas } from '../../suites/clue/post-process-qas.js';
 import { BERTSCORE_ENCODERS } from '../../suites/clue/protocols.js';
-import { writeOutputFile } from '../../compose/output-file.js';
 import { terminalSession } from '../run-session.js';
 
 export interface GenerateMeDiSumQaCommandOptions extends GenerateMeDiSumQaRequest {

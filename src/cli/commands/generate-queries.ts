@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type GenerateQueriesRequest, generateQueries } from '../../compose/generate-queries.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import { readTextFile } from '../../io/text-file.js';
 import { generatedRelease } from '../../suites/medeureka/query-generation.js';
-import { writeOutputFile } from '../../compose/output-file.js';
 import { terminalSession } from '../run-session.js';
 
 export interface GenerateQueriesCommandOptions

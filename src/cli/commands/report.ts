@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { resolveHome, storePathIn } from '../../compose/home.js';
+import { writeOutputFile } from '../../compose/output-file.js';
 import { parseChoiceList } from '../../compose/parse-options.js';
 import { storedRuns } from '../../compose/stored-report.js';
 import { SUITES, suiteNamed } from '../../compose/suites.js';
@@ -11,7 +12,6 @@ import { renderSettingsText, runSettings, withSettingsSection } from '../../repo
 import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
-import { writeOutputFile } from '../../compose/output-file.js';
 
 export interface ReportCommandOptions {
   home?: string;
