@@ -217,20 +217,16 @@ describe('architecture', () => {
   it("the viewer's generic code names no suite's sample filter param (`Suite.sampleFilters`)", async () => {
     const { SUITES } = await import('./compose/suites.js');
     const params = SUITES.flatMap((suite) => (suite.sampleFilters ?? []).map((filter) => filter.param));
-    // The length × depth grid of a run page still reads NIAH's params (issue 33).
-    const KNOWN = ['view/group-summary.ts'];
     const named = new RegExp(`['"\`.](?:${params.join('|')})\\b(?!\\()`);
-    const violations = sourceFiles(join(SOURCE, 'view'))
-      .filter((file) => !KNOWN.includes(relative(SOURCE, file)))
-      .flatMap((file) =>
-        readFileSync(file, 'utf8')
-          .split('\n')
-          .flatMap((line, index) =>
-            named.test(line.replace(/\/\/.*|^\s*\/?\*.*/, ''))
-              ? [`${relative(SOURCE, file)}:${index + 1}: ${line.trim()}`]
-              : [],
-          ),
-      );
+    const violations = sourceFiles(join(SOURCE, 'view')).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) =>
+          named.test(line.replace(/\/\/.*|^\s*\/?\*.*/, ''))
+            ? [`${relative(SOURCE, file)}:${index + 1}: ${line.trim()}`]
+            : [],
+        ),
+    );
     expect(params).toEqual(expect.arrayContaining(['level', 'depth']));
     expect(violations).toEqual([]);
   });
