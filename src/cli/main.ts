@@ -2,7 +2,6 @@ import { Command, CommanderError } from 'commander';
 import { SUITE_PLUGINS } from '../compose/suites.js';
 import type { CommandOutput } from '../core/command-output.js';
 import { VERSION } from '../version.js';
-import { defineBuild } from './program/define-build.js';
 import { defineData } from './program/define-data.js';
 import { defineGenerate } from './program/define-generate.js';
 import { defineRun } from './program/define-run.js';
@@ -41,7 +40,6 @@ export function createProgram(): Command {
   };
   defineTools(program, context);
   defineMerge(program, context);
-  defineBuild(program, context);
   defineRun(program, context);
   defineData(program, context);
   defineGenerate(program, context);

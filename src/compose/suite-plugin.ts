@@ -65,10 +65,12 @@ export interface SuiteRunDefinition {
   plan(request: SuiteRunRequest, hooks: RunHooks): Promise<RunPlan>;
 }
 
-/** What a suite's part of `medbench demo` gets: the home its store and reports go in. */
-export interface SuiteDemoContext {
+/**
+ * What a suite's part of `medbench demo` gets: the home its store and reports go in, where
+ * output goes, and the terminal session its runs show on (progress, Ctrl-C).
+ */
+export interface SuiteDemoContext extends SuiteCommandContext {
   home: string;
-  output: CommandOutput;
 }
 
 /** A suite and what it brings besides its reports: its commands and its run. `SUITE_PLUGINS` lists them. */

@@ -38,6 +38,26 @@ export interface SampleFilter {
   label: string;
 }
 
+/** One axis of a suite's grid: a numeric sample parameter and how the run page names it. */
+export interface GridAxis {
+  /** The key in the samples' `params`; a cell links to the sample list filtered by it (a `sampleFilters` param). */
+  param: string;
+  /** Its name in the grid's caption (`depth`, `length`). */
+  name: string;
+  /** Written after each value in the grid's headers (`%`); absent: nothing. */
+  unit?: string;
+}
+
+/**
+ * The grid of a task group's primary metric a run page shows, one cell per pair of values
+ * (MedOdyssey: needle depth × context length), and the metric along the columns as a line.
+ */
+export interface SuiteGrid {
+  rows: GridAxis;
+  /** `chartAxis`: the line chart's axis title (`context length (tokens)`). */
+  columns: GridAxis & { chartAxis: string };
+}
+
 /** One figure of a task group as the suite's report gives it (a percentage, or a count). */
 export interface GroupFigure {
   name: string;
@@ -94,6 +114,11 @@ export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Rec
   describeTask(task: string): TaskInfo;
   /** Sample parameters the viewer's sample list filters by, in menu order; absent: none (status and search only). */
   readonly sampleFilters?: readonly SampleFilter[];
+  /**
+   * The run page's grid of a task group over two of its sample params, drawn for a group whose
+   * results have both (and a line along the columns when they take more than one value); absent: none.
+   */
+  readonly grid?: SuiteGrid;
   /** The paper's name of a task group (`niah-en` → "En.NIAH"); absent: the group key itself. */
   groupTitle?(group: string): string;
   /** The paper's name of a metric (`mrr@10` → "MRR@10"); absent: the key itself. */

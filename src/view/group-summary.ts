@@ -1,29 +1,79 @@
 import type { RunRecord } from '../core/run-record.js';
+import type { SuiteGrid } from '../core/suite.js';
 import { bootstrapMean, type Estimate, seedOf } from './shared/statistics.js';
-import type { GroupSummary, ListRow } from './shared/view-types.js';
+import type { ColumnLine, Grid, GroupSummary, ListRow } from './shared/view-types.js';
 
 export function estimate(values: readonly number[], seedText: string): Estimate {
   return bootstrapMean(values, seedOf(seedText));
 }
 
-/** The length × depth grid of the primary metric; a cell without counted results is left out ("—"). */
+/** The values a numeric param takes in a group's rows, in order. */
+function valuesOf(rows: readonly ListRow[], param: string): number[] {
+  return [...new Set(rows.map((row) => row.params[param]).filter((value) => typeof value === 'number'))].sort(
+    (x, y) => (x as number) - (y as number),
+  ) as number[];
+}
+
+/** The suite's grid of the primary metric; a cell without counted results is left out ("—"). */
 function gridOf(
   counted: readonly ListRow[],
-  options: { metric: string; levels: number[]; depths: number[]; seed: string },
-) {
-  const { metric, levels, depths } = options;
-  if (levels.length === 0 || depths.length === 0) return undefined;
+  options: { metric: string; rows: Grid['rows']; columns: Grid['columns']; seed: string },
+): Grid | undefined {
+  const { metric, rows, columns } = options;
+  if (rows.values.length === 0 || columns.values.length === 0) return undefined;
   const cells: Record<string, Estimate> = {};
-  for (const depth of depths)
-    for (const level of levels) {
-      const members = counted.filter((row) => row.params.level === level && row.params.depth === depth);
+  for (const row of rows.values)
+    for (const column of columns.values) {
+      const members = counted.filter(
+        (result) => result.params[rows.param] === row && result.params[columns.param] === column,
+      );
       if (members.length > 0)
-        cells[`${depth}|${level}`] = estimate(
-          members.map((row) => row.scores[metric] ?? 0),
-          `${options.seed}/${depth}/${level}`,
+        cells[`${row}|${column}`] = estimate(
+          members.map((result) => result.scores[metric] ?? 0),
+          `${options.seed}/${row}/${column}`,
         );
     }
-  return { metric, levels, depths, cells };
+  return { metric, rows, columns, cells };
+}
+
+/** The primary metric along the grid's columns, when the group's results take more than one column value. */
+function columnLineOf(
+  counted: readonly ListRow[],
+  options: { metric: string; axis: SuiteGrid['columns']; values: number[]; seed: string },
+): ColumnLine | undefined {
+  const { metric, axis, values } = options;
+  if (values.length <= 1) return undefined;
+  const points = values
+    .map((value) => [value, counted.filter((row) => row.params[axis.param] === value)] as const)
+    .filter(([, members]) => members.length > 0)
+    .map(([value, members]) => [
+      value,
+      estimate(
+        members.map((row) => row.scores[metric] ?? 0),
+        `${options.seed}/${axis.param}/${value}`,
+      ),
+    ]);
+  return { axis, points: Object.fromEntries(points) };
+}
+
+/** The grid and the line of a group whose suite declares a grid (`Suite.grid`). */
+function figuresAlongGrid(
+  rows: readonly ListRow[],
+  counted: readonly ListRow[],
+  options: { grid: SuiteGrid | undefined; metric: string | undefined; seed: string },
+): { grid: Grid | undefined; byColumn: ColumnLine | undefined } {
+  const { grid: axes, metric, seed } = options;
+  if (!axes || metric === undefined) return { grid: undefined, byColumn: undefined };
+  const columns = { ...axes.columns, values: valuesOf(rows, axes.columns.param) };
+  return {
+    grid: gridOf(counted, {
+      metric,
+      rows: { ...axes.rows, values: valuesOf(rows, axes.rows.param) },
+      columns,
+      seed,
+    }),
+    byColumn: columnLineOf(counted, { metric, axis: axes.columns, values: columns.values, seed }),
+  };
 }
 
 /**
@@ -36,6 +86,7 @@ export function summariseGroup(
   rows: ListRow[],
   counted: readonly ListRow[],
   primary: string | undefined,
+  suiteGrid: SuiteGrid | undefined,
 ): Omit<GroupSummary, 'figures' | 'title' | 'metricNames'> {
   const statuses: Record<string, number> = {};
   for (const row of rows) statuses[row.status] = (statuses[row.status] ?? 0) + 1;
@@ -55,28 +106,11 @@ export function summariseGroup(
       ),
     ]),
   );
-  const numbers = (key: string) =>
-    [...new Set(rows.map((row) => row.params[key]).filter((value) => typeof value === 'number'))].sort(
-      (x, y) => (x as number) - (y as number),
-    ) as number[];
-  const levels = numbers('level');
-  const depths = numbers('depth');
-  const primaryValue = (row: ListRow) => row.scores[primary ?? ''] ?? 0;
-  const grid = primary
-    ? gridOf(counted, { metric: primary, levels, depths, seed: `${run.id}/${group}` })
-    : undefined;
-  const byLevel =
-    primary && levels.length > 1
-      ? Object.fromEntries(
-          levels
-            .map((level) => [level, counted.filter((row) => row.params.level === level)] as const)
-            .filter(([, members]) => members.length > 0)
-            .map(([level, members]) => [
-              level,
-              estimate(members.map(primaryValue), `${run.id}/${group}/level/${level}`),
-            ]),
-        )
-      : undefined;
+  const { grid, byColumn } = figuresAlongGrid(rows, counted, {
+    grid: suiteGrid,
+    metric: primary,
+    seed: `${run.id}/${group}`,
+  });
   const cutoffs = metricKeys.filter((key) => key.startsWith('hr@')).map((key) => Number(key.slice(3)));
   const curve =
     cutoffs.length > 0 ? cutoffs.map((cutoff) => ({ ...metrics[`hr@${cutoff}`]!, cutoff })) : undefined;
@@ -91,7 +125,7 @@ export function summariseGroup(
     metrics,
     fractional,
     grid,
-    byLevel,
+    byColumn,
     curve,
   };
 }

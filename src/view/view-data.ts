@@ -184,6 +184,7 @@ export class ViewData {
             members,
             members.filter((row) => row.counted),
             this.names(run.suite, group, members).primary,
+            this.suite(run.suite)?.grid,
           ),
           ...this.names(run.suite, group, members),
           // The report's own figures for the group (KG/Table: micro P/R/F1 and the counts behind them).

@@ -1,22 +1,10 @@
 import { type Command, Option } from 'commander';
 import { exportClueUmlsTextsCommand, rescoreClueUmlsCommand } from '../commands/clue-umls-entities.js';
 import { exportMedEurekaTriplesCommand } from '../commands/export-medeureka-triples.js';
-import { importMedOdysseyCommand } from '../commands/import-medodyssey.js';
 import { action, decimal, integer, type ProgramContext } from './program-context.js';
 
-/** `medbench import`, `export` and `rescore`: data in and out of the store. */
+/** `medbench export` and `rescore`: data in and out of the store. */
 export function defineData(program: Command, context: ProgramContext): void {
-  const importCommand = program.command('import').description('import published model outputs');
-  importCommand
-    .command('medodyssey-outputs <folder>')
-    .description("import the MedOdyssey authors' outputs (evaluation_result/) and re-score them")
-    .option('--needles <folder>', 'release folder holding dataset/task_data/needles, if not <folder>')
-    .action(
-      action((folder, options) =>
-        importMedOdysseyCommand(context.withHome({ folder, ...options }), context.output),
-      ),
-    );
-
   const exportCommand = program.command('export').description('export data derived from a benchmark');
   exportCommand
     .command('clue-umls-texts')

@@ -1,22 +1,21 @@
 import { type Command, Option } from 'commander';
-import { SUITES } from '../../compose/suites.js';
+import { SUITE_PLUGINS, SUITES } from '../../compose/suites.js';
 import { listTokenizers } from '../../tokenizers/registry.js';
 import { demoCommand } from '../commands/demo.js';
 import { mergeCommand } from '../commands/merge.js';
 import { providersCommand } from '../commands/providers.js';
-import { ratiosCommand } from '../commands/ratios.js';
 import { reportCommand, textMetricChoices } from '../commands/report.js';
 import { viewCommand } from '../commands/view.js';
 import { action, integer, type ProgramContext } from './program-context.js';
 
-/** `medbench demo`, `view`, `report`, `ratios` and `tokenizers`. */
+/** `medbench demo`, `view`, `report`, `providers` and `tokenizers`. */
 export function defineTools(program: Command, context: ProgramContext): void {
   program
     .command('demo')
     .description(
       'build NIAH and Counting from the shipped sample data, run the extractive baseline, print and save the report',
     )
-    .action(action(() => demoCommand(context.withHome({}), context.output)));
+    .action(action(() => demoCommand(context.withHome({}), SUITE_PLUGINS, context.output)));
   program
     .command('view')
     .description('a local web viewer over the store (read-only; binds 127.0.0.1)')
@@ -49,27 +48,6 @@ export function defineTools(program: Command, context: ProgramContext): void {
     )
     .option('--base <label>', 'compare every other model with this one (CLUE, Figure 5)')
     .action(action((options) => reportCommand(context.withHome(options), context.output)));
-
-  program
-    .command('ratios')
-    .description(
-      'token-to-character ratios (Table A1): each tokenizer on each MedOdyssey haystack, every printed cell compared, and the γ it needs',
-    )
-    .requiredOption('--data <folder>', 'the official release: repository root or its dataset/ folder')
-    .addOption(
-      new Option('--tokenizers <names>', 'tokenizers or model names').default(
-        'gpt-4-turbo,gpt-4o,claude-3-haiku,llama3',
-      ),
-    )
-    .addOption(new Option('--lang <languages>', 'en, zh or all').default('all'))
-    .addOption(
-      new Option('--haystack <kind>', 'medical or generic')
-        .choices(['medical', 'generic'])
-        .default('medical'),
-    )
-    .option('--dataset <file>', 'also measure the prompts of a built dataset, per language and task')
-    .option('--json', 'rows as JSON')
-    .action(action((options) => ratiosCommand(options, context.output)));
 
   program
     .command('providers')

@@ -69,6 +69,11 @@ export const medodysseySuite: Suite<MedOdysseyReport, MedOdysseyDatasetRequest, 
     { param: 'level', label: 'level' },
     { param: 'depth', label: 'depth' },
   ],
+  // NIAH: needle depth × context length, as Tables A2/A3 lay it out; Counting: the line along length.
+  grid: {
+    rows: { param: 'depth', name: 'depth', unit: '%' },
+    columns: { param: 'level', name: 'length', chartAxis: 'context length (tokens)' },
+  },
   figures: medodysseyFigures,
   // The task's own scorer, run again on the stored output: its normalised forms and the answer that matched.
   explain: (result, run) => {

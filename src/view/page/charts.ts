@@ -7,35 +7,42 @@ const estimateText = (estimate: Estimate) =>
     ? '—'
     : `${fraction(estimate.mean)} [${fraction(estimate.low)}, ${fraction(estimate.high)}] n=${estimate.n}`;
 
-/** The depth × length grid of a group: each cell its value, interval and a link to its samples. */
+/** "Depth \\ length": the corner of a grid, its rows' name over its columns'. */
+const cornerText = (grid: Grid) =>
+  `${grid.rows.name.charAt(0).toUpperCase()}${grid.rows.name.slice(1)} \\ ${grid.columns.name}`;
+
+/** The suite's grid of a group (MedOdyssey: depth × length): each cell its value, interval and a link to its samples. */
 export function heatmap(runId: string, group: string, grid: Grid): HTMLElement {
+  const { rows, columns } = grid;
   return el(
     'div',
     { class: 'scroll' },
     el(
       'table',
-      { class: 'heatmap', 'aria-label': `${group} ${grid.metric} by depth and length` },
-      el('caption', { text: `${grid.metric.toUpperCase()} (%) by depth × length, 95% bootstrap interval` }),
+      { class: 'heatmap', 'aria-label': `${group} ${grid.metric} by ${rows.name} and ${columns.name}` },
+      el('caption', {
+        text: `${grid.metric.toUpperCase()} (%) by ${rows.name} × ${columns.name}, 95% bootstrap interval`,
+      }),
       el(
         'thead',
         {},
         el(
           'tr',
           {},
-          el('th', { text: 'Depth \\ length' }),
-          grid.levels.map((level) => el('th', { scope: 'col', text: level })),
+          el('th', { text: cornerText(grid) }),
+          columns.values.map((column) => el('th', { scope: 'col', text: `${column}${columns.unit ?? ''}` })),
         ),
       ),
       el(
         'tbody',
         {},
-        grid.depths.map((depth) =>
+        rows.values.map((row) =>
           el(
             'tr',
             {},
-            el('th', { scope: 'row', text: `${depth}%` }),
-            grid.levels.map((level) => {
-              const cell = grid.cells[`${depth}|${level}`];
+            el('th', { scope: 'row', text: `${row}${rows.unit ?? ''}` }),
+            columns.values.map((column) => {
+              const cell = grid.cells[`${row}|${column}`];
               if (!cell) return el('td', { class: 'cell', text: '—', title: 'Nothing counted here' });
               // The text takes the colour that stays readable on the cell's fill (WCAG AA).
               return el(
@@ -44,8 +51,13 @@ export function heatmap(runId: string, group: string, grid: Grid): HTMLElement {
                 el(
                   'a',
                   {
-                    href: href('samples', { run: runId, group, level, depth }),
-                    'data-cell': `${depth}|${level}`,
+                    href: href('samples', {
+                      run: runId,
+                      group,
+                      [columns.param]: column,
+                      [rows.param]: row,
+                    }),
+                    'data-cell': `${row}|${column}`,
                     title: estimateText(cell),
                   },
                   fraction(cell.mean),

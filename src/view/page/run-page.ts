@@ -108,11 +108,11 @@ function groupSection(summary: RunSummary, overview: Overview, group: GroupSumma
       ],
     }),
     group.grid ? heatmap(runId, group.group, group.grid) : null,
-    group.byLevel
+    group.byColumn
       ? lineChart(
-          `${group.metricNames[group.primary ?? ''] ?? group.primary} against length`,
-          Object.entries(group.byLevel).map(([level, estimate]) => ({ label: level, ...estimate })),
-          'context length (tokens)',
+          `${group.metricNames[group.primary ?? ''] ?? group.primary} against ${group.byColumn.axis.name}`,
+          Object.entries(group.byColumn.points).map(([value, estimate]) => ({ label: value, ...estimate })),
+          group.byColumn.axis.chartAxis,
         )
       : null,
     group.curve

@@ -1,5 +1,12 @@
 import type { Redaction } from '../../core/run-record.js';
-import type { GroupFigure, Leaderboard, SampleExplanation, SampleFilter } from '../../core/suite.js';
+import type {
+  GridAxis,
+  GroupFigure,
+  Leaderboard,
+  SampleExplanation,
+  SampleFilter,
+  SuiteGrid,
+} from '../../core/suite.js';
 import type { PackedRows } from './packed-rows.js';
 import type { Estimate } from './statistics.js';
 
@@ -84,11 +91,19 @@ export interface Overview {
   }>;
 }
 
+/** A group's grid (`Suite.grid`): each axis with the values its results take. */
 export interface Grid {
   metric: string;
-  levels: number[];
-  depths: number[];
+  rows: GridAxis & { values: number[] };
+  columns: GridAxis & { values: number[] };
+  /** By `<row value>|<column value>`; a pair without counted results is absent ("—"). */
   cells: Record<string, Estimate>;
+}
+
+/** The primary metric along the grid's columns, by column value (a line chart). */
+export interface ColumnLine {
+  axis: SuiteGrid['columns'];
+  points: Record<string, Estimate>;
 }
 
 export interface GroupSummary extends GroupNames {
@@ -102,7 +117,8 @@ export interface GroupSummary extends GroupNames {
   /** Metrics shown as percentages; the others (KG tp/fp/fn) are counts. */
   fractional: string[];
   grid: Grid | undefined;
-  byLevel: Record<string, Estimate> | undefined;
+  /** The primary metric along the grid's columns, when they take more than one value. */
+  byColumn: ColumnLine | undefined;
   curve: Array<Estimate & { cutoff: number }> | undefined;
   /** The report's own figures of the group (the paper's tables). */
   figures: GroupFigure[];

@@ -1,21 +1,22 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseChoiceList } from '../../compose/parse-options.js';
-import type { CommandOutput } from '../../core/command-output.js';
-import type { Tokenizer } from '../../core/tokenizer.js';
-import { renderTextTable } from '../../report/text-table.js';
-import { readDataset } from '../../runner/dataset-file.js';
-import { LANGUAGES } from '../../suites/medodyssey/constants.js';
-import { tokenRatios } from '../../suites/medodyssey/ratios.js';
-import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
+import { parseChoiceList } from '../../../compose/parse-options.js';
+import type { SuiteCommand } from '../../../compose/suite-plugin.js';
+import type { CommandOutput } from '../../../core/command-output.js';
+import type { Tokenizer } from '../../../core/tokenizer.js';
+import { renderTextTable } from '../../../report/text-table.js';
+import { readDataset } from '../../../runner/dataset-file.js';
+import { getTokenizer } from '../../../tokenizers/registry.js';
+import { LANGUAGES } from '../constants.js';
+import { tokenRatios } from '../ratios.js';
+import { resolveDatasetFolder } from '../release.js';
 import {
   PRINTED_TABLE_A1,
   publishedNiahRatios,
   TABLE_A1_COLUMNS,
   type TableA1Cell,
   tableA1Cells,
-} from '../../suites/medodyssey/table-a1.js';
-import { getTokenizer } from '../../tokenizers/registry.js';
+} from '../table-a1.js';
 
 export interface RatiosOptions {
   data: string;
@@ -79,7 +80,7 @@ async function datasetRatios(path: string, tokenizers: readonly Tokenizer[]) {
 }
 
 /** `medbench ratios`: Table A1 for the given tokenizers, cell by cell against the paper, and the γ ratio mode would need. */
-export async function ratiosCommand(options: RatiosOptions, output: CommandOutput): Promise<void> {
+export async function printRatios(options: RatiosOptions, output: CommandOutput): Promise<void> {
   const tokenizers: Tokenizer[] = [];
   for (const name of options.tokenizers
     .split(',')
@@ -132,3 +133,35 @@ export async function ratiosCommand(options: RatiosOptions, output: CommandOutpu
   }
   output.stdout(`${sections.join('\n\n')}\n`);
 }
+
+/** `medbench ratios`, a command of its own (no verb), as the CLI declares it. */
+export const ratiosCommand: SuiteCommand = {
+  name: 'ratios',
+  description:
+    'token-to-character ratios (Table A1): each tokenizer on each MedOdyssey haystack, every printed cell compared, and the γ it needs',
+  options: [
+    {
+      flags: '--data <folder>',
+      description: 'the official release: repository root or its dataset/ folder',
+      required: true,
+    },
+    {
+      flags: '--tokenizers <names>',
+      description: 'tokenizers or model names',
+      default: 'gpt-4-turbo,gpt-4o,claude-3-haiku,llama3',
+    },
+    { flags: '--lang <languages>', description: 'en, zh or all', default: 'all' },
+    {
+      flags: '--haystack <kind>',
+      description: 'medical or generic',
+      choices: ['medical', 'generic'],
+      default: 'medical',
+    },
+    {
+      flags: '--dataset <file>',
+      description: 'also measure the prompts of a built dataset, per language and task',
+    },
+    { flags: '--json', description: 'rows as JSON' },
+  ],
+  run: (call, context) => printRatios(call.options as unknown as RatiosOptions, context.output),
+};

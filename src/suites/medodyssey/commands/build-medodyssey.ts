@@ -6,18 +6,19 @@ import {
   parseNumberList,
   parsePositiveNumber,
   parseRange,
-} from '../../compose/parse-options.js';
-import type { CommandOutput } from '../../core/command-output.js';
-import { MedbenchError } from '../../core/errors.js';
-import type { Tokenizer } from '../../core/tokenizer.js';
-import { writeDataset } from '../../runner/dataset-file.js';
-import type { MedOdysseyDatasetRequest } from '../../suites/medodyssey/build-dataset.js';
-import { loadCountingDraws } from '../../suites/medodyssey/counting-draws.js';
-import { COUNTING_TYPES, DEFAULT_GAMMA, DEPTHS, LANGUAGES, LEVELS } from '../../suites/medodyssey/index.js';
-import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
-import { medodysseySuite } from '../../suites/medodyssey/suite.js';
-import { getTokenizer } from '../../tokenizers/registry.js';
-import { VERSION } from '../../version.js';
+} from '../../../compose/parse-options.js';
+import type { SuiteCommand } from '../../../compose/suite-plugin.js';
+import type { CommandOutput } from '../../../core/command-output.js';
+import { MedbenchError } from '../../../core/errors.js';
+import type { Tokenizer } from '../../../core/tokenizer.js';
+import { writeDataset } from '../../../runner/dataset-file.js';
+import { getTokenizer } from '../../../tokenizers/registry.js';
+import { VERSION } from '../../../version.js';
+import type { MedOdysseyDatasetRequest } from '../build-dataset.js';
+import { loadCountingDraws } from '../counting-draws.js';
+import { COUNTING_TYPES, DEFAULT_GAMMA, DEPTHS, LANGUAGES, LEVELS } from '../index.js';
+import { resolveDatasetFolder } from '../release.js';
+import { medodysseySuite } from '../suite.js';
 
 export interface BuildMedOdysseyOptions {
   data?: string;
@@ -226,10 +227,7 @@ function buildRecord(
 }
 
 /** `medbench build medodyssey`: writes the NIAH/Counting grid to a versioned JSONL dataset. */
-export async function buildMedOdysseyCommand(
-  options: BuildMedOdysseyOptions,
-  output: CommandOutput,
-): Promise<void> {
+export async function buildMedOdyssey(options: BuildMedOdysseyOptions, output: CommandOutput): Promise<void> {
   const plan = taskPlan(options);
   const settings = await buildSettings(options);
   const { mic, tokenizers } = settings;
@@ -254,3 +252,84 @@ export async function buildMedOdysseyCommand(
   );
   for (const warning of build.warnings()) output.stderr(`${warning}\n`);
 }
+
+/** `medbench build medodyssey`, as the CLI declares it. */
+export const buildMedOdysseyCommand: SuiteCommand = {
+  verb: 'build',
+  name: 'medodyssey',
+  description:
+    'build MedOdyssey samples into a JSONL dataset: NIAH and Counting from the release (--data), KG, Term, Table and Case from your sources (--sources)',
+  options: [
+    {
+      flags: '--data <folder>',
+      description: 'NIAH/Counting: the official release (repository root or its dataset/ folder)',
+    },
+    {
+      flags: '--sources <folder>',
+      description: 'KG/Term/Table/Case: your knowledge sources (docs/medodyssey-sources.md)',
+    },
+    { flags: '--out <file>', description: 'dataset file to write (JSONL)', required: true },
+    {
+      flags: '--task <tasks>',
+      description: 'niah, counting, kg, term, table, case (comma list) or all',
+      default: 'all',
+    },
+    { flags: '--kg-questions <n>', description: 'KG questions to generate per language (default 100)' },
+    {
+      flags: '--prompts <file>',
+      description:
+        "KG/Term/Table/Case prompt templates in the release's prompt.json layout (default: --data's prompt.json, else --sources')",
+    },
+    { flags: '--lang <languages>', description: 'en, zh, en,zh or all', default: 'all' },
+    {
+      flags: '--levels <list>',
+      description: "token levels, e.g. 4k,8k (default: the paper's seven, 4k to 200k)",
+    },
+    { flags: '--depths <list>', description: 'needle depths in percent (default 0,25,50,75,100)' },
+    { flags: '--needles <ids>', description: 'only these needle ids' },
+    {
+      flags: '--mic <mode>',
+      description: 'maximum identical context: ratio (paper), exact or per-model',
+      choices: ['ratio', 'exact', 'per-model'],
+      default: 'ratio',
+    },
+    { flags: '--gamma-en <ratio>', description: 'ratio mode: tokens per character for en (default 0.36)' },
+    { flags: '--gamma-zh <ratio>', description: 'ratio mode: tokens per character for zh (default 1.41)' },
+    {
+      flags: '--tokenizers <names>',
+      description: 'tokenizers or model names to count (and, for exact/per-model, fit) with',
+      default: 'o200k_base',
+    },
+    {
+      flags: '--haystack <kind>',
+      description: 'medical (published) or generic haystack',
+      choices: ['medical', 'generic'],
+      default: 'medical',
+    },
+    {
+      flags: '--counting-types <types>',
+      description: 'repeat,increase,shuffle,correction (default all four)',
+    },
+    {
+      flags: '--counting-sentences <range>',
+      description: 'number k of counting sentences, N or MIN-MAX',
+      default: '6-20',
+    },
+    {
+      flags: '--counting-draws <file>',
+      description:
+        "Counting: the published random choices (the shared data's counting-draws.json, or a file of that shape) instead of seeded ones; rebuilds the published prompts byte for byte",
+    },
+    {
+      flags: '--counting-from-published <folder>',
+      description: "Counting: take the published zh prompts as they are from a release's evaluation_result/",
+    },
+    { flags: '--seed <seed>', description: 'seed of every random choice', default: 'medbench' },
+    {
+      flags: '--verify-counts',
+      description:
+        'exact and per-model MIC: also tokenize every final prompt in full and check the token count derived from the haystack prefix sums (slower; reports any mismatch)',
+    },
+  ],
+  run: (call, context) => buildMedOdyssey(call.options as unknown as BuildMedOdysseyOptions, context.output),
+};

@@ -1,18 +1,19 @@
 import { resolve } from 'node:path';
-import { resolveHome, storePathIn } from '../../compose/home.js';
-import type { CommandOutput } from '../../core/command-output.js';
-import { canonicalJson } from '../../runner/canonical-json.js';
-import { resultRecord } from '../../runner/result-columns.js';
-import { NO_MODEL_CALL, Store, sha256 } from '../../store/store.js';
-import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
-import { PUBLISHED_MODELS } from '../../suites/medodyssey/published-models.js';
+import { resolveHome, storePathIn } from '../../../compose/home.js';
+import type { SuiteCommand } from '../../../compose/suite-plugin.js';
+import type { CommandOutput } from '../../../core/command-output.js';
+import { canonicalJson } from '../../../runner/canonical-json.js';
+import { resultRecord } from '../../../runner/result-columns.js';
+import { NO_MODEL_CALL, Store, sha256 } from '../../../store/store.js';
+import { suiteLeaderboard } from '../../../store/suite-leaderboard.js';
+import { PUBLISHED_MODELS } from '../published-models.js';
 import {
   type ImportedResult,
   type PublishedFileSummary,
   readPublishedOutputs,
-} from '../../suites/medodyssey/published-outputs.js';
-import { resolveDatasetFolder } from '../../suites/medodyssey/release.js';
-import { medodysseySuite } from '../../suites/medodyssey/suite.js';
+} from '../published-outputs.js';
+import { resolveDatasetFolder } from '../release.js';
+import { medodysseySuite } from '../suite.js';
 
 export interface ImportMedOdysseyOptions {
   folder: string;
@@ -124,7 +125,7 @@ function storePublishedRun(
  * re-scored in compat mode, in one transaction (a bad line leaves the store untouched).
  * Unchanged runs are left as they are; changed ones are replaced.
  */
-export function importMedOdysseyCommand(options: ImportMedOdysseyOptions, output: CommandOutput): void {
+export function importMedOdysseyOutputs(options: ImportMedOdysseyOptions, output: CommandOutput): void {
   const started = performance.now();
   // In this thread: five ways of sharing the import with a worker thread were measured, none
   // faster on two vCPUs (the reading slows to about 0.6 of its speed when two threads read;
@@ -164,3 +165,22 @@ export function importMedOdysseyCommand(options: ImportMedOdysseyOptions, output
       : `medbench's parser disagrees with the published pred_answer/note on ${disagreements.length} lines, e.g. ${disagreements.slice(0, 3).join('; ')}\n`,
   );
 }
+
+/** `medbench import medodyssey-outputs <folder>`, as the CLI declares it. */
+export const importMedOdysseyOutputsCommand: SuiteCommand = {
+  verb: 'import',
+  name: 'medodyssey-outputs',
+  arguments: ['<folder>'],
+  description: "import the MedOdyssey authors' outputs (evaluation_result/) and re-score them",
+  options: [
+    {
+      flags: '--needles <folder>',
+      description: 'release folder holding dataset/task_data/needles, if not <folder>',
+    },
+  ],
+  run: async (call, context) =>
+    importMedOdysseyOutputs(
+      { ...(call.options as Omit<ImportMedOdysseyOptions, 'folder'>), folder: call.arguments[0]! },
+      context.output,
+    ),
+};

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { testRun } from '../../test/support/test-run.js';
+import type { SuiteGrid } from '../core/suite.js';
+import { summariseGroup } from './group-summary.js';
+import type { ListRow } from './shared/view-types.js';
+
+/** A result of a toy task over two numeric params of its own, `rounds` and `width`. */
+function row(id: string, params: Record<string, unknown>, accuracy: number): ListRow {
+  return {
+    id,
+    task: 'toy',
+    group: 'toy',
+    params,
+    status: 'ok',
+    scores: { accuracy },
+    counted: true,
+    promptChars: 1,
+    promptTokens: 1,
+    cost: null,
+  };
+}
+
+const rows = [
+  row('a', { rounds: 1, width: 10, level: 4000, depth: 0 }, 1),
+  row('b', { rounds: 1, width: 20, level: 4000, depth: 0 }, 0),
+  row('c', { rounds: 2, width: 10, level: 8000, depth: 50 }, 1),
+  row('d', { rounds: 2, width: 10, level: 8000, depth: 50 }, 0),
+];
+const grid: SuiteGrid = {
+  rows: { param: 'rounds', name: 'rounds' },
+  columns: { param: 'width', name: 'width', unit: ' px', chartAxis: 'width (pixels)' },
+};
+
+describe("a run page's grid", () => {
+  it('takes its axes from the suite (`Suite.grid`), whatever the params are called', () => {
+    const summary = summariseGroup(testRun({ id: 'r' }), 'toy', rows, rows, 'accuracy', grid);
+    expect(summary.grid).toMatchObject({
+      metric: 'accuracy',
+      rows: { param: 'rounds', name: 'rounds', values: [1, 2] },
+      columns: { param: 'width', unit: ' px', values: [10, 20] },
+    });
+    expect(
+      Object.fromEntries(
+        Object.entries(summary.grid!.cells).map(([key, cell]) => [key, [cell.mean, cell.n]]),
+      ),
+    ).toEqual({ '1|10': [1, 1], '1|20': [0, 1], '2|10': [0.5, 2] });
+    expect(summary.byColumn!.axis.chartAxis).toBe('width (pixels)');
+    expect(Object.keys(summary.byColumn!.points)).toEqual(['10', '20']);
+    expect(summary.byColumn!.points['10']).toMatchObject({ mean: 2 / 3, n: 3 });
+  });
+
+  it("draws none for a suite that declares none, though its results have NIAH's level and depth", () => {
+    const summary = summariseGroup(testRun({ id: 'r' }), 'toy', rows, rows, 'accuracy', undefined);
+    expect(summary.grid).toBeUndefined();
+    expect(summary.byColumn).toBeUndefined();
+  });
+
+  it('draws no line along columns that take one value', () => {
+    const single = rows.filter((entry) => entry.params.width === 10);
+    const summary = summariseGroup(testRun({ id: 'r' }), 'toy', single, single, 'accuracy', grid);
+    expect(summary.grid!.columns.values).toEqual([10]);
+    expect(summary.byColumn).toBeUndefined();
+  });
+});
