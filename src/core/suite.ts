@@ -24,12 +24,6 @@ export interface Leaderboard {
   }>;
 }
 
-/** What a page needs to know of one task (or task key) of a suite. */
-export interface TaskInfo {
-  /** The metric shown first for one sample and in grids (a fraction in [0, 1]). */
-  primaryMetric: string;
-}
-
 /** A sample parameter the viewer's sample list offers as a menu of its values (`level=4000`). */
 export interface SampleFilter {
   /** The key in the samples' `params`, and the filter's name in the viewer's URLs and API. */
@@ -111,7 +105,13 @@ export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Rec
   readonly firstRun: string;
   /** The group a result belongs to on the viewer's pages (a task, or a task in one language). */
   groupOf(row: { task: string; params: SampleParams }): string;
-  describeTask(task: string): TaskInfo;
+  /**
+   * The metric shown first for one sample and in grids (a fraction in [0, 1]), for a task with no
+   * `Task` in `tasks` (those name their own `primaryMetric`) and none in `primaryMetrics`.
+   */
+  readonly primaryMetric: string;
+  /** The metric shown first per task, for tasks built at run time (CLUE's) rather than listed in `tasks`. */
+  readonly primaryMetrics?: Readonly<Record<string, string>>;
   /** Sample parameters the viewer's sample list filters by, in menu order; absent: none (status and search only). */
   readonly sampleFilters?: readonly SampleFilter[];
   /**

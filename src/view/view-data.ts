@@ -112,7 +112,7 @@ export class ViewData {
       metricNames: Object.fromEntries(
         metrics.map((metric) => [metric, plugin?.metricName?.(metric) ?? metric]),
       ),
-      primary: task === undefined ? undefined : plugin?.describeTask(task).primaryMetric,
+      primary: task === undefined || !plugin ? undefined : primaryMetricOf(plugin, task),
     };
   }
 
@@ -316,4 +316,9 @@ export class ViewData {
 
 function promptOf(prompt: string | undefined): Pick<SamplePayload, 'prompt' | 'promptStatus'> {
   return prompt === undefined ? { prompt: null, promptStatus: 'none' } : { prompt, promptStatus: 'inline' };
+}
+
+/** The metric shown first for a task: its `Task`'s, else the suite's for that task, else the suite's. */
+function primaryMetricOf(suite: Suite, task: string): string {
+  return suite.tasks?.[task]?.primaryMetric ?? suite.primaryMetrics?.[task] ?? suite.primaryMetric;
 }

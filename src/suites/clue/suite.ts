@@ -75,9 +75,8 @@ export const clueSuite: Suite<ClueReport, Parameters<typeof buildClueDataset>[0]
   groupOf: (row) => row.task,
   groupTitle: (task) => CLUE_TITLES[task] ?? task,
   metricName: (metric) => CLUE_METRIC_NAMES[metric] ?? metric,
-  describeTask: (task) => ({
-    primaryMetric: CLUE_PRIMARY_METRICS[task as keyof typeof CLUE_PRIMARY_METRICS] ?? 'accuracy',
-  }),
+  primaryMetric: 'accuracy',
+  primaryMetrics: CLUE_PRIMARY_METRICS,
   report: (runs, options) => buildClueReport(runs, options.base ? { base: options.base } : {}),
   renderText: (report) => renderClueText(report),
   renderHtml: renderClueHtml,

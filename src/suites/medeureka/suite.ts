@@ -50,7 +50,7 @@ export const medeurekaSuite: Suite<MedEurekaReport> = {
   firstRun: 'Run `medbench run medeureka --data <folder> --model bm25` first, or check --home.',
   // A task key names dataset, language and granularity already.
   groupOf: (row) => row.task,
-  describeTask: () => ({ primaryMetric: 'mrr@10' }),
+  primaryMetric: 'mrr@10',
   groupTitle: (key) => {
     const dataset = datasetOfKey(key);
     return dataset ? `${dataset.name} (${key})` : key;

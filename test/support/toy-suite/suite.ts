@@ -74,7 +74,7 @@ export const arithSuite: Suite<ArithReport, { pairs: ReadonlyArray<[number, numb
   groupOf: (row) => `${row.task}-${row.params.language}`,
   // The viewer's sample list offers a menu of this param's values (`size=small`).
   sampleFilters: [{ param: 'size', label: 'sum size' }],
-  describeTask: () => ({ primaryMetric: 'exact' }),
+  primaryMetric: 'exact',
   report: (runs) => ({
     suite: 'arith',
     runs: runs.map(({ run, results }) => ({
