@@ -144,9 +144,6 @@ describe('architecture', () => {
     const PENDING = [
       'index.ts',
       'compose/generate-medisumqa.ts',
-      'compose/retrievers.ts',
-      'compose/generate-queries.ts',
-      'compose/evaluate-retriever.ts',
       'cli/commands/ratios.ts',
       'cli/commands/run-clue.ts',
       'cli/commands/generate-medisumqa.ts',
@@ -154,8 +151,6 @@ describe('architecture', () => {
       'cli/commands/generate-medisumcode.ts',
       'cli/commands/build-medodyssey.ts',
       'cli/commands/demo.ts',
-      'cli/commands/generate-queries.ts',
-      'cli/commands/export-medeureka-triples.ts',
       'cli/commands/import-medodyssey.ts',
       'cli/commands/clue-umls-entities.ts',
     ];

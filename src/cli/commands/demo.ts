@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot, resolveHome, storePathIn } from '../../compose/home.js';
 import { storedReport } from '../../compose/stored-report.js';
+import { SUITE_PLUGINS } from '../../compose/suites.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { Store } from '../../store/store.js';
 import {
@@ -12,7 +13,7 @@ import {
 import { medodysseySuite } from '../../suites/medodyssey/suite.js';
 import { buildMedOdysseyCommand } from './build-medodyssey.js';
 import { runCommand } from './run.js';
-import { runMedEurekaCommand } from './run-medeureka.js';
+import { runSuiteCommand } from './run-suite.js';
 
 /**
  * `medbench demo`: builds NIAH, Counting, KG, Term, Table and Case from the sample data the
@@ -76,7 +77,10 @@ async function retrievalDemo(home: string, output: CommandOutput): Promise<void>
   output.stdout('\nMedEureka sample: BM25 and LSA (TF-IDF + truncated SVD), exact top-500, no network\n\n');
   const data = join(packageRoot(), 'samples', 'medeureka');
   const quiet: CommandOutput = { stdout: () => {}, stderr: output.stderr };
-  for (const model of ['bm25', 'lsa']) await runMedEurekaCommand({ data, model, home }, quiet);
+  // MedEureka's run, as `run medeureka` makes it (the MedEureka part of the demo moves into its plugin).
+  const medeureka = SUITE_PLUGINS.find((plugin) => plugin.suite.name === 'medeureka')?.run;
+  if (!medeureka) throw new Error('the medeureka plugin has no run');
+  for (const model of ['bm25', 'lsa']) await runSuiteCommand(medeureka, { data, model, home }, quiet);
   const store = new Store(storePathIn(home));
   try {
     const runs = store.listRuns({ suite: 'medeureka' }).filter((run) => run.datasetPath === data);
