@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Store } from '../../../store/store.js';
+import { getTokenizer } from '../../../tokenizers/registry.js';
+import { loadMedEurekaRelease } from '../load-release.js';
 import { evaluateRetriever } from './evaluate-retriever.js';
 
 const SAMPLE = join(import.meta.dirname, '../../../../samples/medeureka');
@@ -66,6 +68,39 @@ describe('evaluateRetriever (the library: plan + runSuite)', () => {
     await evaluateRetriever({ data: SAMPLE, model: 'bm25', home }, whole.hooks);
     expect(whole.told.computed[0]).toContain('Ranked 0 queries of 6 tasks');
     expect(whole.told.computed[0]).toContain('18 ranked before');
+  });
+
+  it("a dry run of an embedding model counts the texts it would be sent, in the model's tokens when medbench has its tokenizer", async () => {
+    const home = newHome();
+    const tasks = await loadMedEurekaRelease(SAMPLE);
+    const texts = [...new Set(tasks.flatMap((task) => task.corpus))].concat([
+      ...new Set(tasks.flatMap((task) => task.queries.map((query) => query.query))),
+    ]);
+    const cl100k = await getTokenizer('cl100k_base');
+    const tokens = texts.reduce((sum, text) => sum + cl100k.count(text), 0);
+    // Nothing listens on port 9: a dry run that sent anything would fail.
+    const openai = listener();
+    await evaluateRetriever(
+      {
+        data: SAMPLE,
+        model: 'openai-compatible:text-embedding-3-small@http://127.0.0.1:9/v1',
+        home,
+        dryRun: true,
+      },
+      openai.hooks,
+    );
+    expect(openai.told.reports[0]).toContain(
+      `text-embedding-3-small at http://127.0.0.1:9/v1 would be sent ${texts.length} texts (44 corpus texts, 18 queries; ${texts.join('').length} characters, ${tokens} cl100k_base tokens); 0 more are in the embedding cache. The cost is not estimated`,
+    );
+    const other = listener();
+    await evaluateRetriever(
+      { data: SAMPLE, model: 'openai-compatible:bge-m3@http://127.0.0.1:9/v1', home, dryRun: true },
+      other.hooks,
+    );
+    expect(other.told.reports[0]).toContain(
+      'Tokens and cost are not estimated: medbench knows no tokenizer for bge-m3',
+    );
+    expect(existsSync(join(home, 'medbench.sqlite'))).toBe(false);
   });
 
   it('--max-cost: refused for an embedding model without prices, said to cost nothing for BM25', async () => {

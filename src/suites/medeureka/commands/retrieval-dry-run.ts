@@ -1,5 +1,8 @@
+import { MedbenchError } from '../../../core/errors.js';
 import type { Retriever } from '../../../core/retriever.js';
+import type { Tokenizer } from '../../../core/tokenizer.js';
 import { DenseRetriever } from '../../../runner/dense-retriever.js';
+import { getTokenizer } from '../../../tokenizers/registry.js';
 import type { RetrievalTask } from '../assemble-tasks.js';
 import { instructedQueries } from '../evaluate.js';
 
@@ -20,6 +23,8 @@ export function retrievalDryRun(options: {
   retriever: Retriever;
   label: string;
   finished: ReadonlySet<string>;
+  /** The embedding model's own tokenizer, when medbench has it (OpenAI's text-embedding models). */
+  tokenizer?: Tokenizer;
 }): string {
   const { tasks, retriever, finished } = options;
   const lines: TaskLine[] = tasks.map((task) => ({
@@ -41,7 +46,7 @@ export function retrievalDryRun(options: {
     `Dry run: nothing was sent or stored. ${options.label}: each query left is ranked against its task's whole corpus.`,
     'task\tqueries\talready stored\tcorpus texts',
     ...[...lines, total].map((line) => `${line.task}\t${line.queries}\t${line.stored}\t${line.corpus}`),
-    sending(retriever, tasks, finished),
+    sending(retriever, tasks, finished, options.tokenizer),
   ].join('\n');
 }
 
@@ -50,6 +55,7 @@ function sending(
   retriever: Retriever,
   tasks: readonly RetrievalTask[],
   finished: ReadonlySet<string>,
+  tokenizer: Tokenizer | undefined,
 ): string {
   // A task whose queries are all stored is not ranked again (its corpus is not embedded).
   const left = tasks.filter((task) => task.queries.some((query) => !finished.has(query.id)));
@@ -65,11 +71,31 @@ function sending(
   const corpus = left.flatMap((task) => task.corpus);
   const toEmbed = retriever.toEmbed({ corpus, queryInputs });
   const texts = toEmbed.corpus.length + toEmbed.queries.length;
-  const characters = [...toEmbed.corpus, ...toEmbed.queries].reduce((sum, text) => sum + text.length, 0);
+  const sent = [...toEmbed.corpus, ...toEmbed.queries];
+  const characters = sent.reduce((sum, text) => sum + text.length, 0);
+  const tokens = tokenizer
+    ? `, ${sent.reduce((sum, text) => sum + tokenizer.count(text), 0)} ${tokenizer.name} tokens`
+    : '';
   const cached = new Set(corpus).size + new Set(queryInputs).size - texts;
-  const counts = `${texts} texts (${toEmbed.corpus.length} corpus texts, ${toEmbed.queries.length} queries; ${characters} characters); ${cached} more are in the embedding cache`;
+  const counts = `${texts} texts (${toEmbed.corpus.length} corpus texts, ${toEmbed.queries.length} queries; ${characters} characters${tokens}); ${cached} more are in the embedding cache`;
   const { provider, endpoint } = retriever.description as { provider?: string; endpoint?: string };
   if (provider === 'local-onnx')
     return `${retriever.name} would embed ${counts}, in this process: nothing is sent over the network.`;
-  return `${retriever.name} at ${endpoint} would be sent ${counts}. Tokens and cost are not estimated: medbench has no tokenizer or prices for embedding models (the provider bills by its own count).`;
+  const unknown = tokenizer
+    ? 'The cost is not estimated: medbench has no prices for embedding models.'
+    : `Tokens and cost are not estimated: medbench knows no tokenizer for ${retriever.name} and no prices for embedding models (the provider bills by its own count).`;
+  return `${retriever.name} at ${endpoint} would be sent ${counts}. ${unknown}`;
+}
+
+/** The tokenizer of an embedding model that is sent its texts, when medbench has it (for the dry run). */
+export async function embeddingTokenizer(retriever: Retriever): Promise<Tokenizer | undefined> {
+  if (!(retriever instanceof DenseRetriever) || retriever.description.provider === 'local-onnx')
+    return undefined;
+  try {
+    const tokenizer = await getTokenizer(retriever.name);
+    return tokenizer.exact ? tokenizer : undefined;
+  } catch (error) {
+    if (MedbenchError.is(error) && error.code === 'TOKENIZER_UNKNOWN') return undefined;
+    throw error;
+  }
 }

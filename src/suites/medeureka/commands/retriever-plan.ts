@@ -11,6 +11,7 @@ import { type RunHooks, retryPolicyFrom } from '../../../compose/run-model.js';
 import type { ComputedWork, RunPlan } from '../../../compose/run-suite.js';
 import { MedbenchError } from '../../../core/errors.js';
 import type { Retriever } from '../../../core/retriever.js';
+import type { Tokenizer } from '../../../core/tokenizer.js';
 import { runComputed } from '../../../runner/run-computed.js';
 import { EmbeddingCache } from '../../../store/embedding-cache.js';
 import type { RetrievalTask } from '../assemble-tasks.js';
@@ -19,7 +20,7 @@ import { loadMedEurekaRelease } from '../load-release.js';
 import { selectTasks } from '../select-tasks.js';
 import { medeurekaSuite } from '../suite.js';
 import { medeurekaRetriever } from './medeureka-retriever.js';
-import { retrievalDryRun } from './retrieval-dry-run.js';
+import { embeddingTokenizer, retrievalDryRun } from './retrieval-dry-run.js';
 import {
   type EvaluateRetrieverRequest,
   firstQueries,
@@ -72,6 +73,7 @@ export async function retrieverPlan(
     throw error;
   }
   const run = retrievalRun(request, tasks, limit, retriever.description);
+  const tokenizer = request.dryRun ? await embeddingTokenizer(retriever) : undefined;
   return {
     suite: medeurekaSuite,
     run,
@@ -79,7 +81,7 @@ export async function retrieverPlan(
     limit,
     source: request.data,
     ...(costNotice ? { notices: [costNotice] } : {}),
-    work: rankingWork(tasks, retriever, { label: run.label, current }),
+    work: rankingWork(tasks, retriever, { label: run.label, current, ...(tokenizer ? { tokenizer } : {}) }),
     close: () => cache?.close(),
   };
 }
@@ -88,12 +90,18 @@ export async function retrieverPlan(
 function rankingWork(
   tasks: readonly RetrievalTask[],
   retriever: Retriever,
-  context: { label: string; current: { task: string } },
+  context: { label: string; current: { task: string }; tokenizer?: Tokenizer },
 ): ComputedWork {
   return {
     kind: 'computed',
     dryRun: (_left, _finished, finished) =>
-      retrievalDryRun({ tasks, retriever, label: context.label, finished }),
+      retrievalDryRun({
+        tasks,
+        retriever,
+        label: context.label,
+        finished,
+        ...(context.tokenizer ? { tokenizer: context.tokenizer } : {}),
+      }),
     async compute({ store, run, samples, hooks, redactText }) {
       const started = Date.now();
       const share = tasksWithQueries(tasks, new Set(samples.map((sample) => sample.id)));
