@@ -10,9 +10,7 @@
 export { bindModel } from './compose/bind-model.js';
 export { loadConfig } from './compose/config.js';
 export { type EvaluateDatasetRequest, evaluateDataset } from './compose/evaluate-dataset.js';
-export { type EvaluateRetrieverRequest, evaluateRetriever } from './compose/evaluate-retriever.js';
 export { type GenerateMeDiSumQaRequest, generateMeDiSumQa } from './compose/generate-medisumqa.js';
-export { type GenerateQueriesRequest, generateQueries } from './compose/generate-queries.js';
 export { resolveHome, storePathIn } from './compose/home.js';
 export { type RetryOptions, type RunHooks, retryPolicyFrom, runModel } from './compose/run-model.js';
 export { storedReport } from './compose/stored-report.js';
@@ -39,6 +37,14 @@ export { buildClueReport, renderClueHtml, renderClueText } from './suites/clue/c
 export { formatMeDiSumCodeLines, generateMeDiSumCode } from './suites/clue/generate-medisumcode.js';
 export { readIcdTables, shippedIcdTables } from './suites/clue/icd-tables.js';
 export { clueSuite } from './suites/clue/suite.js';
+export {
+  type EvaluateRetrieverRequest,
+  evaluateRetriever,
+} from './suites/medeureka/commands/evaluate-retriever.js';
+export {
+  type GenerateQueriesRequest,
+  generateQueries,
+} from './suites/medeureka/commands/generate-queries.js';
 export { evaluateRetrieval } from './suites/medeureka/evaluate.js';
 export { applyInstruction, instructionFor, MEDEUREKA_INSTRUCTIONS } from './suites/medeureka/instructions.js';
 export { loadMedEurekaRelease } from './suites/medeureka/load-release.js';

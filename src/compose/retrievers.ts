@@ -7,7 +7,6 @@ import type { OpenAICompatibleEmbeddingModelOptions } from '../providers/openai-
 import { DenseRetriever } from '../runner/dense-retriever.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import type { EmbeddingCache } from '../store/embedding-cache.js';
-import { resolveTemplate } from '../suites/medeureka/instructions.js';
 import {
   cloudEmbeddingEndpoint,
   cloudEmbeddingModel,
@@ -274,7 +273,20 @@ export function checkRetrieverRestricted(
   );
 }
 
-/** Builds the retriever a `--model` spec names for MedEureka. */
+/**
+ * The instruction template an embedding model's queries get (`--instruction`, else the config's,
+ * else `none`); undefined for a sparse retriever. The suite whose instructions they are checks it.
+ */
+export function instructionTemplateOf(
+  spec: string,
+  config: MedbenchConfig,
+  overrides: RetrieverOverrides = {},
+): string | undefined {
+  if (sparseRetrieverSpec(spec)) return undefined;
+  return overrides.instruction ?? embeddingConfigFromSpec(spec, config).instructionTemplate ?? 'none';
+}
+
+/** Builds the retriever a `--model` spec names: a sparse one, or an embedding model behind exact search. */
 export async function retrieverFromSpec(options: {
   spec: string;
   config: MedbenchConfig;
@@ -295,11 +307,9 @@ export async function retrieverFromSpec(options: {
     return SPARSE_RETRIEVERS[sparse.name]!.create(sparse.options);
   }
   const config = embeddingConfigFromSpec(options.spec, options.config);
-  const instructionTemplate = overrides.instruction ?? config.instructionTemplate ?? 'none';
-  resolveTemplate(instructionTemplate);
   return new DenseRetriever({
     model: await EMBEDDING_PROVIDERS[config.provider](config, overrides, options.environment ?? process.env),
-    instructionTemplate,
+    instructionTemplate: instructionTemplateOf(options.spec, options.config, overrides)!,
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

@@ -52,8 +52,8 @@ export interface ModelWork {
 /** Items computed in this process or by a non-chat model (a baseline, a retriever), through `runComputed`. */
 export interface ComputedWork {
   kind: 'computed';
-  /** What a dry run says of the items left (nothing is sent to a paid chat model). */
-  dryRun?(left: number, finished: number): string;
+  /** What a dry run says of the items left (nothing is sent to a paid chat model); `finishedIds`: those stored. */
+  dryRun?(left: number, finished: number, finishedIds: ReadonlySet<string>): string;
   compute(options: {
     store: Store;
     run: RunRecord;
@@ -165,7 +165,7 @@ function dryRun(plan: RunPlan, store: Store, hooks: RunHooks): RunSummary {
   const report =
     plan.work.kind === 'model'
       ? dryRunReport(plan.samples, plan.work.model, finished)
-      : (plan.work.dryRun?.(plan.samples.length - done, done) ??
+      : (plan.work.dryRun?.(plan.samples.length - done, done, finished) ??
         `${plan.samples.length - done} of ${plan.samples.length} items left to compute in this process; nothing is sent to a model.`);
   hooks.onReport?.(plan.limit ? `${report}\nThe run is ${describeSampleLimit(plan.limit)}.` : report);
   return {

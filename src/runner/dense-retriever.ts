@@ -3,7 +3,7 @@ import { MedbenchError } from '../core/errors.js';
 import type { RankedList, RankRequest, Retriever } from '../core/retriever.js';
 import { exactSearch } from '../search/exact-search.js';
 import type { EmbeddingCache } from '../store/embedding-cache.js';
-import { embedMany } from './embed-many.js';
+import { embedMany, textsToEmbed } from './embed-many.js';
 import type { RetryPolicy } from './retry.js';
 
 export interface DenseRetrieverOptions {
@@ -37,6 +37,21 @@ export class DenseRetriever implements Retriever {
       instructionTemplate: options.instructionTemplate,
       similarity: 'cosine',
       search: 'exact',
+    };
+  }
+
+  /** What `rank` would send the model for these texts: the distinct ones without a cached vector. */
+  toEmbed(texts: { corpus: readonly string[]; queryInputs: readonly string[] }): {
+    corpus: string[];
+    queries: string[];
+  } {
+    const common = {
+      model: this.options.model,
+      ...(this.options.cache ? { cache: this.options.cache } : {}),
+    };
+    return {
+      corpus: textsToEmbed({ ...common, texts: texts.corpus, role: 'document' }),
+      queries: textsToEmbed({ ...common, texts: texts.queryInputs, role: 'query' }),
     };
   }
 

@@ -21,6 +21,24 @@ export function embeddingModelKey(model: EmbeddingModel): string {
   );
 }
 
+/** Where a model's vectors of texts in a role are cached (a model that embeds by role keeps them apart). */
+function cacheKeyOf(model: EmbeddingModel, role: 'query' | 'document' | undefined): string {
+  return model.inputRoles && role
+    ? sha256(`${embeddingModelKey(model)}\u0000${role}`)
+    : embeddingModelKey(model);
+}
+
+/** The distinct texts `embedMany` would send the model: those without a cached vector. */
+export function textsToEmbed(options: {
+  model: EmbeddingModel;
+  texts: readonly string[];
+  cache?: EmbeddingCache;
+  role?: 'query' | 'document';
+}): string[] {
+  const key = cacheKeyOf(options.model, options.role);
+  return [...new Set(options.texts)].filter((text) => !options.cache?.get(key, text));
+}
+
 function invalid(model: EmbeddingModel, message: string): MedbenchError {
   return new MedbenchError({
     code: 'EMBEDDING_INVALID',
@@ -46,7 +64,7 @@ export async function embedMany(options: {
 }): Promise<EmbedManyResult> {
   const { model } = options;
   const role = model.inputRoles ? options.role : undefined;
-  const modelKey = role ? sha256(`${embeddingModelKey(model)}\u0000${role}`) : embeddingModelKey(model);
+  const modelKey = cacheKeyOf(model, role);
   const unique = [...new Set(options.texts)];
   const byText = new Map<string, Float32Array>();
   const missing: string[] = [];

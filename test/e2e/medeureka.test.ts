@@ -15,6 +15,12 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** `run medeureka` on the sample's AskAPatient_en and Study_en, without a model yet. */
+const twoTasks = (home: string) => [
+  ...['--home', home, 'run', 'medeureka', '--data', join(ROOT, 'samples', 'medeureka')],
+  ...['--tasks', 'AskAPatient_en,Study_en'],
+];
+
 describe('medbench run medeureka (built CLI)', () => {
   it('ranks the sample with BM25 and LSA and reports MRR@n and Exact HR@n per dataset', async () => {
     const data = join(ROOT, 'samples', 'medeureka');
@@ -103,17 +109,7 @@ describe('medbench run medeureka (built CLI)', () => {
     const server = await startEmbeddingTestServer({ dimensions: 32, maxBatch: 8 });
     const denseHome = temporaryHome();
     try {
-      const data = join(ROOT, 'samples', 'medeureka');
-      const args = [
-        '--home',
-        denseHome,
-        'run',
-        'medeureka',
-        '--data',
-        data,
-        '--tasks',
-        'AskAPatient_en,Study_en',
-      ];
+      const args = twoTasks(denseHome);
       const model = `openai-compatible:bge-m3@${server.url}/v1`;
       const denseArgs = [
         ...args,
@@ -175,6 +171,58 @@ describe('medbench run medeureka (built CLI)', () => {
     } finally {
       await server.close();
       rmSync(denseHome, { recursive: true, force: true });
+    }
+  });
+
+  it('--dry-run tells what would be ranked and sent, sending and storing nothing; --max-cost is never ignored', async () => {
+    const server = await startEmbeddingTestServer({ dimensions: 16 });
+    const dryHome = temporaryHome();
+    try {
+      const run = twoTasks(dryHome);
+      const args = [...run, '--model', `openai-compatible:bge-m3@${server.url}/v1`];
+      const dry = await runCli([...args, '--dry-run']);
+      expect(dry.stderr).not.toMatch(/error \[/);
+      expect(dry.code).toBe(0);
+      expect(server.requests).toHaveLength(0);
+      expect(storeSnapshot(dryHome)).toBe('absent');
+      // AskAPatient_en: 4 queries, 10 corpus texts; Study_en (read as Literature_en): 2 and 5.
+      expect(dry.stdout).toContain('Dry run: nothing was sent or stored.');
+      expect(dry.stdout).toMatch(/^AskAPatient_en\t4\t0\t10$/m);
+      expect(dry.stdout).toMatch(/^all\t6\t0\t15$/m);
+      expect(dry.stdout).toContain(
+        `bge-m3 at ${server.url}/v1 would be sent 21 texts (15 corpus texts, 6 queries;`,
+      );
+      expect((await runCli(args)).code).toBe(0);
+      const sent = server.requests.length;
+      expect(sent).toBeGreaterThan(0);
+      // A limited run is a run of its own: nothing of it stored, every text it needs in the cache.
+      const limited = await runCli([...args, '--limit', '1', '--dry-run']);
+      expect(limited.stdout).toMatch(/^all\t2\t0\t15$/m);
+      expect(limited.stdout).toContain(
+        'would be sent 0 texts (0 corpus texts, 0 queries; 0 characters); 17 more',
+      );
+      expect(limited.stdout).toContain('The run is limited to the first 1 samples of each task');
+      const stored = await runCli([...args, '--dry-run']);
+      expect(stored.stdout).toMatch(/^all\t6\t6\t15$/m);
+      expect(server.requests.length).toBe(sent);
+
+      // No prices are known for an embedding model: a cap is refused, not ignored; nothing is sent or stored.
+      const before = storeSnapshot(dryHome);
+      const capped = await runCli([...args, '--max-cost', '1']);
+      expect(capped.code).toBe(2);
+      expect(capped.stderr).toContain(
+        'error [USAGE] --max-cost: medbench knows no prices for the embedding model bge-m3 (openai-compatible)',
+      );
+      expect(storeSnapshot(dryHome)).toEqual(before);
+      expect(server.requests.length).toBe(sent);
+      // BM25 runs in this process: the cap is said to cost nothing.
+      const sparse = await runCli([...run, '--model', 'bm25', '--max-cost', '1', '--dry-run']);
+      expect(sparse.code).toBe(0);
+      expect(sparse.stderr).toContain('--max-cost 1: bm25 runs in this process and sends nothing');
+      expect(sparse.stdout).toContain('bm25 ranks in this process: nothing is sent to a model');
+    } finally {
+      await server.close();
+      rmSync(dryHome, { recursive: true, force: true });
     }
   });
 

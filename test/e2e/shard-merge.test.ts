@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
 import { resultIds, storeSnapshot } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -41,8 +42,8 @@ const run = (home: string, ...extra: string[]) =>
   ]);
 
 /** The report as JSON, without the moments it was made and its runs were created. */
-async function report(home: string): Promise<unknown> {
-  const printed = await runCli(['--home', home, 'report', '--suite', 'medodyssey', '--json']);
+async function report(home: string, suite = 'medodyssey'): Promise<unknown> {
+  const printed = await runCli(['--home', home, 'report', '--suite', suite, '--json']);
   expect(printed.code, printed.stderr).toBe(0);
   return JSON.parse(printed.stdout, (key, value) =>
     key === 'generatedAt' || key === 'createdAt' ? undefined : value,
@@ -81,6 +82,36 @@ describe('run --shard i/n and merge', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it('run medeureka: the shards split the queries, each ranked against the whole corpus; merged, one run', async () => {
+    const data = join(ROOT, 'samples', 'medeureka');
+    const rank = (home: string, ...extra: string[]) =>
+      runCli(['--home', home, 'run', 'medeureka', '--data', data, '--model', 'lsa', ...extra]);
+    const single = temporaryHome();
+    expect((await rank(single)).code).toBe(0);
+    const all = rankings(single);
+    expect(all.length).toBe(18);
+
+    const shards = [temporaryHome(), temporaryHome()];
+    for (const [index, home] of shards.entries()) {
+      const result = await rank(home, '--shard', `${index + 1}/2`);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(`of 18 samples (shard ${index + 1}/2)`);
+    }
+    const parts = shards.map((home) => rankings(home));
+    expect(parts.every((part) => part.length > 0 && part.length < all.length)).toBe(true);
+    // The same run id, and every query ranked as one machine ranks it (the whole corpus each time).
+    expect(parts.flat().sort((a, b) => a.localeCompare(b))).toEqual(all);
+
+    const merged = temporaryHome();
+    expect((await runCli(['--home', merged, 'merge', ...shards])).code).toBe(0);
+    expect(rankings(merged)).toEqual(all);
+    expect(await report(merged, 'medeureka')).toEqual(await report(single, 'medeureka'));
+    const resumed = await rank(merged);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain('Ranked 0 queries');
+    expect(resumed.stderr).toContain('18 ranked before');
+  });
+
   it('refuses a bad shard and a missing store, changing nothing', async () => {
     const home = temporaryHome();
     const bad = await run(home, '--shard', '4/3');
@@ -92,3 +123,17 @@ describe('run --shard i/n and merge', () => {
     expect(storeSnapshot(home)).toBe('absent');
   });
 });
+
+/** Each stored result as run, query, ranking and scores, sorted: equal lists mean the same rankings. */
+function rankings(home: string): string[] {
+  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
+  try {
+    return (
+      database
+        .prepare('SELECT run_id, sample_id, parsed_json, scores_json FROM results ORDER BY run_id, sample_id')
+        .all() as Array<Record<string, string>>
+    ).map((row) => Object.values(row).join('\t'));
+  } finally {
+    database.close();
+  }
+}

@@ -1,10 +1,9 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { generateMeDiSumCodeCommand } from '../commands/generate-medisumcode.js';
 import {
   type GenerateMeDiSumQaCommandOptions,
   generateMeDiSumQaCommand,
 } from '../commands/generate-medisumqa.js';
-import { type GenerateQueriesCommandOptions, generateQueriesCommand } from '../commands/generate-queries.js';
 import { modelOptions, retryOptions } from './define-run.js';
 import { action, integer, type ProgramContext } from './program-context.js';
 
@@ -21,7 +20,6 @@ export function defineGenerate(program: Command, context: ProgramContext): void 
     .description("build a benchmark's data from your own files, as its authors' scripts do");
   defineMeDiSumCode(generate, context);
   defineMeDiSumQa(generate, context);
-  defineQueries(generate, context);
 }
 
 /** A generate command's action with `run`'s model options: --no-system-role only when typed. */
@@ -96,41 +94,6 @@ function defineMeDiSumQa(generate: Command, context: ProgramContext): void {
   ).action(
     withModelOptions((options: GenerateMeDiSumQaCommandOptions) =>
       generateMeDiSumQaCommand(context.withHome(options), context.output),
-    ),
-  );
-}
-
-function defineQueries(generate: Command, context: ProgramContext): void {
-  const queries = generate
-    .command('queries')
-    .description(
-      "MedEureka-style queries from your own documents with the paper's query-generation prompt (Figure C11), written as a MedEureka release for run medeureka",
-    )
-    .requiredOption(
-      '--documents <path>',
-      'a folder of .md/.txt documents (tables), or a JSON-lines file of { id?, text }',
-    )
-    .requiredOption('--model <spec>', 'the generating model')
-    .requiredOption(
-      '--example-table <file>',
-      "the example table the prompt shows (the paper's: MSD's causes of chest pain)",
-    )
-    .requiredOption('--out <folder>', 'folder for queries.jsonl, corpus.json and review.jsonl')
-    .addOption(
-      new Option('--language <language>', "the prompt: zh (the paper's) or en (medbench's translation)")
-        .choices(['zh', 'en'])
-        .default('zh'),
-    )
-    .option(
-      '--example-output <file>',
-      "the example's output JSON (default: the paper's, or its translation for en)",
-    )
-    .option('--task-key <key>', 'the MedEureka task key to file the queries under (default Table_<language>)')
-    .option('--force', 'replace the files in --out')
-    .option('--redact', REDACT);
-  retryOptions(modelOptions(queries, { ...GENERATION, outputLimit: "the recipe's 2000" }), GENERATION).action(
-    withModelOptions((options: GenerateQueriesCommandOptions) =>
-      generateQueriesCommand(context.withHome(options), context.output),
     ),
   );
 }

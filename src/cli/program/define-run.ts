@@ -6,7 +6,6 @@ import { MedbenchError } from '../../core/errors.js';
 import { parseShard } from '../../runner/shard.js';
 import { runCommand } from '../commands/run.js';
 import { type RunClueOptions, runClueCommand } from '../commands/run-clue.js';
-import { type RunMedEurekaOptions, runMedEurekaCommand } from '../commands/run-medeureka.js';
 import { runSuiteCommand } from '../commands/run-suite.js';
 import { commanderOption } from './commander-option.js';
 import { action, checked, decimal, integer, type ProgramContext } from './program-context.js';
@@ -20,24 +19,16 @@ const SUITE_RUNS: Readonly<
     string,
     {
       data: string;
-      run: (
-        options: RunClueOptions & RunMedEurekaOptions,
-        output: ProgramContext['output'],
-      ) => Promise<unknown>;
+      run: (options: RunClueOptions, output: ProgramContext['output']) => Promise<unknown>;
     }
   >
 > = {
   clue: { data: 'folder with the official files', run: runClueCommand },
-  medeureka: { data: 'release folder', run: runMedEurekaCommand },
 };
 
 /** CLUE's options of `medbench run clue`. */
 function clueOptions(command: Command): Command {
   return command
-    .option(
-      '--tasks <list>',
-      'clue: mednli,meqsum,problem-summary,longhealth,medisumqa,medisumcode (default: all found)',
-    )
     .option('--umls <file>', 'clue: your UMLS MRCONSO.RRF, for UMLS F1 and the Problem Summary baseline')
     .option('--umls-language <code>', 'clue: MRCONSO language to keep (default ENG)')
     .option(
@@ -138,11 +129,11 @@ export function retryOptions(command: Command, options: { forRuns?: boolean } = 
     command
       .option(
         '--dry-run',
-        'run --dataset: print per task the samples, prompt tokens and output limits left to send and the most they may cost; send and store nothing',
+        'run --dataset: print per task the samples, prompt tokens and output limits left to send and the most they may cost; run medeureka: the queries left to rank and the texts an embedding model would be sent; send and store nothing',
       )
       .option(
         '--shard <i/n>',
-        "run --dataset, run clue: this machine's share of the run (samples split by a hash of their ids); `medbench merge` joins the shards' stores into one",
+        "run --dataset, run clue, run medeureka (queries, each ranked against the whole corpus): this machine's share of the run (samples split by a hash of their ids); `medbench merge` joins the shards' stores into one",
         checked(parseShard),
       );
   return command
@@ -170,37 +161,6 @@ export function retryOptions(command: Command, options: { forRuns?: boolean } = 
     );
 }
 
-/** MedEureka's options of `medbench run medeureka` (embedding models and retrievers). */
-function medeurekaOptions(command: Command): Command {
-  return command
-    .option(
-      '--instruction <template>',
-      'medeureka: query instruction template: e5, bge, bge-gemma2, none, or a literal with {instruction} and {query}',
-    )
-    .addOption(
-      new Option('--pooling <pooling>', 'medeureka, onnx models: cls, mean or last-token').choices([
-        'cls',
-        'mean',
-        'last-token',
-      ]),
-    )
-    .option('--batch-size <n>', 'medeureka: texts per embedding call', integer('--batch-size', { min: 1 }))
-    .option(
-      '--dimensions <n>',
-      'medeureka: expected embedding size (checked)',
-      integer('--dimensions', { min: 1 }),
-    )
-    .option(
-      '--max-length <n>',
-      'medeureka, onnx models: token limit per text',
-      integer('--max-length', { min: 1 }),
-    )
-    .addOption(
-      new Option('--encoding <format>', 'medeureka: float or base64 embeddings').choices(['float', 'base64']),
-    )
-    .option('--no-embedding-cache', 'medeureka: do not read or write the embedding cache');
-}
-
 /** `medbench run`: a built dataset, `run clue` or `run medeureka`. */
 export function defineRun(
   program: Command,
@@ -223,7 +183,7 @@ export function defineRun(
       '--model <spec>',
       'a config name, baseline, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>; medeureka: an embedding model spec, bm25 or lsa',
     );
-  suiteRunOptions(medeurekaOptions(retryOptions(modelOptions(clueOptions(run)))), plugins).action(
+  suiteRunOptions(retryOptions(modelOptions(clueOptions(run))), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
       if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;

@@ -29,6 +29,14 @@ export const TOP_K = 500;
 /** Retrieved texts kept with each query's result, for the sample page (the ranking keeps indexes). */
 export const SHOWN_TEXTS = 10;
 
+/** A task's queries as a retriever with that instruction template embeds them (undefined: as they are). */
+export function instructedQueries(task: RetrievalTask, template: string | undefined) {
+  const instruction = template === undefined ? undefined : instructionFor(task.key, template);
+  const queries = task.queries.map((query) => query.query);
+  const queryInputs = instruction ? queries.map((query) => applyInstruction(query, instruction)) : queries;
+  return { queries, queryInputs, instruction };
+}
+
 /**
  * Ranks a task's corpus for its queries. Retrievers that take instructions get each query with
  * the task's Figure C12 instruction, combined by their template; the corpus is never instructed.
@@ -39,9 +47,7 @@ export async function rankTask(
   options: { topK: number; signal?: AbortSignal },
 ) {
   const template = retriever.instructionTemplate;
-  const instruction = template === undefined ? undefined : instructionFor(task.key, template);
-  const queries = task.queries.map((query) => query.query);
-  const queryInputs = instruction ? queries.map((query) => applyInstruction(query, instruction)) : queries;
+  const { queries, queryInputs, instruction } = instructedQueries(task, template);
   const rankings = await retriever.rank({
     queries,
     queryInputs,

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluateRetriever } from '../../../compose/evaluate-retriever.js';
 import { packageRoot, storePathIn } from '../../../compose/home.js';
 import type { SuiteDemoContext } from '../../../compose/suite-plugin.js';
 import { Store } from '../../../store/store.js';
 import { buildMedEurekaReport, renderMedEurekaHtml, renderMedEurekaText } from '../medeureka-report.js';
+import { evaluateRetriever } from './evaluate-retriever.js';
 
 /** Ranks the sample with one retriever; whether Ctrl-C stopped it. */
 async function rankSample(data: string, model: string, context: SuiteDemoContext): Promise<boolean> {

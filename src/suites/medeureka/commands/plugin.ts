@@ -1,10 +1,25 @@
 import type { SuitePlugin } from '../../../compose/suite-plugin.js';
+import { MedbenchError } from '../../../core/errors.js';
 import { medeurekaSuite } from '../suite.js';
 import { medeurekaDemo } from './demo.js';
+import { exportTriplesCommand } from './export-medeureka-triples.js';
+import { generateQueriesCommand } from './generate-queries-command.js';
+import { retrieverPlan } from './retriever-plan.js';
+import { MEDEUREKA_RUN_OPTIONS } from './run-options.js';
 
 /** MedEureka's commands and its run (`run medeureka --data <folder>`). */
 export const medeurekaPlugin: SuitePlugin = {
   suite: medeurekaSuite,
-  commands: [],
+  commands: [exportTriplesCommand, generateQueriesCommand],
   demo: medeurekaDemo,
+  run: {
+    data: 'release folder',
+    options: MEDEUREKA_RUN_OPTIONS,
+    plan: (request, hooks) => {
+      const { data } = request;
+      if (!data)
+        throw new MedbenchError({ code: 'USAGE', message: 'run medeureka needs --data <release folder>.' });
+      return retrieverPlan({ ...request, data }, hooks);
+    },
+  },
 };

@@ -1,18 +1,22 @@
-import { MedbenchError } from '../core/errors.js';
-import { Store } from '../store/store.js';
-import { MEDEUREKA_TASK_KEYS } from '../suites/medeureka/datasets.js';
+import { bindModel, type ModelOverrides } from '../../../compose/bind-model.js';
+import { loadConfig } from '../../../compose/config.js';
+import {
+  answerGenerationRequests,
+  generationOutputLimit,
+  generationStorePath,
+} from '../../../compose/generation-runs.js';
+import { checkRestrictedData } from '../../../compose/restricted-data.js';
+import type { RetryOptions, RunHooks } from '../../../compose/run-model.js';
+import { MedbenchError } from '../../../core/errors.js';
+import { Store } from '../../../store/store.js';
+import { MEDEUREKA_TASK_KEYS } from '../datasets.js';
 import {
   type DocumentQuery,
   parseGeneratedQuery,
   type QueryLanguage,
   tableQueryPrompt,
-} from '../suites/medeureka/query-generation.js';
-import { readDocuments } from '../suites/medeureka/read-documents.js';
-import { bindModel, type ModelOverrides } from './bind-model.js';
-import { loadConfig } from './config.js';
-import { answerGenerationRequests, generationOutputLimit, generationStorePath } from './generation-runs.js';
-import { checkRestrictedData } from './restricted-data.js';
-import type { RetryOptions, RunHooks } from './run-model.js';
+} from '../query-generation.js';
+import { readDocuments } from '../read-documents.js';
 
 export interface GenerateQueriesRequest extends ModelOverrides, RetryOptions {
   /** A folder of .md/.txt documents or a JSON-lines file of { id?, text }. */
