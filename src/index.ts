@@ -11,7 +11,6 @@ export { bindModel } from './compose/bind-model.js';
 export { loadConfig } from './compose/config.js';
 export { type EvaluateDatasetRequest, evaluateDataset } from './compose/evaluate-dataset.js';
 export { type EvaluateRetrieverRequest, evaluateRetriever } from './compose/evaluate-retriever.js';
-export { type GenerateMeDiSumQaRequest, generateMeDiSumQa } from './compose/generate-medisumqa.js';
 export { type GenerateQueriesRequest, generateQueries } from './compose/generate-queries.js';
 export { resolveHome, storePathIn } from './compose/home.js';
 export { type RetryOptions, type RunHooks, retryPolicyFrom, runModel } from './compose/run-model.js';
@@ -36,6 +35,10 @@ export { exactSearch } from './search/exact-search.js';
 export { EmbeddingCache } from './store/embedding-cache.js';
 export { Store } from './store/store.js';
 export { buildClueReport, renderClueHtml, renderClueText } from './suites/clue/clue-report.js';
+export {
+  type GenerateMeDiSumQaRequest,
+  generateMeDiSumQa,
+} from './suites/clue/commands/generate-medisumqa.js';
 export { formatMeDiSumCodeLines, generateMeDiSumCode } from './suites/clue/generate-medisumcode.js';
 export { readIcdTables, shippedIcdTables } from './suites/clue/icd-tables.js';
 export { clueSuite } from './suites/clue/suite.js';
