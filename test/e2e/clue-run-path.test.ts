@@ -155,3 +155,28 @@ describe('run clue --max-cost', () => {
     expect(resultIds(home)).toHaveLength(3);
   });
 });
+
+describe('run clue: run identity', () => {
+  it('keeps the run ids runs had before `run clue` moved onto runSuite (a changed id orphans stored runs)', async () => {
+    const home = temporaryHome();
+    const runId = async (...extra: string[]) => {
+      const result = await clue(home, 'baseline', ...extra);
+      expect(result.code, result.stderr).toBe(0);
+      return /^Run ([0-9a-f]{16}):/m.exec(result.stderr)?.[1];
+    };
+    // Ids of the same runs by medbench at d06a5c9 (runClueCommand), on these fixtures.
+    expect(await runId('--tasks', 'meqsum,mednli', '--limit', '1', '--redact')).toBe('ecd185dde2b718a9');
+    expect(
+      await runId(
+        '--tasks',
+        'meqsum,mednli,medisumcode',
+        '--protocol',
+        'repo-2025',
+        '--seed',
+        '3',
+        '--label',
+        'x',
+      ),
+    ).toBe('0f80b4995b7ca284');
+  });
+});

@@ -62,8 +62,19 @@ export async function cluePlan(request: SuiteRunRequest, hooks: RunHooks): Promi
     const { prefill, warning } = model
       ? fitPrefillWarned(samples, model.endpoints[0]!.model.capabilities)
       : { prefill: 'none (baseline)', warning: undefined };
-    const runRecord = { request: options, samples, model, protocol, tasks, kind, prefill, resources };
-    const run = clueRunRecord({ ...runRecord, missingBertScore: bertscore.missing, limit });
+    const missingBertScore = bertscore.missing;
+    const run = clueRunRecord({
+      request: options,
+      samples,
+      model,
+      protocol,
+      tasks,
+      kind,
+      prefill,
+      resources,
+      missingBertScore,
+      limit,
+    });
     const scoring = { protocol, modelId: model?.modelId ?? 'baseline' };
     return {
       suite: clueSuite,
