@@ -10,7 +10,6 @@
 export { bindModel } from './compose/bind-model.js';
 export { loadConfig } from './compose/config.js';
 export { type EvaluateDatasetRequest, evaluateDataset } from './compose/evaluate-dataset.js';
-export { type GenerateMeDiSumQaRequest, generateMeDiSumQa } from './compose/generate-medisumqa.js';
 export { resolveHome, storePathIn } from './compose/home.js';
 export { type RetryOptions, type RunHooks, retryPolicyFrom, runModel } from './compose/run-model.js';
 export { storedReport } from './compose/stored-report.js';
@@ -34,6 +33,10 @@ export { exactSearch } from './search/exact-search.js';
 export { EmbeddingCache } from './store/embedding-cache.js';
 export { Store } from './store/store.js';
 export { buildClueReport, renderClueHtml, renderClueText } from './suites/clue/clue-report.js';
+export {
+  type GenerateMeDiSumQaRequest,
+  generateMeDiSumQa,
+} from './suites/clue/commands/generate-medisumqa.js';
 export { formatMeDiSumCodeLines, generateMeDiSumCode } from './suites/clue/generate-medisumcode.js';
 export { readIcdTables, shippedIcdTables } from './suites/clue/icd-tables.js';
 export { clueSuite } from './suites/clue/suite.js';

@@ -2,8 +2,6 @@ import { Command, CommanderError } from 'commander';
 import { SUITE_PLUGINS } from '../compose/suites.js';
 import type { CommandOutput } from '../core/command-output.js';
 import { VERSION } from '../version.js';
-import { defineData } from './program/define-data.js';
-import { defineGenerate } from './program/define-generate.js';
 import { defineRun } from './program/define-run.js';
 import { defineSuiteCommands } from './program/define-suite-commands.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
@@ -41,8 +39,6 @@ export function createProgram(): Command {
   defineTools(program, context);
   defineMerge(program, context);
   defineRun(program, context);
-  defineData(program, context);
-  defineGenerate(program, context);
   defineSuiteCommands(program, SUITE_PLUGINS, context);
   return program;
 }

@@ -16,6 +16,13 @@ import { resolveHome } from './home.js';
 import type { DataRestriction } from './restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
 
+/** The generate commands' --redact (each declares it: `generate medisumqa`, `generate queries`). */
+export const GENERATION_REDACT_OPTION = {
+  flags: '--redact',
+  description:
+    'keep no note, prompt or answer text in generate.sqlite (SHA-256 hashes and lengths only; the answers stay in memory until the files are written, so a re-run after a stop asks the model again)',
+} as const;
+
 /** Where generation runs are kept: their own store beside the home's, out of reports and the viewer. */
 export function generationStorePath(home: string | undefined): string {
   return join(resolveHome(home), 'generate.sqlite');

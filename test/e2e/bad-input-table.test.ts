@@ -408,6 +408,7 @@ const CASES: Case[] = [
   usage('run --task nosuch', run('--task', 'nosuch'), 'the dataset has no samples of that task; it has niah'),
   usage('a folder as --dataset', ['run', '--dataset', at('a-folder'), '--model', 'baseline'], 'is a folder'),
   usage('clue --tasks nosuch', clueRun('clue-ok', '--tasks', 'nosuch'), '"nosuch" is not one of'),
+  usage("clue --task (a dataset run's)", clueRun('clue-ok', '--task', 'mednli'), 'run clue takes --tasks'),
 
   // Accepted before, though nothing could be done with them.
   usage(

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
 import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
+import { shardAndMerge } from './shard-and-merge.js';
 import { resultIds, storeSnapshot } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -57,22 +58,11 @@ describe('run --shard i/n and merge', () => {
     const all = resultIds(single);
     expect(all.length).toBe(40);
 
-    const shards = [temporaryHome(), temporaryHome(), temporaryHome()];
-    for (const [index, home] of shards.entries()) {
-      const result = await run(home, '--shard', `${index + 1}/3`);
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain(`(shard ${index + 1}/3)`);
-    }
-    const parts = shards.map((home) => resultIds(home));
-    // Every sample in exactly one shard, none empty.
-    expect(parts.every((part) => part.length > 0)).toBe(true);
-    expect(parts.flat().sort()).toEqual(all);
-
-    const merged = temporaryHome();
-    const merging = await runCli(['--home', merged, 'merge', ...shards]);
-    expect(merging.code, merging.stderr).toBe(0);
-    expect(merging.stderr).toMatch(/Merged .*: 1 runs, \d+ results/);
-    expect(resultIds(merged)).toEqual(all);
+    const shards: string[] = [];
+    const merged = await shardAndMerge((home, ...extra) => {
+      shards.push(home);
+      return run(home, ...extra);
+    }, all);
     expect(await report(merged)).toEqual(await report(single));
 
     // Merging again adds nothing; resuming the merged run sends nothing.

@@ -1,66 +1,13 @@
 import { type Command, Option } from 'commander';
-import { parseEnvironmentName, parseNumber } from '../../compose/parse-options.js';
+import { parseEnvironmentName } from '../../compose/parse-options.js';
 import type { CommandOption, SuitePlugin } from '../../compose/suite-plugin.js';
 import { SUITE_PLUGINS } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import { parseShard } from '../../runner/shard.js';
 import { runCommand } from '../commands/run.js';
-import { type RunClueOptions, runClueCommand } from '../commands/run-clue.js';
 import { runSuiteCommand } from '../commands/run-suite.js';
 import { commanderOption } from './commander-option.js';
 import { action, checked, decimal, integer, type ProgramContext } from './program-context.js';
-
-/**
- * Suites whose runs build their items from the official files for the model at hand, with options
- * of their own (`run <suite> --data <folder>`); every other suite runs a built dataset file.
- */
-const SUITE_RUNS: Readonly<
-  Record<
-    string,
-    {
-      data: string;
-      run: (options: RunClueOptions, output: ProgramContext['output']) => Promise<unknown>;
-    }
-  >
-> = {
-  clue: { data: 'folder with the official files', run: runClueCommand },
-};
-
-/** CLUE's options of `medbench run clue`. */
-function clueOptions(command: Command): Command {
-  return command
-    .option('--umls <file>', 'clue: your UMLS MRCONSO.RRF, for UMLS F1 and the Problem Summary baseline')
-    .option('--umls-language <code>', 'clue: MRCONSO language to keep (default ENG)')
-    .option(
-      '--icd10 <file>',
-      'clue: an ICD-10-CM order or codes file for the valid-code rate (default: the icd10 package table the scripts used, shipped)',
-    )
-    .addOption(
-      new Option(
-        '--protocol <name>',
-        "clue: which version of the authors' scripts to follow: paper-2024 (commit fdb4ec7, Table 3's) or repo-2025 (commit 2de4314)",
-      )
-        .choices(['paper-2024', 'repo-2025'])
-        .default('paper-2024'),
-    )
-    .option(
-      '--bertscore-model <encoder=folder>',
-      'clue: a local ONNX export for BERTScore (model.onnx + tokenizer.json), as allenai/scibert_scivocab_uncased=<folder> or emilyalsentzer/Bio_ClinicalBERT=<folder>, or a bare folder for both; repeatable',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option(
-      '--bertscore-layer <n|last>',
-      "clue: hidden layer to read (output hidden_states.<n>) instead of the protocol's (8 SciBERT, 9 Bio_ClinicalBERT); last: the export's last_hidden_state (an export cut to that layer)",
-      checked((value) =>
-        value === 'last' ? 'last' : parseNumber('--bertscore-layer', value, { min: 0, max: 100 }),
-      ),
-    )
-    .option(
-      '--seed <n>',
-      "clue: seed of LongHealth's document shuffles and distractor draws (default 1)",
-      integer('--seed', { min: 0 }),
-    );
-}
 
 /**
  * The model, its window and tokenizer, and its generation parameters. `outputLimit`: the output
@@ -129,7 +76,7 @@ export function retryOptions(command: Command, options: { forRuns?: boolean } = 
     command
       .option(
         '--dry-run',
-        'run --dataset: print per task the samples, prompt tokens and output limits left to send and the most they may cost; run medeureka: the queries left to rank and the texts an embedding model would be sent; send and store nothing',
+        'run --dataset, run clue: print per task the samples, prompt tokens and output limits left to send and the most they may cost (a baseline: the items left to compute); run medeureka: the queries left to rank and the texts an embedding model would be sent; send and store nothing',
       )
       .option(
         '--shard <i/n>',
@@ -183,17 +130,20 @@ export function defineRun(
       '--model <spec>',
       'a config name, baseline, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>; medeureka: an embedding model spec, bm25 or lsa',
     );
-  suiteRunOptions(retryOptions(modelOptions(clueOptions(run))), plugins).action(
+  suiteRunOptions(retryOptions(modelOptions(run)), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
       if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;
       const withHome = context.withHome(options);
-      const plugin = plugins.find((entry) => entry.suite.name === suite && entry.run);
-      const data = plugin?.run?.data ?? (suite !== undefined ? SUITE_RUNS[suite]?.data : undefined);
-      if (suite !== undefined && data !== undefined && !options.data)
-        throw new MedbenchError({ code: 'USAGE', message: `run ${suite} needs --data <${data}>.` });
-      if (plugin?.run) return runSuiteCommand(plugin.run, withHome, context.output);
-      if (suite !== undefined && SUITE_RUNS[suite]) return SUITE_RUNS[suite].run(withHome, context.output);
+      const definition = plugins.find((entry) => entry.suite.name === suite)?.run;
+      if (definition) {
+        if (!options.data)
+          throw new MedbenchError({
+            code: 'USAGE',
+            message: `run ${suite} needs --data <${definition.data}>.`,
+          });
+        return runSuiteCommand(definition, withHome, context.output);
+      }
       if (suite !== undefined) {
         throw new MedbenchError({
           code: 'USAGE',
@@ -206,7 +156,9 @@ export function defineRun(
       if (!options.dataset) {
         throw new MedbenchError({
           code: 'USAGE',
-          message: 'run needs --dataset <file> (or `run clue --data <folder>`).',
+          message: `run needs --dataset <file> (or ${suiteRunNames(plugins)
+            .map((name) => `\`run ${name} --data <folder>\``)
+            .join(', ')}).`,
         });
       }
       return runCommand(withHome, context.output);
@@ -216,8 +168,7 @@ export function defineRun(
 
 /** The suites whose run builds its items from `--data`. */
 function suiteRunNames(plugins: readonly SuitePlugin[]): string[] {
-  const names = plugins.filter((plugin) => plugin.run).map((plugin) => plugin.suite.name);
-  return [...names, ...Object.keys(SUITE_RUNS).filter((name) => !names.includes(name))];
+  return plugins.filter((plugin) => plugin.run).map((plugin) => plugin.suite.name);
 }
 
 /**

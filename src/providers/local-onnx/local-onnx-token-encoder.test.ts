@@ -47,4 +47,14 @@ describe('BERTScore through a local ONNX encoder', () => {
     expect(f1).toBeCloseTo((2 * recall) / (1 + recall), 6);
     expect(same).toBeCloseTo(1, 6);
   });
+
+  it('closes: the session is released, and a later call loads the model again', async () => {
+    const encoder = new LocalOnnxTokenEncoder({ folder: writeTinyOnnxModel() });
+    await encoder.close();
+    const [before] = await encoder.encodeTokens(['fever']);
+    await encoder.close();
+    const [after] = await encoder.encodeTokens(['fever']);
+    expect(after!.vectors.map((vector) => [...vector])).toEqual(before!.vectors.map((vector) => [...vector]));
+    await encoder.close();
+  });
 });

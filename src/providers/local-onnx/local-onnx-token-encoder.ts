@@ -40,4 +40,9 @@ export class LocalOnnxTokenEncoder implements TokenEncoder {
       };
     });
   }
+
+  /** Releases the ONNX session (BERTScore's encoders are closed when the run ends). */
+  close(): Promise<void> {
+    return this.encoder.close();
+  }
 }

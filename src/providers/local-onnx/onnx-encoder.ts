@@ -179,4 +179,15 @@ export class OnnxEncoder {
       content: truncated.map(({ start, end }) => ({ start, end })),
     };
   }
+
+  /** Releases the ONNX session's native memory; a later `encode` loads the model again. */
+  async close(): Promise<void> {
+    const loaded = this.loaded;
+    this.loaded = undefined;
+    const session = await loaded?.then(
+      (parts) => parts.session,
+      () => undefined,
+    );
+    await session?.release();
+  }
 }

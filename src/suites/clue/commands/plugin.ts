@@ -1,8 +1,18 @@
 import type { SuitePlugin } from '../../../compose/suite-plugin.js';
 import { clueSuite } from '../suite.js';
+import { cluePlan } from './clue-plan.js';
+import { CLUE_RUN_OPTIONS } from './clue-run-options.js';
+import { exportClueUmlsTexts, rescoreClue } from './clue-umls-entities.js';
+import { generateMeDiSumCodeCommand } from './generate-medisumcode-command.js';
+import { generateMeDiSumQaCommand } from './generate-medisumqa-command.js';
 
 /** CLUE's commands and its run (`run clue --data <folder>`). */
 export const cluePlugin: SuitePlugin = {
   suite: clueSuite,
-  commands: [],
+  commands: [generateMeDiSumCodeCommand, generateMeDiSumQaCommand, exportClueUmlsTexts, rescoreClue],
+  run: {
+    data: 'folder with the official files',
+    options: CLUE_RUN_OPTIONS,
+    plan: cluePlan,
+  },
 };

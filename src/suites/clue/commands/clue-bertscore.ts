@@ -1,17 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CommandOutput } from '../../core/command-output.js';
-import { MedbenchError } from '../../core/errors.js';
-import { LocalOnnxTokenEncoder } from '../../providers/local-onnx/local-onnx-token-encoder.js';
-import type { Store } from '../../store/store.js';
-import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
-import { referenceGold } from '../../suites/clue/gold.js';
-import type { ClueTaskName } from '../../suites/clue/load-tasks.js';
-import {
-  BERTSCORE_ENCODERS,
-  type BertScoreEncoderName,
-  type ClueProtocol,
-} from '../../suites/clue/protocols.js';
+import { MedbenchError } from '../../../core/errors.js';
+import { LocalOnnxTokenEncoder } from '../../../providers/local-onnx/local-onnx-token-encoder.js';
+import type { Store } from '../../../store/store.js';
+import { bertScoreF1s } from '../bertscore-pass.js';
+import { referenceGold } from '../gold.js';
+import type { ClueTaskName } from '../load-tasks.js';
+import { BERTSCORE_ENCODERS, type BertScoreEncoderName, type ClueProtocol } from '../protocols.js';
 
 /** The authors' bert_score fork cuts every text at 512 tokens. */
 const BERTSCORE_MAX_LENGTH = 512;
@@ -87,26 +82,37 @@ export function planBertScore(options: {
   return plan;
 }
 
+/** The encoders a run opened, by `<folder>#<layer>`. */
+export type BertScoreEncoders = ReadonlyMap<string, LocalOnnxTokenEncoder>;
+
 /**
  * Opens each planned encoder once and encodes a probe with it, so that a missing file or
  * layer is an error before anything runs (not after the model has answered).
  */
-export async function openBertScoreEncoders(
-  plan: BertScorePlan,
-): Promise<Map<string, LocalOnnxTokenEncoder>> {
+export async function openBertScoreEncoders(plan: BertScorePlan): Promise<BertScoreEncoders> {
   const encoders = new Map<string, LocalOnnxTokenEncoder>();
-  for (const entry of Object.values(plan.tasks)) {
-    const key = `${entry.folder}#${entry.layer}`;
-    if (encoders.has(key)) continue;
-    const encoder = new LocalOnnxTokenEncoder({
-      folder: entry.folder,
-      ...(entry.layer === 'last' ? {} : { layer: entry.layer }),
-      maxLength: BERTSCORE_MAX_LENGTH,
-    });
-    await encoder.encodeTokens(['probe']);
-    encoders.set(key, encoder);
+  try {
+    for (const entry of Object.values(plan.tasks)) {
+      const key = `${entry.folder}#${entry.layer}`;
+      if (encoders.has(key)) continue;
+      const encoder = new LocalOnnxTokenEncoder({
+        folder: entry.folder,
+        ...(entry.layer === 'last' ? {} : { layer: entry.layer }),
+        maxLength: BERTSCORE_MAX_LENGTH,
+      });
+      encoders.set(key, encoder);
+      await encoder.encodeTokens(['probe']);
+    }
+  } catch (error) {
+    await closeBertScoreEncoders(encoders);
+    throw error;
   }
   return encoders;
+}
+
+/** Releases the encoders' ONNX sessions. */
+export async function closeBertScoreEncoders(encoders: BertScoreEncoders): Promise<void> {
+  await Promise.all([...encoders.values()].map((encoder) => encoder.close()));
 }
 
 /**
@@ -117,8 +123,9 @@ export async function addBertScores(
   store: Store,
   runId: string,
   plan: BertScorePlan,
-  encoders: ReadonlyMap<string, LocalOnnxTokenEncoder>,
-  output: CommandOutput,
+  encoders: BertScoreEncoders,
+  /** Told one line per task scored. */
+  onNotice: (text: string) => void = () => {},
 ): Promise<void> {
   const updates: Array<{ sampleId: string; scores: Record<string, number> }> = [];
   for (const [task, entry] of Object.entries(plan.tasks)) {
@@ -139,8 +146,8 @@ export async function addBertScores(
     pending.forEach((result, index) => {
       updates.push({ sampleId: result.sampleId, scores: { ...result.scores, bertscore: f1s[index]! } });
     });
-    output.stderr(
-      `BERTScore ${task}: ${entry.encoder} layer ${entry.layer}${entry.lowercase ? ', lower-cased' : ''}, ${pending.length} items in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
+    onNotice(
+      `BERTScore ${task}: ${entry.encoder} layer ${entry.layer}${entry.lowercase ? ', lower-cased' : ''}, ${pending.length} items in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
     );
   }
   store.transaction(() => {

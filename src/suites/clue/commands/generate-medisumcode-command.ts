@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { writeOutputFile } from '../../compose/output-file.js';
-import type { CommandOutput } from '../../core/command-output.js';
-import { MedbenchError } from '../../core/errors.js';
-import { formatMeDiSumCodeLines, generateMeDiSumCode } from '../../suites/clue/generate-medisumcode.js';
-import { shippedIcdTables } from '../../suites/clue/icd-tables.js';
+import { writeOutputFile } from '../../../compose/output-file.js';
+import { numberOption, type SuiteCommand } from '../../../compose/suite-plugin.js';
+import type { CommandOutput } from '../../../core/command-output.js';
+import { MedbenchError } from '../../../core/errors.js';
+import { formatMeDiSumCodeLines, generateMeDiSumCode } from '../generate-medisumcode.js';
+import { shippedIcdTables } from '../icd-tables.js';
 
-export interface GenerateMeDiSumCodeCommandOptions {
+interface GenerateMeDiSumCodeCommandOptions {
   discharge: string;
   diagnosesIcd: string;
   out: string;
@@ -18,7 +19,7 @@ export interface GenerateMeDiSumCodeCommandOptions {
  * authors' generation script builds it, written as that script writes it (JSON lines). Nothing
  * leaves this machine: the step needs no model.
  */
-export async function generateMeDiSumCodeCommand(
+export async function generateMeDiSumCodeFile(
   options: GenerateMeDiSumCodeCommandOptions,
   output: CommandOutput,
 ): Promise<void> {
@@ -46,3 +47,36 @@ export async function generateMeDiSumCodeCommand(
       '  This file is MIMIC-derived: medbench treats it as restricted (approved endpoints only).\n',
   );
 }
+
+/** `medbench generate medisumcode`. */
+export const generateMeDiSumCodeCommand: SuiteCommand = {
+  verb: 'generate',
+  name: 'medisumcode',
+  description:
+    'CLUE MeDiSumCode from MIMIC-IV (discharge notes + diagnoses), as data/MeDiSumCode/generate_code_dataset.py builds it',
+  options: [
+    {
+      flags: '--discharge <file>',
+      description: 'MIMIC-IV-Note note/discharge.csv (or .csv.gz)',
+      required: true,
+    },
+    {
+      flags: '--diagnoses-icd <file>',
+      description: 'MIMIC-IV hosp/diagnoses_icd.csv (or .csv.gz)',
+      required: true,
+    },
+    {
+      flags: '--out <file>',
+      description: 'JSON-lines file to write (name it medisumcode.json in your CLUE folder)',
+      required: true,
+    },
+    {
+      flags: '--max-examples <n>',
+      description: 'notes kept after the seed-44 shuffle (default 500)',
+      parse: numberOption('--max-examples', { min: 1 }),
+    },
+    { flags: '--force', description: 'replace --out if it exists' },
+  ],
+  run: ({ options }, { output }) =>
+    generateMeDiSumCodeFile(options as unknown as GenerateMeDiSumCodeCommandOptions, output),
+};

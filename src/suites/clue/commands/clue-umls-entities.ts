@@ -1,15 +1,16 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { resolveHome, storePathIn } from '../../compose/home.js';
-import { writeOutputFile } from '../../compose/output-file.js';
-import type { CommandOutput } from '../../core/command-output.js';
-import { MedbenchError } from '../../core/errors.js';
-import { readJsonLinesFile } from '../../io/text-file.js';
-import { setF1 } from '../../metrics/set-f1.js';
-import { Store } from '../../store/store.js';
-import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
-import { referenceGold } from '../../suites/clue/gold.js';
-import { clueSuite } from '../../suites/clue/suite.js';
+import { resolveHome, storePathIn } from '../../../compose/home.js';
+import { writeOutputFile } from '../../../compose/output-file.js';
+import type { SuiteCommand } from '../../../compose/suite-plugin.js';
+import type { CommandOutput } from '../../../core/command-output.js';
+import { MedbenchError } from '../../../core/errors.js';
+import { readJsonLinesFile } from '../../../io/text-file.js';
+import { setF1 } from '../../../metrics/set-f1.js';
+import { Store } from '../../../store/store.js';
+import { suiteLeaderboard } from '../../../store/suite-leaderboard.js';
+import { referenceGold } from '../gold.js';
+import { clueSuite } from '../suite.js';
 
 /** The CLUE tasks scored with UMLS F1. */
 const UMLS_TASKS = ['problem-summary', 'medisumqa'] as const;
@@ -122,3 +123,35 @@ export function rescoreClueUmlsCommand(
     store.close();
   }
 }
+
+/** The run a command reads, as `--run <id>` gives it. */
+const RUN_OPTION = { flags: '--run <id>', description: 'the run (an id prefix)', required: true } as const;
+
+/** `medbench export clue-umls-texts`. */
+export const exportClueUmlsTexts: SuiteCommand = {
+  verb: 'export',
+  name: 'clue-umls-texts',
+  description:
+    "a CLUE run's outputs and references scored with UMLS F1, as JSONL { id, prediction, reference }, for a linker such as scispacy",
+  options: [RUN_OPTION, { flags: '--out <file>', description: 'JSONL file to write', required: true }],
+  run: async ({ options }, { output }) =>
+    exportClueUmlsTextsCommand(options as { run: string; out: string; home?: string }, output),
+};
+
+/** `medbench rescore clue`. */
+export const rescoreClue: SuiteCommand = {
+  verb: 'rescore',
+  name: 'clue',
+  description:
+    'UMLS F1 of a CLUE run from entity sets (JSONL { id, prediction: [...], reference: [...] }, e.g. from scispacy)',
+  options: [
+    RUN_OPTION,
+    {
+      flags: '--umls-entities <file>',
+      description: 'JSONL of the concept names (or CUIs) found in each output and reference',
+      required: true,
+    },
+  ],
+  run: async ({ options }, { output }) =>
+    rescoreClueUmlsCommand(options as { run: string; umlsEntities: string; home?: string }, output),
+};

@@ -1,12 +1,16 @@
-import { Store } from '../store/store.js';
-import { type GeneratedNote, generateMeDiSumQaNotes } from '../suites/clue/generate-medisumqa.js';
-import { GENERATION_MAX_TOKENS, llama3Prompt, STOP_SEQUENCES } from '../suites/clue/medisumqa-generation.js';
-import { bindModel, type ModelOverrides } from './bind-model.js';
-import { loadConfig } from './config.js';
-import { fitPrefill, noPrefillReason } from './fit-prefill.js';
-import { answerGenerationRequests, generationOutputLimit, generationStorePath } from './generation-runs.js';
-import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
-import type { RetryOptions, RunHooks } from './run-model.js';
+import { bindModel, type ModelOverrides } from '../../../compose/bind-model.js';
+import { loadConfig } from '../../../compose/config.js';
+import { fitPrefill, noPrefillReason } from '../../../compose/fit-prefill.js';
+import {
+  answerGenerationRequests,
+  generationOutputLimit,
+  generationStorePath,
+} from '../../../compose/generation-runs.js';
+import { checkRestrictedData, type DataRestriction } from '../../../compose/restricted-data.js';
+import type { RetryOptions, RunHooks } from '../../../compose/run-model.js';
+import { Store } from '../../../store/store.js';
+import { type GeneratedNote, generateMeDiSumQaNotes } from '../generate-medisumqa.js';
+import { GENERATION_MAX_TOKENS, llama3Prompt, STOP_SEQUENCES } from '../medisumqa-generation.js';
 
 export interface GenerateMeDiSumQaRequest extends ModelOverrides, RetryOptions {
   discharge: string;

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
-import { type GenerateMeDiSumQaRequest, generateMeDiSumQa } from '../../compose/generate-medisumqa.js';
-import { writeOutputFile } from '../../compose/output-file.js';
-import type { CommandOutput } from '../../core/command-output.js';
-import { MedbenchError } from '../../core/errors.js';
-import { LocalOnnxTokenEncoder } from '../../providers/local-onnx/local-onnx-token-encoder.js';
-import { bertScoreF1s } from '../../suites/clue/bertscore-pass.js';
-import { formatGeneratedNotes } from '../../suites/clue/generate-medisumqa.js';
-import { formatMeDiSumQaLines, postProcessQas } from '../../suites/clue/post-process-qas.js';
-import { BERTSCORE_ENCODERS } from '../../suites/clue/protocols.js';
-import { terminalSession } from '../run-session.js';
+import { GENERATION_REDACT_OPTION } from '../../../compose/generation-runs.js';
+import { writeOutputFile } from '../../../compose/output-file.js';
+import { numberOption, type SuiteCommand, type SuiteCommandContext } from '../../../compose/suite-plugin.js';
+import { MedbenchError } from '../../../core/errors.js';
+import { LocalOnnxTokenEncoder } from '../../../providers/local-onnx/local-onnx-token-encoder.js';
+import { bertScoreF1s } from '../bertscore-pass.js';
+import { formatGeneratedNotes } from '../generate-medisumqa.js';
+import { formatMeDiSumQaLines, postProcessQas } from '../post-process-qas.js';
+import { BERTSCORE_ENCODERS } from '../protocols.js';
+import { type GenerateMeDiSumQaRequest, generateMeDiSumQa } from './generate-medisumqa.js';
 
 export interface GenerateMeDiSumQaCommandOptions extends GenerateMeDiSumQaRequest {
   out: string;
@@ -57,9 +57,9 @@ function withoutBertScore(options: GenerateMeDiSumQaCommandOptions, made: string
  * approved chat model — generate_qas.py's two model steps, then post_process_qas.py's choice of
  * the pairs whose question gives least away (ROUGE-L and BERTScore with Bio_ClinicalBERT).
  */
-export async function generateMeDiSumQaCommand(
+export async function generateMeDiSumQaFiles(
   options: GenerateMeDiSumQaCommandOptions,
-  output: CommandOutput,
+  context: SuiteCommandContext,
 ): Promise<void> {
   for (const path of [options.out, notesPath(options)])
     if (existsSync(path) && !options.force)
@@ -70,7 +70,7 @@ export async function generateMeDiSumQaCommand(
       });
   // Opened (and probed) first: a wrong folder is an error before any model is asked.
   const encoder = options.bertscoreModel ? await openEncoder(options.bertscoreModel, options) : undefined;
-  const { hooks, dispose } = terminalSession(output);
+  const { hooks, dispose } = context.session();
   try {
     const generated = await generateMeDiSumQa(options, hooks);
     writeOutputFile(notesPath(options), formatGeneratedNotes(generated.notes));
@@ -82,12 +82,73 @@ export async function generateMeDiSumQaCommand(
       bertScoreF1s: (pairs) => bertScoreF1s(pairs, encoder),
     });
     writeOutputFile(options.out, formatMeDiSumQaLines(chosen.entries));
-    output.stderr(
+    context.output.stderr(
       `${made}, ${chosen.pairs} question-answer pairs (${notesPath(options)}); ` +
         `the ${options.topKQas} chosen to ${options.out}${chosen.repeated > 0 ? ` (${chosen.repeated} chosen twice, as the script allows)` : ''}.\n` +
         '  Both files are MIMIC-derived: medbench treats them as restricted (approved endpoints only).\n',
     );
   } finally {
     dispose();
+    await encoder?.close();
   }
 }
+
+/** `medbench generate medisumqa`, with `run`'s model and retry options. */
+export const generateMeDiSumQaCommand: SuiteCommand = {
+  verb: 'generate',
+  name: 'medisumqa',
+  description:
+    "CLUE MeDiSumQA from MIMIC-IV-Note discharge notes with a chat model: data/MeDiSumQA/generate_qas.py's two steps, then post_process_qas.py",
+  options: [
+    {
+      flags: '--discharge <file>',
+      description: 'MIMIC-IV-Note note/discharge.csv (or .csv.gz)',
+      required: true,
+    },
+    {
+      flags: '--model <spec>',
+      description: 'the generating model (restricted data: approved endpoints only)',
+      required: true,
+    },
+    {
+      flags: '--out <file>',
+      description: 'the MeDiSumQA file to write (JSON lines; name it medisumqa.json in your CLUE folder)',
+      required: true,
+    },
+    {
+      flags: '--top-k-qas <n>',
+      description:
+        "question-answer pairs to keep (post_process_qas.py's --top_k_qas; the published set has 453)",
+      required: true,
+      parse: numberOption('--top-k-qas', { min: 1 }),
+    },
+    {
+      flags: '--bertscore-model <folder>',
+      description:
+        "local ONNX export of emilyalsentzer/Bio_ClinicalBERT (model.onnx with hidden_states outputs, tokenizer.json), for post_process_qas.py's step; without it the command stops after writing --notes-out",
+    },
+    {
+      flags: '--bertscore-layer <n>',
+      description: "hidden layer to read (default 9, bert_score's for Bio_ClinicalBERT)",
+      parse: numberOption('--bertscore-layer', { min: 0 }),
+    },
+    {
+      flags: '--notes-out <file>',
+      description: "generate_qas.py's own output (default: --out with .notes.jsonl)",
+    },
+    {
+      flags: '--max-notes <n>',
+      description: "notes to generate from (the script's --max_discharge_notes, default 4000)",
+      parse: numberOption('--max-notes', { min: 1 }),
+    },
+    {
+      flags: '--example-note <id>',
+      description: 'the note whose discharge instructions are the few-shot example (default 13714762-DS-14)',
+    },
+    { flags: '--force', description: 'replace --out and --notes-out if they exist' },
+    GENERATION_REDACT_OPTION,
+  ],
+  modelOptions: { outputLimit: "the script's 1000" },
+  run: ({ options }, context) =>
+    generateMeDiSumQaFiles(options as unknown as GenerateMeDiSumQaCommandOptions, context),
+};
