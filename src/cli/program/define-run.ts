@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { specForms } from '../../compose/bind-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import { parseShard } from '../../runner/shard.js';
 import { runCommand } from '../commands/run.js';
@@ -213,7 +214,7 @@ export function defineRun(program: Command, context: ProgramContext): void {
     .option('--dataset <file>', 'dataset file written by `medbench build`')
     .requiredOption(
       '--model <spec>',
-      'a config name, baseline, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>; medeureka: an embedding model spec, bm25 or lsa',
+      `a config name, ${specForms().join(', ')}; medeureka: an embedding model spec, bm25 or lsa`,
     );
   medeurekaOptions(retryOptions(modelOptions(clueOptions(run)))).action(
     action(async (suite: string | undefined, options, command: Command) => {
