@@ -4,28 +4,19 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
 import { parseJsonText, readTextFile } from '../io/text-file.js';
-import type { ProviderDescriptor, SettingsIssue } from '../providers/provider-descriptor.js';
-import { PROVIDERS, type ProviderRegistry, providerNamed } from '../providers/registry.js';
+import { embeddingEntryFields, environmentName, headersSchema, httpUrl } from '../providers/config-fields.js';
+import type {
+  EmbeddingDescriptor,
+  ProviderDescriptor,
+  SettingsIssue,
+} from '../providers/provider-descriptor.js';
+import {
+  EMBEDDING_PROVIDERS,
+  PROVIDERS,
+  type ProviderRegistry,
+  providerNamed,
+} from '../providers/registry.js';
 import { generationSettingsSchema } from './generation-settings-schema.js';
-
-/** A base URL medbench can send requests to: http or https only. */
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
-
-const environmentName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
-
-/** An HTTP header's name (RFC 9110 token); Host and Content-Length are medbench's to set. */
-const headerName = z
-  .string()
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name')
-  .refine((name) => !/^(host|content-length|content-type|transfer-encoding|connection)$/i.test(name), {
-    message: 'is set by medbench',
-  });
-
-/** Header name → a value, or { "env": NAME } for a secret read from the environment. */
-const headersSchema = z.record(
-  headerName,
-  z.union([z.string(), z.object({ env: environmentName }).strict()]),
-);
 
 /** The endpoint fields every provider has, before the providers' own ones. */
 const endpointLeading = {
@@ -158,87 +149,32 @@ function endpointIssues(
   return issues;
 }
 
-const embeddingModelSchema = z
-  .object({
-    provider: z.enum([
-      'openai-compatible',
-      'openai',
-      'azure-openai',
-      'local-onnx',
-      'ollama',
-      'bedrock',
-      'gemini',
-      'vertex-ai',
-    ]),
-    /** Model name sent to the server (openai, openai-compatible). */
-    model: z.string().min(1).optional(),
-    baseURL: httpUrl.optional(),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-      .optional(),
-    /** local-onnx: the exported model folder (model.onnx + tokenizer.json). */
-    folder: z.string().min(1).optional(),
-    pooling: z.enum(['cls', 'mean', 'last-token']).optional(),
-    maxLength: z.number().int().positive().optional(),
-    batchSize: z.number().int().positive().optional(),
-    concurrency: z.number().int().positive().optional(),
-    dimensions: z.number().int().positive().optional(),
-    sendDimensions: z.boolean().optional(),
-    encodingFormat: z.enum(['float', 'base64']).optional(),
-    /** e5, bge, bge-gemma2, none, or a literal template with {instruction} and {query}. */
-    instructionTemplate: z.string().optional(),
-    revision: z.string().optional(),
-    label: z.string().optional(),
-    /** As for a chat endpoint: true lets this server receive restricted data, false never. */
-    restrictedDataApproved: z.boolean().optional(),
-    /** openai-compatible: several replicas of the model, each with its own address, key and concurrency. */
-    endpoints: z
-      .array(
-        z
-          .object({
-            baseURL: httpUrl,
-            apiKeyEnv: environmentName.optional(),
-            concurrency: z.number().int().positive().optional(),
-            headers: headersSchema.optional(),
-            query: z.record(z.string().min(1), z.string()).optional(),
-          })
-          .strict(),
-      )
-      .min(1)
-      .optional(),
-    /** HTTP providers: headers (values or { env } secrets) and query parameters for every request. */
-    headers: headersSchema.optional(),
-    query: z.record(z.string().min(1), z.string()).optional(),
-    /** azure-openai: the deployment, API version and way of signing in. */
-    deployment: z.string().min(1).optional(),
-    apiVersion: z.string().min(1).optional(),
-    auth: z.enum(['api-key', 'entra-id']).optional(),
-    /** bedrock: the AWS region and profile; vertex-ai: the project and location. */
-    region: z.string().min(1).optional(),
-    profile: z.string().min(1).optional(),
-    project: z.string().min(1).optional(),
-    location: z.string().min(1).optional(),
-  })
-  .strict()
-  .refine(
-    (value) => (value.provider === 'local-onnx' ? value.folder !== undefined : value.model !== undefined),
-    {
-      message: 'local-onnx needs "folder"; every other provider needs "model"',
-    },
+/**
+ * An `embeddingModels` entry's schema: the fields every entry has and each provider's own, then
+ * what the entry's provider needs beyond them (one message each).
+ */
+function embeddingModelSchemaFor(providers: readonly EmbeddingDescriptor[]) {
+  const own = Object.assign({}, ...providers.map((provider) => provider.settings ?? {})) as z.ZodRawShape;
+  const names = providers.map((provider) => provider.name) as [string, ...string[]];
+  const byFolder = providers.filter((provider) => provider.namedByFolder).map((provider) => provider.name);
+  // Each provider's own fields are its factory's to read; to the rest of medbench an entry has the common ones.
+  return (
+    z.object({ provider: z.enum(names), ...embeddingEntryFields, ...own }).strict() as unknown as z.ZodObject<
+      { provider: z.ZodString } & typeof embeddingEntryFields
+    >
   )
-  .refine((value) => value.provider !== 'vertex-ai' || (value.project && value.location), {
-    message: 'vertex-ai needs "project" and "location"',
-  })
-  .refine((value) => value.provider !== 'azure-openai' || (value.baseURL && value.deployment), {
-    message: 'azure-openai needs "baseURL" (the resource endpoint) and "deployment"',
-  })
-  .refine(
-    (value) =>
-      value.provider !== 'openai-compatible' ||
-      (value.baseURL !== undefined) !== (value.endpoints !== undefined),
-    { message: 'openai-compatible needs "baseURL", or "endpoints" for several replicas (not both)' },
-  );
+    .refine(
+      (value) =>
+        byFolder.includes(value.provider)
+          ? (value as Record<string, unknown>).folder !== undefined
+          : value.model !== undefined,
+      { message: `${byFolder.join(', ')} needs "folder"; every other provider needs "model"` },
+    )
+    .superRefine((value, context) => {
+      const message = providers.find((provider) => provider.name === value.provider)?.check?.(value);
+      if (message) context.addIssue({ code: 'custom', message });
+    });
+}
 
 /** The config schema of a registry of providers: medbench's own, or with a caller's (`providersWith`). */
 export function configSchemaFor(providers: ProviderRegistry) {
@@ -246,7 +182,7 @@ export function configSchemaFor(providers: ProviderRegistry) {
     .object({
       models: z.record(z.string(), modelSchemaFor(providers)).default({}),
       /** Embedding models for MedEureka, by name. */
-      embeddingModels: z.record(z.string(), embeddingModelSchema).default({}),
+      embeddingModels: z.record(z.string(), embeddingModelSchemaFor(EMBEDDING_PROVIDERS)).default({}),
       defaults: z
         .object({
           concurrency: z.number().int().positive().optional(),
@@ -269,7 +205,7 @@ const modelSchema = modelSchemaFor(PROVIDERS);
 
 export type MedbenchConfig = z.infer<typeof configSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
-export type EmbeddingModelConfig = z.infer<typeof embeddingModelSchema>;
+export type EmbeddingModelConfig = z.infer<ReturnType<typeof embeddingModelSchemaFor>>;
 
 const CONFIG_NAMES = ['medbench.config.json', 'medbench.config.mjs', 'medbench.config.js'];
 

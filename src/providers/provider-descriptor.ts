@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { ChatModel, GENERATION_SETTINGS, GenerationParameters } from '../core/chat-model.js';
+import type { EmbeddingModel } from '../core/embedding-model.js';
+import type { EmbeddingEntry, HeadersConfig } from './config-fields.js';
 
 export type GenerationSetting = (typeof GENERATION_SETTINGS)[number];
 
@@ -112,6 +114,64 @@ export interface ProviderDescriptor<Shape extends z.ZodRawShape = z.ZodRawShape>
   checkModel?(where: string, model: DescribedModel<z.infer<z.ZodObject<Shape>>>): void;
   /** Makes the chat adapter of one endpoint, importing it lazily. */
   createChat(options: ChatFactoryOptions<z.infer<z.ZodObject<Shape>>>): Promise<ChatModel>;
+  /** Its embedding models for MedEureka (`embeddingModels` entries and inline specs), if it has any. */
+  embedding?: EmbeddingDescriptor;
+}
+
+/** What a run's flags override of an embedding model's entry. */
+export interface EmbeddingOverrides {
+  instruction?: string;
+  pooling?: string;
+  batchSize?: number;
+  concurrency?: number;
+  dimensions?: number;
+  encoding?: string;
+  apiKeyEnv?: string;
+  maxLength?: number;
+}
+
+/** What an embedding factory gets: the entry, the flags, and the environment's secrets. */
+export interface EmbeddingFactoryOptions<Own = Record<string, unknown>> {
+  entry: EmbeddingEntry<Own>;
+  overrides: EmbeddingOverrides;
+  /** The value of an environment variable (a key), remembered as a secret to keep out of output. */
+  readSecret(variable: string): string | undefined;
+  /** An entry's headers: fixed values, and secret ones read from the environment. */
+  headers(headers: HeadersConfig | undefined): {
+    headers: Record<string, string>;
+    secretHeaders: Record<string, string>;
+  };
+}
+
+/** A provider's embedding models: how a spec names one, what its entry takes, and its factory. */
+export interface EmbeddingDescriptor<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  /** The config's `provider` (the chat provider's name where it has one). */
+  name: string;
+  /** The inline spec's form (`openai:<model>`), for help texts. */
+  specForm: string;
+  /** The prefix of an inline spec, where it is not the name (`onnx` for local-onnx). */
+  specPrefix?: string;
+  /** `<prefix>:<rest>` as an entry, or undefined when `rest` does not fit. */
+  parse(rest: string): ({ provider: string } & Record<string, string>) | undefined;
+  /** The entry fields of this provider alone. */
+  settings?: Shape;
+  /** The entry names its model by a folder on this machine, not a `model` name. */
+  namedByFolder?: boolean;
+  /** What an entry must have beyond its fields' own rules, as one message; undefined when it is whole. */
+  check?(entry: EmbeddingEntry<z.infer<z.ZodObject<Shape>>>): string | undefined;
+  /** The identities of the endpoints its texts go to ('' for this process), for the restricted-data check. */
+  endpoints(entry: EmbeddingEntry<z.infer<z.ZodObject<Shape>>>): string[];
+  /** The model, or its replicas (several servers of one model; the runner makes them one). */
+  create(
+    options: EmbeddingFactoryOptions<z.infer<z.ZodObject<Shape>>>,
+  ): Promise<EmbeddingModel | EmbeddingModel[]>;
+}
+
+/** An embedding descriptor, checked against its own settings' types. */
+export function defineEmbedding<Shape extends z.ZodRawShape = Record<never, never>>(
+  descriptor: EmbeddingDescriptor<Shape>,
+): EmbeddingDescriptor<Shape> {
+  return descriptor;
 }
 
 /** A descriptor, checked against its own settings' types. */

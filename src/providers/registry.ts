@@ -4,10 +4,11 @@ import { baselineProvider } from './baselines/descriptor.js';
 import { bedrockProvider } from './bedrock/descriptor.js';
 import { geminiProvider } from './gemini/descriptor.js';
 import { ggufProvider } from './gguf/descriptor.js';
+import { localOnnxEmbedding } from './local-onnx/descriptor.js';
 import { ollamaProvider } from './ollama/descriptor.js';
 import { openAIProvider } from './openai/descriptor.js';
 import { openAICompatibleProvider } from './openai-compatible/descriptor.js';
-import type { ProviderDescriptor } from './provider-descriptor.js';
+import type { EmbeddingDescriptor, ProviderDescriptor } from './provider-descriptor.js';
 import { vertexAIProvider } from './vertex-ai/descriptor.js';
 
 /**
@@ -26,6 +27,15 @@ export const PROVIDERS = [
   ggufProvider,
   baselineProvider,
 ] as const satisfies readonly ProviderDescriptor[];
+
+/**
+ * The embedding models' providers (MedEureka's `embeddingModels` and inline specs): each chat
+ * provider's that has them, and those that have only embedding models, one line each.
+ */
+export const EMBEDDING_PROVIDERS: readonly EmbeddingDescriptor[] = [
+  ...PROVIDERS.flatMap((provider): EmbeddingDescriptor[] => (provider.embedding ? [provider.embedding] : [])),
+  localOnnxEmbedding,
+];
 
 /** The registry a caller passes: medbench's providers, or those and its own (`providersWith`). */
 export type ProviderRegistry = readonly ProviderDescriptor[];

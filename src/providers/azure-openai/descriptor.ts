@@ -2,11 +2,22 @@ import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
 import { httpOptions } from '../factory-options.js';
 import { APPROVED_REMOTE, OPENAI_STYLE_SETTINGS } from '../openai-compatible/descriptor.js';
-import { defineProvider, type SettingsIssue } from '../provider-descriptor.js';
+import { httpEmbeddingEndpoints, httpEmbeddingOptions } from '../openai-compatible/embedding-factory.js';
+import { defineEmbedding, defineProvider, type SettingsIssue } from '../provider-descriptor.js';
 import { AZURE_OPENAI_DEFAULT_API_VERSION } from './azure-openai-chat-model.js';
 
 /** The first api-version with `reasoning_effort` (Azure's reasoning-models page: 2024-12-01-preview). */
 const AZURE_REASONING_EFFORT_SINCE = '2024-12-01';
+
+/** The fields of an Azure OpenAI endpoint or embedding entry. */
+const AZURE_SETTINGS = {
+  /** The deployment's name. */
+  deployment: z.string().min(1).optional(),
+  /** The data-plane API version (default 2024-10-21). */
+  apiVersion: z.string().min(1).optional(),
+  /** `api-key` (apiKeyEnv, the default) or `entra-id` (a Microsoft Entra ID token). */
+  auth: z.enum(['api-key', 'entra-id']).optional(),
+};
 
 /** An Azure OpenAI deployment: its resource's URL, the deployment, a key or Microsoft Entra ID. */
 export const azureOpenAIProvider = defineProvider({
@@ -21,14 +32,7 @@ export const azureOpenAIProvider = defineProvider({
   transport: 'http',
   signIn: 'key (apiKeyEnv), or Entra ID',
   keyRequired: false,
-  settings: {
-    /** The deployment's name. */
-    deployment: z.string().min(1).optional(),
-    /** The data-plane API version (default 2024-10-21). */
-    apiVersion: z.string().min(1).optional(),
-    /** `api-key` (apiKeyEnv, the default) or `entra-id` (a Microsoft Entra ID token). */
-    auth: z.enum(['api-key', 'entra-id']).optional(),
-  },
+  settings: AZURE_SETTINGS,
   checkEndpoint(endpoint) {
     const issues: SettingsIssue[] = [];
     if (!endpoint.deployment)
@@ -88,4 +92,36 @@ export const azureOpenAIProvider = defineProvider({
       ...(entra ? { bearerToken: await entraIdBearerToken() } : {}),
     });
   },
+  embedding: defineEmbedding({
+    name: 'azure-openai',
+    specForm: 'azure-openai (a medbench.config.json entry)',
+    parse: () => undefined,
+    settings: AZURE_SETTINGS,
+    check: (entry) =>
+      entry.baseURL && entry.deployment
+        ? undefined
+        : 'azure-openai needs "baseURL" (the resource endpoint) and "deployment"',
+    endpoints: httpEmbeddingEndpoints,
+    /** An Azure OpenAI embedding deployment: its key, or an Entra ID token. */
+    async create(options) {
+      const common = httpEmbeddingOptions(options);
+      const { entry } = options;
+      const { AzureOpenAIEmbeddingModel } = await import('./azure-openai-embedding-model.js');
+      const entra = entry.auth === 'entra-id';
+      if (!entra && !common.apiKey)
+        throw new MedbenchError({
+          code: 'MISSING_SECRET',
+          message: `The Azure OpenAI embedding deployment "${entry.deployment}" has no key.`,
+          hint: 'Give it "apiKeyEnv" (the variable holding the resource key) or "auth": "entra-id".',
+        });
+      const { entraIdBearerToken } = await import('./entra-id-token.js');
+      return new AzureOpenAIEmbeddingModel({
+        ...common,
+        resourceURL: entry.baseURL!,
+        deployment: entry.deployment!,
+        ...(entry.apiVersion ? { apiVersion: entry.apiVersion } : {}),
+        ...(entra ? { bearerToken: await entraIdBearerToken() } : {}),
+      });
+    },
+  }),
 });

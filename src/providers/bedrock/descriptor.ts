@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { dimensionsOf, sdkEmbeddingOptions } from '../embedding-options.js';
 import { sdkParameters } from '../factory-options.js';
 import { APPROVED_REMOTE } from '../openai-compatible/descriptor.js';
-import { defineProvider } from '../provider-descriptor.js';
+import { defineEmbedding, defineProvider } from '../provider-descriptor.js';
+import { runtimeIdentity } from './bedrock-runtime.js';
 
 /** Amazon Bedrock's Converse API, signed (SigV4) with the AWS credential chain. */
 export const bedrockProvider = defineProvider({
@@ -54,4 +56,37 @@ export const bedrockProvider = defineProvider({
       ...sdkParameters(options),
     });
   },
+  embedding: defineEmbedding({
+    name: 'bedrock',
+    specForm: 'bedrock:<model>[@<region>]',
+    parse(rest) {
+      const match = /^(.+?)(?:@([a-z]{2}(?:-[a-z]+)+-\d))?$/.exec(rest);
+      if (!match) return undefined;
+      return { provider: 'bedrock', model: match[1]!, ...(match[2] ? { region: match[2] } : {}) };
+    },
+    settings: {
+      /** The AWS region and a named profile. */
+      region: z.string().min(1).optional(),
+      profile: z.string().min(1).optional(),
+    },
+    endpoints: (entry) => [
+      runtimeIdentity({
+        ...(entry.region ? { region: entry.region } : {}),
+        ...(entry.baseURL ? { endpointURL: entry.baseURL } : {}),
+      }),
+    ],
+    async create(options) {
+      const { entry } = options;
+      const { BedrockEmbeddingModel } = await import('./bedrock-embedding-model.js');
+      const dimensions = dimensionsOf(options);
+      return new BedrockEmbeddingModel({
+        modelId: entry.model!,
+        ...(entry.region ? { region: entry.region } : {}),
+        ...(entry.profile ? { profile: entry.profile } : {}),
+        ...(entry.baseURL ? { endpointURL: entry.baseURL } : {}),
+        ...(dimensions ? { dimensions } : {}),
+        ...sdkEmbeddingOptions(options),
+      });
+    },
+  }),
 });

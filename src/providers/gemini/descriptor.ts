@@ -1,6 +1,17 @@
 import type { ChatModel } from '../../core/chat-model.js';
+import type { EmbeddingModel } from '../../core/embedding-model.js';
+import { MedbenchError } from '../../core/errors.js';
+import type { EmbeddingEntry } from '../config-fields.js';
+import { dimensionsOf, sdkEmbeddingOptions } from '../embedding-options.js';
 import { sdkParameters } from '../factory-options.js';
-import { type ChatFactoryOptions, defineProvider, type GenerationSetting } from '../provider-descriptor.js';
+import {
+  type ChatFactoryOptions,
+  defineEmbedding,
+  defineProvider,
+  type EmbeddingFactoryOptions,
+  type GenerationSetting,
+} from '../provider-descriptor.js';
+import { geminiIdentity } from './gemini-client.js';
 
 /** What Gemini's generationConfig takes (the Gemini API and Vertex AI alike). */
 export const GEMINI_SETTINGS: Partial<Record<GenerationSetting, string>> = {
@@ -28,6 +39,47 @@ export async function geminiModel(
   });
 }
 
+type VertexPlace = { project?: string | undefined; location?: string | undefined };
+
+/** Vertex AI's project and location, when an entry names both. */
+function vertexOf(entry: VertexPlace): { vertex?: { project: string; location: string } } {
+  return entry.project && entry.location
+    ? { vertex: { project: entry.project, location: entry.location } }
+    : {};
+}
+
+/** The server a Gemini or Vertex AI embedding entry sends to. */
+export function geminiEmbeddingEndpoint(entry: EmbeddingEntry & VertexPlace): string[] {
+  return [geminiIdentity({ ...vertexOf(entry), ...(entry.baseURL ? { baseURL: entry.baseURL } : {}) })];
+}
+
+/** A Gemini API embedding model (`keyEnv`: the key's default variable), or Vertex AI's (no key). */
+export async function geminiEmbeddingModel(
+  options: EmbeddingFactoryOptions<VertexPlace>,
+  keyEnv?: string,
+): Promise<EmbeddingModel> {
+  const { entry } = options;
+  const { GeminiEmbeddingModel } = await import('./gemini-embedding-model.js');
+  const apiKeyEnv = options.overrides.apiKeyEnv ?? entry.apiKeyEnv ?? keyEnv;
+  const apiKey = keyEnv && apiKeyEnv ? options.readSecret(apiKeyEnv) : undefined;
+  if (keyEnv && !apiKey)
+    throw new MedbenchError({
+      code: 'MISSING_SECRET',
+      message: `The environment variable ${apiKeyEnv} is not set.`,
+      hint: `Export ${apiKeyEnv} with your Gemini API key (medbench never stores it).`,
+    });
+  const dimensions = dimensionsOf(options);
+  return new GeminiEmbeddingModel({
+    modelId: entry.model!,
+    ...vertexOf(entry),
+    ...(apiKey ? { apiKey } : {}),
+    ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    ...(entry.baseURL ? { baseURL: entry.baseURL } : {}),
+    ...(dimensions ? { dimensions } : {}),
+    ...sdkEmbeddingOptions(options),
+  });
+}
+
 /** The Gemini API (generativelanguage.googleapis.com), with a key. */
 export const geminiProvider = defineProvider({
   name: 'gemini',
@@ -51,4 +103,11 @@ export const geminiProvider = defineProvider({
   },
   generationSettings: GEMINI_SETTINGS,
   createChat: (options) => geminiModel(options),
+  embedding: defineEmbedding({
+    name: 'gemini',
+    specForm: 'gemini:<model>',
+    parse: (rest) => (rest ? { provider: 'gemini', model: rest, apiKeyEnv: 'GEMINI_API_KEY' } : undefined),
+    endpoints: geminiEmbeddingEndpoint,
+    create: (options) => geminiEmbeddingModel(options, 'GEMINI_API_KEY'),
+  }),
 });

@@ -1,7 +1,9 @@
 import { MedbenchError } from '../../core/errors.js';
+import { sdkEmbeddingOptions } from '../embedding-options.js';
+import { endpointIdentity } from '../endpoint-identity.js';
 import { httpOptions } from '../factory-options.js';
 import { APPROVED_REMOTE } from '../openai-compatible/descriptor.js';
-import { defineProvider } from '../provider-descriptor.js';
+import { defineEmbedding, defineProvider } from '../provider-descriptor.js';
 import { OLLAMA_DEFAULT_URL } from './ollama-default-url.js';
 
 /** Ollama's native API (num_ctx set, /api/show asked first). */
@@ -58,4 +60,23 @@ export const ollamaProvider = defineProvider({
       ...httpOptions(options),
     });
   },
+  embedding: defineEmbedding({
+    name: 'ollama',
+    specForm: 'ollama:<model>[@<url>]',
+    parse(rest) {
+      const match = /^(.+?)(?:@(https?:\/\/.+))?$/.exec(rest);
+      return match
+        ? { provider: 'ollama', model: match[1]!, baseURL: match[2] ?? OLLAMA_DEFAULT_URL }
+        : undefined;
+    },
+    endpoints: (entry) => [endpointIdentity(entry.baseURL ?? OLLAMA_DEFAULT_URL)],
+    async create(options) {
+      const { OllamaEmbeddingModel } = await import('./ollama-embedding-model.js');
+      return new OllamaEmbeddingModel({
+        baseURL: options.entry.baseURL ?? OLLAMA_DEFAULT_URL,
+        modelId: options.entry.model!,
+        ...sdkEmbeddingOptions(options),
+      });
+    },
+  }),
 });

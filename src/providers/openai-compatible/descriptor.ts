@@ -1,6 +1,12 @@
 import type { ChatModel } from '../../core/chat-model.js';
 import { httpOptions } from '../factory-options.js';
-import { type ChatFactoryOptions, defineProvider, type GenerationSetting } from '../provider-descriptor.js';
+import {
+  type ChatFactoryOptions,
+  defineEmbedding,
+  defineProvider,
+  type GenerationSetting,
+} from '../provider-descriptor.js';
+import { httpEmbeddingEndpoints, openAIStyleEmbeddingModel } from './embedding-factory.js';
 
 /** Where a restricted dataset may go through an endpoint that is not on this machine. */
 export const APPROVED_REMOTE = 'only when its endpoint is approved in the config (restrictedDataApproved)';
@@ -70,4 +76,18 @@ export const openAICompatibleProvider = defineProvider({
   },
   generationSettings: OPENAI_STYLE_SETTINGS,
   createChat: (options) => openAICompatibleModel(options, true),
+  embedding: defineEmbedding({
+    name: 'openai-compatible',
+    specForm: 'openai-compatible:<model>@<base URL>',
+    parse(rest) {
+      const match = /^(.+)@(https?:\/\/.+)$/.exec(rest);
+      return match ? { provider: 'openai-compatible', model: match[1]!, baseURL: match[2]! } : undefined;
+    },
+    check: (entry) =>
+      (entry.baseURL !== undefined) !== (entry.endpoints !== undefined)
+        ? undefined
+        : 'openai-compatible needs "baseURL", or "endpoints" for several replicas (not both)',
+    endpoints: httpEmbeddingEndpoints,
+    create: (options) => openAIStyleEmbeddingModel(options),
+  }),
 });

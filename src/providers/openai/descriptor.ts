@@ -1,5 +1,6 @@
 import { OPENAI_STYLE_SETTINGS, openAICompatibleModel } from '../openai-compatible/descriptor.js';
-import { defineProvider } from '../provider-descriptor.js';
+import { httpEmbeddingEndpoints, openAIStyleEmbeddingModel } from '../openai-compatible/embedding-factory.js';
+import { defineEmbedding, defineProvider } from '../provider-descriptor.js';
 
 /** OpenAI's own API: the OpenAI-compatible adapter without vLLM's extensions. */
 export const openAIProvider = defineProvider({
@@ -30,4 +31,12 @@ export const openAIProvider = defineProvider({
   generationSettings: OPENAI_STYLE_SETTINGS,
   reasoningModelsByName: true,
   createChat: (options) => openAICompatibleModel(options, false),
+  embedding: defineEmbedding({
+    name: 'openai',
+    specForm: 'openai:<model>',
+    parse: (rest) => ({ provider: 'openai', model: rest }),
+    endpoints: httpEmbeddingEndpoints,
+    create: (options) =>
+      openAIStyleEmbeddingModel(options, { defaultKeyEnv: 'OPENAI_API_KEY', keyRequired: true }),
+  }),
 });

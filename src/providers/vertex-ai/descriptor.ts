@@ -1,7 +1,12 @@
 import { z } from 'zod';
-import { GEMINI_SETTINGS, geminiModel } from '../gemini/descriptor.js';
+import {
+  GEMINI_SETTINGS,
+  geminiEmbeddingEndpoint,
+  geminiEmbeddingModel,
+  geminiModel,
+} from '../gemini/descriptor.js';
 import { APPROVED_REMOTE } from '../openai-compatible/descriptor.js';
-import { defineProvider } from '../provider-descriptor.js';
+import { defineEmbedding, defineProvider } from '../provider-descriptor.js';
 
 /** Gemini on Vertex AI: a Google Cloud project and location, Application Default Credentials. */
 export const vertexAIProvider = defineProvider({
@@ -51,4 +56,23 @@ export const vertexAIProvider = defineProvider({
     const { project, location } = options.settings;
     return geminiModel(options, project && location ? { project, location } : undefined);
   },
+  embedding: defineEmbedding({
+    name: 'vertex-ai',
+    specForm: 'vertex-ai:<model>@<project>/<location>',
+    parse(rest) {
+      const match = /^(.+)@([^/@]+)\/([a-z0-9-]+)$/.exec(rest);
+      return match
+        ? { provider: 'vertex-ai', model: match[1]!, project: match[2]!, location: match[3]! }
+        : undefined;
+    },
+    settings: {
+      /** The Google Cloud project and location. */
+      project: z.string().min(1).optional(),
+      location: z.string().min(1).optional(),
+    },
+    check: (entry) =>
+      entry.project && entry.location ? undefined : 'vertex-ai needs "project" and "location"',
+    endpoints: geminiEmbeddingEndpoint,
+    create: (options) => geminiEmbeddingModel(options),
+  }),
 });
