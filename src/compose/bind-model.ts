@@ -55,17 +55,14 @@ export function modelConfigFromSpec(
   if (named) return named;
   const colon = spec.indexOf(':');
   const [provider, rest] = colon >= 0 ? [spec.slice(0, colon), spec.slice(colon + 1)] : [spec, ''];
-  const parsed = providerNamed(provider, providers)?.spec.parse(rest) as ModelConfig | undefined;
+  const descriptor = providerNamed(provider, providers);
+  const parsed = descriptor?.spec.parse(rest) as ModelConfig | undefined;
   if (parsed) {
     for (const endpoint of parsed.endpoints ?? []) checkSpecUrl(spec, endpoint.baseURL);
     return parsed;
   }
-  if (provider === 'baseline')
-    throw new MedbenchError({
-      code: 'MODEL_SPEC_INVALID',
-      message: `Unknown baseline "${rest}".`,
-      hint: 'Built-in baselines: baseline:extractive.',
-    });
+  const misfit = descriptor?.spec.misfit?.(rest);
+  if (misfit) throw new MedbenchError({ code: 'MODEL_SPEC_INVALID', ...misfit });
   throw new MedbenchError({
     code: 'MODEL_SPEC_INVALID',
     message: `Cannot understand the model spec "${spec}".`,

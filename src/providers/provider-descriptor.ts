@@ -81,6 +81,8 @@ export interface ProviderDescriptor<Shape extends z.ZodRawShape = z.ZodRawShape>
     note?: string;
     /** `<provider>:<rest>` of a `--model` spec as a config entry, or undefined when `rest` does not fit. */
     parse(rest: string): SpecModel | undefined;
+    /** What to tell of a `rest` that `parse` refused, where the provider can say better than the spec list. */
+    misfit?(rest: string): { message: string; hint: string };
   };
   /**
    * Where its requests go: `http` (an endpoint's baseURL, required), `sdk` (the service's own

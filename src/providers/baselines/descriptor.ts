@@ -6,6 +6,10 @@ export const baselineProvider = defineProvider({
   docs: { title: 'Baseline', page: 'baselines.md' },
   spec: {
     form: 'baseline:extractive',
+    misfit: (rest) => ({
+      message: `Unknown baseline "${rest}".`,
+      hint: 'Built-in baselines: baseline:extractive.',
+    }),
     parse: (rest) =>
       rest === '' || rest === 'extractive' ? { provider: 'baseline', model: 'extractive' } : undefined,
   },
