@@ -29,7 +29,7 @@ export function providerRows(providers: ProviderRegistry = PROVIDERS): string[][
     const declared = provider.capabilities;
     return [
       provider.name,
-      declared.embeddings ? 'yes' : 'no',
+      provider.embedding ? 'yes' : 'no',
       declared.tokenCounting,
       declared.maxContext ? 'yes' : 'no',
       declared.prefill,

@@ -5,10 +5,11 @@ import type { EmbeddingEntry, HeadersConfig } from './config-fields.js';
 
 export type GenerationSetting = (typeof GENERATION_SETTINGS)[number];
 
-/** What a chat provider can do, as `medbench providers` and docs/providers/README.md state it. */
+/**
+ * What a chat provider can do, as `medbench providers` and docs/providers/README.md state it (with
+ * whether it has embedding models: its descriptor's `embedding`).
+ */
 export interface DeclaredCapabilities {
-  /** An embedding model of the same provider for MedEureka. */
-  embeddings: boolean;
   /** Where a prompt's tokens are counted for too_long: the provider's own route, or locally. */
   tokenCounting: 'route' | 'route (vLLM)' | 'local tokenizer' | 'exact, in process' | 'none';
   /** The model's maximum context is read before the run. */

@@ -21,7 +21,6 @@ export const anthropicProvider = defineProvider({
   signIn: 'key (ANTHROPIC_API_KEY)',
   keyRequired: true,
   capabilities: {
-    embeddings: false,
     tokenCounting: 'route',
     maxContext: false,
     prefill: 'trimmed',

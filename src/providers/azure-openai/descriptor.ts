@@ -42,7 +42,6 @@ export const azureOpenAIProvider = defineProvider({
     return issues;
   },
   capabilities: {
-    embeddings: true,
     tokenCounting: 'local tokenizer',
     maxContext: false,
     prefill: 'none',

@@ -17,7 +17,6 @@ export const baselineProvider = defineProvider({
   signIn: 'none (in process)',
   keyRequired: false,
   capabilities: {
-    embeddings: false,
     tokenCounting: 'none',
     maxContext: false,
     prefill: 'none',

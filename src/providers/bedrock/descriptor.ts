@@ -32,7 +32,6 @@ export const bedrockProvider = defineProvider({
     profile: z.string().min(1).optional(),
   },
   capabilities: {
-    embeddings: true,
     tokenCounting: 'route',
     maxContext: false,
     prefill: 'none',

@@ -94,7 +94,6 @@ export const geminiProvider = defineProvider({
   signIn: 'key (GEMINI_API_KEY)',
   keyRequired: true,
   capabilities: {
-    embeddings: true,
     tokenCounting: 'route',
     maxContext: true,
     prefill: 'none',

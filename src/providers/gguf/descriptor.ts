@@ -14,7 +14,6 @@ export const ggufProvider = defineProvider({
   signIn: 'none (on this machine)',
   keyRequired: false,
   capabilities: {
-    embeddings: false,
     tokenCounting: 'exact, in process',
     maxContext: true,
     prefill: 'none',

@@ -29,7 +29,6 @@ export const ollamaProvider = defineProvider({
   signIn: 'none (a key if a proxy asks)',
   keyRequired: false,
   capabilities: {
-    embeddings: true,
     tokenCounting: 'none',
     maxContext: true,
     prefill: 'none',

@@ -67,7 +67,6 @@ export const openAICompatibleProvider = defineProvider({
   signIn: 'a key if the server asks (apiKeyEnv)',
   keyRequired: false,
   capabilities: {
-    embeddings: true,
     tokenCounting: 'route (vLLM)',
     maxContext: true,
     prefill: 'continue (vLLM)',

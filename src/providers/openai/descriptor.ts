@@ -21,7 +21,6 @@ export const openAIProvider = defineProvider({
   signIn: 'key (OPENAI_API_KEY)',
   keyRequired: true,
   capabilities: {
-    embeddings: true,
     tokenCounting: 'local tokenizer',
     maxContext: false,
     prefill: 'none',

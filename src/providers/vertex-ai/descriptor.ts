@@ -43,7 +43,6 @@ export const vertexAIProvider = defineProvider({
       .filter((field) => !endpoint[field])
       .map((field) => ({ path: [field], message: `vertex-ai needs the ${field}` })),
   capabilities: {
-    embeddings: true,
     tokenCounting: 'route',
     // models.get on Vertex AI gives a publisher model, which has no input token limit.
     maxContext: false,

@@ -39,7 +39,6 @@ export const abacusProvider = defineProvider({
       ? [{ path: ['apiKeyEnv'], message: `abacus needs a key for the ledger "${endpoint.ledger}"` }]
       : [],
   capabilities: {
-    embeddings: false,
     tokenCounting: 'none',
     maxContext: true,
     prefill: 'none',
