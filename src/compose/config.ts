@@ -68,17 +68,6 @@ const modelTrailing = {
   ...generationSettingsSchema,
 };
 
-type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (
-  value: infer I,
-) => void
-  ? I
-  : never;
-
-/** The endpoint fields medbench's own providers add (a deployment, a region, a project …). */
-type OwnSettings = UnionToIntersection<
-  (typeof PROVIDERS)[number] extends infer D ? (D extends ProviderDescriptor<infer S> ? S : never) : never
->;
-
 /** Each provider's own endpoint fields, the providers that take each, in the registry's order. */
 function ownSettings(providers: ProviderRegistry): Map<string, { schema: z.ZodType; owners: string[] }> {
   const fields = new Map<string, { schema: z.ZodType; owners: string[] }>();
@@ -103,7 +92,8 @@ function modelSchemaFor(providers: ProviderRegistry) {
       ...Object.fromEntries([...own].map(([field, { schema }]) => [field, schema])),
       ...endpointTrailing,
     })
-    .strict() as unknown as z.ZodObject<typeof endpointLeading & OwnSettings & typeof endpointTrailing>;
+    // Each provider's own fields are its factory's to read; to the rest of medbench an endpoint has the common ones.
+    .strict() as unknown as z.ZodObject<typeof endpointLeading & typeof endpointTrailing>;
   const names = providers.map((provider) => provider.name) as [string, ...string[]];
   return z
     .object({
