@@ -8,7 +8,7 @@
  */
 
 export { bindModel } from './compose/bind-model.js';
-export { loadConfig } from './compose/config.js';
+export { configSchemaFor, loadConfig } from './compose/config.js';
 export { type EvaluateDatasetRequest, evaluateDataset } from './compose/evaluate-dataset.js';
 export { resolveHome, storePathIn } from './compose/home.js';
 export { type RetryOptions, type RunHooks, retryPolicyFrom, runModel } from './compose/run-model.js';
@@ -17,10 +17,26 @@ export { SUITES, suiteNamed } from './compose/suites.js';
 export * from './core/index.js';
 export { AnthropicChatModel } from './providers/anthropic/anthropic-chat-model.js';
 export { ExtractiveBaselineChatModel } from './providers/baselines/extractive-baseline-chat-model.js';
+export { httpOptions } from './providers/factory-options.js';
+export { HttpEndpoint, type HttpEndpointOptions } from './providers/http-endpoint.js';
 export { LocalOnnxEmbeddingModel } from './providers/local-onnx/local-onnx-embedding-model.js';
 export { LocalOnnxTokenEncoder } from './providers/local-onnx/local-onnx-token-encoder.js';
 export { OpenAICompatibleChatModel } from './providers/openai-compatible/openai-compatible-chat-model.js';
 export { OpenAICompatibleEmbeddingModel } from './providers/openai-compatible/openai-compatible-embedding-model.js';
+export {
+  type ChatFactoryOptions,
+  type DeclaredCapabilities,
+  defineEmbedding,
+  defineProvider,
+  type EmbeddingDescriptor,
+  type ProviderDescriptor,
+} from './providers/provider-descriptor.js';
+export {
+  EMBEDDING_PROVIDERS,
+  PROVIDERS,
+  type ProviderRegistry,
+  providersWith,
+} from './providers/registry.js';
 export { Bm25Retriever } from './providers/retrievers/bm25-retriever.js';
 export { LsaRetriever } from './providers/retrievers/lsa-retriever.js';
 export { readDataset, writeDataset } from './runner/dataset-file.js';

@@ -1,11 +1,14 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindModel } from '../src/compose/bind-model.js';
-import { configSchema } from '../src/compose/config.js';
+import { configSchema, configSchemaFor, loadConfig } from '../src/compose/config.js';
+import { probeEndpoints } from '../src/compose/probe-endpoints.js';
+import { providerRows, providersMarkdownTable } from '../src/compose/provider-table.js';
 import { SUITES } from '../src/compose/suites.js';
 import type { RunRecord } from '../src/core/run-record.js';
+import { providersWith } from '../src/providers/registry.js';
 import { readDataset, writeDataset } from '../src/runner/dataset-file.js';
 import { DEFAULT_RETRY_POLICY } from '../src/runner/retry.js';
 import { runSamples } from '../src/runner/run-samples.js';
@@ -20,6 +23,8 @@ import { apiPayload } from '../src/view/view-server.js';
 import { type LlmTestServer, startLlmTestServer } from './support/llm-test-server.js';
 import { staticPayloadText } from './support/static-payload.js';
 import { testRun } from './support/test-run.js';
+import { startAbacusServer } from './support/toy-suite/abacus/abacus-server.js';
+import { abacusProvider } from './support/toy-suite/abacus/descriptor.js';
 import { arithSuite, buildArithSamples } from './support/toy-suite/suite.js';
 
 /** docs/adding-a-suite.md: a fourth suite goes through the same run, report and viewer code as the three. */
@@ -230,5 +235,140 @@ describe('a fourth suite, registered beside the three', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('a toy provider, added as docs/adding-a-provider.md says', () => {
+  // Step 3 of the guide, for a caller outside src/: medbench's providers and this one.
+  const providers = providersWith([abacusProvider]);
+
+  it('is configured, checked, bound and run end to end through the registry', async () => {
+    const abacus = await startAbacusServer({ key: 'k-abacus', models: { 'adder-1': 4096 } });
+    const store = new Store(join(scratch, 'abacus.sqlite'));
+    try {
+      // A config file naming it, loaded with the registry that holds it.
+      const path = join(scratch, 'medbench.config.json');
+      writeFileSync(
+        path,
+        JSON.stringify({
+          models: {
+            adder: {
+              provider: 'abacus',
+              model: 'adder-1',
+              endpoints: [{ baseURL: abacus.url, apiKeyEnv: 'ABACUS_KEY', ledger: 'arith' }],
+              seed: 7,
+            },
+          },
+        }),
+      );
+      const { config } = await loadConfig(path, { providers });
+      const model = await bindModel({
+        spec: 'adder',
+        config,
+        providers,
+        environment: { ABACUS_KEY: 'k-abacus' },
+        overrides: { contextWindow: 2048 },
+      });
+      expect(model.endpoints.map((endpoint) => endpoint.model.provider)).toEqual(['abacus']);
+      expect(await probeEndpoints(model)).toEqual([]);
+
+      const samples = buildArithSamples([
+        [2, 3],
+        [7, 8],
+      ]);
+      const run = testRun({ id: 'abacus-run', suite: 'arith', label: 'adder', datasetId: 'toy' });
+      const summary = await runSamples({
+        store,
+        run,
+        samples,
+        tasks: arithSuite.tasks!,
+        model,
+        retry: DEFAULT_RETRY_POLICY,
+        timeoutMs: 5000,
+      });
+      expect(summary.done).toBe(4);
+      expect(
+        store
+          .results(run.id)
+          .map((result) => [result.sampleId, result.scores.exact])
+          .sort(),
+      ).toEqual([
+        ['sum-de-2-3', 1],
+        ['sum-de-7-8', 1],
+        ['sum-en-2-3', 1],
+        ['sum-en-7-8', 1],
+      ]);
+      // What Abacus received: the model check, then one answer request per sample, in its own format.
+      expect(abacus.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models/adder-1' });
+      const answers = abacus.requests.filter((request) => request.path === '/v1/answer');
+      expect(answers).toHaveLength(4);
+      for (const request of answers) {
+        expect(request.headers['x-abacus-key']).toBe('k-abacus');
+        expect(request.headers['x-abacus-ledger']).toBe('arith');
+        expect(request.headers.authorization).toBeUndefined();
+        expect(request.body).toMatchObject({ model: 'adder-1', max_tokens: 500, seed: 7 });
+      }
+      expect(answers.map((request) => request.body.question).sort()).toContain(
+        'What is 7 + 8? Answer with the number.',
+      );
+    } finally {
+      store.close();
+      await abacus.close();
+    }
+  });
+
+  it('gets its spec form, settings checks, generation settings and table rows from its descriptor', async () => {
+    const spec = await bindModel({
+      spec: 'abacus:adder-1@http://127.0.0.1:9',
+      config: configSchemaFor(providers).parse({}),
+      providers,
+      environment: { ABACUS_KEY: 'k' },
+    });
+    // The ledger header (main, by default) is part of the endpoint's identity, as fixed headers are.
+    expect(spec.endpoints[0]!.model.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:9#headers=/);
+
+    const issues = (model: Record<string, unknown>, schema = configSchemaFor(providers)) => {
+      const parsed = schema.safeParse({ models: { m: model } });
+      return parsed.success
+        ? []
+        : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    };
+    const endpoint = { baseURL: 'http://127.0.0.1:9' };
+    expect(
+      issues({
+        provider: 'abacus',
+        model: 'a',
+        endpoints: [{ ...endpoint, ledger: 'Main', apiKeyEnv: 'K' }],
+      }),
+    ).toEqual(['models.m.endpoints.0.ledger: must be a ledger name in lower case']);
+    expect(issues({ provider: 'abacus', model: 'a', endpoints: [{ ...endpoint, ledger: 'arith' }] })).toEqual(
+      ['models.m.endpoints.0.apiKeyEnv: abacus needs a key for the ledger "arith"'],
+    );
+    expect(
+      issues({ provider: 'openai-compatible', model: 'a', endpoints: [{ ...endpoint, ledger: 'x' }] }),
+    ).toEqual(['models.m.endpoints.0.ledger: applies to abacus only']);
+    // medbench's own schema knows no abacus.
+    expect(issues({ provider: 'abacus', model: 'a', endpoints: [endpoint] }, configSchema)).toHaveLength(1);
+
+    const config = configSchemaFor(providers).parse({
+      models: { m: { provider: 'abacus', model: 'a', endpoints: [endpoint], topP: 0.9 } },
+    });
+    await expect(bindModel({ spec: 'm', config, providers, environment: {} })).rejects.toThrow(
+      /"topP" is not accepted by abacus/,
+    );
+    await expect(
+      bindModel({ spec: 'abacus:a@http://127.0.0.1:9', config, providers, environment: {} }),
+    ).rejects.toThrow('The environment variable ABACUS_KEY is not set.');
+
+    expect(providerRows(providers).at(-1)).toEqual([
+      'abacus',
+      'no',
+      'none',
+      'yes',
+      'none',
+      'key (ABACUS_KEY)',
+      'abacus:<model>@<base URL> (ABACUS_KEY)',
+    ]);
+    expect(providersMarkdownTable(providers)).toContain('| [Abacus](abacus.md) (a toy answering service) |');
   });
 });

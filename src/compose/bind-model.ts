@@ -1,9 +1,10 @@
 import type { GenerationParameters } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import { knownContextWindow } from '../providers/known-models.js';
+import type { ProviderDescriptor } from '../providers/provider-descriptor.js';
+import { PROVIDERS, type ProviderRegistry, providerNamed } from '../providers/registry.js';
 import type { ModelBinding } from '../runner/model-binding.js';
 import { getTokenizer, resolveTokenizerName } from '../tokenizers/registry.js';
-import { CHAT_PROVIDERS } from './chat-providers.js';
 import type { MedbenchConfig, ModelConfig } from './config.js';
 import { endpointHeaders } from './endpoint-headers.js';
 import { generationSettings, ignoredSettingsNote } from './generation-settings.js';
@@ -33,33 +34,39 @@ const DEFAULT_TEMPERATURE = 0;
 const DEFAULT_MAX_OUTPUT_TOKENS = 500;
 const DEFAULT_CONCURRENCY = 4;
 
-const SPEC_HELP =
-  'Model specs: a name from medbench.config.json, baseline:extractive, openai:<model>, anthropic:<model>, ollama:<model>[@<base URL>], bedrock:<model id>[@<region>], gemini:<model>, gguf:<file.gguf>, vertex-ai:<model>@<project>/<location>, or openai-compatible:<model>@<base URL> (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).';
+/** The inline spec forms of `providers`, for help texts: those a spec can name, in the registry's order. */
+export function specForms(providers: ProviderRegistry = PROVIDERS): string[] {
+  return providers
+    .filter((provider) => provider.spec.parse !== undefined && provider.spec.form.includes(':'))
+    .map((provider) => provider.spec.form);
+}
+
+function specHelp(providers: ProviderRegistry): string {
+  return `Model specs: a name from medbench.config.json, ${specForms(providers).join(', ')} (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).`;
+}
 
 /** Parses a `--model` string into a model config, looking names up in the config first. */
-export function modelConfigFromSpec(spec: string, config: MedbenchConfig): ModelConfig {
+export function modelConfigFromSpec(
+  spec: string,
+  config: MedbenchConfig,
+  providers: ProviderRegistry = PROVIDERS,
+): ModelConfig {
   const named = config.models[spec];
   if (named) return named;
   const colon = spec.indexOf(':');
   const [provider, rest] = colon >= 0 ? [spec.slice(0, colon), spec.slice(colon + 1)] : [spec, ''];
-  const entry = Object.hasOwn(CHAT_PROVIDERS, provider)
-    ? CHAT_PROVIDERS[provider as ModelConfig['provider']]
-    : undefined;
-  const parsed = entry?.fromSpec(rest);
+  const descriptor = providerNamed(provider, providers);
+  const parsed = descriptor?.spec.parse(rest) as ModelConfig | undefined;
   if (parsed) {
     for (const endpoint of parsed.endpoints ?? []) checkSpecUrl(spec, endpoint.baseURL);
     return parsed;
   }
-  if (provider === 'baseline')
-    throw new MedbenchError({
-      code: 'MODEL_SPEC_INVALID',
-      message: `Unknown baseline "${rest}".`,
-      hint: 'Built-in baselines: baseline:extractive.',
-    });
+  const misfit = descriptor?.spec.misfit?.(rest);
+  if (misfit) throw new MedbenchError({ code: 'MODEL_SPEC_INVALID', ...misfit });
   throw new MedbenchError({
     code: 'MODEL_SPEC_INVALID',
     message: `Cannot understand the model spec "${spec}".`,
-    hint: SPEC_HELP,
+    hint: specHelp(providers),
   });
 }
 
@@ -78,6 +85,21 @@ function checkSpecUrl(spec: string, baseURL: string | undefined): void {
     code: 'MODEL_SPEC_INVALID',
     message: `The base URL ${shown} in the model spec "${spec.replace(baseURL, shown)}" is not a valid http(s) URL.`,
     hint: 'A base URL is a scheme, a host, a port from 0 to 65535 and a path, e.g. http://127.0.0.1:8000/v1.',
+  });
+}
+
+/** The descriptor of a model's provider (a config parsed with other providers may name one not given). */
+function registeredProvider(
+  spec: string,
+  model: ModelConfig,
+  providers: ProviderRegistry,
+): ProviderDescriptor {
+  const provider = providerNamed(model.provider, providers);
+  if (provider) return provider;
+  throw new MedbenchError({
+    code: 'CONFIG_INVALID',
+    message: `Model "${spec}" names the provider "${model.provider}", which is not registered.`,
+    hint: `Providers: ${providers.map((known) => known.name).join(', ')}.`,
   });
 }
 
@@ -107,29 +129,25 @@ export async function bindModel(options: {
   config: MedbenchConfig;
   overrides?: ModelOverrides;
   environment?: NodeJS.ProcessEnv;
+  /** The providers a spec or config entry may name: `PROVIDERS`, or with a caller's own (`providersWith`). */
+  providers?: ProviderRegistry;
 }): Promise<ModelBinding> {
   const overrides = options.overrides ?? {};
   const environment = options.environment ?? process.env;
-  const modelConfig = modelConfigFromSpec(options.spec, options.config);
+  const providers = options.providers ?? PROVIDERS;
+  const modelConfig = modelConfigFromSpec(options.spec, options.config, providers);
+  const provider = registeredProvider(options.spec, modelConfig, providers);
   // Before any endpoint is built: a setting the provider cannot send is a config error.
-  const settings = generationSettings(options.spec, {
+  const settings = generationSettings(options.spec, provider, {
     ...modelConfig,
     ...(overrides.temperature !== undefined ? { temperature: overrides.temperature } : {}),
     ...(overrides.completions ? { api: 'completions' as const } : {}),
   });
-  const notice = ignoredSettingsNote(options.spec, modelConfig);
+  const notice = ignoredSettingsNote(options.spec, provider, modelConfig);
   const defaultConcurrency =
     overrides.concurrency ?? options.config.defaults.concurrency ?? DEFAULT_CONCURRENCY;
-  // In-process models have one "endpoint": this process.
-  const inProcess = modelConfig.provider === 'baseline' || modelConfig.provider === 'gguf';
-  const list: EndpointConfig[] = inProcess ? [{ baseURL: '' }] : (modelConfig.endpoints ?? []);
-  if (list.length === 0) {
-    throw new MedbenchError({
-      code: 'CONFIG_INVALID',
-      message: `Model "${options.spec}" has no endpoints.`,
-      hint: 'Give it endpoints: [{ "baseURL": "http://127.0.0.1:8000/v1" }] in medbench.config.json.',
-    });
-  }
+  const inProcess = provider.transport === 'in-process';
+  const list = endpointList(options.spec, provider, modelConfig);
   const contextWindow =
     overrides.contextWindow ?? modelConfig.contextWindow ?? knownContextWindow(modelConfig.model);
   const parameters = {
@@ -138,6 +156,7 @@ export async function bindModel(options: {
     ...settings,
   };
   const endpoints = await bindEndpoints({
+    provider,
     list,
     modelConfig,
     parameters,
@@ -148,26 +167,25 @@ export async function bindModel(options: {
   });
   const tokenizerName = overrides.tokenizer ?? modelConfig.tokenizer ?? tryTokenizerName(modelConfig.model);
   // A GGUF file carries its own vocabulary and chat template: llama.cpp counts exactly.
-  const countTokens =
-    overrides.countTokens ??
-    modelConfig.countTokens ??
-    (modelConfig.provider === 'gguf' ? 'endpoint' : 'tokenizer');
+  const exact = provider.capabilities.tokenCounting === 'exact, in process';
+  const countTokens = overrides.countTokens ?? modelConfig.countTokens ?? (exact ? 'endpoint' : 'tokenizer');
   if (countTokens === 'endpoint') checkCountRoutes(modelConfig.provider, endpoints);
   const tokenizer = tokenizerName ? await getTokenizer(tokenizerName) : undefined;
-  // In-process baselines count nothing; every other model gets an estimate rather than none.
+  // Baselines, which generate nothing, count nothing; every other model gets an estimate rather than none.
+  const generates = provider.generationSettings !== 'ignored';
   const fallback =
-    !tokenizer && countTokens === 'tokenizer' && modelConfig.provider !== 'baseline'
+    !tokenizer && countTokens === 'tokenizer' && generates
       ? await getTokenizer(FALLBACK_TOKENIZER)
       : undefined;
   return {
     label:
       overrides.label ??
       modelConfig.label ??
-      (modelConfig.provider === 'baseline' ? 'baseline:extractive' : modelConfig.model),
+      (generates ? modelConfig.model : `${provider.name}:${modelConfig.model}`),
     // The provider names the API, so chat and completions answers never share a cache entry.
     provider: endpoints[0]!.model.provider,
-    // A GGUF model is its file's digest, not its path.
-    modelId: modelConfig.provider === 'gguf' ? endpoints[0]!.model.modelId : modelConfig.model,
+    // An in-process model is what the adapter says (a GGUF model is its file's digest, not its path).
+    modelId: inProcess ? endpoints[0]!.model.modelId : modelConfig.model,
     endpoints,
     contextWindow,
     tokenizer,
@@ -181,8 +199,21 @@ export async function bindModel(options: {
   };
 }
 
+/** The endpoints a model is sent to; an in-process model has one "endpoint": this process. */
+function endpointList(spec: string, provider: ProviderDescriptor, model: ModelConfig): EndpointConfig[] {
+  const list: EndpointConfig[] =
+    provider.transport === 'in-process' ? [{ baseURL: '' }] : (model.endpoints ?? []);
+  if (list.length > 0) return list;
+  throw new MedbenchError({
+    code: 'CONFIG_INVALID',
+    message: `Model "${spec}" has no endpoints.`,
+    hint: 'Give it endpoints: [{ "baseURL": "http://127.0.0.1:8000/v1" }] in medbench.config.json.',
+  });
+}
+
 /** Each configured endpoint as the provider's adapter, with its key, headers and concurrency. */
 async function bindEndpoints(options: {
+  provider: ProviderDescriptor;
   list: EndpointConfig[];
   modelConfig: ModelConfig;
   parameters: GenerationParameters;
@@ -191,13 +222,11 @@ async function bindEndpoints(options: {
   contextWindow: number | undefined;
   defaultConcurrency: number;
 }): Promise<ModelBinding['endpoints']> {
-  const { list, modelConfig, parameters, overrides, environment, contextWindow, defaultConcurrency } =
-    options;
-  const provider = CHAT_PROVIDERS[modelConfig.provider];
+  const { provider, modelConfig, overrides, environment } = options;
   return Promise.all(
-    list.map(async (endpoint: EndpointConfig) => {
+    options.list.map(async (endpoint: EndpointConfig) => {
       const apiKeyEnv = overrides.apiKeyEnv ?? endpoint.apiKeyEnv;
-      const model = await provider.create({
+      const model = await provider.createChat({
         baseURL: endpoint.baseURL ?? '',
         modelId: modelConfig.model,
         apiKey: readKey(apiKeyEnv, provider.keyRequired, environment),
@@ -205,19 +234,13 @@ async function bindEndpoints(options: {
         completions: overrides.completions ?? modelConfig.api === 'completions',
         ...endpointHeaders(endpoint.headers, environment),
         query: endpoint.query,
-        deployment: endpoint.deployment,
-        apiVersion: endpoint.apiVersion,
-        auth: endpoint.auth,
-        project: endpoint.project,
-        location: endpoint.location,
-        region: endpoint.region,
-        profile: endpoint.profile,
-        contextWindow,
-        parameters,
+        settings: endpoint,
+        contextWindow: options.contextWindow,
+        parameters: options.parameters,
       });
       return {
         model,
-        concurrency: overrides.concurrency ?? endpoint.concurrency ?? defaultConcurrency,
+        concurrency: overrides.concurrency ?? endpoint.concurrency ?? options.defaultConcurrency,
         ...(endpoint.restrictedDataApproved !== undefined
           ? { restrictedDataApproved: endpoint.restrictedDataApproved }
           : {}),

@@ -33,3 +33,38 @@ describe('config: a setting a provider would drop is refused', () => {
     ).toEqual([]);
   });
 });
+
+describe('config: an embedding entry has what its provider needs', () => {
+  function embeddingIssues(entry: Record<string, unknown>): string[] {
+    const parsed = configSchema.safeParse({ embeddingModels: { e: entry } });
+    return parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  }
+
+  it.each([
+    [{ provider: 'local-onnx' }, 'local-onnx needs "folder"; every other provider needs "model"'],
+    [{ provider: 'openai', folder: 'x' }, 'local-onnx needs "folder"; every other provider needs "model"'],
+    [{ provider: 'vertex-ai', model: 'm', project: 'p' }, 'vertex-ai needs "project" and "location"'],
+    [
+      { provider: 'azure-openai', model: 'm', baseURL: 'https://r.example' },
+      'azure-openai needs "baseURL" (the resource endpoint) and "deployment"',
+    ],
+    [
+      { provider: 'openai-compatible', model: 'm' },
+      'openai-compatible needs "baseURL", or "endpoints" for several replicas (not both)',
+    ],
+  ])('%j', (entry, message) => {
+    expect(embeddingIssues(entry)).toEqual([`embeddingModels.e: ${message}`]);
+  });
+
+  it('a whole entry of each kind loads', () => {
+    for (const entry of [
+      { provider: 'local-onnx', folder: '/models/bge' },
+      { provider: 'vertex-ai', model: 'm', project: 'p', location: 'europe-west4' },
+      { provider: 'azure-openai', model: 'm', baseURL: 'https://r.example', deployment: 'd' },
+      { provider: 'bedrock', model: 'amazon.titan-embed-text-v2:0', region: 'eu-central-1' },
+    ])
+      expect(embeddingIssues(entry)).toEqual([]);
+  });
+});

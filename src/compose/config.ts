@@ -4,263 +4,198 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
 import { parseJsonText, readTextFile } from '../io/text-file.js';
+import { embeddingEntryFields, environmentName, headersSchema, httpUrl } from '../providers/config-fields.js';
+import type {
+  EmbeddingDescriptor,
+  ProviderDescriptor,
+  SettingsIssue,
+} from '../providers/provider-descriptor.js';
+import {
+  EMBEDDING_PROVIDERS,
+  PROVIDERS,
+  type ProviderRegistry,
+  providerNamed,
+} from '../providers/registry.js';
 import { generationSettingsSchema } from './generation-settings-schema.js';
 
-/** A base URL medbench can send requests to: http or https only. */
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+/** The endpoint fields every provider has, before the providers' own ones. */
+const endpointLeading = {
+  /** Required but for providers whose SDK knows the service's URL (there: another one, e.g. a VPC endpoint). */
+  baseURL: httpUrl.optional(),
+  /** Name of the environment variable holding the key; the key itself never goes in a config. */
+  apiKeyEnv: environmentName.optional(),
+  /**
+   * Headers for every request (a gateway's, LiteLLM's, an institution's proxy): a value, or
+   * { "env": NAME } for a secret read from the environment (never stored or shown).
+   */
+  headers: headersSchema.optional(),
+  /** Query parameters for every request's URL. */
+  query: z.record(z.string().min(1), z.string()).optional(),
+};
 
-const environmentName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+/** The endpoint fields every provider has, after the providers' own ones. */
+const endpointTrailing = {
+  concurrency: z.number().int().positive().optional(),
+  /**
+   * true: this endpoint may receive restricted (credentialed) data, e.g. an Azure OpenAI
+   * deployment with human review opted out; false: never, even on this machine. Unset: only
+   * in-process models and servers on this machine's loopback addresses may.
+   */
+  restrictedDataApproved: z.boolean().optional(),
+};
 
-/** An HTTP header's name (RFC 9110 token); Host and Content-Length are medbench's to set. */
-const headerName = z
-  .string()
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name')
-  .refine((name) => !/^(host|content-length|content-type|transfer-encoding|connection)$/i.test(name), {
-    message: 'is set by medbench',
-  });
+/** The fields of a model entry besides its provider and endpoints. */
+const modelFields = {
+  model: z.string().min(1),
+  /** openai-compatible: `chat` (default) or `completions` for base models (plain-text prompts). */
+  api: z.enum(['chat', 'completions']).optional(),
+  /** false for a chat model whose template has no system role (the system prompt joins the first user turn). */
+  systemRole: z.boolean().optional(),
+  label: z.string().optional(),
+};
 
-/** Header name → a value, or { "env": NAME } for a secret read from the environment. */
-const headersSchema = z.record(
-  headerName,
-  z.union([z.string(), z.object({ env: environmentName }).strict()]),
-);
+const modelTrailing = {
+  contextWindow: z.number().int().positive().optional(),
+  tokenizer: z.string().optional(),
+  /** too_long by the tokenizer (default) or by each endpoint's own count-tokens route. */
+  countTokens: z.enum(['tokenizer', 'endpoint']).optional(),
+  prices: z
+    .object({ inputPerMillion: z.number().nonnegative(), outputPerMillion: z.number().nonnegative() })
+    .strict()
+    .optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  ...generationSettingsSchema,
+};
 
-const endpointSchema = z
-  .object({
-    /** Required but for bedrock (there: another runtime URL, e.g. a VPC endpoint). */
-    baseURL: httpUrl.optional(),
-    /** Name of the environment variable holding the key; the key itself never goes in a config. */
-    apiKeyEnv: environmentName.optional(),
-    /**
-     * Headers for every request (a gateway's, LiteLLM's, an institution's proxy): a value, or
-     * { "env": NAME } for a secret read from the environment (never stored or shown).
-     */
-    headers: headersSchema.optional(),
-    /** Query parameters for every request's URL. */
-    query: z.record(z.string().min(1), z.string()).optional(),
-    /** azure-openai: the deployment's name. */
-    deployment: z.string().min(1).optional(),
-    /** azure-openai: the data-plane API version (default 2024-10-21). */
-    apiVersion: z.string().min(1).optional(),
-    /** azure-openai: `api-key` (apiKeyEnv, the default) or `entra-id` (a Microsoft Entra ID token). */
-    auth: z.enum(['api-key', 'entra-id']).optional(),
-    /** bedrock: the AWS region (default: AWS_REGION) and a named profile (default: the credential chain). */
-    region: z
-      .string()
-      .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as eu-central-1')
-      .optional(),
-    profile: z.string().min(1).optional(),
-    /** vertex-ai: the Google Cloud project and location (e.g. europe-west4). */
-    project: z.string().min(1).optional(),
-    location: z
-      .string()
-      .regex(/^[a-z]+(-[a-z]+\d*)*$/, 'must be a Google Cloud location such as europe-west4')
-      .optional(),
-    concurrency: z.number().int().positive().optional(),
-    /**
-     * true: this endpoint may receive restricted (credentialed) data, e.g. an Azure OpenAI
-     * deployment with human review opted out; false: never, even on this machine. Unset: only
-     * in-process models and servers on this machine's loopback addresses may.
-     */
-    restrictedDataApproved: z.boolean().optional(),
-  })
-  .strict();
+/** Each provider's own endpoint fields, the providers that take each, in the registry's order. */
+function ownSettings(providers: ProviderRegistry): Map<string, { schema: z.ZodType; owners: string[] }> {
+  const fields = new Map<string, { schema: z.ZodType; owners: string[] }>();
+  for (const provider of providers)
+    for (const [field, schema] of Object.entries(provider.settings ?? {})) {
+      const known = fields.get(field);
+      if (known) known.owners.push(provider.name);
+      else fields.set(field, { schema: schema as z.ZodType, owners: [provider.name] });
+    }
+  return fields;
+}
 
-const modelSchema = z
-  .object({
-    provider: z.enum([
-      'openai-compatible',
-      'openai',
-      'anthropic',
-      'azure-openai',
-      'bedrock',
-      'gemini',
-      'vertex-ai',
-      'ollama',
-      'gguf',
-      'baseline',
-    ]),
-    model: z.string().min(1),
-    /** openai-compatible: `chat` (default) or `completions` for base models (plain-text prompts). */
-    api: z.enum(['chat', 'completions']).optional(),
-    /** false for a chat model whose template has no system role (the system prompt joins the first user turn). */
-    systemRole: z.boolean().optional(),
-    label: z.string().optional(),
-    endpoints: z.array(endpointSchema).min(1).optional(),
-    contextWindow: z.number().int().positive().optional(),
-    tokenizer: z.string().optional(),
-    /** too_long by the tokenizer (default) or by each endpoint's own count-tokens route. */
-    countTokens: z.enum(['tokenizer', 'endpoint']).optional(),
-    prices: z
-      .object({ inputPerMillion: z.number().nonnegative(), outputPerMillion: z.number().nonnegative() })
-      .strict()
-      .optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    maxOutputTokens: z.number().int().positive().optional(),
-    ...generationSettingsSchema,
-  })
-  .strict()
-  .superRefine((model, context) => {
-    for (const [index, endpoint] of (model.endpoints ?? []).entries()) {
-      const where = ['endpoints', index];
-      if (model.provider === 'azure-openai' && !endpoint.deployment)
-        context.addIssue({
-          code: 'custom',
-          path: [...where, 'deployment'],
-          message: 'azure-openai needs the deployment name',
-        });
-      if (model.provider !== 'azure-openai') {
-        for (const field of ['deployment', 'apiVersion', 'auth'] as const)
-          if (endpoint[field] !== undefined)
-            context.addIssue({
-              code: 'custom',
-              path: [...where, field],
-              message: 'applies to azure-openai only',
-            });
-      }
-      // Cloud SDK providers know their service's URL; baseURL is then another one (a private endpoint).
-      const sdkProvider = ['bedrock', 'gemini', 'vertex-ai', 'gguf'].includes(model.provider);
-      if (!sdkProvider && !endpoint.baseURL)
-        context.addIssue({ code: 'custom', path: [...where, 'baseURL'], message: 'is required' });
-      for (const field of ['project', 'location'] as const) {
-        if (model.provider === 'vertex-ai' && !endpoint[field])
+/**
+ * A model entry's schema: the fields every model has, one endpoint schema holding every
+ * provider's own fields, and each provider's checks (a field it needs; another's field refused).
+ */
+function modelSchemaFor(providers: ProviderRegistry) {
+  const own = ownSettings(providers);
+  const endpointSchema = z
+    .object({
+      ...endpointLeading,
+      ...Object.fromEntries([...own].map(([field, { schema }]) => [field, schema])),
+      ...endpointTrailing,
+    })
+    // Each provider's own fields are its factory's to read; to the rest of medbench an endpoint has the common ones.
+    .strict() as unknown as z.ZodObject<typeof endpointLeading & typeof endpointTrailing>;
+  const names = providers.map((provider) => provider.name) as [string, ...string[]];
+  return z
+    .object({
+      provider: z.enum(names),
+      ...modelFields,
+      endpoints: z.array(endpointSchema).min(1).optional(),
+      ...modelTrailing,
+    })
+    .strict()
+    .superRefine((model, context) => {
+      const provider = providerNamed(model.provider, providers)!;
+      for (const [index, endpoint] of (model.endpoints ?? []).entries())
+        for (const issue of endpointIssues(provider, endpoint as Record<string, unknown>, own))
           context.addIssue({
             code: 'custom',
-            path: [...where, field],
-            message: `vertex-ai needs the ${field}`,
+            path: ['endpoints', index, ...issue.path],
+            message: issue.message,
           });
-        if (model.provider !== 'vertex-ai' && endpoint[field] !== undefined)
-          context.addIssue({ code: 'custom', path: [...where, field], message: 'applies to vertex-ai only' });
-      }
-      if (model.provider !== 'bedrock') {
-        for (const field of ['region', 'profile'] as const)
-          if (endpoint[field] !== undefined)
-            context.addIssue({ code: 'custom', path: [...where, field], message: 'applies to bedrock only' });
-      }
-      // In-process models send nothing over the network: a header or query would be dropped unseen.
-      if (model.provider === 'gguf' || model.provider === 'baseline') {
-        for (const field of ['headers', 'query'] as const)
-          if (endpoint[field] !== undefined)
-            context.addIssue({
-              code: 'custom',
-              path: [...where, field],
-              message: `${model.provider} runs in this process and sends no request: remove it`,
-            });
-      }
-      if (endpoint.auth === 'entra-id' && endpoint.apiKeyEnv)
-        context.addIssue({
-          code: 'custom',
-          path: [...where, 'auth'],
-          message: 'entra-id takes no apiKeyEnv',
+    });
+}
+
+/** What is wrong with one endpoint of `provider`'s model. */
+function endpointIssues(
+  provider: ProviderDescriptor,
+  endpoint: Record<string, unknown>,
+  own: ReturnType<typeof ownSettings>,
+): SettingsIssue[] {
+  const issues = [...(provider.checkEndpoint?.(endpoint) ?? [])];
+  for (const [field, { owners }] of own)
+    if (endpoint[field] !== undefined && !owners.includes(provider.name))
+      issues.push({ path: [field], message: `applies to ${owners.join(' and ')} only` });
+  // SDK providers know their service's URL; baseURL is then another one (a private endpoint).
+  if (provider.transport === 'http' && !endpoint.baseURL)
+    issues.push({ path: ['baseURL'], message: 'is required' });
+  // In-process models send nothing over the network: a header or query would be dropped unseen.
+  if (provider.transport === 'in-process')
+    for (const field of ['headers', 'query'] as const)
+      if (endpoint[field] !== undefined)
+        issues.push({
+          path: [field],
+          message: `${provider.name} runs in this process and sends no request: remove it`,
         });
-    }
-  });
+  return issues;
+}
 
-const embeddingModelSchema = z
-  .object({
-    provider: z.enum([
-      'openai-compatible',
-      'openai',
-      'azure-openai',
-      'local-onnx',
-      'ollama',
-      'bedrock',
-      'gemini',
-      'vertex-ai',
-    ]),
-    /** Model name sent to the server (openai, openai-compatible). */
-    model: z.string().min(1).optional(),
-    baseURL: httpUrl.optional(),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-      .optional(),
-    /** local-onnx: the exported model folder (model.onnx + tokenizer.json). */
-    folder: z.string().min(1).optional(),
-    pooling: z.enum(['cls', 'mean', 'last-token']).optional(),
-    maxLength: z.number().int().positive().optional(),
-    batchSize: z.number().int().positive().optional(),
-    concurrency: z.number().int().positive().optional(),
-    dimensions: z.number().int().positive().optional(),
-    sendDimensions: z.boolean().optional(),
-    encodingFormat: z.enum(['float', 'base64']).optional(),
-    /** e5, bge, bge-gemma2, none, or a literal template with {instruction} and {query}. */
-    instructionTemplate: z.string().optional(),
-    revision: z.string().optional(),
-    label: z.string().optional(),
-    /** As for a chat endpoint: true lets this server receive restricted data, false never. */
-    restrictedDataApproved: z.boolean().optional(),
-    /** openai-compatible: several replicas of the model, each with its own address, key and concurrency. */
-    endpoints: z
-      .array(
-        z
-          .object({
-            baseURL: httpUrl,
-            apiKeyEnv: environmentName.optional(),
-            concurrency: z.number().int().positive().optional(),
-            headers: headersSchema.optional(),
-            query: z.record(z.string().min(1), z.string()).optional(),
-          })
-          .strict(),
-      )
-      .min(1)
-      .optional(),
-    /** HTTP providers: headers (values or { env } secrets) and query parameters for every request. */
-    headers: headersSchema.optional(),
-    query: z.record(z.string().min(1), z.string()).optional(),
-    /** azure-openai: the deployment, API version and way of signing in. */
-    deployment: z.string().min(1).optional(),
-    apiVersion: z.string().min(1).optional(),
-    auth: z.enum(['api-key', 'entra-id']).optional(),
-    /** bedrock: the AWS region and profile; vertex-ai: the project and location. */
-    region: z.string().min(1).optional(),
-    profile: z.string().min(1).optional(),
-    project: z.string().min(1).optional(),
-    location: z.string().min(1).optional(),
-  })
-  .strict()
-  .refine(
-    (value) => (value.provider === 'local-onnx' ? value.folder !== undefined : value.model !== undefined),
-    {
-      message: 'local-onnx needs "folder"; every other provider needs "model"',
-    },
+/**
+ * An `embeddingModels` entry's schema: the fields every entry has and each provider's own, then
+ * what the entry's provider needs beyond them (one message each).
+ */
+function embeddingModelSchemaFor(providers: readonly EmbeddingDescriptor[]) {
+  const own = Object.assign({}, ...providers.map((provider) => provider.settings ?? {})) as z.ZodRawShape;
+  const names = providers.map((provider) => provider.name) as [string, ...string[]];
+  const byFolder = providers.filter((provider) => provider.namedByFolder).map((provider) => provider.name);
+  // Each provider's own fields are its factory's to read; to the rest of medbench an entry has the common ones.
+  return (
+    z.object({ provider: z.enum(names), ...embeddingEntryFields, ...own }).strict() as unknown as z.ZodObject<
+      { provider: z.ZodString } & typeof embeddingEntryFields
+    >
   )
-  .refine((value) => value.provider !== 'vertex-ai' || (value.project && value.location), {
-    message: 'vertex-ai needs "project" and "location"',
-  })
-  .refine((value) => value.provider !== 'azure-openai' || (value.baseURL && value.deployment), {
-    message: 'azure-openai needs "baseURL" (the resource endpoint) and "deployment"',
-  })
-  .refine(
-    (value) =>
-      value.provider !== 'openai-compatible' ||
-      (value.baseURL !== undefined) !== (value.endpoints !== undefined),
-    { message: 'openai-compatible needs "baseURL", or "endpoints" for several replicas (not both)' },
-  );
+    .refine(
+      (value) =>
+        byFolder.includes(value.provider)
+          ? (value as Record<string, unknown>).folder !== undefined
+          : value.model !== undefined,
+      { message: `${byFolder.join(', ')} needs "folder"; every other provider needs "model"` },
+    )
+    .superRefine((value, context) => {
+      const message = providers.find((provider) => provider.name === value.provider)?.check?.(value);
+      if (message) context.addIssue({ code: 'custom', message });
+    });
+}
 
-export const configSchema = z
-  .object({
-    models: z.record(z.string(), modelSchema).default({}),
-    /** Embedding models for MedEureka, by name. */
-    embeddingModels: z.record(z.string(), embeddingModelSchema).default({}),
-    defaults: z
-      .object({
-        concurrency: z.number().int().positive().optional(),
-        timeoutMs: z.number().int().positive().optional(),
-        maxRetries: z.number().int().nonnegative().max(100).optional(),
-        /** The longest wait a Retry-After header may impose. */
-        maxRetryWaitMs: z.number().int().nonnegative().optional(),
-        /** Per sample, every attempt and wait included. */
-        sampleTimeoutMs: z.number().int().positive().optional(),
-      })
-      .strict()
-      .default({}),
-  })
-  .strict();
+/** The config schema of a registry of providers: medbench's own, or with a caller's (`providersWith`). */
+export function configSchemaFor(providers: ProviderRegistry) {
+  return z
+    .object({
+      models: z.record(z.string(), modelSchemaFor(providers)).default({}),
+      /** Embedding models for MedEureka, by name. */
+      embeddingModels: z.record(z.string(), embeddingModelSchemaFor(EMBEDDING_PROVIDERS)).default({}),
+      defaults: z
+        .object({
+          concurrency: z.number().int().positive().optional(),
+          timeoutMs: z.number().int().positive().optional(),
+          maxRetries: z.number().int().nonnegative().max(100).optional(),
+          /** The longest wait a Retry-After header may impose. */
+          maxRetryWaitMs: z.number().int().nonnegative().optional(),
+          /** Per sample, every attempt and wait included. */
+          sampleTimeoutMs: z.number().int().positive().optional(),
+        })
+        .strict()
+        .default({}),
+    })
+    .strict();
+}
+
+export const configSchema = configSchemaFor(PROVIDERS);
+
+const modelSchema = modelSchemaFor(PROVIDERS);
 
 export type MedbenchConfig = z.infer<typeof configSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
-export type EmbeddingModelConfig = z.infer<typeof embeddingModelSchema>;
+export type EmbeddingModelConfig = z.infer<ReturnType<typeof embeddingModelSchemaFor>>;
 
 const CONFIG_NAMES = ['medbench.config.json', 'medbench.config.mjs', 'medbench.config.js'];
 
@@ -270,11 +205,13 @@ const CONFIG_NAMES = ['medbench.config.json', 'medbench.config.mjs', 'medbench.c
  */
 export async function loadConfig(
   explicitPath?: string,
+  options: { providers?: ProviderRegistry } = {},
 ): Promise<{ config: MedbenchConfig; path: string | undefined }> {
   const path = explicitPath
     ? resolve(explicitPath)
     : CONFIG_NAMES.map((name) => join(process.cwd(), name)).find((candidate) => existsSync(candidate));
-  if (!path) return { config: configSchema.parse({}), path: undefined };
+  const schema = options.providers ? configSchemaFor(options.providers) : configSchema;
+  if (!path) return { config: schema.parse({}), path: undefined };
   if (!existsSync(path)) {
     throw new MedbenchError({ code: 'CONFIG_INVALID', message: `Config file not found: ${path}` });
   }
@@ -292,7 +229,7 @@ export async function loadConfig(
       cause: error,
     });
   }
-  const parsed = configSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new MedbenchError({

@@ -33,7 +33,7 @@ const extraBodySchema = z
 
 /**
  * A model's generation settings beyond temperature and maxOutputTokens (config fields). Which
- * provider takes which, and under what name, is `PROVIDER_SETTINGS` (generation-settings.ts).
+ * provider takes which, and under what name, is its descriptor's `generationSettings`.
  */
 export const generationSettingsSchema = {
   /** Nucleus sampling: only the most likely tokens whose probabilities add up to this. */

@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../core/sample.js';
+import { PROVIDERS } from '../providers/registry.js';
 import { modelRunIdentity } from '../runner/model-binding.js';
 import { responseCacheKey } from '../runner/response-cache-key.js';
 import { runIdOf } from '../runner/run-identity.js';
 import { sampleRequest } from '../runner/sample-request.js';
 import { bindModel } from './bind-model.js';
 import { configSchema, type ModelConfig } from './config.js';
-import { GENERATION_SETTINGS, PROVIDER_SETTINGS } from './generation-settings.js';
+import { GENERATION_SETTINGS } from './generation-settings.js';
 
 const URL = 'http://127.0.0.1:9/v1';
 
@@ -266,9 +267,9 @@ describe('extraBody keys a JavaScript object cannot hold as data', () => {
 });
 
 describe('docs/generation-settings.md', () => {
-  it("states each provider's settings and field names as PROVIDER_SETTINGS does", () => {
+  it("states each provider's settings and field names as its descriptor does", () => {
     const page = readFileSync(join(import.meta.dirname, '../../docs/generation-settings.md'), 'utf8');
-    for (const [provider, fields] of Object.entries(PROVIDER_SETTINGS)) {
+    for (const { name: provider, generationSettings: fields } of PROVIDERS) {
       const row = page.split('\n').find((line) => line.startsWith(`| ${provider} |`));
       expect(row, provider).toBeDefined();
       const cells = row!
@@ -276,7 +277,7 @@ describe('docs/generation-settings.md', () => {
         .slice(1)
         .map((cell) => cell.replace(/\|$/, '').trim().replaceAll('`', ''));
       const expected = GENERATION_SETTINGS.map((setting) =>
-        provider === 'baseline' ? 'ignored' : (fields[setting] ?? '—'),
+        fields === 'ignored' ? 'ignored' : (fields[setting] ?? '—'),
       );
       expect(cells, provider).toEqual(expected);
     }

@@ -1,84 +1,30 @@
 import { GENERATION_SETTINGS, type GenerationParameters } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
-import { AZURE_OPENAI_DEFAULT_API_VERSION } from '../providers/azure-openai/azure-openai-chat-model.js';
 import { isReasoningModelId } from '../providers/known-models.js';
+import type { GenerationSetting, ProviderDescriptor } from '../providers/provider-descriptor.js';
+import { PROVIDERS, type ProviderRegistry } from '../providers/registry.js';
 import type { ModelConfig } from './config.js';
 
-export { GENERATION_SETTINGS };
-
-export type GenerationSetting = (typeof GENERATION_SETTINGS)[number];
-
-const OPENAI_STYLE: Partial<Record<GenerationSetting, string>> = {
-  topP: 'top_p',
-  seed: 'seed',
-  stop: 'stop',
-  frequencyPenalty: 'frequency_penalty',
-  presencePenalty: 'presence_penalty',
-  extraBody: 'merged into the JSON body',
-  reasoningModel: 'max_completion_tokens, no temperature',
-  reasoningEffort: 'reasoning_effort',
-};
-
-const GEMINI: Partial<Record<GenerationSetting, string>> = {
-  topP: 'topP',
-  seed: 'seed',
-  stop: 'stopSequences',
-  frequencyPenalty: 'frequencyPenalty',
-  presencePenalty: 'presencePenalty',
-  thinkingBudget: 'thinkingConfig.thinkingBudget',
-};
+export { GENERATION_SETTINGS, type GenerationSetting };
 
 /**
  * What each chat provider takes of the settings, and the field it sends each as (the provider's
- * documented name); a setting a provider lacks is a config error. docs/generation-settings.md
- * shows this table. Baselines generate nothing: they take every setting and ignore it.
+ * documented name; its descriptor's `generationSettings`); a setting a provider lacks is a config
+ * error. docs/generation-settings.md shows this table. Baselines generate nothing: they take every
+ * setting and ignore it.
  */
-export const PROVIDER_SETTINGS: Readonly<
-  Record<ModelConfig['provider'], Partial<Record<GenerationSetting, string>>>
-> = {
-  'openai-compatible': OPENAI_STYLE,
-  openai: OPENAI_STYLE,
-  'azure-openai': OPENAI_STYLE,
-  anthropic: {
-    topP: 'top_p',
-    stop: 'stop_sequences',
-    extraBody: 'merged into the JSON body',
-    thinkingBudget: 'thinking: { type: "enabled", budget_tokens }',
-  },
-  bedrock: {
-    topP: 'inferenceConfig.topP',
-    stop: 'inferenceConfig.stopSequences',
-    thinkingBudget: 'additionalModelRequestFields.thinking.budget_tokens',
-  },
-  gemini: GEMINI,
-  'vertex-ai': GEMINI,
-  ollama: {
-    topP: 'options.top_p',
-    seed: 'options.seed',
-    stop: 'options.stop',
-    frequencyPenalty: 'options.frequency_penalty',
-    presencePenalty: 'options.presence_penalty',
-    extraBody: 'merged into the JSON body',
-  },
-  gguf: { topP: 'topP', seed: 'seed', stop: 'customStopTriggers' },
-  baseline: {},
-};
+export function providerSettings(
+  providers: ProviderRegistry = PROVIDERS,
+): Record<string, Partial<Record<GenerationSetting, string>>> {
+  return Object.fromEntries(
+    providers.map((provider) => [
+      provider.name,
+      provider.generationSettings === 'ignored' ? {} : provider.generationSettings,
+    ]),
+  );
+}
 
-/** Body fields medbench sets itself: an extraBody may not replace them. */
-const OWN_FIELDS: Readonly<Partial<Record<ModelConfig['provider'], readonly string[]>>> = {
-  anthropic: [
-    'model',
-    'messages',
-    'system',
-    'stream',
-    'max_tokens',
-    'temperature',
-    'top_p',
-    'stop_sequences',
-    'thinking',
-  ],
-  ollama: ['model', 'messages', 'stream', 'options'],
-};
+/** Body fields medbench sets itself, where a provider does not name its own: an extraBody may not replace them. */
 const OPENAI_OWN_FIELDS = [
   'model',
   'messages',
@@ -100,11 +46,11 @@ function refuse(where: string, message: string, hint: string): never {
 }
 
 /** What `provider` takes, for an error's hint. */
-function takes(provider: ModelConfig['provider']): string {
-  const entries = Object.entries(PROVIDER_SETTINGS[provider]);
+function takes(provider: ProviderDescriptor, table: Partial<Record<GenerationSetting, string>>): string {
+  const entries = Object.entries(table);
   return entries.length > 0
-    ? `${provider} takes ${entries.map(([setting, field]) => `${setting} (${field})`).join(', ')}`
-    : `${provider} takes none of them`;
+    ? `${provider.name} takes ${entries.map(([setting, field]) => `${setting} (${field})`).join(', ')}`
+    : `${provider.name} takes none of them`;
 }
 
 /**
@@ -112,18 +58,23 @@ function takes(provider: ModelConfig['provider']): string {
  * what it takes; and the combinations the providers refuse (a reasoning model with a temperature,
  * thinking with a temperature, a thinking budget below the least).
  */
-export function checkGenerationSettings(spec: string, model: ModelConfig, reasoningModel: boolean): void {
+export function checkGenerationSettings(
+  spec: string,
+  provider: ProviderDescriptor,
+  model: ModelConfig,
+  reasoningModel: boolean,
+): void {
   const where = `model "${spec}" (${model.provider})`;
-  const table = PROVIDER_SETTINGS[model.provider];
-  if (model.provider !== 'baseline')
+  const table = provider.generationSettings;
+  if (table !== 'ignored')
     for (const setting of GENERATION_SETTINGS)
       if (model[setting] !== undefined && table[setting] === undefined)
         refuse(
           where,
           `"${setting}" is not accepted by ${model.provider}.`,
-          `Remove it; ${takes(model.provider)}. See docs/generation-settings.md.`,
+          `Remove it; ${takes(provider, table)}. See docs/generation-settings.md.`,
         );
-  const own = OWN_FIELDS[model.provider] ?? OPENAI_OWN_FIELDS;
+  const own = provider.ownBodyFields ?? OPENAI_OWN_FIELDS;
   const clash = Object.keys(model.extraBody ?? {}).filter((field) => own.includes(field));
   if (clash.length > 0)
     refuse(
@@ -157,51 +108,28 @@ export function checkGenerationSettings(spec: string, model: ModelConfig, reason
       `"reasoningEffort" needs a reasoning model; "${model.model}" is not known as one.`,
       'Set "reasoningModel": true if it is one (o1, o3, o4-mini and gpt-5 are recognised by name).',
     );
-  checkThinking(where, model);
-  checkAzureReasoningEffort(where, model);
+  checkThinking(where, provider, model);
+  provider.checkModel?.(where, model);
 }
-
-/**
- * Azure OpenAI's GA api-version 2024-10-21 (medbench's default) has `max_completion_tokens` but no
- * `reasoning_effort` (its inference.json in Azure/azure-rest-api-specs); Azure's reasoning-models
- * page lists 2024-12-01-preview for o1 and o3-mini, with reasoning effort. Dated versions before
- * it are refused; others (`preview`, `v1`) are left to the service.
- */
-function checkAzureReasoningEffort(where: string, model: ModelConfig): void {
-  if (model.provider !== 'azure-openai' || model.reasoningEffort === undefined) return;
-  for (const endpoint of model.endpoints ?? []) {
-    const version = endpoint.apiVersion ?? AZURE_OPENAI_DEFAULT_API_VERSION;
-    if (/^\d{4}-\d{2}-\d{2}/.test(version) && version.slice(0, 10) < AZURE_REASONING_EFFORT_SINCE)
-      refuse(
-        where,
-        `reasoningEffort goes as reasoning_effort, which Azure OpenAI's api-version ${version}${endpoint.apiVersion ? '' : ' (the default)'} does not have.`,
-        'Set the endpoint\'s "apiVersion": "2024-12-01-preview" (or later), as Azure documents for its reasoning models, or remove "reasoningEffort". See docs/providers/azure-openai.md.',
-      );
-  }
-}
-
-const AZURE_REASONING_EFFORT_SINCE = '2024-12-01';
 
 /** Claude's thinking: Anthropic's, or Bedrock's for a Claude model. */
-function claudeThinking(model: ModelConfig): boolean {
-  return (
-    model.thinkingBudget !== undefined && (model.provider === 'anthropic' || model.provider === 'bedrock')
-  );
+function claudeThinking(provider: ProviderDescriptor, model: ModelConfig): boolean {
+  return model.thinkingBudget !== undefined && provider.claudeThinking !== undefined;
 }
 
 /**
  * Thinking (thinkingBudget) — Claude's: no temperature but the default, its least budget and topP
  * range, on Bedrock only for a Claude model. Gemini's thinking takes any temperature.
  */
-function checkThinking(where: string, model: ModelConfig): void {
-  if (model.thinkingBudget === undefined || !claudeThinking(model)) return;
+function checkThinking(where: string, provider: ProviderDescriptor, model: ModelConfig): void {
+  if (model.thinkingBudget === undefined || !claudeThinking(provider, model)) return;
   if (model.temperature !== undefined && model.temperature !== 1)
     refuse(
       where,
       `Claude's thinking (thinkingBudget) takes no temperature but the default (1), not ${model.temperature}.`,
       'Remove "temperature" or "thinkingBudget".',
     );
-  if (model.provider === 'bedrock' && !/claude/i.test(model.model))
+  if (provider.claudeThinking === 'claude models' && !/claude/i.test(model.model))
     refuse(
       where,
       `thinkingBudget on Bedrock is Claude's extended thinking; "${model.model}" is not a Claude model.`,
@@ -222,12 +150,15 @@ function checkThinking(where: string, model: ModelConfig): void {
 }
 
 /** The optional settings of a model as generation parameters: only those set. */
-export function generationSettings(spec: string, model: ModelConfig): Partial<GenerationParameters> {
+export function generationSettings(
+  spec: string,
+  provider: ProviderDescriptor,
+  model: ModelConfig,
+): Partial<GenerationParameters> {
   const reasoningModel =
-    model.reasoningModel ??
-    ((model.provider === 'openai' || model.provider === 'azure-openai') && isReasoningModelId(model.model));
-  checkGenerationSettings(spec, model, reasoningModel);
-  if (model.provider === 'baseline') return {};
+    model.reasoningModel ?? (provider.reasoningModelsByName === true && isReasoningModelId(model.model));
+  checkGenerationSettings(spec, provider, model, reasoningModel);
+  if (provider.generationSettings === 'ignored') return {};
   const settings: Partial<GenerationParameters> = {};
   for (const setting of GENERATION_SETTINGS) {
     const value = model[setting];
@@ -235,13 +166,17 @@ export function generationSettings(spec: string, model: ModelConfig): Partial<Ge
   }
   // A reasoning model, and Claude thinking, run at their only temperature, 1 (and none is sent).
   if (reasoningModel) Object.assign(settings, { reasoningModel: true, temperature: 1 });
-  if (claudeThinking(model)) Object.assign(settings, { temperature: 1 });
+  if (claudeThinking(provider, model)) Object.assign(settings, { temperature: 1 });
   return settings;
 }
 
 /** The settings a baseline was given and ignores, for a notice; undefined when none. */
-export function ignoredSettingsNote(spec: string, model: ModelConfig): string | undefined {
-  if (model.provider !== 'baseline') return undefined;
+export function ignoredSettingsNote(
+  spec: string,
+  provider: ProviderDescriptor,
+  model: ModelConfig,
+): string | undefined {
+  if (provider.generationSettings !== 'ignored') return undefined;
   const given = [...GENERATION_SETTINGS, 'temperature', 'maxOutputTokens'].filter(
     (setting) => model[setting as keyof ModelConfig] !== undefined,
   );

@@ -318,3 +318,8 @@ export async function postJson<Schema extends z.ZodType>(options: {
   }
   return parsed.data;
 }
+
+/** `{ [name]: value }` when the value is set, else nothing: a setting left out is never sent. */
+export function field(name: string, value: unknown): Record<string, unknown> {
+  return value === undefined ? {} : { [name]: value };
+}

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { specForms } from '../../compose/bind-model.js';
 import { parseEnvironmentName } from '../../compose/parse-options.js';
 import type { CommandOption, SuitePlugin } from '../../compose/suite-plugin.js';
 import { SUITE_PLUGINS } from '../../compose/suites.js';
@@ -128,7 +129,7 @@ export function defineRun(
     )
     .requiredOption(
       '--model <spec>',
-      'a config name, baseline, openai:<m>, anthropic:<m>, openai-compatible:<m>@<url>; medeureka: an embedding model spec, bm25 or lsa',
+      `a config name, ${specForms().join(', ')}; medeureka: an embedding model spec, bm25 or lsa`,
     );
   suiteRunOptions(retryOptions(modelOptions(run)), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {

@@ -8,12 +8,8 @@ import type {
   EndpointFacts,
   GenerationParameters,
 } from '../../core/chat-model.js';
-import { postJson } from '../http-json.js';
-import {
-  type OpenAICompatibleChatModelOptions,
-  OpenAICompatibleEndpoint,
-} from '../openai-compatible/openai-compatible-endpoint.js';
-import { field } from '../openai-compatible/openai-generation-fields.js';
+import { HttpEndpoint, type HttpEndpointOptions } from '../http-endpoint.js';
+import { field, postJson } from '../http-json.js';
 import { settleProbe } from '../settle-probe.js';
 
 const responseSchema = z.object({
@@ -25,7 +21,7 @@ const responseSchema = z.object({
 });
 
 export interface AnthropicChatModelOptions
-  extends Pick<OpenAICompatibleChatModelOptions, 'headers' | 'secretHeaders' | 'query'> {
+  extends Pick<HttpEndpointOptions, 'headers' | 'secretHeaders' | 'query'> {
   baseURL?: string;
   modelId: string;
   apiKey: string;
@@ -37,7 +33,7 @@ export interface AnthropicChatModelOptions
 }
 
 /** Anthropic's Messages API (POST /v1/messages), the key in `x-api-key`. */
-export class AnthropicChatModel extends OpenAICompatibleEndpoint implements ChatModel {
+export class AnthropicChatModel extends HttpEndpoint implements ChatModel {
   readonly provider = 'anthropic';
   /**
    * A trailing assistant message is continued natively; the API refuses one ending in whitespace,
@@ -101,7 +97,7 @@ export class AnthropicChatModel extends OpenAICompatibleEndpoint implements Chat
    * before a run schedules anything; an outage is the check's to judge (`settleProbe`). Any other
    * failure leaves the run to find out.
    */
-  override async probe(signal?: AbortSignal): Promise<EndpointFacts> {
+  async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     try {
       await postJson({
         url: this.url(`/v1/models/${encodeURIComponent(this.modelId)}`),

@@ -7,18 +7,11 @@ import type {
   EndpointFacts,
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
-import { postJson } from '../http-json.js';
-import {
-  type OpenAICompatibleChatModelOptions,
-  OpenAICompatibleEndpoint,
-} from '../openai-compatible/openai-compatible-endpoint.js';
-import { field } from '../openai-compatible/openai-generation-fields.js';
+import { HttpEndpoint, type HttpEndpointOptions } from '../http-endpoint.js';
+import { field, postJson } from '../http-json.js';
 
 export interface OllamaChatModelOptions
-  extends Pick<
-    OpenAICompatibleChatModelOptions,
-    'apiKey' | 'apiKeyEnv' | 'headers' | 'secretHeaders' | 'query'
-  > {
+  extends Pick<HttpEndpointOptions, 'apiKey' | 'apiKeyEnv' | 'headers' | 'secretHeaders' | 'query'> {
   /** The server, e.g. http://127.0.0.1:11434 (no /v1: this is Ollama's own API). */
   baseURL: string;
   /** The model as Ollama names it, e.g. llama3.1:8b. */
@@ -44,7 +37,7 @@ const showSchema = z.object({
 });
 
 /** Ollama's native API: /api/chat for answers, /api/show for the model's facts. */
-export class OllamaChatModel extends OpenAICompatibleEndpoint implements ChatModel {
+export class OllamaChatModel extends HttpEndpoint implements ChatModel {
   readonly provider = 'ollama';
   readonly capabilities: ChatCapabilities = { prefill: 'none', truncatePrompt: false };
   readonly contextWindow: number;
@@ -92,7 +85,7 @@ export class OllamaChatModel extends OpenAICompatibleEndpoint implements ChatMod
   }
 
   /** /api/show: the model exists, generates text, and how long a context it was trained for. */
-  override async probe(signal?: AbortSignal): Promise<EndpointFacts> {
+  async probe(signal?: AbortSignal): Promise<EndpointFacts> {
     const shown = await postJson({
       url: this.url('/api/show'),
       ...(await this.requestOptions()),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../../core/embedding-model.js';
+import { HttpEndpoint } from '../http-endpoint.js';
 import { postJson } from '../http-json.js';
-import { OpenAICompatibleEndpoint } from '../openai-compatible/openai-compatible-endpoint.js';
 import type { OllamaChatModelOptions } from './ollama-chat-model.js';
 
 /** As a chat model's options, without the window (an embedding call has no num_ctx). */
@@ -16,7 +16,7 @@ const answerSchema = z.object({
 });
 
 /** Ollama's native /api/embed: a batch of texts in, one vector each out. */
-export class OllamaEmbeddingModel extends OpenAICompatibleEndpoint implements EmbeddingModel {
+export class OllamaEmbeddingModel extends HttpEndpoint implements EmbeddingModel {
   readonly provider = 'ollama';
   readonly revision = 'ollama';
   readonly maxEmbeddingsPerCall: number;
@@ -25,7 +25,6 @@ export class OllamaEmbeddingModel extends OpenAICompatibleEndpoint implements Em
   constructor(options: OllamaEmbeddingModelOptions) {
     super({
       ...options,
-      modelList: 'none',
       notFoundHint: `Ollama at ${options.baseURL} has no model "${options.modelId}": run \`ollama pull ${options.modelId}\` there.`,
     });
     this.maxEmbeddingsPerCall = options.maxEmbeddingsPerCall ?? 32;

@@ -1,9 +1,5 @@
 import type { GenerationParameters } from '../../core/chat-model.js';
-
-/** `{ [name]: value }` when the value is set, else nothing: a setting left out is never sent. */
-export function field(name: string, value: unknown): Record<string, unknown> {
-  return value === undefined ? {} : { [name]: value };
-}
+import { field } from '../http-json.js';
 
 /**
  * The generation fields of an OpenAI-style body (chat or completions; OpenAI, Azure, vLLM,
