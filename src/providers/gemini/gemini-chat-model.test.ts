@@ -14,7 +14,10 @@ import { geminiFailure } from './gemini-errors.js';
 
 let server: LlmTestServer;
 beforeAll(async () => {
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: 'Shuweng' }));
+  server = await startLlmTestServer({
+    provider: 'gemini',
+    fallback: () => ({ kind: 'answer', text: 'Shuweng' }),
+  });
 });
 afterAll(() => server.close());
 
@@ -188,8 +191,13 @@ describe('Vertex AI with Application Default Credentials (the attached service a
   let metadata: Server;
   const saved = { ...process.env };
   const emptyHome = mkdtempSync(join(tmpdir(), 'medbench-adc-'));
+  let vertexServer: LlmTestServer;
 
   beforeAll(async () => {
+    vertexServer = await startLlmTestServer({
+      provider: 'vertex-ai',
+      fallback: () => ({ kind: 'answer', text: 'Shuweng' }),
+    });
     metadata = createServer((request, response) => {
       asked.push({
         path: request.url ?? '',
@@ -227,6 +235,7 @@ describe('Vertex AI with Application Default Credentials (the attached service a
   });
   afterAll(async () => {
     process.env = saved;
+    await vertexServer.close();
     await new Promise<void>((resolve) => metadata.close(() => resolve()));
     rmSync(emptyHome, { recursive: true, force: true });
   });
@@ -235,7 +244,7 @@ describe('Vertex AI with Application Default Credentials (the attached service a
     const model = new GeminiChatModel({
       modelId: 'gemini-2.5-pro',
       vertex: { project: 'clinical-eval', location: 'europe-west4' },
-      baseURL: server.url,
+      baseURL: vertexServer.url,
     });
     const response = await model.generate({ messages, parameters });
     expect(response.text).toBe('Shuweng');
@@ -245,29 +254,31 @@ describe('Vertex AI with Application Default Credentials (the attached service a
       ),
     ).toBe(true);
     expect(asked.every((entry) => entry.flavor === 'Google')).toBe(true);
-    const request = server.requests.at(-1)!;
+    const request = vertexServer.requests.at(-1)!;
     expect(request.path).toBe(
       '/v1beta1/projects/clinical-eval/locations/europe-west4/publishers/google/models/gemini-2.5-pro:generateContent',
     );
     expect(request.headers.authorization).toBe('Bearer ya29.medbench-test-token');
     expect(model.provider).toBe('vertex-ai');
-    expect(model.endpoint).toBe(`${server.url}/projects/clinical-eval/locations/europe-west4`);
+    expect(model.endpoint).toBe(`${vertexServer.url}/projects/clinical-eval/locations/europe-west4`);
   });
   it("declares no maximum context on Vertex AI: models.get's publisher model carries no input token limit", async () => {
     // Even a server that sends inputTokenLimit: the SDK reads it on the Gemini API only.
     server.servedModels = [{ id: 'gemini-2.5-pro', inputTokenLimit: 1048576 }];
+    vertexServer.servedModels = server.servedModels;
     try {
       const vertex = new GeminiChatModel({
         modelId: 'gemini-2.5-pro',
         vertex: { project: 'clinical-eval', location: 'europe-west4' },
-        baseURL: server.url,
+        baseURL: vertexServer.url,
       });
       expect(await vertex.probe()).toEqual({});
-      expect(server.probes.at(-1)!.path).toBe('/v1beta1/publishers/google/models/gemini-2.5-pro');
+      expect(vertexServer.probes.at(-1)!.path).toBe('/v1beta1/publishers/google/models/gemini-2.5-pro');
       const gemini = new GeminiChatModel({ modelId: 'gemini-2.5-pro', apiKey: 'k-123', baseURL: server.url });
       expect(await gemini.probe()).toEqual({ maxContextTokens: 1048576 });
     } finally {
       server.servedModels = undefined;
+      vertexServer.servedModels = undefined;
     }
   });
 
