@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awsTestCredentials } from '../../test/support/aws-test-credentials.js';
 import { type LlmTestServers, startLlmTestServers } from '../../test/support/llm-test-server.js';
 import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { BedrockChatModel } from './bedrock/bedrock-chat-model.js';
@@ -7,17 +8,11 @@ import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible
 
 const PROVIDERS = ['anthropic', 'openai-compatible', 'bedrock', 'gemini'] as const;
 let servers: LlmTestServers<(typeof PROVIDERS)[number]>;
-const saved = { ...process.env };
+awsTestCredentials('AKIDCOUNT', 'count-secret');
 beforeAll(async () => {
-  servers = await startLlmTestServers(PROVIDERS);
-  servers.bedrock.awsSecretAccessKey = 'count-secret';
-  process.env.AWS_ACCESS_KEY_ID = 'AKIDCOUNT';
-  process.env.AWS_SECRET_ACCESS_KEY = 'count-secret';
+  servers = await startLlmTestServers(PROVIDERS, { awsSecretAccessKey: 'count-secret' });
 });
-afterAll(async () => {
-  process.env = saved;
-  await servers.close();
-});
+afterAll(() => servers.close());
 
 const messages = [
   { role: 'system' as const, content: 'Be brief.' },
