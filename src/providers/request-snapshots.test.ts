@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awsTestCredentials } from '../../test/support/aws-test-credentials.js';
-import { type LlmTestServers, startLlmTestServers } from '../../test/support/llm-test-server.js';
+import { onGoogleCloudVm } from '../../test/support/gce-metadata-server.js';
+import {
+  type LlmTestServers,
+  PROVIDER_NAMES,
+  type ProviderName,
+  startLlmTestServers,
+} from '../../test/support/llm-test-server.js';
 import { requestSnapshot } from '../../test/support/request-snapshot.js';
 import type { ChatModel, ChatRequest } from '../core/chat-model.js';
 import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
@@ -16,11 +22,12 @@ import { OpenAICompatibleCompletionModel } from './openai-compatible/openai-comp
  * committed snapshot (__snapshots__/requests/): a change in what medbench sends shows in review.
  * Each snapshot was checked by eye against the provider's API reference.
  */
-const PROVIDERS = ['openai-compatible', 'azure-openai', 'anthropic', 'bedrock', 'gemini', 'ollama'] as const;
-let servers: LlmTestServers<(typeof PROVIDERS)[number]>;
+let servers: LlmTestServers<ProviderName>;
 awsTestCredentials('AKIDSNAPSHOT', 'snapshot-secret');
+// Vertex AI signs in with Application Default Credentials: here a Google Cloud VM's service account.
+onGoogleCloudVm();
 beforeAll(async () => {
-  servers = await startLlmTestServers(PROVIDERS, { awsSecretAccessKey: 'snapshot-secret' });
+  servers = await startLlmTestServers(PROVIDER_NAMES, { awsSecretAccessKey: 'snapshot-secret' });
 });
 afterAll(() => servers.close());
 
@@ -35,11 +42,9 @@ const request: ChatRequest = {
   parameters: { temperature: 0, maxOutputTokens: 256, topP: 0.9, stop: ['\n\n'] },
 };
 
-type Provider = (typeof PROVIDERS)[number];
-
 /** Each chat adapter, the server of its provider, and its snapshot's name. */
 const ADAPTERS: Array<
-  [route: string, provider: Provider, snapshot: string, create: (url: string) => ChatModel]
+  [route: string, provider: ProviderName, snapshot: string, create: (url: string) => ChatModel]
 > = [
   [
     'openai-compatible chat: POST {base}/chat/completions',
@@ -102,6 +107,17 @@ const ADAPTERS: Array<
     'gemini',
     'gemini',
     (url) => new GeminiChatModel({ modelId: 'gemini-2.5-flash', apiKey: 'gemini-snapshot', baseURL: url }),
+  ],
+  [
+    'vertex-ai: POST /v1beta1/projects/{project}/locations/{location}/publishers/google/models/{model}:generateContent',
+    'vertex-ai',
+    'vertex-ai',
+    (url) =>
+      new GeminiChatModel({
+        modelId: 'gemini-2.5-flash',
+        vertex: { project: 'clinical-eval', location: 'europe-west4' },
+        baseURL: url,
+      }),
   ],
   [
     'ollama: POST /api/chat',

@@ -5,8 +5,9 @@ import { afterAll, beforeAll } from 'vitest';
  * finds them; the environment is restored afterwards.
  */
 export function awsTestCredentials(accessKeyId: string, secretAccessKey: string): void {
-  const saved = { ...process.env };
+  let saved: NodeJS.ProcessEnv;
   beforeAll(() => {
+    saved = { ...process.env };
     process.env.AWS_ACCESS_KEY_ID = accessKeyId;
     process.env.AWS_SECRET_ACCESS_KEY = secretAccessKey;
   });

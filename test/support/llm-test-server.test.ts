@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServers, type ProviderName, startLlmTestServers } from './llm-test-server.js';
+import {
+  type LlmTestServers,
+  PROVIDER_NAMES,
+  type ProviderName,
+  startLlmTestServers,
+} from './llm-test-server.js';
 
-const PROVIDERS = [
-  'openai-compatible',
-  'azure-openai',
-  'anthropic',
-  'bedrock',
-  'gemini',
-  'vertex-ai',
-  'ollama',
-] as const;
 let servers: LlmTestServers<ProviderName>;
 beforeAll(async () => {
-  servers = await startLlmTestServers(PROVIDERS);
+  servers = await startLlmTestServers(PROVIDER_NAMES);
 });
 afterAll(() => servers.close());
 
@@ -37,7 +33,7 @@ const FOREIGN: Record<ProviderName, string> = {
 };
 
 describe('the LLM test server answers only its provider’s documented routes', () => {
-  it.each(PROVIDERS)('%s: another provider’s route is its own 404, recorded apart', async (provider) => {
+  it.each(PROVIDER_NAMES)('%s: another provider’s route is its own 404, recorded apart', async (provider) => {
     const { status, headers, text } = await post(provider, FOREIGN[provider]);
     expect(status).toBe(404);
     expect(servers[provider].unrouted.at(-1)!.path).toBe(FOREIGN[provider]);

@@ -13,6 +13,7 @@ import type {
 import { PROVIDER_WIRES } from './providers/wires.js';
 
 export type { ProviderName, RecordedRequest } from './providers/wire.js';
+export { PROVIDER_NAMES } from './providers/wires.js';
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across the test process. */
 export function preciseNow(): number {

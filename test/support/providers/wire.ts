@@ -133,7 +133,7 @@ export function messagesText(system: unknown, messages: unknown): string {
   return [...systemText, ...turns].join('\n');
 }
 
-/** The error fixture for a status, else the one for `fallback`, its message replaced when given. */
+/** The error fixture for a status, else the one for `fallback` (a fresh copy the caller may change). */
 export function errorFixture<T>(provider: string, status: number, fallback: number): T {
   const errors = fixture<Record<string, T>>(provider, 'errors');
   return errors[String(status)] ?? errors[String(fallback)]!;

@@ -16,3 +16,6 @@ export const PROVIDER_WIRES: Record<ProviderName, ProviderWire> = {
   'vertex-ai': vertexAIWire,
   ollama: ollamaWire,
 };
+
+/** Every provider the LLM test server can stand in for. */
+export const PROVIDER_NAMES = Object.keys(PROVIDER_WIRES) as ProviderName[];
