@@ -36,11 +36,13 @@ const suites = [...SUITES, arithSuite];
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'medbench-toy-'));
   // A model that adds correctly in English and is off by one in German.
-  server = await startLlmTestServer((request) => {
-    const messages = request.body.messages as Array<{ content: string }>;
-    const [left, right] = (messages.at(-1)!.content.match(/\d+/g) ?? []).map(Number);
-    const german = messages.at(-1)!.content.startsWith('Was');
-    return { kind: 'answer', text: `The answer is ${left! + right! + (german ? 1 : 0)}.` };
+  server = await startLlmTestServer({
+    fallback: (request) => {
+      const messages = request.body.messages as Array<{ content: string }>;
+      const [left, right] = (messages.at(-1)!.content.match(/\d+/g) ?? []).map(Number);
+      const german = messages.at(-1)!.content.startsWith('Was');
+      return { kind: 'answer', text: `The answer is ${left! + right! + (german ? 1 : 0)}.` };
+    },
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import { type LlmTestServers, startLlmTestServers } from '../../test/support/llm-test-server.js';
 import type { ChatModel } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
@@ -10,11 +10,12 @@ import { OllamaChatModel } from './ollama/ollama-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
 import { OpenAICompatibleCompletionModel } from './openai-compatible/openai-compatible-completion-model.js';
 
-let server: LlmTestServer;
+const PROVIDERS = ['openai-compatible', 'anthropic', 'azure-openai', 'ollama', 'gemini', 'bedrock'] as const;
+let servers: LlmTestServers<(typeof PROVIDERS)[number]>;
 beforeAll(async () => {
-  server = await startLlmTestServer();
+  servers = await startLlmTestServers(PROVIDERS);
 });
-afterAll(() => server.close());
+afterAll(() => servers.close());
 
 const parameters = { temperature: 0, maxOutputTokens: 64 };
 
@@ -33,17 +34,23 @@ async function failure(model: ChatModel, signal?: AbortSignal): Promise<Medbench
 }
 
 /** The contract every chat provider passes against a server speaking its protocol. */
-function chatModelContract(name: string, create: () => ChatModel, authHint = /TEST_KEY/) {
+function chatModelContract(
+  name: string,
+  provider: (typeof PROVIDERS)[number],
+  create: () => ChatModel,
+  authHint = /TEST_KEY/,
+) {
   describe(`${name} chat model contract`, () => {
+    const server = () => servers[provider];
     it('returns the text and usage of a completion', async () => {
-      server.script.push({ kind: 'answer', text: '{"answer": "Shuweng"}' });
+      server().script.push({ kind: 'answer', text: '{"answer": "Shuweng"}' });
       const response = await create().generate({ messages: [{ role: 'user', content: 'Who?' }], parameters });
       expect(response.text).toBe('{"answer": "Shuweng"}');
       expect(response.usage?.outputTokens).toBeGreaterThan(0);
     });
 
     it('maps 401 to a non-retryable auth error with a hint', async () => {
-      server.script.push({ kind: 'status', status: 401 });
+      server().script.push({ kind: 'status', status: 401 });
       const error = await failure(create());
       expect(error.code).toBe('ENDPOINT_AUTH');
       expect(error.retryable).toBe(false);
@@ -51,26 +58,26 @@ function chatModelContract(name: string, create: () => ChatModel, authHint = /TE
     });
 
     it('maps 429 to a retryable error carrying Retry-After', async () => {
-      server.script.push({ kind: 'status', status: 429, retryAfter: '2' });
+      server().script.push({ kind: 'status', status: 429, retryAfter: '2' });
       const error = await failure(create());
       expect([error.code, error.retryable, error.retryAfterMs]).toEqual(['ENDPOINT_HTTP', true, 2000]);
     });
 
     it('maps 500 to retryable and 400 to not retryable', async () => {
-      server.script.push({ kind: 'status', status: 500 });
+      server().script.push({ kind: 'status', status: 500 });
       expect((await failure(create())).retryable).toBe(true);
-      server.script.push({ kind: 'status', status: 400 });
+      server().script.push({ kind: 'status', status: 400 });
       expect((await failure(create())).retryable).toBe(false);
     });
 
     it('maps a malformed body to a retryable bad-response error', async () => {
-      server.script.push({ kind: 'malformed' });
+      server().script.push({ kind: 'malformed' });
       const error = await failure(create());
       expect([error.code, error.retryable]).toEqual(['ENDPOINT_BAD_RESPONSE', true]);
     });
 
     it('maps a timeout to a retryable timeout error', async () => {
-      server.script.push({ kind: 'hang' });
+      server().script.push({ kind: 'hang' });
       const error = await failure(create(), AbortSignal.timeout(100));
       expect([error.code, error.retryable]).toEqual(['ENDPOINT_TIMEOUT', true]);
     });
@@ -79,9 +86,10 @@ function chatModelContract(name: string, create: () => ChatModel, authHint = /TE
 
 chatModelContract(
   'OpenAI-compatible',
+  'openai-compatible',
   () =>
     new OpenAICompatibleChatModel({
-      baseURL: `${server.url}/v1`,
+      baseURL: `${servers['openai-compatible'].url}/v1`,
       modelId: 'test-model',
       apiKey: 'sk-secret',
       apiKeyEnv: 'TEST_KEY',
@@ -89,9 +97,10 @@ chatModelContract(
 );
 chatModelContract(
   'OpenAI-compatible completions (base models)',
+  'openai-compatible',
   () =>
     new OpenAICompatibleCompletionModel({
-      baseURL: `${server.url}/v1`,
+      baseURL: `${servers['openai-compatible'].url}/v1`,
       modelId: 'base-model',
       apiKey: 'sk-secret',
       apiKeyEnv: 'TEST_KEY',
@@ -99,9 +108,10 @@ chatModelContract(
 );
 chatModelContract(
   'Anthropic',
+  'anthropic',
   () =>
     new AnthropicChatModel({
-      baseURL: server.url,
+      baseURL: servers.anthropic.url,
       modelId: 'claude-test',
       apiKey: 'sk-ant-secret',
       apiKeyEnv: 'TEST_KEY',
@@ -110,9 +120,10 @@ chatModelContract(
 
 chatModelContract(
   'Azure OpenAI',
+  'azure-openai',
   () =>
     new AzureOpenAIChatModel({
-      resourceURL: server.url,
+      resourceURL: servers['azure-openai'].url,
       deployment: 'gpt-4o-prod',
       modelId: 'gpt-4o',
       apiKey: 'azure-secret',
@@ -121,9 +132,10 @@ chatModelContract(
 );
 chatModelContract(
   'Ollama',
+  'ollama',
   () =>
     new OllamaChatModel({
-      baseURL: server.url,
+      baseURL: servers.ollama.url,
       modelId: 'llama3.1:8b',
       contextWindow: 32768,
       apiKey: 'ollama-secret',
@@ -133,12 +145,13 @@ chatModelContract(
 
 chatModelContract(
   'Google Gemini API',
+  'gemini',
   () =>
     new GeminiChatModel({
       modelId: 'gemini-2.5-flash',
       apiKey: 'gemini-secret',
       apiKeyEnv: 'TEST_KEY',
-      baseURL: server.url,
+      baseURL: servers.gemini.url,
     }),
 );
 
@@ -147,20 +160,28 @@ describe('Bedrock, with credentials from the AWS environment chain', () => {
   beforeAll(() => {
     process.env.AWS_ACCESS_KEY_ID = 'AKIDCONTRACT';
     process.env.AWS_SECRET_ACCESS_KEY = 'contract-secret';
+    // Every request's SigV4 signature is checked with the secret.
+    servers.bedrock.awsSecretAccessKey = 'contract-secret';
   });
   afterAll(() => {
     process.env = saved;
   });
   chatModelContract(
     'Amazon Bedrock (Converse)',
+    'bedrock',
     () =>
-      new BedrockChatModel({ modelId: 'amazon.nova-pro-v1:0', region: 'us-east-1', endpointURL: server.url }),
+      new BedrockChatModel({
+        modelId: 'amazon.nova-pro-v1:0',
+        region: 'us-east-1',
+        endpointURL: servers.bedrock.url,
+      }),
     /AWS_ACCESS_KEY_ID/,
   );
 });
 
 describe('what the servers receive', () => {
   it('OpenAI-compatible: model, messages, temperature, max_tokens and a bearer key', async () => {
+    const server = servers['openai-compatible'];
     const model = new OpenAICompatibleChatModel({
       baseURL: `${server.url}/v1/`,
       modelId: 'm',
@@ -180,6 +201,7 @@ describe('what the servers receive', () => {
   });
 
   it('Anthropic: x-api-key, version header, system split out of messages', async () => {
+    const server = servers.anthropic;
     const model = new AnthropicChatModel({ baseURL: server.url, modelId: 'claude-test', apiKey: 'sk-ant' });
     await model.generate({
       messages: [
@@ -202,6 +224,7 @@ describe('what the servers receive', () => {
   });
 
   it('completions: a base model gets system prompt, shots and query as one plain-text prompt', async () => {
+    const server = servers['openai-compatible'];
     const model = new OpenAICompatibleCompletionModel({ baseURL: `${server.url}/v1`, modelId: 'base' });
     await model.generate({
       messages: [

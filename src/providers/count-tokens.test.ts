@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import { awsTestCredentials } from '../../test/support/aws-test-credentials.js';
+import { type LlmTestServers, startLlmTestServers } from '../../test/support/llm-test-server.js';
 import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { BedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { GeminiChatModel } from './gemini/gemini-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
 
-let server: LlmTestServer;
-const saved = { ...process.env };
+const PROVIDERS = ['anthropic', 'openai-compatible', 'bedrock', 'gemini'] as const;
+let servers: LlmTestServers<(typeof PROVIDERS)[number]>;
+awsTestCredentials('AKIDCOUNT', 'count-secret');
 beforeAll(async () => {
-  server = await startLlmTestServer();
-  process.env.AWS_ACCESS_KEY_ID = 'AKIDCOUNT';
-  process.env.AWS_SECRET_ACCESS_KEY = 'count-secret';
+  servers = await startLlmTestServers(PROVIDERS, { awsSecretAccessKey: 'count-secret' });
 });
-afterAll(async () => {
-  process.env = saved;
-  await server.close();
-});
+afterAll(() => servers.close());
 
 const messages = [
   { role: 'system' as const, content: 'Be brief.' },
@@ -26,6 +23,7 @@ const expected = 8;
 
 describe("each provider's own count-tokens route", () => {
   it('Anthropic: POST /v1/messages/count_tokens with model, system and messages', async () => {
+    const server = servers.anthropic;
     const model = new AnthropicChatModel({
       baseURL: server.url,
       modelId: 'claude-3-5-haiku-20241022',
@@ -41,6 +39,7 @@ describe("each provider's own count-tokens route", () => {
   });
 
   it("vLLM: POST /tokenize at the server's root with the messages and the generation prompt", async () => {
+    const server = servers['openai-compatible'];
     const model = new OpenAICompatibleChatModel({ baseURL: `${server.url}/v1`, modelId: 'llama' });
     expect(model.capabilities.countTokens).toBe(true);
     expect(await model.countTokens(messages)).toBe(expected);
@@ -56,6 +55,7 @@ describe("each provider's own count-tokens route", () => {
   });
 
   it('Bedrock: CountTokens with the Converse input', async () => {
+    const server = servers.bedrock;
     const model = new BedrockChatModel({
       modelId: 'anthropic.claude-3-5-haiku-20241022-v1:0',
       region: 'us-east-1',
@@ -76,6 +76,7 @@ describe("each provider's own count-tokens route", () => {
   });
 
   it('Gemini: countTokens', async () => {
+    const server = servers.gemini;
     const model = new GeminiChatModel({ modelId: 'gemini-2.5-flash', apiKey: 'k', baseURL: server.url });
     const counted = await model.countTokens([messages[1]!]);
     expect(server.counts.at(-1)!.path).toBe('/v1/models/gemini-2.5-flash:countTokens');

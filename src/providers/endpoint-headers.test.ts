@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import { type LlmTestServers, startLlmTestServers } from '../../test/support/llm-test-server.js';
 import { MedbenchError } from '../core/errors.js';
 import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
 
-let server: LlmTestServer;
+const PROVIDERS = ['openai-compatible', 'anthropic'] as const;
+let servers: LlmTestServers<(typeof PROVIDERS)[number]>;
 beforeAll(async () => {
-  server = await startLlmTestServer();
+  servers = await startLlmTestServers(PROVIDERS);
 });
-afterAll(() => server.close());
+afterAll(() => servers.close());
 
 const request = {
   messages: [{ role: 'user' as const, content: 'hi' }],
@@ -17,6 +18,7 @@ const request = {
 
 describe('custom headers and query parameters (a gateway, LiteLLM, a proxy)', () => {
   it('sends fixed and secret headers and the query with every request', async () => {
+    const server = servers['openai-compatible'];
     const model = new OpenAICompatibleChatModel({
       baseURL: `${server.url}/v1?tenant=a`,
       modelId: 'm',
@@ -32,6 +34,7 @@ describe('custom headers and query parameters (a gateway, LiteLLM, a proxy)', ()
   });
 
   it('fixed headers are part of the endpoint identity; secret ones are not, and never show', () => {
+    const server = servers['openai-compatible'];
     const base = { baseURL: `${server.url}/v1`, modelId: 'm' };
     const eu = new OpenAICompatibleChatModel({ ...base, headers: { 'X-Route': 'eu' } });
     const us = new OpenAICompatibleChatModel({ ...base, headers: { 'X-Route': 'us' } });
@@ -47,6 +50,7 @@ describe('custom headers and query parameters (a gateway, LiteLLM, a proxy)', ()
   });
 
   it('a secret header echoed in an error body is taken out of the message', async () => {
+    const server = servers['openai-compatible'];
     server.script.push({
       kind: 'status',
       status: 400,
@@ -64,6 +68,7 @@ describe('custom headers and query parameters (a gateway, LiteLLM, a proxy)', ()
   });
 
   it('Anthropic takes them too, beside its own x-api-key and version', async () => {
+    const server = servers.anthropic;
     const model = new AnthropicChatModel({
       baseURL: server.url,
       modelId: 'claude-test',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import { type LlmTestServers, startLlmTestServers } from '../../test/support/llm-test-server.js';
 import type { GenerationParameters } from '../core/chat-model.js';
 import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { AzureOpenAIChatModel } from './azure-openai/azure-openai-chat-model.js';
@@ -9,16 +9,17 @@ import { OllamaChatModel } from './ollama/ollama-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
 import { OpenAICompatibleCompletionModel } from './openai-compatible/openai-compatible-completion-model.js';
 
-let server: LlmTestServer;
+const PROVIDERS = ['openai-compatible', 'azure-openai', 'anthropic', 'bedrock', 'gemini', 'ollama'] as const;
+let servers: LlmTestServers<(typeof PROVIDERS)[number]>;
 const saved = { ...process.env };
 beforeAll(async () => {
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: 'Shuweng' }));
+  servers = await startLlmTestServers(PROVIDERS, { fallback: () => ({ kind: 'answer', text: 'Shuweng' }) });
   process.env.AWS_ACCESS_KEY_ID = 'AKIDSETTINGS';
   process.env.AWS_SECRET_ACCESS_KEY = 'settings-secret';
 });
 afterAll(async () => {
   process.env = saved;
-  await server.close();
+  await servers.close();
 });
 
 const messages = [{ role: 'user' as const, content: 'Who?' }];
@@ -44,12 +45,12 @@ const OPENAI_SAMPLING = {
   presence_penalty: -0.25,
 };
 
-function openAI(baseURL = `${server.url}/v1`) {
+function openAI(baseURL = `${servers['openai-compatible'].url}/v1`) {
   return new OpenAICompatibleChatModel({ baseURL, modelId: 'm', apiKey: 'sk-x' });
 }
 
-function lastBody(): Record<string, unknown> {
-  return server.requests.at(-1)!.body;
+function lastBody(provider: (typeof PROVIDERS)[number] = 'openai-compatible'): Record<string, unknown> {
+  return servers[provider].requests.at(-1)!.body;
 }
 
 // OpenAI's chat and completions references: top_p, seed, stop, frequency_penalty, presence_penalty;
@@ -68,7 +69,10 @@ describe('OpenAI-style bodies (OpenAI, Azure, vLLM, SGLang)', () => {
   });
 
   it('completions (base models): the same fields', async () => {
-    const model = new OpenAICompatibleCompletionModel({ baseURL: `${server.url}/v1`, modelId: 'base' });
+    const model = new OpenAICompatibleCompletionModel({
+      baseURL: `${servers['openai-compatible'].url}/v1`,
+      modelId: 'base',
+    });
     await model.generate({ messages, parameters: sampling });
     expect(lastBody()).toEqual({
       model: 'base',
@@ -78,14 +82,14 @@ describe('OpenAI-style bodies (OpenAI, Azure, vLLM, SGLang)', () => {
   });
 
   it('a reasoning model: max_completion_tokens and reasoning_effort, no temperature or max_tokens; its reasoning tokens apart', async () => {
-    server.script.push({
+    servers['azure-openai'].script.push({
       kind: 'answer',
       text: 'Shuweng',
       reasoning: 'The note says…',
       reasoningTokens: 120,
     });
     const model = new AzureOpenAIChatModel({
-      resourceURL: server.url,
+      resourceURL: servers['azure-openai'].url,
       deployment: 'o4-mini-prod',
       modelId: 'o4-mini',
       apiKey: 'azure-x',
@@ -101,8 +105,10 @@ describe('OpenAI-style bodies (OpenAI, Azure, vLLM, SGLang)', () => {
         stop: ['<|eot_id|>'],
       },
     });
-    expect(server.requests.at(-1)!.path).toMatch(/^\/openai\/deployments\/o4-mini-prod\/chat\/completions\?/);
-    expect(lastBody()).toEqual({
+    expect(servers['azure-openai'].requests.at(-1)!.path).toMatch(
+      /^\/openai\/deployments\/o4-mini-prod\/chat\/completions\?/,
+    );
+    expect(lastBody('azure-openai')).toEqual({
       messages,
       max_completion_tokens: 4000,
       reasoning_effort: 'low',
@@ -113,7 +119,11 @@ describe('OpenAI-style bodies (OpenAI, Azure, vLLM, SGLang)', () => {
   });
 
   it("vLLM's reasoning parser: reasoning_content is read apart from the answer", async () => {
-    server.script.push({ kind: 'answer', text: 'Shuweng', reasoning: 'Let me look at the note.' });
+    servers['openai-compatible'].script.push({
+      kind: 'answer',
+      text: 'Shuweng',
+      reasoning: 'Let me look at the note.',
+    });
     const response = await openAI().generate({
       messages,
       parameters: { temperature: 0, maxOutputTokens: 9 },
@@ -127,14 +137,14 @@ describe('OpenAI-style bodies (OpenAI, Azure, vLLM, SGLang)', () => {
 // with max_tokens above the budget and no temperature; thinking blocks before the text block.
 describe('Anthropic', () => {
   const model = () =>
-    new AnthropicChatModel({ baseURL: server.url, modelId: 'claude-sonnet-4', apiKey: 'k' });
+    new AnthropicChatModel({ baseURL: servers.anthropic.url, modelId: 'claude-sonnet-4', apiKey: 'k' });
 
   it('top_p and stop_sequences', async () => {
     await model().generate({
       messages,
       parameters: { temperature: 0, maxOutputTokens: 50, topP: 0.9, stop: ['END'] },
     });
-    expect(lastBody()).toEqual({
+    expect(lastBody('anthropic')).toEqual({
       model: 'claude-sonnet-4',
       max_tokens: 50,
       temperature: 0,
@@ -145,12 +155,12 @@ describe('Anthropic', () => {
   });
 
   it('thinking with a budget: max_tokens is the answer limit plus the budget; thinking read apart', async () => {
-    server.script.push({ kind: 'answer', text: 'Shuweng', reasoning: 'Hmm.' });
+    servers.anthropic.script.push({ kind: 'answer', text: 'Shuweng', reasoning: 'Hmm.' });
     const response = await model().generate({
       messages,
       parameters: { temperature: 1, maxOutputTokens: 500, thinkingBudget: 2048 },
     });
-    expect(lastBody()).toEqual({
+    expect(lastBody('anthropic')).toEqual({
       model: 'claude-sonnet-4',
       max_tokens: 2548,
       thinking: { type: 'enabled', budget_tokens: 2048 },
@@ -167,7 +177,7 @@ describe('Bedrock Converse', () => {
     new BedrockChatModel({
       modelId: 'anthropic.claude-sonnet-4',
       region: 'us-east-1',
-      endpointURL: server.url,
+      endpointURL: servers.bedrock.url,
     });
 
   it('topP and stopSequences in inferenceConfig', async () => {
@@ -175,23 +185,23 @@ describe('Bedrock Converse', () => {
       messages,
       parameters: { temperature: 0, maxOutputTokens: 50, topP: 0.9, stop: ['END'] },
     });
-    expect(lastBody().inferenceConfig).toEqual({
+    expect(lastBody('bedrock').inferenceConfig).toEqual({
       maxTokens: 50,
       temperature: 0,
       topP: 0.9,
       stopSequences: ['END'],
     });
-    expect(lastBody().additionalModelRequestFields).toBeUndefined();
+    expect(lastBody('bedrock').additionalModelRequestFields).toBeUndefined();
   });
 
   it('thinking: additionalModelRequestFields.thinking, no temperature; reasoningContent read apart', async () => {
-    server.script.push({ kind: 'answer', text: 'Shuweng', reasoning: 'Hmm.' });
+    servers.bedrock.script.push({ kind: 'answer', text: 'Shuweng', reasoning: 'Hmm.' });
     const response = await model().generate({
       messages,
       parameters: { temperature: 1, maxOutputTokens: 500, thinkingBudget: 1024 },
     });
-    expect(lastBody().inferenceConfig).toEqual({ maxTokens: 1524 });
-    expect(lastBody().additionalModelRequestFields).toEqual({
+    expect(lastBody('bedrock').inferenceConfig).toEqual({ maxTokens: 1524 });
+    expect(lastBody('bedrock').additionalModelRequestFields).toEqual({
       thinking: { type: 'enabled', budget_tokens: 1024 },
     });
     expect([response.text, response.reasoning]).toEqual(['Shuweng', 'Hmm.']);
@@ -202,15 +212,19 @@ describe('Bedrock Converse', () => {
 // thinkingConfig: {thinkingBudget}}; thought parts and usageMetadata.thoughtsTokenCount.
 describe('Gemini', () => {
   it('every setting in generationConfig; thoughts and their tokens apart', async () => {
-    server.script.push({
+    servers.gemini.script.push({
       kind: 'answer',
       text: 'Shuweng',
       reasoning: 'Thinking it over.',
       reasoningTokens: 30,
     });
-    const model = new GeminiChatModel({ modelId: 'gemini-2.5-flash', apiKey: 'g', baseURL: server.url });
+    const model = new GeminiChatModel({
+      modelId: 'gemini-2.5-flash',
+      apiKey: 'g',
+      baseURL: servers.gemini.url,
+    });
     const response = await model.generate({ messages, parameters: { ...sampling, thinkingBudget: 256 } });
-    expect(lastBody().generationConfig).toEqual({
+    expect(lastBody('gemini').generationConfig).toEqual({
       temperature: 0.2,
       maxOutputTokens: 306,
       topP: 0.9,
@@ -230,13 +244,17 @@ describe('Gemini', () => {
 // a thinking model's thoughts in message.thinking.
 describe('Ollama', () => {
   it('every setting in options, extraBody merged (keep_alive); thinking read apart', async () => {
-    server.script.push({ kind: 'answer', text: 'Shuweng', reasoning: 'Hmm.' });
-    const model = new OllamaChatModel({ baseURL: server.url, modelId: 'llama3.1:8b', contextWindow: 8192 });
+    servers.ollama.script.push({ kind: 'answer', text: 'Shuweng', reasoning: 'Hmm.' });
+    const model = new OllamaChatModel({
+      baseURL: servers.ollama.url,
+      modelId: 'llama3.1:8b',
+      contextWindow: 8192,
+    });
     const response = await model.generate({
       messages,
       parameters: { ...sampling, extraBody: { keep_alive: '5m' } },
     });
-    expect(lastBody()).toEqual({
+    expect(lastBody('ollama')).toEqual({
       model: 'llama3.1:8b',
       messages,
       stream: false,
@@ -259,14 +277,14 @@ describe('Ollama', () => {
 describe('what a reasoning or thinking model changes beyond the body', () => {
   it('Azure probes a reasoning deployment with the fields it takes (max_completion_tokens, no temperature)', async () => {
     const model = new AzureOpenAIChatModel({
-      resourceURL: server.url,
+      resourceURL: servers['azure-openai'].url,
       deployment: 'gpt-5-prod',
       modelId: 'gpt-5',
       apiKey: 'azure-x',
       reasoningModel: true,
     });
     await model.probe();
-    expect(lastBody()).toEqual({
+    expect(lastBody('azure-openai')).toEqual({
       messages: [{ role: 'user', content: 'ping' }],
       max_completion_tokens: 16,
       stream: false,
@@ -274,7 +292,7 @@ describe('what a reasoning or thinking model changes beyond the body', () => {
   });
 
   it('Anthropic with thinking takes no prefilled answer (the API refuses one)', () => {
-    const options = { baseURL: server.url, modelId: 'claude-sonnet-4', apiKey: 'k' };
+    const options = { baseURL: servers.anthropic.url, modelId: 'claude-sonnet-4', apiKey: 'k' };
     expect(new AnthropicChatModel(options).capabilities.prefill).toBe('trimmed');
     expect(new AnthropicChatModel({ ...options, thinking: true }).capabilities.prefill).toBe('none');
   });

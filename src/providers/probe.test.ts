@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../../test/support/llm-test-server.js';
+import {
+  type LlmTestServers,
+  startLlmTestServer,
+  startLlmTestServers,
+} from '../../test/support/llm-test-server.js';
 import { MedbenchError } from '../core/errors.js';
 import { AnthropicChatModel } from './anthropic/anthropic-chat-model.js';
 import { AzureOpenAIChatModel } from './azure-openai/azure-openai-chat-model.js';
@@ -7,16 +11,25 @@ import { BedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { GeminiChatModel } from './gemini/gemini-chat-model.js';
 import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
 
-let server: LlmTestServer;
+const PROVIDERS = ['openai-compatible', 'anthropic', 'gemini', 'azure-openai', 'bedrock'] as const;
+let servers: LlmTestServers<(typeof PROVIDERS)[number]>;
 beforeAll(async () => {
-  server = await startLlmTestServer();
+  servers = await startLlmTestServers(PROVIDERS);
 });
 beforeEach(() => {
-  server.servedModels = undefined;
-  server.probeStatus = undefined;
-  server.probes.length = 0;
+  for (const provider of PROVIDERS) {
+    servers[provider].servedModels = undefined;
+    servers[provider].probeStatus = undefined;
+    servers[provider].probes.length = 0;
+  }
 });
-afterAll(() => server.close());
+afterAll(() => servers.close());
+
+/** Every GET of both servers the outage test probes gets `status`. */
+function setProbeStatus(status: number) {
+  servers['openai-compatible'].probeStatus = status;
+  servers.anthropic.probeStatus = status;
+}
 
 async function refusal(promise: Promise<unknown>): Promise<MedbenchError> {
   const error = await promise.catch((caught: unknown) => caught);
@@ -26,7 +39,7 @@ async function refusal(promise: Promise<unknown>): Promise<MedbenchError> {
 
 const openAI = (modelId: string, modelList?: 'complete' | 'partial') =>
   new OpenAICompatibleChatModel({
-    baseURL: `${server.url}/v1`,
+    baseURL: `${servers['openai-compatible'].url}/v1`,
     modelId,
     apiKey: 'sk-probe',
     ...(modelList ? { modelList } : {}),
@@ -34,6 +47,7 @@ const openAI = (modelId: string, modelList?: 'complete' | 'partial') =>
 
 describe('one free request before a run', () => {
   it('vLLM: GET /v1/models gives the served window (max_model_len)', async () => {
+    const server = servers['openai-compatible'];
     server.servedModels = [{ id: 'meta-llama/Llama-3.1-8B-Instruct', max_model_len: 32768 }];
     expect(await openAI('meta-llama/Llama-3.1-8B-Instruct').probe()).toEqual({ maxContextTokens: 32768 });
     expect(server.probes.map((probe) => [probe.path, probe.headers.authorization])).toEqual([
@@ -43,6 +57,7 @@ describe('one free request before a run', () => {
   });
 
   it('a name the server does not list: a notice on a compatible server, an error on OpenAI', async () => {
+    const server = servers['openai-compatible'];
     server.servedModels = [{ id: 'gpt-4o' }, { id: 'gpt-4o-mini' }];
     expect(await openAI('gpt4o').probe()).toEqual({
       notice: expect.stringContaining('lists gpt-4o, gpt-4o-mini; "gpt4o" is not among them'),
@@ -56,6 +71,7 @@ describe('one free request before a run', () => {
   });
 
   it('a refused key fails the probe; a server without the route is left alone', async () => {
+    const server = servers['openai-compatible'];
     server.probeStatus = 401;
     expect((await refusal(openAI('m').probe())).code).toBe('ENDPOINT_AUTH');
     server.probeStatus = undefined;
@@ -64,18 +80,18 @@ describe('one free request before a run', () => {
 
   it('an outage (a server error, no server) fails the probe; a missing route or a refusal of the probe does not', async () => {
     const anthropic = () =>
-      new AnthropicChatModel({ baseURL: server.url, modelId: 'c', apiKey: 'sk-ant-probe' });
+      new AnthropicChatModel({ baseURL: servers.anthropic.url, modelId: 'c', apiKey: 'sk-ant-probe' });
     for (const status of [500, 503]) {
-      server.probeStatus = status;
+      setProbeStatus(status);
       for (const probed of [openAI('m'), anthropic()])
         expect((await refusal(probed.probe())).status).toBe(status);
     }
     for (const status of [400, 405, 429]) {
-      server.probeStatus = status;
+      setProbeStatus(status);
       expect(await openAI('m').probe()).toEqual({});
       expect(await anthropic().probe()).toEqual({});
     }
-    server.probeStatus = 404;
+    setProbeStatus(404);
     expect(await openAI('m').probe()).toEqual({});
     const closed = await startLlmTestServer();
     await closed.close();
@@ -88,6 +104,7 @@ describe('one free request before a run', () => {
   });
 
   it('Anthropic: GET /v1/models/{id} with its headers; an unknown id is MODEL_NOT_FOUND', async () => {
+    const server = servers.anthropic;
     server.servedModels = [{ id: 'claude-3-5-haiku-20241022' }];
     const anthropic = (modelId: string) =>
       new AnthropicChatModel({ baseURL: server.url, modelId, apiKey: 'sk-ant-probe' });
@@ -102,6 +119,7 @@ describe('one free request before a run', () => {
   });
 
   it('Gemini: models.get declares the input token limit; an unknown model is MODEL_NOT_FOUND', async () => {
+    const server = servers.gemini;
     server.servedModels = [{ id: 'gemini-2.5-flash', inputTokenLimit: 1048576 }];
     const gemini = (modelId: string) =>
       new GeminiChatModel({ modelId, apiKey: 'k-probe', baseURL: server.url });
@@ -112,13 +130,15 @@ describe('one free request before a run', () => {
   });
 
   it('Azure: one chat request of one token; a missing deployment is MODEL_NOT_FOUND naming it', async () => {
+    const server = servers['azure-openai'];
     const azure = new AzureOpenAIChatModel({
       resourceURL: server.url,
       deployment: 'typo',
       modelId: 'gpt-4o',
       apiKey: 'k-azure',
     });
-    server.script.push({ kind: 'status', status: 404, body: '{"error": {"code": "DeploymentNotFound"}}' });
+    // Azure's documented 404 for a deployment it does not have: DeploymentNotFound.
+    server.script.push({ kind: 'status', status: 404 });
     const error = await refusal(azure.probe());
     expect([error.code, error.hint]).toEqual([
       'MODEL_NOT_FOUND',
@@ -128,9 +148,11 @@ describe('one free request before a run', () => {
   });
 
   it('Bedrock: CountTokens on one word; a model the region lacks is MODEL_NOT_FOUND', async () => {
+    const server = servers.bedrock;
     const saved = { ...process.env };
     process.env.AWS_ACCESS_KEY_ID = 'AKIDPROBE';
     process.env.AWS_SECRET_ACCESS_KEY = 'probe-secret';
+    server.awsSecretAccessKey = 'probe-secret';
     try {
       server.servedModels = [{ id: 'anthropic.claude-3-5-haiku-20241022-v1:0' }];
       const bedrock = (modelId: string) =>

@@ -24,9 +24,14 @@ import { runSamples } from './run-samples.js';
 let server: LlmTestServer;
 let store: Store;
 beforeEach(async () => {
-  server = await startLlmTestServer((request) => {
-    const prompt = (request.body.messages as Array<{ content: string }>)[0]!.content;
-    return { kind: 'answer', text: prompt.includes('ANSWER-A') ? '{"answer": "A"}' : '{"answer": "wrong"}' };
+  server = await startLlmTestServer({
+    fallback: (request) => {
+      const prompt = (request.body.messages as Array<{ content: string }>)[0]!.content;
+      return {
+        kind: 'answer',
+        text: prompt.includes('ANSWER-A') ? '{"answer": "A"}' : '{"answer": "wrong"}',
+      };
+    },
   });
   store = new Store(':memory:');
 });

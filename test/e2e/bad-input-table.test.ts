@@ -32,11 +32,12 @@ const badUtf8 = (lines: string[], broken: number) =>
   );
 
 beforeAll(async () => {
-  server = await startLlmTestServer((request) =>
-    request.path.startsWith('/missing')
-      ? { kind: 'status', status: 404, body: '{"error": "model not found"}' }
-      : { kind: 'status', status: 401 },
-  );
+  server = await startLlmTestServer({
+    fallback: (request) =>
+      request.path.startsWith('/missing')
+        ? { kind: 'status', status: 404, body: '{"error": "model not found"}' }
+        : { kind: 'status', status: 401 },
+  });
   await buildSampleNiah(dataset);
   expect((await runCli(['--home', home, 'demo'])).code).toBe(0);
   before = storeDigest(home);

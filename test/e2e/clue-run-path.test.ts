@@ -16,12 +16,14 @@ let server: LlmTestServer;
 beforeAll(async () => {
   writeClueFixtures(data);
   // Answers vary by prompt, so equal reports mean the same answers in the same places.
-  server = await startLlmTestServer((request) => {
-    const messages = request.body.messages as Array<{ content: string }>;
-    const length = messages.map((message) => message.content).join('').length;
-    if (messages.some((message) => message.content.includes('BEGIN DOCUMENTS')))
-      return { kind: 'answer', text: `The correct answer is ${'ABCDE'[length % 5]}: x.` };
-    return { kind: 'answer', text: length % 2 === 0 ? 'ENTAILMENT' : `Fever ${length}` };
+  server = await startLlmTestServer({
+    fallback: (request) => {
+      const messages = request.body.messages as Array<{ content: string }>;
+      const length = messages.map((message) => message.content).join('').length;
+      if (messages.some((message) => message.content.includes('BEGIN DOCUMENTS')))
+        return { kind: 'answer', text: `The correct answer is ${'ABCDE'[length % 5]}: x.` };
+      return { kind: 'answer', text: length % 2 === 0 ? 'ENTAILMENT' : `Fever ${length}` };
+    },
   });
 });
 afterAll(async () => {

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
-import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import {
+  type Behaviour,
+  type LlmTestServer,
+  type RecordedRequest,
+  startLlmTestServer,
+} from '../support/llm-test-server.js';
 import { writeTinyOnnxModel } from '../support/tiny-onnx-model.js';
 import { runCli, temporaryHome } from './cli.js';
 import { storeSnapshot } from './store-snapshot.js';
@@ -12,25 +17,31 @@ import { storeSnapshot } from './store-snapshot.js';
 const data = mkdtempSync(join(tmpdir(), 'medbench-clue-'));
 const home = temporaryHome();
 let server: LlmTestServer;
+let claudeServer: LlmTestServer;
+
+/** A model that knows each CLUE task's answer (the same one behind each provider's server). */
+function answerClue(request: RecordedRequest): Behaviour {
+  const messages = request.body.messages as Array<{ role: string; content: string }>;
+  // The model continues the answer prefill, so it answers without repeating it.
+  const last = messages.filter((message) => message.role === 'user').at(-1)!.content;
+  if (last.includes('SENTENCE_1')) return { kind: 'answer', text: 'ENTAILMENT' };
+  if (last.includes('BEGIN DOCUMENTS'))
+    return { kind: 'answer', text: 'The correct answer is A: Metformin.' };
+  if (last.includes('Why was I admitted?')) return { kind: 'answer', text: 'You had pneumonia.' };
+  if (last.includes('ICD-10 codes you found')) return { kind: 'answer', text: 'J18.9, I10' };
+  if (last.includes('diagnoses and patient problems'))
+    return { kind: 'answer', text: 'Hypertension, Diabetes' };
+  return { kind: 'answer', text: 'Is the drug safe?' };
+}
 
 beforeAll(async () => {
   writeClueFixtures(data);
-  server = await startLlmTestServer((request) => {
-    const messages = request.body.messages as Array<{ role: string; content: string }>;
-    // The model continues the answer prefill, so it answers without repeating it.
-    const last = messages.filter((message) => message.role === 'user').at(-1)!.content;
-    if (last.includes('SENTENCE_1')) return { kind: 'answer', text: 'ENTAILMENT' };
-    if (last.includes('BEGIN DOCUMENTS'))
-      return { kind: 'answer', text: 'The correct answer is A: Metformin.' };
-    if (last.includes('Why was I admitted?')) return { kind: 'answer', text: 'You had pneumonia.' };
-    if (last.includes('ICD-10 codes you found')) return { kind: 'answer', text: 'J18.9, I10' };
-    if (last.includes('diagnoses and patient problems'))
-      return { kind: 'answer', text: 'Hypertension, Diabetes' };
-    return { kind: 'answer', text: 'Is the drug safe?' };
-  });
+  server = await startLlmTestServer({ fallback: answerClue });
+  claudeServer = await startLlmTestServer({ provider: 'anthropic', fallback: answerClue });
 });
 afterAll(async () => {
   await server.close();
+  await claudeServer.close();
   rmSync(data, { recursive: true, force: true });
   rmSync(home, { recursive: true, force: true });
 });
@@ -212,7 +223,9 @@ describe('medbench run clue (built CLI)', () => {
     writeFileSync(
       config,
       JSON.stringify({
-        models: { thinking: { ...claude, endpoints: [{ baseURL: server.url, apiKeyEnv: 'CLAUDE_KEY' }] } },
+        models: {
+          thinking: { ...claude, endpoints: [{ baseURL: claudeServer.url, apiKeyEnv: 'CLAUDE_KEY' }] },
+        },
       }),
     );
     const thinkingHome = temporaryHome();

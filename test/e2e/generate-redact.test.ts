@@ -29,7 +29,7 @@ const NOTE_TEXT = [
 ];
 
 beforeAll(async () => {
-  writer = await startLlmTestServer(scriptedWriter);
+  writer = await startLlmTestServer({ fallback: scriptedWriter });
   discharge = writeMimicIvFixtures(join(scratch, 'mimic')).discharge;
 });
 afterAll(async () => {
@@ -106,16 +106,18 @@ describe('generate --redact', () => {
     writeFileSync(documents, `${JSON.stringify({ id: 'd1', text: table })}\n`);
     const example = join(scratch, 'example.md');
     writeFileSync(example, '| Cause | Findings |\n| --- | --- |\n| Angina | exertional pain |');
-    const questions = await startLlmTestServer(() => ({
-      kind: 'answer',
-      text: JSON.stringify({
-        table: 't',
-        column: 'c',
-        rows: ['Quixotimab'],
-        question: 'Dose of Quixotimab?',
-        answer: '7 mg',
+    const questions = await startLlmTestServer({
+      fallback: () => ({
+        kind: 'answer',
+        text: JSON.stringify({
+          table: 't',
+          column: 'c',
+          rows: ['Quixotimab'],
+          question: 'Dose of Quixotimab?',
+          answer: '7 mg',
+        }),
       }),
-    }));
+    });
     const home = temporaryHome();
     try {
       const result = await runCli([

@@ -15,8 +15,8 @@ let server: LlmTestServer;
 let writer: LlmTestServer;
 
 beforeAll(async () => {
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: 'I10, E119' }));
-  writer = await startLlmTestServer(scriptedWriter);
+  server = await startLlmTestServer({ fallback: () => ({ kind: 'answer', text: 'I10, E119' }) });
+  writer = await startLlmTestServer({ fallback: scriptedWriter });
 });
 afterAll(async () => {
   await server.close();
@@ -333,7 +333,7 @@ describe('medbench generate medisumqa (built CLI) with a scripted local model', 
   });
 
   it('stops without writing when a note gets no answer, and the next run asks only what is missing', async () => {
-    const flaky = await startLlmTestServer(scriptedWriter);
+    const flaky = await startLlmTestServer({ fallback: scriptedWriter });
     const generationHome = temporaryHome();
     const out = join(scratch, 'flaky', 'medisumqa.json');
     try {
@@ -364,7 +364,7 @@ describe('medbench generate medisumqa (built CLI) with a scripted local model', 
     .flat()
     .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
   it.skipIf(!lan)('sends no MIMIC text to an endpoint not approved for it, and writes nothing', async () => {
-    const remote = await startLlmTestServer(scriptedWriter, { host: lan! });
+    const remote = await startLlmTestServer({ fallback: scriptedWriter, host: lan! });
     const generationHome = temporaryHome();
     try {
       const out = join(scratch, 'refused', 'medisumqa.json');
@@ -413,7 +413,7 @@ describe('medbench generate queries (built CLI) with a scripted local model', ()
   }
 
   it('writes a MedEureka release of one query per document, and run medeureka evaluates a retriever on it', async () => {
-    const questions = await startLlmTestServer(scriptedQuestions);
+    const questions = await startLlmTestServer({ fallback: scriptedQuestions });
     const documents = join(scratch, 'tables');
     const out = join(scratch, 'my-retrieval-set');
     const generationHome = temporaryHome();

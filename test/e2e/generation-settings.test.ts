@@ -8,10 +8,12 @@ const scratch = temporaryHome();
 const dataset = join(scratch, 'niah.jsonl');
 const config = join(scratch, 'config.json');
 let server: LlmTestServer;
+let claude: LlmTestServer;
 
 beforeAll(async () => {
   await buildSampleNiah(dataset, '1000');
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
+  server = await startLlmTestServer({ fallback: () => ({ kind: 'answer', text: '{"answer": "x"}' }) });
+  claude = await startLlmTestServer({ provider: 'anthropic' });
   const model = (settings: Record<string, unknown>) => ({
     provider: 'openai-compatible',
     model: 'qwq',
@@ -29,7 +31,7 @@ beforeAll(async () => {
           provider: 'anthropic',
           model: 'claude-sonnet-4',
           seed: 1,
-          endpoints: [{ baseURL: server.url }],
+          endpoints: [{ baseURL: claude.url }],
         },
       },
     }),
@@ -37,6 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
+  await claude.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -12,7 +12,9 @@ const dataset = join(scratch, 'niah.jsonl');
 const TOTAL = 40; // 4 needles × 5 depths × 2 levels
 
 beforeAll(async () => {
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}', delayMs: 40 }));
+  server = await startLlmTestServer({
+    fallback: () => ({ kind: 'answer', text: '{"answer": "x"}', delayMs: 40 }),
+  });
   await buildSampleNiah(dataset, '1000,2000');
 });
 afterAll(async () => {
@@ -45,11 +47,13 @@ const runArgs = (home: string) => [
 describe('interrupted runs', () => {
   it('kill -9 at random points: nothing lost, nothing duplicated, no answered request sent again', async () => {
     const home = join(scratch, 'kill-loop');
-    const killServer = await startLlmTestServer(() => ({
-      kind: 'answer',
-      text: '{"answer": "x"}',
-      delayMs: 10 + Math.floor(Math.random() * 60),
-    }));
+    const killServer = await startLlmTestServer({
+      fallback: () => ({
+        kind: 'answer',
+        text: '{"answer": "x"}',
+        delayMs: 10 + Math.floor(Math.random() * 60),
+      }),
+    });
     try {
       // Long prompts (about 60k tokens: the sample haystack repeated), counted at run time since
       // the file holds no counts: the CPU work that used to hold answers up before they were

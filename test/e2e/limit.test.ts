@@ -16,7 +16,7 @@ let server: LlmTestServer;
 
 beforeAll(async () => {
   await buildSampleNiah(dataset);
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "no idea"}' }));
+  server = await startLlmTestServer({ fallback: () => ({ kind: 'answer', text: '{"answer": "no idea"}' }) });
 });
 afterAll(async () => {
   await server.close();

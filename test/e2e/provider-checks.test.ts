@@ -11,11 +11,19 @@ import { runCli, temporaryHome } from './cli.js';
 import { niahWithTestServer } from './niah-server.js';
 import { resultIds, storeSnapshot } from './store-snapshot.js';
 
-const { scratch, dataset, server: testServer } = niahWithTestServer();
+const {
+  scratch,
+  dataset,
+  server: testServer,
+} = niahWithTestServer(['openai-compatible', 'bedrock', 'gemini', 'azure-openai', 'ollama']);
 let server: LlmTestServer;
-beforeEach(() => {
-  server = testServer();
-});
+
+/** Each describe's tests talk to the server of its provider. */
+function serving(provider: Parameters<typeof testServer>[0]) {
+  beforeEach(() => {
+    server = testServer(provider);
+  });
+}
 
 /** A config of one model named "m", written to a fresh file. */
 function config(entry: Record<string, unknown>): string {
@@ -36,6 +44,7 @@ const AWS = { AWS_ACCESS_KEY_ID: 'AKIDCHECKS', AWS_SECRET_ACCESS_KEY: 'checks-se
 const NODE_WARNING = /\(node:\d+\) \w*Warning|NodeDeprecationWarning|MaxListenersExceeded/;
 
 describe('Amazon Bedrock', () => {
+  serving('bedrock');
   it('an unknown model id (400 ValidationException) is one error naming "model" before any sample is sent', async () => {
     const home = temporaryHome();
     server.servedModels = [{ id: 'anthropic.claude-3-haiku-20240307-v1:0' }];
@@ -143,6 +152,7 @@ describe('Gemini embeddings', () => {
 });
 
 describe('Gemini --count-tokens endpoint', () => {
+  serving('gemini');
   it("counts CLUE's samples, which carry a system message, the system text included", async () => {
     const data = join(scratch, 'clue');
     mkdirSync(data);
@@ -180,6 +190,7 @@ describe('Gemini --count-tokens endpoint', () => {
 });
 
 describe('azure-openai with "auth": "entra-id" and no token to be had', () => {
+  serving('azure-openai');
   it('is one ENDPOINT_AUTH error before any sample is scheduled, nothing stored', async () => {
     // A managed identity's endpoint that refuses (as App Service's does for an identity not assigned).
     let asked = 0;
@@ -218,9 +229,14 @@ describe('azure-openai with "auth": "entra-id" and no token to be had', () => {
 });
 
 describe('a model on three endpoints, one down at the start', () => {
+  serving('openai-compatible');
   it('runs on the two that answer, names the one left out; all three down is still an error', async () => {
-    const other = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
-    const closed = await startLlmTestServer();
+    const server = testServer('ollama');
+    const other = await startLlmTestServer({
+      provider: 'ollama',
+      fallback: () => ({ kind: 'answer', text: '{"answer": "x"}' }),
+    });
+    const closed = await startLlmTestServer({ provider: 'ollama' });
     const down = closed.url;
     await closed.close();
     try {
@@ -248,8 +264,8 @@ describe('a model on three endpoints, one down at the start', () => {
 
   it('OpenAI-compatible: one unreachable and one answering HTTP 500 at the check rest; one without a models route (404) serves', async () => {
     const [failing, noRoute, closed] = [
-      await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' })),
-      await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' })),
+      await startLlmTestServer({ fallback: () => ({ kind: 'answer', text: '{"answer": "x"}' }) }),
+      await startLlmTestServer({ fallback: () => ({ kind: 'answer', text: '{"answer": "x"}' }) }),
       await startLlmTestServer(),
     ];
     await closed.close();
@@ -290,8 +306,10 @@ describe('a model on three endpoints, one down at the start', () => {
   ] as const)(
     'one of three answering every request with %s rests; its samples go to the others',
     async (_, broken) => {
-      const failing = await startLlmTestServer(() => broken);
-      const other = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
+      const failing = await startLlmTestServer({ fallback: () => broken });
+      const other = await startLlmTestServer({
+        fallback: () => ({ kind: 'answer', text: '{"answer": "x"}' }),
+      });
       try {
         const urls = [server.url, failing.url, other.url].map((url) => `${url}/v1`);
         const home = temporaryHome();

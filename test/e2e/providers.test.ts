@@ -10,16 +10,25 @@ import { runCli, temporaryHome } from './cli.js';
 import { niahWithTestServer } from './niah-server.js';
 import { filesContain, resultIds, storeSnapshot } from './store-snapshot.js';
 
-const { scratch, dataset, server: testServer } = niahWithTestServer();
+const {
+  scratch,
+  dataset,
+  server: testServer,
+} = niahWithTestServer(['openai-compatible', 'ollama', 'azure-openai', 'bedrock', 'gemini', 'anthropic']);
 let server: LlmTestServer;
-beforeEach(() => {
-  server = testServer();
-});
+
+/** Each describe's tests talk to the server of its provider. */
+function serving(provider: Parameters<typeof testServer>[0]) {
+  beforeEach(() => {
+    server = testServer(provider);
+  });
+}
 
 const run = (home: string, ...args: string[]) =>
   runCli(['--home', home, 'run', '--dataset', dataset, '--tokenizer', 'o200k_base', ...args]);
 
 describe('ollama:<model>@<url>', () => {
+  serving('ollama');
   it('checks the model once on /api/show, then sends every sample to /api/chat with num_ctx', async () => {
     const home = temporaryHome();
     const result = await run(
@@ -77,6 +86,7 @@ describe('ollama:<model>@<url>', () => {
 });
 
 describe('azure-openai and custom headers from the config', () => {
+  serving('azure-openai');
   function config(endpoint: Record<string, unknown>): string {
     const path = join(scratch, `azure-${Math.random().toString(36).slice(2)}.json`);
     const entry = { provider: 'azure-openai', model: 'gpt-4o', contextWindow: 128000, endpoints: [endpoint] };
@@ -159,6 +169,7 @@ describe('azure-openai and custom headers from the config', () => {
 });
 
 describe('bedrock from the config, credentials from the AWS environment', () => {
+  serving('bedrock');
   it('signs every request for the region and keeps the secret key out of every file', async () => {
     const home = temporaryHome();
     const path = join(scratch, 'bedrock.json');
@@ -192,6 +203,7 @@ describe('bedrock from the config, credentials from the AWS environment', () => 
 });
 
 describe('gemini from the config', () => {
+  serving('gemini');
   it('sends every sample to generateContent with the key in x-goog-api-key, and stores no key', async () => {
     const home = temporaryHome();
     const path = join(scratch, 'gemini.json');
@@ -231,6 +243,7 @@ describe('gemini from the config', () => {
 });
 
 describe('an OpenAI-compatible server asked first (GET /v1/models)', () => {
+  serving('openai-compatible');
   it("refuses a window above vLLM's max_model_len, and tells of a name the server does not list", async () => {
     const home = temporaryHome();
     server.servedModels = [{ id: 'served-model', max_model_len: 4096 }];
@@ -259,6 +272,7 @@ describe('an OpenAI-compatible server asked first (GET /v1/models)', () => {
 });
 
 describe('how too_long is judged', () => {
+  serving('anthropic');
   it("--count-tokens endpoint: the provider's own count decides, one count per sample", async () => {
     const home = temporaryHome();
     // The server counts a token per 4 characters of the prompt: the window falls mid-way.
@@ -315,6 +329,8 @@ describe('how too_long is judged', () => {
   });
 
   it('a model without a tokenizer is judged with an o200k estimate, and told so; a provider without a count route is refused', async () => {
+    const server = testServer('openai-compatible');
+    const ollama = testServer('ollama');
     const home = temporaryHome();
     const estimated = await runCli([
       ...['--home', home, 'run', '--dataset', dataset],
@@ -327,7 +343,7 @@ describe('how too_long is judged', () => {
     const refused = await run(
       home,
       '--model',
-      `ollama:llama3.1:8b@${server.url}`,
+      `ollama:llama3.1:8b@${ollama.url}`,
       '--context-window',
       '8192',
       '--count-tokens',
@@ -339,6 +355,7 @@ describe('how too_long is judged', () => {
 });
 
 describe('azure-openai signed in with Microsoft Entra ID', () => {
+  serving('azure-openai');
   it("takes a token from the default credential chain (here a managed identity's endpoint) and sends it as the bearer", async () => {
     const asked: Array<{ url: string; secret: string | undefined }> = [];
     const identity = createServer((request, response) => {

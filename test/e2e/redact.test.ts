@@ -26,11 +26,13 @@ const SECRETS = [
 
 beforeAll(async () => {
   await buildSampleNiah(dataset);
-  server = await startLlmTestServer((request) => {
-    const prompt = JSON.stringify(request.body.messages);
-    // Half the answers right (scores must not depend on redaction), each with the marker.
-    const answer = prompt.includes('Marrow Island') ? 'Odile Varga' : 'no idea';
-    return { kind: 'answer', text: `{"answer": "${answer} ZEBRA-7731"}` };
+  server = await startLlmTestServer({
+    fallback: (request) => {
+      const prompt = JSON.stringify(request.body.messages);
+      // Half the answers right (scores must not depend on redaction), each with the marker.
+      const answer = prompt.includes('Marrow Island') ? 'Odile Varga' : 'no idea';
+      return { kind: 'answer', text: `{"answer": "${answer} ZEBRA-7731"}` };
+    },
   });
 });
 afterAll(async () => {

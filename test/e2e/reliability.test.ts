@@ -22,9 +22,9 @@ afterAll(async () => {
 });
 
 async function server(text: string | (() => Behaviour)): Promise<LlmTestServer> {
-  const started = await startLlmTestServer(
-    typeof text === 'string' ? () => ({ kind: 'answer', text }) : text,
-  );
+  const started = await startLlmTestServer({
+    fallback: typeof text === 'string' ? () => ({ kind: 'answer', text }) : text,
+  });
   servers.push(started);
   return started;
 }

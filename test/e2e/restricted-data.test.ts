@@ -31,8 +31,8 @@ beforeAll(async () => {
   mkdirSync(clueData, { recursive: true });
   writeClueFixtures(clueData);
   await buildSampleNiah(dataset);
-  local = await startLlmTestServer(() => answer);
-  if (lan) remote = await startLlmTestServer(() => answer, { host: lan });
+  local = await startLlmTestServer({ fallback: () => answer });
+  if (lan) remote = await startLlmTestServer({ fallback: () => answer, host: lan });
 });
 afterAll(async () => {
   await local.close();

@@ -13,14 +13,16 @@ let server: LlmTestServer;
 beforeAll(async () => {
   await buildSampleNiah(dataset, '1000,2000');
   // Answers vary by sample, so equal reports mean the same answers in the same places.
-  server = await startLlmTestServer((request) => {
-    const prompt = (request.body.messages as Array<{ content: string }>)
-      .map((message) => message.content)
-      .join('');
-    return {
-      kind: 'answer',
-      text: JSON.stringify({ answer: prompt.length % 3 === 0 ? 'Shuweng' : `x${prompt.length}` }),
-    };
+  server = await startLlmTestServer({
+    fallback: (request) => {
+      const prompt = (request.body.messages as Array<{ content: string }>)
+        .map((message) => message.content)
+        .join('');
+      return {
+        kind: 'answer',
+        text: JSON.stringify({ answer: prompt.length % 3 === 0 ? 'Shuweng' : `x${prompt.length}` }),
+      };
+    },
   });
 });
 afterAll(async () => {

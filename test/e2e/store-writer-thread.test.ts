@@ -25,11 +25,13 @@ let store: Store;
 const path = () => join(folder, 'medbench.sqlite');
 
 beforeEach(async () => {
-  server = await startLlmTestServer((request) => ({
-    kind: 'answer',
-    text: JSON.stringify({ answer: promptOf(request).split('\n')[0] }),
-    delayMs: Math.floor(Math.random() * 20),
-  }));
+  server = await startLlmTestServer({
+    fallback: (request) => ({
+      kind: 'answer',
+      text: JSON.stringify({ answer: promptOf(request).split('\n')[0] }),
+      delayMs: Math.floor(Math.random() * 20),
+    }),
+  });
   folder = mkdtempSync(join(tmpdir(), 'medbench-writer-'));
   store = new Store(path());
 });

@@ -13,7 +13,7 @@ let server: LlmTestServer;
 beforeAll(async () => {
   await buildSampleNiah(dataset, '2000', 'niah,counting');
   // The server counts a token per 4 characters of the prompt and of the answer (15 → 4).
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: '{"answer": "x"}' }));
+  server = await startLlmTestServer({ fallback: () => ({ kind: 'answer', text: '{"answer": "x"}' }) });
 });
 afterAll(async () => {
   await server.close();

@@ -1,34 +1,33 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerBody } from './llm-test-answers.js';
 import { onJsonRequest } from './on-json-request.js';
-import { answeredAsGeminiCountRefusal, answeredAsUnknownBedrockModel } from './provider-refusals.js';
+import type {
+  ProviderName,
+  ProviderWire,
+  RecordedRequest,
+  Route,
+  ServedModel,
+  WireResponse,
+  WireState,
+} from './providers/wire.js';
+import { PROVIDER_WIRES } from './providers/wires.js';
 
-export interface RecordedRequest {
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: Record<string, unknown>;
-  /** The body as sent (what a signature covers). */
-  rawBody: string;
-  /** When the server received it, and when its answer was handed to the OS (ms, sub-ms precision). */
-  receivedAt: number;
-  answeredAt?: number;
-  /** The client's TCP port: which process sent it, when several did. */
-  remotePort: number | undefined;
-}
+export type { ProviderName, RecordedRequest } from './providers/wire.js';
+export { PROVIDER_NAMES } from './providers/wires.js';
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across the test process. */
 export function preciseNow(): number {
   return performance.timeOrigin + performance.now();
 }
 
-/** What the server does with one request. */
+/** What the server does with one generation request. */
 export type Behaviour =
   /**
    * An answer; `reasoning` is a reasoning model's thinking, returned apart in the provider's own
    * shape, with `reasoningTokens` counted where the provider counts them.
    */
   | { kind: 'answer'; text: string; delayMs?: number; reasoning?: string; reasoningTokens?: number }
+  /** An error status: the provider's documented error body for it, unless `body` is given. */
   | { kind: 'status'; status: number; retryAfter?: string; body?: string }
   | { kind: 'malformed' }
   /** Headers and half the body, then the connection closes. */
@@ -37,8 +36,11 @@ export type Behaviour =
   | { kind: 'reset' }
   | { kind: 'hang' };
 
-export interface LlmTestServer {
+export interface LlmTestServer extends WireState {
+  /** The provider this server stands in for. */
+  provider: ProviderName;
   url: string;
+  /** Generations (and Ollama's /api/show). */
   requests: RecordedRequest[];
   /** Behaviours used in order for the next requests; then `fallback` answers. */
   script: Behaviour[];
@@ -50,257 +52,193 @@ export interface LlmTestServer {
   /** Called when an answer has been handed to the OS (its `answeredAt` set). */
   onAnswered?: (request: RecordedRequest) => void;
   /**
-   * The models GET routes list and describe (OpenAI's and vLLM's /v1/models, Anthropic's and
-   * Gemini's /models/{id}); undefined: the server has no such routes (405). GETs are recorded in
-   * `probes`, not `requests`.
+   * The models the provider's GET routes list and describe (OpenAI's and vLLM's /v1/models,
+   * Anthropic's /v1/models/{id}, Gemini's models.get); undefined: the server has no such routes
+   * (405). Bedrock refuses any other model id (`bedrockUnknownModel`). GETs are recorded in `probes`.
    */
-  servedModels: Array<{ id: string; max_model_len?: number; inputTokenLimit?: number }> | undefined;
-  /** A status every GET gets instead (a refused key: 401). */
+  servedModels: ServedModel[] | undefined;
+  /** A status every GET gets instead, in the provider's error format (a refused key: 401). */
   probeStatus: number | undefined;
   probes: RecordedRequest[];
-  /** Count-tokens requests (Anthropic, vLLM's /tokenize, Bedrock, Gemini), answered a token per 4 characters. */
+  /** Count-tokens requests, answered a token per 4 characters of the prompt. */
   counts: RecordedRequest[];
-  /**
-   * How Bedrock answers a model id not in `servedModels` (count-tokens and Converse alike): 400
-   * ValidationException "The provided model identifier is invalid." (an id it does not know), or
-   * 404 ResourceNotFoundException (a foundation model it cannot resolve in the region).
-   */
-  bedrockUnknownModel: 400 | 404;
-  /** Ollama's pulled models (/api/show, /api/chat): any other name is answered 404, as Ollama does. */
-  ollamaModels: Record<string, { contextLength: number; capabilities: string[] }>;
+  /** Requests to paths the provider does not have: answered 404 in its error format. */
+  unrouted: RecordedRequest[];
   close(): Promise<void>;
 }
 
-/** A content field as text: a string, or Bedrock's and Gemini's lists of { text } blocks. */
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content))
-    return content.map((block) => textOf((block as { text?: unknown }).text ?? '')).join('');
-  return '';
+export interface LlmTestServerOptions {
+  /** The provider the server stands in for; it answers that provider's documented routes only. */
+  provider?: ProviderName;
+  /** How generations are answered once `script` is used up. */
+  fallback?: (request: RecordedRequest) => Behaviour;
+  host?: string;
+  /** Bedrock: the secret key every request's SigV4 signature is checked with. */
+  awsSecretAccessKey?: string;
 }
 
-function promptOf(body: Record<string, unknown>): string {
-  if (typeof body.prompt === 'string') return body.prompt;
-  if (Array.isArray(body.contents)) {
-    // Gemini: systemInstruction and contents, each with parts of { text }.
-    const system = (body.systemInstruction as { parts?: unknown } | undefined)?.parts;
-    const turns = (body.contents as Array<{ parts: unknown }>).map((turn) => textOf(turn.parts));
-    return [...(system ? [textOf(system)] : []), ...turns].join('\n');
-  }
-  const system = typeof body.system === 'string' || Array.isArray(body.system) ? [textOf(body.system)] : [];
-  const messages = (body.messages ?? []) as Array<{ content: unknown }>;
-  return [...system, ...messages.map((message) => textOf(message.content))].join('\n');
+function send(response: ServerResponse, answer: WireResponse, extraHeaders: Record<string, string> = {}) {
+  response.writeHead(answer.status, {
+    'content-type': 'application/json',
+    ...answer.headers,
+    ...extraHeaders,
+  });
+  response.end(answer.body);
 }
 
-/** Bedrock's error names by status, sent as x-amzn-errortype as the service does. */
-const BEDROCK_ERRORS: Record<number, string> = {
-  400: 'ValidationException',
-  401: 'UnrecognizedClientException',
-  403: 'AccessDeniedException',
-  404: 'ResourceNotFoundException',
-  408: 'ModelTimeoutException',
-  429: 'ThrottlingException',
-  500: 'InternalServerException',
-  503: 'ServiceUnavailableException',
-};
+/** A GET route: the models the test serves, in the provider's shape. */
+function answerModelRoute(state: LlmTestServer, wire: ProviderWire, route: Route): WireResponse {
+  if (state.probeStatus !== undefined) return wire.error(state.probeStatus);
+  if (!state.servedModels || !wire.models) return wire.error(405);
+  return wire.models(route, state.servedModels);
+}
 
-/**
- * Ollama's own answers that need no behaviour: /api/show, and a 404 for a model not pulled
- * (its error shape: { "error": "…" }). True when the request was answered here.
- */
-function answeredAsOllama(
+/** Counts the request in flight on its path until its connection closes. */
+function trackInFlight(
   state: LlmTestServer,
+  inFlight: Map<string, number>,
   recorded: RecordedRequest,
   response: ServerResponse,
-): boolean {
-  if (recorded.path !== '/api/show' && recorded.path !== '/api/chat') return false;
-  const name = String(recorded.body.model);
-  const pulled = Object.hasOwn(state.ollamaModels, name) ? state.ollamaModels[name] : undefined;
-  if (!pulled) {
-    send(response, 404, JSON.stringify({ error: `model '${name}' not found` }));
-    return true;
-  }
-  if (recorded.path === '/api/chat') return false;
-  const architecture = name.split(/[.:]/)[0]!;
-  send(
-    response,
-    200,
-    JSON.stringify({
-      details: { format: 'gguf', family: architecture },
-      model_info: {
-        'general.architecture': architecture,
-        [`${architecture}.context_length`]: pulled.contextLength,
-      },
-      capabilities: pulled.capabilities,
-    }),
-  );
-  return true;
+) {
+  const current = (inFlight.get(recorded.path) ?? 0) + 1;
+  inFlight.set(recorded.path, current);
+  state.peakInFlight.set(recorded.path, Math.max(current, state.peakInFlight.get(recorded.path) ?? 0));
+  response.on('close', () => inFlight.set(recorded.path, (inFlight.get(recorded.path) ?? 1) - 1));
 }
 
-/** GET /…/models (a list) or /…/models/{id} (one model), from `servedModels`. */
-function answerModelRoute(state: LlmTestServer, path: string, response: ServerResponse): void {
-  if (state.probeStatus !== undefined) {
-    send(response, state.probeStatus, '{"error": {"message": "probe refused"}}');
+interface Exchange {
+  state: LlmTestServer;
+  wire: ProviderWire;
+  route: Route;
+  recorded: RecordedRequest;
+  request: IncomingMessage;
+  response: ServerResponse;
+  pendingTimers: Set<NodeJS.Timeout>;
+}
+
+/** A generation: the next scripted behaviour (or the fallback's), in the provider's format. */
+function behave({ state, wire, route, recorded, request, response, pendingTimers }: Exchange): void {
+  const behaviour = state.script.shift() ?? state.fallback(recorded);
+  if (behaviour.kind === 'hang') return;
+  if (behaviour.kind === 'reset') {
+    request.socket.destroy();
     return;
   }
-  if (!state.servedModels) {
-    send(response, 405, '{"error": {"message": "method not allowed"}}');
-    return;
-  }
-  const pathname = path.split('?')[0]!;
-  if (pathname.endsWith('/models')) {
-    const data = state.servedModels.map((model) => ({ object: 'model', owned_by: 'test', ...model }));
-    send(response, 200, JSON.stringify({ object: 'list', data }));
-    return;
-  }
-  const id = decodeURIComponent(pathname.split('/models/').at(-1) ?? '');
-  const model = state.servedModels.find((entry) => entry.id === id);
-  if (!model) {
+  if (behaviour.kind === 'status') {
+    const error = wire.error(behaviour.status);
     send(
       response,
-      404,
-      JSON.stringify({ error: { code: 404, message: `model ${id} not found`, status: 'NOT_FOUND' } }),
+      { ...error, ...(behaviour.body !== undefined ? { body: behaviour.body } : {}) },
+      {
+        ...(behaviour.retryAfter ? { 'retry-after': behaviour.retryAfter } : {}),
+      },
     );
     return;
   }
-  send(response, 200, JSON.stringify({ ...model, type: 'model', name: `models/${model.id}` }));
+  const inputTokens = Math.ceil(wire.prompt(route, recorded.body).length / 4);
+  const text = behaviour.kind === 'answer' ? behaviour.text : 'cut';
+  const { reasoning, reasoningTokens } = behaviour.kind === 'answer' ? behaviour : {};
+  const whole = JSON.stringify(
+    wire.answer(route, {
+      model: recorded.body.model,
+      text,
+      ...(reasoning !== undefined ? { reasoning } : {}),
+      ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+      inputTokens,
+    }),
+  );
+  if (behaviour.kind === 'malformed') {
+    // The provider's answer, broken off: not JSON.
+    send(response, { status: 200, body: whole.slice(0, Math.floor(whole.length / 2)) });
+    return;
+  }
+  if (behaviour.kind === 'cut') {
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(whole)),
+    });
+    response.write(whole.slice(0, Math.floor(whole.length / 2)), () => request.socket.destroy());
+    return;
+  }
+  const timer = setTimeout(() => {
+    pendingTimers.delete(timer);
+    send(response, { status: 200, body: whole });
+  }, behaviour.delayMs ?? 0);
+  pendingTimers.add(timer);
 }
 
-/** The count routes: each provider's own shape, a token per 4 characters of the prompt. */
-function answeredCount(state: LlmTestServer, recorded: RecordedRequest, response: ServerResponse): boolean {
-  const pathname = recorded.path.split('?')[0]!;
-  const kind = pathname.endsWith('/v1/messages/count_tokens')
-    ? 'anthropic'
-    : pathname === '/tokenize'
-      ? 'vllm'
-      : /^\/model\/[^/]+\/count-tokens$/.test(pathname)
-        ? 'bedrock'
-        : pathname.endsWith(':countTokens')
-          ? 'gemini'
-          : undefined;
-  if (!kind) return false;
-  state.counts.push(recorded);
-  if (kind === 'bedrock' && answeredAsUnknownBedrockModel(state, pathname, response)) return true;
-  if (kind === 'gemini' && answeredAsGeminiCountRefusal(pathname, recorded.body, response)) return true;
-  const body = recorded.body as Record<string, unknown>;
-  const inner =
-    kind === 'bedrock'
-      ? ((body.input as { converse?: Record<string, unknown> } | undefined)?.converse ?? {})
-      : kind === 'gemini' && body.generateContentRequest
-        ? (body.generateContentRequest as Record<string, unknown>)
-        : body;
-  const tokens = Math.ceil(promptOf(inner).length / 4);
-  const answer =
-    kind === 'anthropic'
-      ? { input_tokens: tokens }
-      : kind === 'vllm'
-        ? { count: tokens, max_model_len: 131072, tokens: [] }
-        : kind === 'bedrock'
-          ? { inputTokens: tokens }
-          : { totalTokens: tokens };
-  send(response, 200, JSON.stringify(answer));
-  return true;
-}
-
-function send(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(body);
+/** One request: recorded where its route says, answered as the provider would. */
+function handle(exchange: Omit<Exchange, 'route'>, inFlight: Map<string, number>): void {
+  const { state, wire, recorded, response } = exchange;
+  const url = new URL(recorded.path, 'http://test');
+  const route = wire.route(recorded.method, url.pathname, url.searchParams);
+  if (!route) {
+    state.unrouted.push(recorded);
+    send(response, wire.unrouted?.(recorded.method, recorded.path) ?? wire.error(404));
+    return;
+  }
+  if (route.kind === 'model' || route.kind === 'models') {
+    state.probes.push(recorded);
+    send(response, answerModelRoute(state, wire, route));
+    return;
+  }
+  response.on('finish', () => {
+    recorded.answeredAt = preciseNow();
+    state.onAnswered?.(recorded);
+  });
+  (route.kind === 'count' ? state.counts : state.requests).push(recorded);
+  if (route.kind !== 'count') trackInFlight(state, inFlight, recorded, response);
+  const refusal = wire.refuse?.(route, recorded, state) ?? wire.own?.(route, recorded, state);
+  if (refusal) send(response, refusal);
+  else if (route.kind === 'count')
+    send(response, {
+      status: 200,
+      body: JSON.stringify(wire.count!(route, Math.ceil(wire.prompt(route, recorded.body).length / 4))),
+    });
+  else behave({ ...exchange, route });
 }
 
 /**
- * A real HTTP server on 127.0.0.1 (or `host`) speaking OpenAI's /v1/chat/completions and /v1/completions
- * and Anthropic's /v1/messages, standing in for paid APIs. It records every request it receives.
+ * A real HTTP server on 127.0.0.1 (or `host`) standing in for one paid API (`provider`, by default an
+ * OpenAI-compatible server): it answers that provider's documented routes with its documented
+ * responses and errors (test/support/providers/), any other path with its 404, and records every
+ * request it receives.
  */
-export async function startLlmTestServer(
-  fallback: (request: RecordedRequest) => Behaviour = () => ({ kind: 'answer', text: '{"answer": "ok"}' }),
-  options: { host?: string } = {},
-): Promise<LlmTestServer> {
+export async function startLlmTestServer(options: LlmTestServerOptions = {}): Promise<LlmTestServer> {
+  const provider = options.provider ?? 'openai-compatible';
+  const wire = PROVIDER_WIRES[provider];
   const state: LlmTestServer = {
+    provider,
     url: '',
     requests: [],
     connections: 0,
     script: [],
-    fallback,
+    fallback: options.fallback ?? (() => ({ kind: 'answer', text: '{"answer": "ok"}' })),
     peakInFlight: new Map(),
     servedModels: undefined,
     probeStatus: undefined,
     probes: [],
     counts: [],
+    unrouted: [],
     bedrockUnknownModel: 400,
     ollamaModels: { 'llama3.1:8b': { contextLength: 131072, capabilities: ['completion', 'tools'] } },
+    awsSecretAccessKey: options.awsSecretAccessKey,
     close: async () => {},
   };
   const inFlight = new Map<string, number>();
   const pendingTimers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((request, response) => {
-    onJsonRequest(request, (requestBody, rawBody) => {
+    onJsonRequest(request, (body, rawBody) => {
       const recorded: RecordedRequest = {
+        method: request.method ?? 'GET',
         path: request.url ?? '',
         headers: request.headers,
-        body: requestBody,
+        body,
         rawBody,
         receivedAt: preciseNow(),
         remotePort: request.socket.remotePort,
       };
-      if (request.method === 'GET') {
-        state.probes.push(recorded);
-        answerModelRoute(state, recorded.path, response);
-        return;
-      }
-      response.on('finish', () => {
-        recorded.answeredAt = preciseNow();
-        state.onAnswered?.(recorded);
-      });
-      // Count routes are recorded apart: `requests` are the generations.
-      if (answeredCount(state, recorded, response)) return;
-      state.requests.push(recorded);
-      const current = (inFlight.get(recorded.path) ?? 0) + 1;
-      inFlight.set(recorded.path, current);
-      state.peakInFlight.set(recorded.path, Math.max(current, state.peakInFlight.get(recorded.path) ?? 0));
-      response.on('close', () => inFlight.set(recorded.path, (inFlight.get(recorded.path) ?? 1) - 1));
-      if (answeredAsOllama(state, recorded, response)) return;
-      const bedrock = /^\/model\/[^/]+\/converse$/.test(recorded.path.split('?')[0]!);
-      if (bedrock && answeredAsUnknownBedrockModel(state, recorded.path, response)) return;
-      const behaviour = state.script.shift() ?? state.fallback(recorded);
-      if (behaviour.kind === 'hang') return;
-      if (behaviour.kind === 'status') {
-        const errorBody = bedrock ? '{"message": "scripted"}' : '{"error": {"message": "scripted"}}';
-        send(response, behaviour.status, behaviour.body ?? errorBody, {
-          ...(bedrock ? { 'x-amzn-errortype': BEDROCK_ERRORS[behaviour.status] ?? 'ServiceException' } : {}),
-          ...(behaviour.retryAfter ? { 'retry-after': behaviour.retryAfter } : {}),
-        });
-        return;
-      }
-      if (behaviour.kind === 'malformed') {
-        send(response, 200, '{"choices": [ this is not json');
-        return;
-      }
-      if (behaviour.kind === 'reset') {
-        request.socket.destroy();
-        return;
-      }
-      if (behaviour.kind === 'cut') {
-        const whole = '{"choices": [{"index": 0, "message": {"role": "assistant", "content": "cut"}}]}';
-        response.writeHead(200, {
-          'content-type': 'application/json',
-          'content-length': String(whole.length),
-        });
-        response.write(whole.slice(0, 30), () => request.socket.destroy());
-        return;
-      }
-      const body = answerBody({
-        path: recorded.path,
-        model: recorded.body.model,
-        text: behaviour.text,
-        ...(behaviour.reasoning !== undefined ? { reasoning: behaviour.reasoning } : {}),
-        ...(behaviour.reasoningTokens !== undefined ? { reasoningTokens: behaviour.reasoningTokens } : {}),
-        inputTokens: Math.ceil(promptOf(recorded.body).length / 4),
-      });
-      const timer = setTimeout(() => {
-        pendingTimers.delete(timer);
-        send(response, 200, JSON.stringify(body));
-      }, behaviour.delayMs ?? 0);
-      pendingTimers.add(timer);
+      handle({ state, wire, recorded, request, response, pendingTimers }, inFlight);
     });
   });
   server.on('connection', () => {
@@ -317,4 +255,23 @@ export async function startLlmTestServer(
       server.close(() => resolve());
     });
   return state;
+}
+
+/** One server per provider (each answering only its own routes), for a test that covers several. */
+export type LlmTestServers<P extends ProviderName> = Record<P, LlmTestServer> & { close(): Promise<void> };
+
+export async function startLlmTestServers<P extends ProviderName>(
+  providers: readonly P[],
+  options: Omit<LlmTestServerOptions, 'provider'> = {},
+): Promise<LlmTestServers<P>> {
+  const started = await Promise.all(
+    providers.map((provider) => startLlmTestServer({ ...options, provider })),
+  );
+  const servers = Object.fromEntries(providers.map((provider, index) => [provider, started[index]!]));
+  return {
+    ...(servers as Record<P, LlmTestServer>),
+    close: async () => {
+      await Promise.all(started.map((server) => server.close()));
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { RecordedRequest } from './llm-test-server.js';
+import type { RecordedRequest } from './providers/wire.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).update(text, 'utf8').digest();
@@ -18,7 +18,7 @@ function uriEncode(text: string): string {
  * SDK that signed it. Returns the credential scope it was signed for, or throws why not.
  */
 export function verifySigV4(
-  request: RecordedRequest,
+  request: Pick<RecordedRequest, 'path' | 'headers' | 'rawBody'> & Partial<RecordedRequest>,
   secretAccessKey: string,
 ): { accessKeyId: string; scope: string } {
   const authorization = String(request.headers.authorization ?? '');
@@ -58,7 +58,7 @@ export function verifySigV4(
     .join('');
   const payloadHash = String(request.headers['x-amz-content-sha256'] ?? sha256(request.rawBody));
   const canonicalRequest = [
-    'POST',
+    request.method ?? 'POST',
     canonicalPath,
     canonicalQuery,
     canonicalHeaders,

@@ -5,7 +5,7 @@ import { AzureOpenAIChatModel } from './azure-openai-chat-model.js';
 
 let server: LlmTestServer;
 beforeAll(async () => {
-  server = await startLlmTestServer();
+  server = await startLlmTestServer({ provider: 'azure-openai' });
 });
 afterAll(() => server.close());
 

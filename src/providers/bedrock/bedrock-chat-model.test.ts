@@ -7,7 +7,10 @@ import { BedrockChatModel } from './bedrock-chat-model.js';
 let server: LlmTestServer;
 const saved = { ...process.env };
 beforeAll(async () => {
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: 'Shuweng' }));
+  server = await startLlmTestServer({
+    provider: 'bedrock',
+    fallback: () => ({ kind: 'answer', text: 'Shuweng' }),
+  });
   // The SDK's own credential chain reads these, as it would on a user's machine.
   process.env.AWS_ACCESS_KEY_ID = 'AKIDMEDBENCHTEST';
   process.env.AWS_SECRET_ACCESS_KEY = 'bedrock-secret-key-for-tests';

@@ -1,11 +1,7 @@
 import { getEventListeners } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashedBagOfWords, startEmbeddingTestServer } from '../../../test/support/embedding-test-server.js';
+import { METADATA_ACCESS_TOKEN, onGoogleCloudVm } from '../../../test/support/gce-metadata-server.js';
 import { type LlmTestServer, startLlmTestServer } from '../../../test/support/llm-test-server.js';
 import { MedbenchError } from '../../core/errors.js';
 import { GeminiChatModel } from './gemini-chat-model.js';
@@ -14,7 +10,10 @@ import { geminiFailure } from './gemini-errors.js';
 
 let server: LlmTestServer;
 beforeAll(async () => {
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: 'Shuweng' }));
+  server = await startLlmTestServer({
+    provider: 'gemini',
+    fallback: () => ({ kind: 'answer', text: 'Shuweng' }),
+  });
 });
 afterAll(() => server.close());
 
@@ -182,60 +181,22 @@ describe('Gemini API: counting tokens, query parameters, refusals before sending
 });
 
 describe('Vertex AI with Application Default Credentials (the attached service account)', () => {
-  // The metadata server of a Google Cloud VM, which ADC asks for the attached service account's
-  // token when no key file is set; GCE_METADATA_HOST points the library here.
-  const asked: Array<{ path: string; flavor: string | undefined }> = [];
-  let metadata: Server;
-  const saved = { ...process.env };
-  const emptyHome = mkdtempSync(join(tmpdir(), 'medbench-adc-'));
-
+  // ADC asks a Google Cloud VM's metadata server for the attached service account's token.
+  const asked = onGoogleCloudVm();
+  let vertexServer: LlmTestServer;
   beforeAll(async () => {
-    metadata = createServer((request, response) => {
-      asked.push({
-        path: request.url ?? '',
-        flavor: request.headers['metadata-flavor'] as string | undefined,
-      });
-      const headers = { 'metadata-flavor': 'Google', 'content-type': 'application/json' };
-      if (request.headers['metadata-flavor'] !== 'Google') {
-        response.writeHead(403, headers);
-        response.end('{}');
-      } else if (
-        (request.url ?? '').startsWith('/computeMetadata/v1/instance/service-accounts/default/token')
-      ) {
-        response.writeHead(200, headers);
-        response.end(
-          JSON.stringify({
-            access_token: 'ya29.medbench-test-token',
-            expires_in: 3600,
-            token_type: 'Bearer',
-          }),
-        );
-      } else if ((request.url ?? '').startsWith('/computeMetadata/v1/project/project-id')) {
-        response.writeHead(200, { ...headers, 'content-type': 'text/plain' });
-        response.end('clinical-eval');
-      } else {
-        response.writeHead(200, headers);
-        response.end('{}');
-      }
+    vertexServer = await startLlmTestServer({
+      provider: 'vertex-ai',
+      fallback: () => ({ kind: 'answer', text: 'Shuweng' }),
     });
-    await new Promise<void>((resolve) => metadata.listen(0, '127.0.0.1', resolve));
-    process.env.GCE_METADATA_HOST = `127.0.0.1:${(metadata.address() as AddressInfo).port}`;
-    delete process.env.GOOGLE_APPLICATION_CREDENTIALS;
-    // No gcloud login on this "machine": ADC goes on to the metadata server.
-    process.env.HOME = emptyHome;
-    process.env.CLOUDSDK_CONFIG = emptyHome;
   });
-  afterAll(async () => {
-    process.env = saved;
-    await new Promise<void>((resolve) => metadata.close(() => resolve()));
-    rmSync(emptyHome, { recursive: true, force: true });
-  });
+  afterAll(() => vertexServer.close());
 
   it('gets a token from the metadata server, then sends to the project and location with it', async () => {
     const model = new GeminiChatModel({
       modelId: 'gemini-2.5-pro',
       vertex: { project: 'clinical-eval', location: 'europe-west4' },
-      baseURL: server.url,
+      baseURL: vertexServer.url,
     });
     const response = await model.generate({ messages, parameters });
     expect(response.text).toBe('Shuweng');
@@ -245,29 +206,31 @@ describe('Vertex AI with Application Default Credentials (the attached service a
       ),
     ).toBe(true);
     expect(asked.every((entry) => entry.flavor === 'Google')).toBe(true);
-    const request = server.requests.at(-1)!;
+    const request = vertexServer.requests.at(-1)!;
     expect(request.path).toBe(
       '/v1beta1/projects/clinical-eval/locations/europe-west4/publishers/google/models/gemini-2.5-pro:generateContent',
     );
-    expect(request.headers.authorization).toBe('Bearer ya29.medbench-test-token');
+    expect(request.headers.authorization).toBe(`Bearer ${METADATA_ACCESS_TOKEN}`);
     expect(model.provider).toBe('vertex-ai');
-    expect(model.endpoint).toBe(`${server.url}/projects/clinical-eval/locations/europe-west4`);
+    expect(model.endpoint).toBe(`${vertexServer.url}/projects/clinical-eval/locations/europe-west4`);
   });
   it("declares no maximum context on Vertex AI: models.get's publisher model carries no input token limit", async () => {
     // Even a server that sends inputTokenLimit: the SDK reads it on the Gemini API only.
     server.servedModels = [{ id: 'gemini-2.5-pro', inputTokenLimit: 1048576 }];
+    vertexServer.servedModels = server.servedModels;
     try {
       const vertex = new GeminiChatModel({
         modelId: 'gemini-2.5-pro',
         vertex: { project: 'clinical-eval', location: 'europe-west4' },
-        baseURL: server.url,
+        baseURL: vertexServer.url,
       });
       expect(await vertex.probe()).toEqual({});
-      expect(server.probes.at(-1)!.path).toBe('/v1beta1/publishers/google/models/gemini-2.5-pro');
+      expect(vertexServer.probes.at(-1)!.path).toBe('/v1beta1/publishers/google/models/gemini-2.5-pro');
       const gemini = new GeminiChatModel({ modelId: 'gemini-2.5-pro', apiKey: 'k-123', baseURL: server.url });
       expect(await gemini.probe()).toEqual({ maxContextTokens: 1048576 });
     } finally {
       server.servedModels = undefined;
+      vertexServer.servedModels = undefined;
     }
   });
 
@@ -284,7 +247,7 @@ describe('Vertex AI with Application Default Credentials (the attached service a
       expect(request.path).toBe(
         '/v1beta1/projects/clinical-eval/locations/europe-west4/publishers/google/models/text-embedding-005:predict',
       );
-      expect(request.headers.authorization).toBe('Bearer ya29.medbench-test-token');
+      expect(request.headers.authorization).toBe(`Bearer ${METADATA_ACCESS_TOKEN}`);
       expect(request.body).toEqual({
         instances: [
           { content: 'fever?', task_type: 'RETRIEVAL_QUERY' },

@@ -5,7 +5,10 @@ import { OllamaChatModel } from './ollama-chat-model.js';
 
 let server: LlmTestServer;
 beforeAll(async () => {
-  server = await startLlmTestServer(() => ({ kind: 'answer', text: 'Shuweng' }));
+  server = await startLlmTestServer({
+    provider: 'ollama',
+    fallback: () => ({ kind: 'answer', text: 'Shuweng' }),
+  });
 });
 afterAll(() => server.close());
 
