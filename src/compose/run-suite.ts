@@ -98,8 +98,9 @@ export async function runSuite(
   request: RunRequest,
   hooks: RunHooks = {},
 ): Promise<RunOutcome> {
-  const store = new Store(storePathIn(resolveHome(request.home)));
+  let store: Store | undefined;
   try {
+    store = new Store(storePathIn(resolveHome(request.home)));
     for (const notice of plan.notices ?? []) hooks.onNotice?.(notice);
     if (request.dryRun) return { kind: 'dry-run', run: plan.run, summary: dryRun(plan, store, hooks) };
     // The run (its id) is the whole run's: the shards' stores merge into one run.
@@ -113,7 +114,8 @@ export async function runSuite(
       hooks.onReport?.(storedRunText(store, plan.suite, plan.run.id));
     return outcome;
   } finally {
-    store.close();
+    // What the plan opened is released even when the store cannot be opened.
+    store?.close();
     await plan.close?.();
   }
 }
