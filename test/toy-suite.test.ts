@@ -62,15 +62,11 @@ async function runArith(store: Store): Promise<RunRecord> {
       build: {},
       tokenizers: [],
     },
-    samples: (
-      await arithSuite.build!({
-        pairs: [
-          [2, 3],
-          [4, 4],
-          [7, 8],
-        ],
-      })
-    ).samples,
+    samples: buildArithSamples([
+      [2, 3],
+      [4, 4],
+      [7, 8],
+    ]),
   });
   const dataset = await readDataset(path);
   const model = await bindModel({

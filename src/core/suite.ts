@@ -84,7 +84,7 @@ export interface SuiteBuild<Used = Record<string, unknown>> {
  * One benchmark suite, as the generic commands, the report and the viewer see it. A suite's
  * own folder implements it; `SUITES` (`src/compose/suites.ts`) lists them.
  */
-export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Record<string, unknown>> {
+export interface Suite<Report = unknown> {
   /** The name runs are stored under and `--suite` takes. */
   readonly name: string;
   /** The paper's name. */
@@ -94,11 +94,6 @@ export interface Suite<Report = unknown, BuildRequest = never, BuildRecord = Rec
    * command builds and runs in one go, or that rank rather than generate, have none.
    */
   readonly tasks?: Readonly<Record<string, Task>>;
-  /**
-   * Builds the suite's samples from its official files (typed request: each suite's inputs differ;
-   * its command parses them). A suite whose items are not prompts (MedEureka ranks corpora) has none.
-   */
-  build?(request: BuildRequest): SuiteBuild<BuildRecord> | Promise<SuiteBuild<BuildRecord>>;
   /** Metrics the text report can be limited to (`--metric`); a suite without them takes no `--metric`. */
   readonly textMetrics?: readonly string[];
   /** The command that makes a first run, for the error when none is stored. */

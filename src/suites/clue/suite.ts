@@ -1,5 +1,4 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
-import { buildClueDataset, type ClueBuildRecord } from './build-clue-dataset.js';
 import { buildClueReport, type ClueReport, renderClueHtml, renderClueText } from './clue-report.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
 
@@ -67,10 +66,9 @@ function clueLeaderboard(report: ClueReport): Leaderboard {
 }
 
 /** CLUE: six clinical tasks, Level 1 and Level 2 scores. */
-export const clueSuite: Suite<ClueReport, Parameters<typeof buildClueDataset>[0], ClueBuildRecord> = {
+export const clueSuite: Suite<ClueReport> = {
   name: 'clue',
   title: 'CLUE',
-  build: buildClueDataset,
   firstRun: 'Run `medbench run clue --data <folder> --model baseline` first, or check --home.',
   groupOf: (row) => row.task,
   groupTitle: (task) => CLUE_TITLES[task] ?? task,

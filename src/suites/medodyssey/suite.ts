@@ -2,11 +2,6 @@ import { answerWithoutThinking } from '../../core/answer-text.js';
 import type { Leaderboard, Suite } from '../../core/suite.js';
 import { countedInTables, TEN_DATASETS } from './aggregate.js';
 import {
-  buildMedOdysseyDataset,
-  type MedOdysseyBuildRecord,
-  type MedOdysseyDatasetRequest,
-} from './build-dataset.js';
-import {
   medodysseyFigures,
   medodysseyGroupOf,
   medodysseyGroupTitle,
@@ -54,11 +49,10 @@ function medodysseyLeaderboard(runs: Parameters<Suite['leaderboard']>[0]): Leade
 }
 
 /** MedOdyssey (Fan et al.): long-context NIAH, Counting and the medical tasks. */
-export const medodysseySuite: Suite<MedOdysseyReport, MedOdysseyDatasetRequest, MedOdysseyBuildRecord> = {
+export const medodysseySuite: Suite<MedOdysseyReport> = {
   name: 'medodyssey',
   title: 'MedOdyssey',
   tasks: medodysseyTasks,
-  build: buildMedOdysseyDataset,
   textMetrics: MEDODYSSEY_METRICS,
   firstRun:
     'Run `medbench demo`, `medbench run` or `medbench import medodyssey-outputs` first, or check --home.',

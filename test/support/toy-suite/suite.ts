@@ -60,16 +60,10 @@ export interface ArithReport {
 const LANGUAGES = ['en', 'de'] as const;
 
 // 5. The suite: what the report command, the viewer and `run --dataset` need to know of it.
-export const arithSuite: Suite<ArithReport, { pairs: ReadonlyArray<[number, number]> }, { pairs: number }> = {
+export const arithSuite: Suite<ArithReport> = {
   name: 'arith',
   title: 'Arith',
   tasks: { sum: sumTask as Task },
-  build: ({ pairs }) => ({
-    samples: buildArithSamples(pairs),
-    notices: [],
-    warnings: () => [],
-    record: { pairs: pairs.length },
-  }),
   firstRun: 'Run `medbench run --dataset arith.jsonl --model <spec>` first.',
   groupOf: (row) => `${row.task}-${row.params.language}`,
   // The viewer's sample list offers a menu of this param's values (`size=small`).

@@ -5,6 +5,7 @@ import type { RunHooks } from '../../../compose/run-model.js';
 import type { RunPlan, SuiteRunRequest } from '../../../compose/run-suite.js';
 import type { ModelBinding } from '../../../runner/model-binding.js';
 import { firstPerTask } from '../../../runner/select-samples.js';
+import { buildClueDataset } from '../build-clue-dataset.js';
 import { createClueBaseline } from '../clue-baseline.js';
 import type { ClueModelKind } from '../clue-conversation.js';
 import { createClueTasks } from '../clue-tasks.js';
@@ -50,7 +51,7 @@ export async function cluePlan(request: SuiteRunRequest, hooks: RunHooks): Promi
     const kind = kindOf(model);
     checkLongHealthTokenizer(model, tasks);
     // Every file is read and validated before anything runs or is stored.
-    const build = await clueSuite.build!({
+    const build = await buildClueDataset({
       tasks,
       files,
       context: { protocol, model: kind, contextWindow: model?.contextWindow },

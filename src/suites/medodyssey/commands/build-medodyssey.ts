@@ -14,7 +14,7 @@ import type { Tokenizer } from '../../../core/tokenizer.js';
 import { writeDataset } from '../../../runner/dataset-file.js';
 import { getTokenizer } from '../../../tokenizers/registry.js';
 import { VERSION } from '../../../version.js';
-import type { MedOdysseyDatasetRequest } from '../build-dataset.js';
+import { buildMedOdysseyDataset, type MedOdysseyDatasetRequest } from '../build-dataset.js';
 import { loadCountingDraws } from '../counting-draws.js';
 import { COUNTING_TYPES, DEFAULT_GAMMA, DEPTHS, LANGUAGES, LEVELS } from '../index.js';
 import { resolveDatasetFolder } from '../release.js';
@@ -232,7 +232,7 @@ export async function buildMedOdyssey(options: BuildMedOdysseyOptions, output: C
   const settings = await buildSettings(options);
   const { mic, tokenizers } = settings;
   const started = Date.now();
-  const build = await medodysseySuite.build!(datasetRequest(options, plan, settings));
+  const build = await buildMedOdysseyDataset(datasetRequest(options, plan, settings));
   for (const notice of build.notices) output.stderr(`${notice}\n`);
   const out = resolve(options.out);
   const written = await writeDataset({
