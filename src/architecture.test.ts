@@ -140,13 +140,11 @@ describe('architecture', () => {
   });
 
   it('outside src/suites/, only the registry names a suite', () => {
-    // Commands not yet moved into their suite's commands/ folder (issue 33).
-    const PENDING = ['index.ts'];
     const naming = sourceFiles(SOURCE)
       .map((file) => relative(SOURCE, file))
       .filter((file) => !file.startsWith('suites/'))
       .filter((file) => importsOf(join(SOURCE, file)).some((target) => target.startsWith('suites/')));
-    expect(naming.filter((file) => !PENDING.includes(file))).toEqual([REGISTRY]);
+    expect(naming).toEqual([REGISTRY]);
   });
 
   it("a suite's own code knows nothing of its commands/ folder", () => {

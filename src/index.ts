@@ -9,11 +9,23 @@
 
 export { bindModel } from './compose/bind-model.js';
 export { configSchemaFor, loadConfig } from './compose/config.js';
+export { datasetPlan } from './compose/dataset-plan.js';
 export { type EvaluateDatasetRequest, evaluateDataset } from './compose/evaluate-dataset.js';
+export { evaluateSuite } from './compose/evaluate-suite.js';
 export { resolveHome, storePathIn } from './compose/home.js';
 export { type RetryOptions, type RunHooks, retryPolicyFrom, runModel } from './compose/run-model.js';
+export {
+  type ComputedWork,
+  type ModelWork,
+  type RunOutcome,
+  type RunPlan,
+  type RunRequest,
+  runSuite,
+  type SuiteRunRequest,
+} from './compose/run-suite.js';
 export { storedReport } from './compose/stored-report.js';
-export { SUITES, suiteNamed } from './compose/suites.js';
+export type { CommandOption, SuiteCommand, SuitePlugin, SuiteRunDefinition } from './compose/suite-plugin.js';
+export * from './compose/suites.js';
 export * from './core/index.js';
 export { AnthropicChatModel } from './providers/anthropic/anthropic-chat-model.js';
 export { ExtractiveBaselineChatModel } from './providers/baselines/extractive-baseline-chat-model.js';
@@ -48,38 +60,6 @@ export { runSamples } from './runner/run-samples.js';
 export { exactSearch } from './search/exact-search.js';
 export { EmbeddingCache } from './store/embedding-cache.js';
 export { Store } from './store/store.js';
-export { buildClueReport, renderClueHtml, renderClueText } from './suites/clue/clue-report.js';
-export {
-  type GenerateMeDiSumQaRequest,
-  generateMeDiSumQa,
-} from './suites/clue/commands/generate-medisumqa.js';
-export { formatMeDiSumCodeLines, generateMeDiSumCode } from './suites/clue/generate-medisumcode.js';
-export { readIcdTables, shippedIcdTables } from './suites/clue/icd-tables.js';
-export { clueSuite } from './suites/clue/suite.js';
-export {
-  type EvaluateRetrieverRequest,
-  evaluateRetriever,
-} from './suites/medeureka/commands/evaluate-retriever.js';
-export {
-  type GenerateQueriesRequest,
-  generateQueries,
-} from './suites/medeureka/commands/generate-queries.js';
-export { evaluateRetrieval } from './suites/medeureka/evaluate.js';
-export { applyInstruction, instructionFor, MEDEUREKA_INSTRUCTIONS } from './suites/medeureka/instructions.js';
-export { loadMedEurekaRelease } from './suites/medeureka/load-release.js';
-export {
-  buildMedEurekaReport,
-  renderMedEurekaHtml,
-  renderMedEurekaText,
-} from './suites/medeureka/medeureka-report.js';
-export { medeurekaSuite } from './suites/medeureka/suite.js';
-export { medodysseyTasks, prepareMedOdysseyBuild } from './suites/medodyssey/index.js';
-export { extractJsonAnswer, findFlatJsonObjects } from './suites/medodyssey/json-answer.js';
-export { renderMedOdysseyHtml } from './suites/medodyssey/medodyssey-html.js';
-export { buildMedOdysseyReport } from './suites/medodyssey/medodyssey-report.js';
-export { renderMedOdysseyText } from './suites/medodyssey/medodyssey-text.js';
-export { readPublishedOutputs } from './suites/medodyssey/published-outputs.js';
-export { medodysseySuite } from './suites/medodyssey/suite.js';
 export { getTokenizer, listTokenizers, resolveTokenizerName } from './tokenizers/registry.js';
 export { VERSION } from './version.js';
 export { writeStaticSite } from './view/static-site.js';

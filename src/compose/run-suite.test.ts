@@ -7,6 +7,7 @@ import type { Suite } from '../core/suite.js';
 import { resultRecord } from '../runner/result-columns.js';
 import { runComputed } from '../runner/run-computed.js';
 import { runRecordOf } from '../runner/run-identity.js';
+import { evaluateSuite } from './evaluate-suite.js';
 import { type RunPlan, runSuite } from './run-suite.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'medbench-run-suite-'));
@@ -97,5 +98,20 @@ describe('runSuite', () => {
       /Cannot open the medbench store/,
     );
     expect(events).toEqual(['close']);
+  });
+
+  it("evaluateSuite runs a plugin's plan on the same path, and names the suites that have a run", async () => {
+    const events: string[] = [];
+    const toy = plan(events);
+    const plugins = [
+      { suite: toy.suite, commands: [], run: { data: 'folder', options: [], plan: async () => toy } },
+    ];
+    const home = join(scratch, 'evaluate-suite');
+    const outcome = await evaluateSuite('toy', { model: 'x', home, report: false }, {}, plugins);
+    expect(outcome).toMatchObject({ kind: 'computed', summary: { done: 3 } });
+    expect(events).toEqual(['finish', 'close']);
+    await expect(evaluateSuite('medodyssey', { model: 'x', home })).rejects.toThrow(
+      /"medodyssey" has no run of its own; clue, medeureka have one/,
+    );
   });
 });

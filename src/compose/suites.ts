@@ -5,6 +5,11 @@ import { medeurekaPlugin } from '../suites/medeureka/commands/plugin.js';
 import { medodysseyPlugin } from '../suites/medodyssey/commands/plugin.js';
 import type { SuitePlugin } from './suite-plugin.js';
 
+// Each suite's library surface, offered by `src/index.ts` through this registry.
+export * from '../suites/clue/commands/library.js';
+export * from '../suites/medeureka/commands/library.js';
+export * from '../suites/medodyssey/commands/library.js';
+
 /**
  * Every suite medbench knows, with its commands and its run: the one list the CLI, the report,
  * the viewer and the library read, and the only file outside src/suites/ that names a suite.

@@ -1,17 +1,18 @@
-import { type RunOutcome, runSuite, type SuiteRunRequest } from '../../compose/run-suite.js';
-import type { SuiteRunDefinition } from '../../compose/suite-plugin.js';
+import { evaluateSuite } from '../../compose/evaluate-suite.js';
+import type { RunOutcome, SuiteRunRequest } from '../../compose/run-suite.js';
+import type { SuitePlugin } from '../../compose/suite-plugin.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { terminalSession } from '../run-session.js';
 
-/** `medbench run <suite> --data <folder>`: the suite's plan, through the one run path, on the terminal. */
+/** `medbench run <suite> --data <folder>`: `evaluateSuite`, as the library runs it, on the terminal. */
 export async function runSuiteCommand(
-  definition: SuiteRunDefinition,
+  suite: string,
   request: SuiteRunRequest,
-  output: CommandOutput,
+  options: { output: CommandOutput; plugins: readonly SuitePlugin[] },
 ): Promise<RunOutcome> {
-  const session = terminalSession(output);
+  const session = terminalSession(options.output);
   try {
-    return await runSuite(await definition.plan(request, session.hooks), request, session.hooks);
+    return await evaluateSuite(suite, request, session.hooks, options.plugins);
   } finally {
     session.dispose();
   }

@@ -143,7 +143,7 @@ export function defineRun(
             code: 'USAGE',
             message: `run ${suite} needs --data <${definition.data}>.`,
           });
-        return runSuiteCommand(definition, withHome, context.output);
+        return runSuiteCommand(suite as string, withHome, { output: context.output, plugins });
       }
       if (suite !== undefined) {
         throw new MedbenchError({
