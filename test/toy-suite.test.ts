@@ -2,11 +2,12 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgram } from '../src/cli/main.js';
 import { bindModel } from '../src/compose/bind-model.js';
 import { configSchema, configSchemaFor, loadConfig } from '../src/compose/config.js';
 import { probeEndpoints } from '../src/compose/probe-endpoints.js';
 import { providerRows, providersMarkdownTable } from '../src/compose/provider-table.js';
-import { SUITES } from '../src/compose/suites.js';
+import { SUITE_PLUGINS, SUITES } from '../src/compose/suites.js';
 import type { RunRecord } from '../src/core/run-record.js';
 import { providersWith } from '../src/providers/registry.js';
 import { readDataset, writeDataset } from '../src/runner/dataset-file.js';
@@ -25,6 +26,7 @@ import { staticPayloadText } from './support/static-payload.js';
 import { testRun } from './support/test-run.js';
 import { startAbacusServer } from './support/toy-suite/abacus/abacus-server.js';
 import { abacusProvider } from './support/toy-suite/abacus/descriptor.js';
+import { arithPlugin } from './support/toy-suite/plugin.js';
 import { arithSuite, buildArithSamples } from './support/toy-suite/suite.js';
 
 /** docs/adding-a-suite.md: a fourth suite goes through the same run, report and viewer code as the three. */
@@ -233,6 +235,63 @@ describe('a fourth suite, registered beside the three', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe("a fourth suite's own commands and run, through its plugin (no file in src/cli changes)", () => {
+  /** The CLI as `medbench` builds it, knowing the toy suite too; what it writes to stderr is kept. */
+  async function medbench(...args: string[]): Promise<{ stderr: string; code: number }> {
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((text: string) => written.push(String(text)) > 0) as typeof process.stderr.write;
+    process.exitCode = undefined;
+    try {
+      await createProgram({ plugins: [...SUITE_PLUGINS, arithPlugin] }).parseAsync([
+        'node',
+        'medbench',
+        ...args,
+      ]);
+    } finally {
+      process.stderr.write = write;
+    }
+    const code = Number(process.exitCode ?? 0);
+    process.exitCode = undefined;
+    return { stderr: written.join(''), code };
+  }
+
+  it('builds with `build arith`, runs with `run arith` (a dry run sends nothing), and is reported', async () => {
+    const home = join(scratch, 'plugin-home');
+    const dataset = join(scratch, 'plugin-arith.jsonl');
+    expect(await medbench('--home', home, 'build', 'arith', '--pairs', '2+3,4+4', '--out', dataset)).toEqual({
+      stderr: `Wrote 4 samples to ${dataset}.\n`,
+      code: 0,
+    });
+    const model = ['--model', `openai-compatible:toy-model@${server.url}/v1`, '--context-window', '4096'];
+    const sent = server.requests.length;
+    expect(
+      (await medbench('--home', home, 'run', 'arith', '--data', dataset, ...model, '--dry-run')).code,
+    ).toBe(0);
+    expect(server.requests.length).toBe(sent);
+    const { stderr: log, code } = await medbench('--home', home, 'run', 'arith', '--data', dataset, ...model);
+    expect(code, log).toBe(0);
+    expect(log).toMatch(/Run [0-9a-f]{16}: 4 samples of .*plugin-arith\.jsonl on toy-model/);
+    expect(server.requests.length).toBe(sent + 4);
+    const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
+    try {
+      const [run] = store.listRuns({ suite: 'arith' });
+      const scores = store.results(run!.id).map((result) => `${result.sampleId}:${result.scores.exact}`);
+      // Correct in English, off by one in German (the server's answers).
+      expect(scores.sort()).toEqual(['sum-de-2-3:0', 'sum-de-4-4:0', 'sum-en-2-3:1', 'sum-en-4-4:1']);
+    } finally {
+      store.close();
+    }
+    const missing = await medbench('--home', home, 'run', 'arith', ...model);
+    expect(missing).toMatchObject({ code: 2 });
+    expect(missing.stderr).toContain('run arith needs --data <an Arith dataset file>.');
+    // A bad value is commander's usage error (exit code 2 in `main`), in the suite's own words.
+    await expect(
+      medbench('--home', home, 'build', 'arith', '--pairs', '2-3', '--out', dataset),
+    ).rejects.toThrow('"2-3" is not a sum such as 2+3');
   });
 });
 

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import type { SuitePlugin } from '../compose/suite-plugin.js';
 import { SUITE_PLUGINS } from '../compose/suites.js';
 import type { CommandOutput } from '../core/command-output.js';
 import { VERSION } from '../version.js';
@@ -15,7 +16,8 @@ const output: CommandOutput = {
   stderr: (text) => process.stderr.write(text),
 };
 
-export function createProgram(): Command {
+/** The medbench program; `plugins`: the suites it knows (a library user or a test may add its own). */
+export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}): Command {
   const program = new Command('medbench')
     .description(
       'Evaluate LLMs and embedding models on medical benchmarks (MedOdyssey, MedEureka, CLUE), scored as the papers did.',
@@ -31,6 +33,7 @@ export function createProgram(): Command {
     .showHelpAfterError();
   const context: ProgramContext = {
     output,
+    plugins: options.plugins ?? SUITE_PLUGINS,
     withHome: (options) => {
       const home = program.opts<{ home?: string }>().home;
       return home ? { ...options, home } : options;
@@ -39,7 +42,7 @@ export function createProgram(): Command {
   defineTools(program, context);
   defineMerge(program, context);
   defineRun(program, context);
-  defineSuiteCommands(program, SUITE_PLUGINS, context);
+  defineSuiteCommands(program, context.plugins, context);
   return program;
 }
 

@@ -1,12 +1,15 @@
 import { resolveHome, storePathIn } from '../../compose/home.js';
-import { SUITES } from '../../compose/suites.js';
 import type { CommandOutput } from '../../core/command-output.js';
+import type { Suite } from '../../core/suite.js';
 import { mergeStores } from '../../store/merge-stores.js';
 import { Store } from '../../store/store.js';
 import { suiteLeaderboard } from '../../store/suite-leaderboard.js';
 
 /** `medbench merge <store…>`: other machines' stores (shards of one run, or any runs) into this home's. */
-export function mergeCommand(options: { home?: string; sources: string[] }, output: CommandOutput): void {
+export function mergeCommand(
+  options: { home?: string; sources: string[]; suites: readonly Suite[] },
+  output: CommandOutput,
+): void {
   const target = storePathIn(resolveHome(options.home));
   for (const merged of mergeStores(target, options.sources)) {
     const conflicts =
@@ -20,7 +23,7 @@ export function mergeCommand(options: { home?: string; sources: string[] }, outp
   // The saved leaderboards, for what the store now holds.
   const store = new Store(target);
   try {
-    for (const suite of SUITES) suiteLeaderboard(store, suite, { save: true });
+    for (const suite of options.suites) suiteLeaderboard(store, suite, { save: true });
   } finally {
     store.close();
   }

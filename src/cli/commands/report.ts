@@ -3,10 +3,10 @@ import { resolveHome, storePathIn } from '../../compose/home.js';
 import { writeOutputFile } from '../../compose/output-file.js';
 import { parseChoiceList } from '../../compose/parse-options.js';
 import { storedRuns } from '../../compose/stored-report.js';
-import { SUITES, suiteNamed } from '../../compose/suites.js';
+import { suiteNamed } from '../../compose/suites.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
-import type { SuiteReportOptions } from '../../core/suite.js';
+import type { Suite, SuiteReportOptions } from '../../core/suite.js';
 import { limitedRuns, renderLimitedText, withLimitedSection } from '../../report/limited-runs.js';
 import { renderSettingsText, runSettings, withSettingsSection } from '../../report/run-settings.js';
 import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
@@ -23,11 +23,13 @@ export interface ReportCommandOptions {
   html?: string;
   /** The run every other run is compared with (CLUE, Figure 5). */
   base?: string;
+  /** The suites the program knows. */
+  suites: readonly Suite[];
 }
 
 /** `--metric` of every suite that has text metrics, for the option's choices. */
-export function textMetricChoices(): string[] {
-  return [...new Set(SUITES.flatMap((suite) => suite.textMetrics ?? []))];
+export function textMetricChoices(suites: readonly Suite[]): string[] {
+  return [...new Set(suites.flatMap((suite) => suite.textMetrics ?? []))];
 }
 
 /** `medbench report`: tables on stdout, or --json, or a self-contained --html file. */
@@ -37,7 +39,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     if (options.html && !/\.html?$/i.test(options.html)) {
       // A folder: the viewer as a static site, every suite, opening from disk.
       const folder = resolve(options.html);
-      const { files, bytes, promptsLeftOut } = writeStaticSite(store, folder, SUITES);
+      const { files, bytes, promptsLeftOut } = writeStaticSite(store, folder, options.suites);
       const leftOut =
         promptsLeftOut > 0
           ? ` ${promptsLeftOut} prompts beyond the site's prompt budget were left out (\`medbench view\` shows them).`
@@ -47,7 +49,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
       );
       return;
     }
-    const suite = suiteNamed(options.suite);
+    const suite = suiteNamed(options.suite, options.suites);
     if (options.metric && !suite.textMetrics)
       throw new MedbenchError({
         code: 'USAGE',

@@ -1,7 +1,7 @@
 import { resolveHome, storePathIn } from '../../compose/home.js';
-import { SUITES } from '../../compose/suites.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
+import type { Suite } from '../../core/suite.js';
 import { Store } from '../../store/store.js';
 import { startViewServer } from '../../view/view-server.js';
 
@@ -9,7 +9,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** `medbench view`: serves the viewer until Ctrl-C; opens nothing by itself. */
 export async function viewCommand(
-  options: { home?: string; port?: number; host?: string },
+  options: { home?: string; port?: number; host?: string; suites: readonly Suite[] },
   output: CommandOutput,
 ): Promise<void> {
   const host = options.host ?? '127.0.0.1';
@@ -20,7 +20,7 @@ export async function viewCommand(
   const store = new Store(storePathIn(resolveHome(options.home)), { readonly: true });
   let viewer: Awaited<ReturnType<typeof startViewServer>>;
   try {
-    viewer = await startViewServer({ store, suites: SUITES, host, port: options.port ?? 0 });
+    viewer = await startViewServer({ store, suites: options.suites, host, port: options.port ?? 0 });
   } catch (error) {
     store.close();
     const code = (error as { code?: string }).code;

@@ -2,7 +2,6 @@ import { type Command, Option } from 'commander';
 import { specForms } from '../../compose/bind-model.js';
 import { parseEnvironmentName } from '../../compose/parse-options.js';
 import type { CommandOption, SuitePlugin } from '../../compose/suite-plugin.js';
-import { SUITE_PLUGINS } from '../../compose/suites.js';
 import { MedbenchError } from '../../core/errors.js';
 import { parseShard } from '../../runner/shard.js';
 import { runCommand } from '../commands/run.js';
@@ -110,11 +109,8 @@ export function retryOptions(command: Command, options: { forRuns?: boolean } = 
 }
 
 /** `medbench run`: a built dataset, `run clue` or `run medeureka`. */
-export function defineRun(
-  program: Command,
-  context: ProgramContext,
-  plugins: readonly SuitePlugin[] = SUITE_PLUGINS,
-): void {
+export function defineRun(program: Command, context: ProgramContext): void {
+  const { plugins } = context;
   const run = program
     .command('run [suite]')
     .description(

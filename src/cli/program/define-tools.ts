@@ -1,5 +1,4 @@
 import { type Command, Option } from 'commander';
-import { SUITE_PLUGINS, SUITES } from '../../compose/suites.js';
 import { listTokenizers } from '../../tokenizers/registry.js';
 import { demoCommand } from '../commands/demo.js';
 import { mergeCommand } from '../commands/merge.js';
@@ -10,12 +9,13 @@ import { action, integer, type ProgramContext } from './program-context.js';
 
 /** `medbench demo`, `view`, `report`, `providers` and `tokenizers`. */
 export function defineTools(program: Command, context: ProgramContext): void {
+  const suites = context.plugins.map((plugin) => plugin.suite);
   program
     .command('demo')
     .description(
       'build NIAH and Counting from the shipped sample data, run the extractive baseline, print and save the report',
     )
-    .action(action(() => demoCommand(context.withHome({}), SUITE_PLUGINS, context.output)));
+    .action(action(() => demoCommand(context.withHome({}), context.plugins, context.output)));
   program
     .command('view')
     .description('a local web viewer over the store (read-only; binds 127.0.0.1)')
@@ -24,21 +24,21 @@ export function defineTools(program: Command, context: ProgramContext): void {
       '--host <host>',
       'address to bind (default 127.0.0.1; anything else is reachable from your network)',
     )
-    .action(action((options) => viewCommand(context.withHome(options), context.output)));
+    .action(action((options) => viewCommand({ ...context.withHome(options), suites }, context.output)));
 
   program
     .command('report')
     .description('print stored results as tables (or --json, --html)')
     .addOption(
-      new Option('--suite <suite>', SUITES.map((suite) => suite.name).join(', '))
-        .choices(SUITES.map((suite) => suite.name))
-        .default(SUITES[0]!.name),
+      new Option('--suite <suite>', suites.map((suite) => suite.name).join(', '))
+        .choices(suites.map((suite) => suite.name))
+        .default(suites[0]!.name),
     )
     .option('--run <ids...>', 'only these runs (id prefixes)')
     .option('--model <labels...>', 'only these model labels')
     .addOption(
-      new Option('--metric <metric>', `${textMetricChoices().join(' or ')} (default all)`).choices(
-        textMetricChoices(),
+      new Option('--metric <metric>', `${textMetricChoices(suites).join(' or ')} (default all)`).choices(
+        textMetricChoices(suites),
       ),
     )
     .option('--json', 'one machine-readable JSON document')
@@ -47,7 +47,7 @@ export function defineTools(program: Command, context: ProgramContext): void {
       'a .html file: one self-contained report; a folder: the viewer as a static site',
     )
     .option('--base <label>', 'compare every other model with this one (CLUE, Figure 5)')
-    .action(action((options) => reportCommand(context.withHome(options), context.output)));
+    .action(action((options) => reportCommand({ ...context.withHome(options), suites }, context.output)));
 
   program
     .command('providers')
@@ -73,7 +73,13 @@ export function defineMerge(program: Command, context: ProgramContext): void {
     )
     .action(
       action((stores: string[], options) =>
-        mergeCommand(context.withHome({ ...options, sources: stores }), context.output),
+        mergeCommand(
+          {
+            ...context.withHome({ ...options, sources: stores }),
+            suites: context.plugins.map((plugin) => plugin.suite),
+          },
+          context.output,
+        ),
       ),
     );
 }

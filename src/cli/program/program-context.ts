@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { redactKnownSecrets } from '../../compose/known-secrets.js';
 import { type NumberRule, parseNumber } from '../../compose/parse-options.js';
+import type { SuitePlugin } from '../../compose/suite-plugin.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { fileError, isFileSystemError, MedbenchError } from '../../core/errors.js';
 import { EXIT } from '../run-session.js';
@@ -8,6 +9,8 @@ import { EXIT } from '../run-session.js';
 /** What every command definition needs: where output goes, and the global --home. */
 export interface ProgramContext {
   output: CommandOutput;
+  /** The suites the program knows, with their commands and runs (`SUITE_PLUGINS`, or a test's own list). */
+  plugins: readonly SuitePlugin[];
   /** The command's options with the global --home, when it was given. */
   withHome<Options extends object>(options: Options): Options & { home?: string };
 }
