@@ -37,7 +37,7 @@ export interface RunRequest extends ModelOverrides, RetryOptions {
   report?: boolean;
 }
 
-/** A run of a suite with options of its own (`run clue --data … --tasks …`): each suite's plan reads those it knows. */
+/** A run of a suite with options of its own (`run <suite> --data …`): each suite's plan reads those it knows. */
 export type SuiteRunRequest = RunRequest & { data?: string } & Record<string, unknown>;
 
 /** Items a chat model answers, scored by the suite's tasks. */

@@ -31,11 +31,11 @@ export interface SuiteCommandCall {
   options: Record<string, unknown> & { home?: string };
 }
 
-/** The generic verbs a suite's command hangs under (`medbench build medodyssey`); none: a top-level command. */
+/** The generic verbs a suite's command hangs under (`medbench build <suite>`); none: a top-level command. */
 export const SUITE_COMMAND_VERBS = ['build', 'import', 'export', 'generate', 'rescore'] as const;
 export type SuiteCommandVerb = (typeof SUITE_COMMAND_VERBS)[number];
 
-/** One command a suite brings (`build medodyssey`, `rescore clue`, `generate medisumqa`, `demo`). */
+/** One command a suite brings (a build, an import, a rescore, a generate command, or a top-level one). */
 export interface SuiteCommand {
   verb?: SuiteCommandVerb;
   /** Its name under the verb (or at the top level). */
@@ -59,6 +59,8 @@ export interface SuiteCommand {
 export interface SuiteRunDefinition {
   /** What `--data` holds, for the usage error when it is missing. */
   data: string;
+  /** What `--model` names for this suite when it is not a chat model (`run --help`). */
+  model?: string;
   /** The suite's own options of `run` (besides the model, retry and run options every run takes). */
   options: readonly CommandOption[];
   /** Reads and checks every input and binds the model; nothing is sent or stored yet. */

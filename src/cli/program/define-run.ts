@@ -76,11 +76,11 @@ export function retryOptions(command: Command, options: { forRuns?: boolean } = 
     command
       .option(
         '--dry-run',
-        'run --dataset, run clue: print per task the samples, prompt tokens and output limits left to send and the most they may cost (a baseline: the items left to compute); run medeureka: the queries left to rank and the texts an embedding model would be sent; send and store nothing',
+        'print per task what the run would send and the most it may cost (a chat model: the samples, prompt tokens and output limits left; a computation such as a baseline: the items left; an embedding model: the texts it would be sent); send and store nothing',
       )
       .option(
         '--shard <i/n>',
-        "run --dataset, run clue, run medeureka (queries, each ranked against the whole corpus): this machine's share of the run (samples split by a hash of their ids); `medbench merge` joins the shards' stores into one",
+        "this machine's share of the run (its items split by a hash of their ids; a ranked query is still ranked against the whole corpus); `medbench merge` joins the shards' stores into one",
         checked(parseShard),
       );
   return command
@@ -108,24 +108,29 @@ export function retryOptions(command: Command, options: { forRuns?: boolean } = 
     );
 }
 
-/** `medbench run`: a built dataset, `run clue` or `run medeureka`. */
+/** `medbench run`: a built dataset (`--dataset`), or a suite's own run (`run <suite> --data`). */
 export function defineRun(program: Command, context: ProgramContext): void {
   const { plugins } = context;
   const run = program
     .command('run [suite]')
     .description(
-      'run a model on a benchmark and store every response and score: a built MedOdyssey dataset (`run --dataset <file>`), CLUE (`run clue --data <folder>`) or MedEureka (`run medeureka --data <folder>`, embedding models and retrievers). Exit code 0 when every sample was answered, 3 when some were not (re-run to retry them), 130 when stopped, 2 for a usage error, 1 otherwise',
+      `run a model on a benchmark and store every response and score: a dataset file \`medbench build\` wrote (\`run --dataset <file>\`), or a suite's own run from its official files (\`run <suite> --data <folder>\`: ${suiteRunNames(plugins).join(', ')}). Exit code 0 when every sample was answered, 3 when some were not (re-run to retry them), 130 when stopped, 2 for a usage error, 1 otherwise`,
     )
     .option('--dataset <file>', 'dataset file written by `medbench build`')
     .option('--data <folder>', `${suiteRunNames(plugins).join(', ')}: the folder with the official files`)
     .option(
       '--limit <n>',
-      "every run: only the first n samples of each task, in the dataset's order (CLUE: items; MedEureka: queries, against the whole corpus); a run of its own, and its report says it was limited",
+      "only the first n items of each task, in the suite's order (a ranked query still against the whole corpus); a run of its own, and its report says it was limited",
       integer('--limit', { min: 1 }),
     )
     .requiredOption(
       '--model <spec>',
-      `a config name, ${specForms().join(', ')}; medeureka: an embedding model spec, bm25 or lsa`,
+      [
+        `a config name, ${specForms().join(', ')}`,
+        ...plugins.flatMap((plugin) =>
+          plugin.run?.model ? [`${plugin.suite.name}: ${plugin.run.model}`] : [],
+        ),
+      ].join('; '),
     );
   suiteRunOptions(retryOptions(modelOptions(run)), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {

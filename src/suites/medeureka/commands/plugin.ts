@@ -14,6 +14,7 @@ export const medeurekaPlugin: SuitePlugin = {
   demo: medeurekaDemo,
   run: {
     data: 'release folder',
+    model: 'an embedding model spec, bm25 or lsa',
     options: MEDEUREKA_RUN_OPTIONS,
     plan: (request, hooks) => {
       const { data } = request;
