@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bindModel, modelConfigFromSpec } from './bind-model.js';
+import { bindModel, countingProviders, modelConfigFromSpec } from './bind-model.js';
 import { configSchema, loadConfig } from './config.js';
 
 const empty = configSchema.parse({});
@@ -116,5 +116,17 @@ describe('config files', () => {
     });
     writeFileSync(path, '{ not json');
     await expect(loadConfig(path)).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+  });
+});
+
+describe('countingProviders', () => {
+  it("lists the providers whose descriptor declares a count route, vLLM by the route's own name", () => {
+    expect(countingProviders()).toEqual([
+      'vLLM',
+      'Anthropic',
+      'Amazon Bedrock',
+      'Google Gemini API',
+      'Google Vertex AI',
+    ]);
   });
 });

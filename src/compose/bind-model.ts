@@ -41,6 +41,16 @@ export function specForms(providers: ProviderRegistry = PROVIDERS): string[] {
     .map((provider) => provider.spec.form);
 }
 
+/** Providers that count a prompt's tokens on their own route (`--count-tokens endpoint`), as their descriptors say. */
+export function countingProviders(providers: ProviderRegistry = PROVIDERS): string[] {
+  return providers
+    .filter((provider) => provider.capabilities.tokenCounting.startsWith('route'))
+    .map((provider) => {
+      const only = /^route \((.+)\)$/.exec(provider.capabilities.tokenCounting)?.[1];
+      return only ?? provider.docs.title;
+    });
+}
+
 function specHelp(providers: ProviderRegistry): string {
   return `Model specs: a name from medbench.config.json, ${specForms(providers).join(', ')} (e.g. openai-compatible:llama3@http://127.0.0.1:8000/v1).`;
 }
@@ -267,7 +277,7 @@ function checkCountRoutes(provider: string, endpoints: ModelBinding['endpoints']
 export function tokenCountingNote(model: ModelBinding): string | undefined {
   if (model.countTokens === 'endpoint') return undefined;
   if (model.fallbackTokenizer)
-    return `warning: no tokenizer is known for ${model.modelId}; too_long is judged with ${model.fallbackTokenizer.name}, an estimate. Give --tokenizer <name> (\`medbench tokenizers\`), or --count-tokens endpoint where the provider counts (Anthropic, Bedrock, Gemini, Vertex AI, vLLM).`;
+    return `warning: no tokenizer is known for ${model.modelId}; too_long is judged with ${model.fallbackTokenizer.name}, an estimate. Give --tokenizer <name> (\`medbench tokenizers\`), or --count-tokens endpoint where the provider counts (${countingProviders().join(', ')}).`;
   if (model.tokenizer && !model.tokenizer.exact)
     return `warning: ${model.tokenizer.name} only approximates ${model.modelId}'s tokenizer; too_long near the window is an estimate (--count-tokens endpoint asks the provider, where it counts).`;
   return undefined;

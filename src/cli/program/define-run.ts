@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { specForms } from '../../compose/bind-model.js';
+import { countingProviders, specForms } from '../../compose/bind-model.js';
 import { parseEnvironmentName } from '../../compose/parse-options.js';
 import type { CommandOption, SuitePlugin } from '../../compose/suite-plugin.js';
 import { MedbenchError } from '../../core/errors.js';
@@ -40,7 +40,7 @@ export function modelOptions(
     .addOption(
       new Option(
         '--count-tokens <how>',
-        "too_long by the model's tokenizer (default; without one, an o200k estimate with a warning) or by the provider's own count route (endpoint: Anthropic, Bedrock, Gemini, Vertex AI, vLLM)",
+        `too_long by the model's tokenizer (default; without one, an o200k estimate with a warning) or by the provider's own count route (endpoint: ${countingProviders().join(', ')})`,
       ).choices(['tokenizer', 'endpoint']),
     )
     .option(
