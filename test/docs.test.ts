@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/compose/config.js';
 import { providersMarkdownTable, providersReadmeTable } from '../src/compose/provider-table.js';
@@ -55,20 +55,7 @@ function symbolsOfSource() {
   for (const file of [...filesUnder('src', ['.ts']), ...filesUnder('test', ['.ts'])]) {
     const text = readFileSync(file, 'utf8');
     texts.set(relative(ROOT, file), text);
-    for (const match of text.matchAll(
-      /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|type|const|let|enum)\s+([A-Za-z_$][\w$]*)/gm,
-    ))
-      exported.add(match[1]!);
-    // `export { a, b as c, type D } from …`: the names it exports.
-    for (const match of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm))
-      for (const part of match[1]!.split(',')) {
-        const name = part
-          .trim()
-          .replace(/^type\s+/, '')
-          .split(/\s+as\s+/)
-          .at(-1);
-        if (name) exported.add(name);
-      }
+    for (const name of exportedNames(text)) exported.add(name);
     // Members, methods and object keys: `name(`, `name:`, `name?:`, `readonly name:`.
     for (const match of text.matchAll(
       new RegExp(String.raw`^\s+${MODIFIERS}([A-Za-z_$][\w$]*)\??\s*[(:<]`, 'gm'),
@@ -127,6 +114,41 @@ function unknownNames(
   return { unknown, checked };
 }
 
+/** The names a source text's `export` lines declare or list (`export { a, b as c, type D } from …` included). */
+function exportedNames(text: string): string[] {
+  const names = [
+    ...text.matchAll(
+      /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|type|const|let|enum)\s+([A-Za-z_$][\w$]*)/gm,
+    ),
+  ].map((match) => match[1]!);
+  for (const match of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm))
+    names.push(...importedNames(match[1]!, 'as'));
+  return names;
+}
+
+/** `a, b as c, type D`: the names a list of an import (`own`: a, b, D) or export (`as`: a, c, D) gives. */
+function importedNames(list: string, which: 'own' | 'as'): string[] {
+  return list
+    .split(',')
+    .map((part) => {
+      const names = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/);
+      return (which === 'as' ? names.at(-1) : names[0]) ?? '';
+    })
+    .filter(Boolean);
+}
+
+/** The names a module exports, following `export * from` (what `import … from 'medbench'` can name). */
+function exportsOf(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8');
+  const names = new Set(exportedNames(text));
+  for (const match of text.matchAll(/^export \* from '(\.[^']+)\.js'/gm))
+    for (const name of exportsOf(join(dirname(file), `${match[1]}.ts`))) names.add(name);
+  return names;
+}
+
 describe('documentation', () => {
   it('every docs/*.md that code, docs or README cite exists', () => {
     const missing: string[] = [];
@@ -179,6 +201,23 @@ describe('documentation', () => {
     });
     expect(unknown).toEqual([]);
     expect(checked).toBeGreaterThan(150);
+  });
+
+  it("every name the README, the docs and src/index.ts's example import from 'medbench' is exported by src/index.ts", () => {
+    const library = exportsOf(join(ROOT, 'src/index.ts'));
+    const missing: string[] = [];
+    let checked = 0;
+    // The README's and the docs' examples, and src/index.ts's own `@example`.
+    for (const file of sources)
+      for (const match of readFileSync(file, 'utf8').matchAll(
+        /import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'medbench'/g,
+      ))
+        for (const name of importedNames(match[1]!, 'own')) {
+          checked++;
+          if (!library.has(name)) missing.push(`${relative(ROOT, file)}: ${name}`);
+        }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(6);
   });
 
   it('nothing points users to files they do not have (the shared spec and seeds)', () => {
