@@ -227,6 +227,26 @@ describe('documentation', () => {
     expect(checked).toBeGreaterThan(25);
   });
 
+  it.each([
+    ['adding-a-suite.md', 'src/core/suite.ts', 'Suite'],
+    ['adding-a-suite.md', 'src/compose/suite-plugin.ts', 'SuitePlugin'],
+    ['adding-a-suite.md', 'src/compose/suite-plugin.ts', 'SuiteRunDefinition'],
+    ['adding-a-suite.md', 'src/compose/run-suite.ts', 'RunPlan'],
+    ['adding-a-provider.md', 'src/providers/provider-descriptor.ts', 'ProviderDescriptor'],
+  ])('%s names every member of %s’s %s', (guide, file, name) => {
+    const source = readFileSync(join(ROOT, file), 'utf8');
+    const body = new RegExp(String.raw`^export interface ${name}\b[^{]*\{\n([\s\S]*?)\n\}`, 'm').exec(
+      source,
+    )![1]!;
+    // Its own members: two spaces in, outside comments and nested types.
+    const members = [...body.matchAll(/^ {2}(?:readonly\s+)?([A-Za-z_$][\w$]*)\??\s*[(:<]/gm)].map(
+      (match) => match[1]!,
+    );
+    const text = readFileSync(join(ROOT, 'docs', guide), 'utf8');
+    expect(members.length).toBeGreaterThan(2);
+    expect(members.filter((member) => !text.includes(`\`${member}\``))).toEqual([]);
+  });
+
   it('nothing points users to files they do not have (the shared spec and seeds)', () => {
     const cited = sources.filter((file) => /shared\/(spec|seeds)/.test(readFileSync(file, 'utf8')));
     expect(cited.map((file) => relative(ROOT, file))).toEqual([]);
