@@ -228,12 +228,12 @@ describe('documentation', () => {
   });
 
   it.each([
-    ['adding-a-suite.md', 'src/core/suite.ts', 'Suite'],
-    ['adding-a-suite.md', 'src/compose/suite-plugin.ts', 'SuitePlugin'],
-    ['adding-a-suite.md', 'src/compose/suite-plugin.ts', 'SuiteRunDefinition'],
-    ['adding-a-suite.md', 'src/compose/run-suite.ts', 'RunPlan'],
-    ['adding-a-provider.md', 'src/providers/provider-descriptor.ts', 'ProviderDescriptor'],
-  ])('%s names every member of %s’s %s', (guide, file, name) => {
+    ['adding-a-suite.md', 'Suite', 'src/core/suite.ts'],
+    ['adding-a-suite.md', 'SuitePlugin', 'src/compose/suite-plugin.ts'],
+    ['adding-a-suite.md', 'SuiteRunDefinition', 'src/compose/suite-plugin.ts'],
+    ['adding-a-suite.md', 'RunPlan', 'src/compose/run-suite.ts'],
+    ['adding-a-provider.md', 'ProviderDescriptor', 'src/providers/provider-descriptor.ts'],
+  ])('%s names every member of %s in %s', (guide, name, file) => {
     const source = readFileSync(join(ROOT, file), 'utf8');
     const body = new RegExp(String.raw`^export interface ${name}\b[^{]*\{\n([\s\S]*?)\n\}`, 'm').exec(
       source,
