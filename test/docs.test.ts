@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/compose/config.js';
 import { providersMarkdownTable, providersReadmeTable } from '../src/compose/provider-table.js';
@@ -18,6 +18,137 @@ function filesUnder(folder: string, extensions: readonly string[]): string[] {
 
 const sources = [...filesUnder('src', ['.ts']), ...filesUnder('docs', ['.md']), join(ROOT, 'README.md')];
 
+/** docs/architecture.md and the adding-a-* guides: the code they name is checked against src/. */
+function guides(): Array<{ guide: string; text: string }> {
+  const names = readdirSync(join(ROOT, 'docs')).filter((name) => name.startsWith('adding-'));
+  return ['architecture.md', ...names].map((guide) => ({
+    guide,
+    text: readFileSync(join(ROOT, 'docs', guide), 'utf8'),
+  }));
+}
+
+/**
+ * The files a path stands for: `src/suites/<suite>/suite.ts`, `counting-*.ts` (a placeholder or a
+ * star is (part of) one path segment), and a folder's files.
+ */
+function placeholderPattern(path: string): RegExp {
+  const escaped = path.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/<[^>]+>|\*/g, '[^/]+')}(?:/.+)?$`);
+}
+
+const MODIFIERS = String.raw`(?:readonly\s+|static\s+|private\s+|protected\s+|async\s+|get\s+)*`;
+
+/** A declaration of `name` in a source file: a function, class, type or variable, or a member or key. */
+function declarationOf(name: string): RegExp {
+  return new RegExp(
+    String.raw`\b(?:function\*?|class|interface|type|const|let|enum)\s+${name}\b|^\s+${MODIFIERS}${name}\??\s*[(:<]`,
+    'm',
+  );
+}
+
+/** What src/ and test/ define: exported names, member and key names, error codes and other constant strings. */
+function symbolsOfSource() {
+  const exported = new Set<string>();
+  const members = new Set<string>();
+  const codes = new Set<string>();
+  const texts = new Map<string, string>();
+  for (const file of [...filesUnder('src', ['.ts']), ...filesUnder('test', ['.ts'])]) {
+    const text = readFileSync(file, 'utf8');
+    texts.set(relative(ROOT, file), text);
+    for (const name of exportedNames(text)) exported.add(name);
+    // Members, methods and object keys: `name(`, `name:`, `name?:`, `readonly name:`.
+    for (const match of text.matchAll(
+      new RegExp(String.raw`^\s+${MODIFIERS}([A-Za-z_$][\w$]*)\??\s*[(:<]`, 'gm'),
+    ))
+      members.add(match[1]!);
+    // Error codes and other constant strings: 'FILE_ERROR'.
+    for (const match of text.matchAll(/'([A-Z][A-Z0-9_]+)'/g)) codes.add(match[1]!);
+  }
+  /** The text of a source file, or of every file a placeholder path stands for. */
+  const textsOf = (path: string): string[] => {
+    const pattern = placeholderPattern(path);
+    return [...texts].filter(([name]) => pattern.test(name)).map(([, text]) => text);
+  };
+  return { exported, members, codes, textsOf };
+}
+
+/** `name` (`src/file.ts`), `name`, `src/file.ts`, | `name` | `src/file.ts` |: where in a text a name is given with its file. */
+function filesNamedWith(text: string): Map<number, string> {
+  const named = new Map<number, string>();
+  for (const match of text.matchAll(/`([A-Za-z_$][\w$]*)(?:\(\))?`\s*[(,|]\s*`((?:src|test)\/[^`\s]+\.ts)`/g))
+    named.set(match.index, match[2]!);
+  return named;
+}
+
+/** The code names of one guide that the code does not define (or that the file named with them does not hold). */
+function unknownNames(
+  text: string,
+  code: ReturnType<typeof symbolsOfSource>,
+): { unknown: string[]; checked: number } {
+  const unknown: string[] = [];
+  let checked = 0;
+  const named = filesNamedWith(text);
+  for (const match of text.matchAll(/`([A-Za-z_$][\w$]*)(?:\(\))?`/g)) {
+    const name = match[1]!;
+    const file = named.get(match.index);
+    // Plain lower-case words are statuses, keys and options, not symbols, unless a file is named with them.
+    if (!/[A-Z]/.test(name) && !file) continue;
+    checked++;
+    const known = code.exported.has(name) || code.members.has(name) || code.codes.has(name);
+    if (!file) {
+      if (!known) unknown.push(name);
+      continue;
+    }
+    const texts = code.textsOf(file);
+    const declared = texts.some((source) => declarationOf(name).test(source));
+    const used = texts.some((source) => new RegExp(`\\b${name}\\b`).test(source));
+    if (!declared && !(known && used)) unknown.push(`${name} (${file})`);
+  }
+  // `Type.member`: an exported type, class or value, and a member of that name.
+  for (const match of text.matchAll(/`([A-Z][\w$]*)\.([A-Za-z_$][\w$]*)(?:\(\))?`/g)) {
+    const [owner, member] = [match[1]!, match[2]!];
+    if (owner in globalThis) continue; // `Atomics.wait`
+    checked++;
+    if (!code.exported.has(owner) || !code.members.has(member)) unknown.push(`${owner}.${member}`);
+  }
+  return { unknown, checked };
+}
+
+/** The names a source text's `export` lines declare or list (`export { a, b as c, type D } from …` included). */
+function exportedNames(text: string): string[] {
+  const names = [
+    ...text.matchAll(
+      /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|type|const|let|enum)\s+([A-Za-z_$][\w$]*)/gm,
+    ),
+  ].map((match) => match[1]!);
+  for (const match of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm))
+    names.push(...importedNames(match[1]!, 'as'));
+  return names;
+}
+
+/** `a, b as c, type D`: the names a list of an import (`own`: a, b, D) or export (`as`: a, c, D) gives. */
+function importedNames(list: string, which: 'own' | 'as'): string[] {
+  return list
+    .split(',')
+    .map((part) => {
+      const names = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/);
+      return (which === 'as' ? names.at(-1) : names[0]) ?? '';
+    })
+    .filter(Boolean);
+}
+
+/** The names a module exports, following `export * from` (what `import … from 'medbench'` can name). */
+function exportsOf(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8');
+  const names = new Set(exportedNames(text));
+  for (const match of text.matchAll(/^export \* from '(\.[^']+)\.js'/gm))
+    for (const name of exportsOf(join(dirname(file), `${match[1]}.ts`))) names.add(name);
+  return names;
+}
+
 describe('documentation', () => {
   it('every docs/*.md that code, docs or README cite exists', () => {
     const missing: string[] = [];
@@ -28,52 +159,92 @@ describe('documentation', () => {
     expect(missing).toEqual([]);
   });
 
-  it('every src/, test/ and bench/ path the docs and README name exists', () => {
+  it('every src/, test/, bench/ and tools/ path the docs and README name exists', () => {
+    const everyFile = ['src', 'test', 'bench', 'tools'].flatMap((folder) =>
+      filesUnder(folder, ['']).map((file) => relative(ROOT, file)),
+    );
     const missing: string[] = [];
     for (const file of sources.filter((path) => path.endsWith('.md'))) {
       for (const match of readFileSync(file, 'utf8').matchAll(
-        /\b((?:src|test|bench)\/[\w./*<>-]*[\w*>-])/g,
+        /\b((?:src|test|bench|tools)\/[\w./*<>-]*[\w*>-])/g,
       )) {
         const path = match[1]!;
-        // Globs and placeholders (`counting-*.ts`, `src/suites/<suite>/`) are not paths to check.
-        if (path.includes('<') || path.includes('*')) continue;
-        if (!existsSync(join(ROOT, path))) missing.push(`${relative(ROOT, file)}: ${path}`);
+        // A glob or a placeholder (`counting-*.ts`, `src/suites/<suite>/`) names at least one file.
+        const found = /[<*]/.test(path)
+          ? everyFile.some((name) => placeholderPattern(path).test(name))
+          : existsSync(join(ROOT, path));
+        if (!found) missing.push(`${relative(ROOT, file)}: ${path}`);
       }
     }
     expect(missing).toEqual([]);
   });
 
-  it('every code symbol docs/architecture.md and the adding-a-* guides name is defined in src/', () => {
-    const defined = new Set<string>();
-    for (const file of filesUnder('src', ['.ts'])) {
-      const text = readFileSync(file, 'utf8');
-      const patterns = [
-        /\b(?:function\*?|class|interface|type|const|let|enum)\s+([A-Za-z_$][\w$]*)/g,
-        // Members, methods and object keys: `name(`, `name:`, `name?:`, `readonly name:`.
-        /^\s+(?:readonly\s+|static\s+|private\s+|async\s+|get\s+)*([A-Za-z_$][\w$]*)\??\s*[(:<]/gm,
-        // Error codes and other constant strings: 'FILE_ERROR'.
-        /'([A-Z][A-Z0-9_]+)'/g,
-      ];
-      for (const pattern of patterns) for (const match of text.matchAll(pattern)) defined.add(match[1]!);
-    }
-    const guides = [
-      'architecture.md',
-      ...readdirSync(join(ROOT, 'docs')).filter((name) => name.startsWith('adding-')),
-    ];
-    const unknown: string[] = [];
+  it('every file name the guides give alone (`suite.ts`) is in src/ or test/', () => {
+    const names = new Set(
+      [...filesUnder('src', ['']), ...filesUnder('test', [''])].map((file) => file.split('/').at(-1)!),
+    );
+    const missing = guides().flatMap(({ guide, text }) =>
+      [...text.matchAll(/`([\w.-]+\.(?:ts|js))`/g)]
+        .filter((match) => !names.has(match[1]!))
+        .map((match) => `${guide}: ${match[1]}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('every code name of docs/architecture.md and the adding-a-* guides is exported from src/ or test/ (or a member, or in the file named with it)', () => {
+    const code = symbolsOfSource();
     let checked = 0;
-    for (const guide of guides) {
-      const text = readFileSync(join(ROOT, 'docs', guide), 'utf8');
-      for (const match of text.matchAll(/`([A-Za-z_$][\w$]*)(?:\(\))?`/g)) {
-        const name = match[1]!;
-        // Plain lower-case words are statuses, keys and options, not symbols.
-        if (!/[A-Z]/.test(name)) continue;
-        checked++;
-        if (!defined.has(name)) unknown.push(`${guide}: ${name}`);
-      }
-    }
+    const unknown = guides().flatMap(({ guide, text }) => {
+      const found = unknownNames(text, code);
+      checked += found.checked;
+      return found.unknown.map((name) => `${guide}: ${name}`);
+    });
     expect(unknown).toEqual([]);
-    expect(checked).toBeGreaterThan(50);
+    expect(checked).toBeGreaterThan(150);
+  });
+
+  it("every name the README, the docs and src/index.ts's example import from 'medbench', or architecture.md's library section names, is exported by src/index.ts", () => {
+    const library = exportsOf(join(ROOT, 'src/index.ts'));
+    const missing: string[] = [];
+    let checked = 0;
+    // The README's and the docs' examples, and src/index.ts's own `@example`.
+    for (const file of sources)
+      for (const match of readFileSync(file, 'utf8').matchAll(
+        /import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'medbench'/g,
+      ))
+        for (const name of importedNames(match[1]!, 'own')) {
+          checked++;
+          if (!library.has(name)) missing.push(`${relative(ROOT, file)}: ${name}`);
+        }
+    // What docs/architecture.md's "The library" says src/index.ts exports.
+    const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const section = /\n## The library\n([\s\S]*?)\n## /.exec(architecture)![1]!;
+    for (const match of section.matchAll(/`([A-Za-z_$][\w$]*)`/g)) {
+      checked++;
+      if (!library.has(match[1]!)) missing.push(`docs/architecture.md, The library: ${match[1]}`);
+    }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(25);
+  });
+
+  it.each([
+    ['adding-a-suite.md', 'Suite', 'src/core/suite.ts'],
+    ['adding-a-suite.md', 'SuitePlugin', 'src/compose/suite-plugin.ts'],
+    ['adding-a-suite.md', 'SuiteRunDefinition', 'src/compose/suite-plugin.ts'],
+    ['adding-a-suite.md', 'RunPlan', 'src/compose/run-suite.ts'],
+    ['adding-a-provider.md', 'ProviderDescriptor', 'src/providers/provider-descriptor.ts'],
+  ])('%s names every member of %s in %s', (guide, name, file) => {
+    const source = readFileSync(join(ROOT, file), 'utf8');
+    const body = new RegExp(String.raw`^export interface ${name}\b[^{]*\{\n([\s\S]*?)\n\}`, 'm').exec(
+      source,
+    )![1]!;
+    // Its own members: two spaces in, outside comments and nested types.
+    const members = [...body.matchAll(/^ {2}(?:readonly\s+)?([A-Za-z_$][\w$]*)\??\s*[(:<]/gm)].map(
+      (match) => match[1]!,
+    );
+    const text = readFileSync(join(ROOT, 'docs', guide), 'utf8');
+    expect(members.length).toBeGreaterThan(2);
+    expect(members.filter((member) => !text.includes(`\`${member}\``))).toEqual([]);
   });
 
   it('nothing points users to files they do not have (the shared spec and seeds)', () => {
