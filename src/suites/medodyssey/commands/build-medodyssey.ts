@@ -18,7 +18,6 @@ import { buildMedOdysseyDataset, type MedOdysseyDatasetRequest } from '../build-
 import { loadCountingDraws } from '../counting-draws.js';
 import { COUNTING_TYPES, DEFAULT_GAMMA, DEPTHS, LANGUAGES, LEVELS } from '../index.js';
 import { resolveDatasetFolder } from '../release.js';
-import { medodysseySuite } from '../suite.js';
 
 export interface BuildMedOdysseyOptions {
   data?: string;
