@@ -377,6 +377,11 @@ const CASES: Case[] = [
     ['run', 'medeureka', '--model', 'bm25'],
     'run medeureka needs --data',
   ),
+  usage(
+    'run medeureka with --dataset (a suite run takes --data)',
+    ['run', 'medeureka', '--model', 'bm25', '--data', '.', '--dataset', 'x.jsonl'],
+    'run medeureka builds its items from --data; --dataset is for a built dataset file',
+  ),
   usage('run without --dataset', ['run', '--model', 'baseline'], 'run needs --dataset'),
   usage('an unknown suite', ['run', 'weird', '--model', 'baseline'], 'Unknown suite "weird"'),
   usage('build --depths 150', build('--depths', '150'), '"150" is not a whole number from 0 to 100'),

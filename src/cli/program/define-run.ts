@@ -144,6 +144,11 @@ export function defineRun(program: Command, context: ProgramContext): void {
             code: 'USAGE',
             message: `run ${suite} needs --data <${definition.data}>.`,
           });
+        if (options.dataset)
+          throw new MedbenchError({
+            code: 'USAGE',
+            message: `run ${suite} builds its items from --data; --dataset is for a built dataset file (\`run --dataset <file>\`, without a suite).`,
+          });
         return runSuiteCommand(suite as string, withHome, { output: context.output, plugins });
       }
       if (suite !== undefined) {
