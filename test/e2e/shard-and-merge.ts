@@ -42,3 +42,12 @@ export async function shardAndMerge(
   expect(resultIds(merged)).toEqual(all);
   return merged;
 }
+
+/** The report of `home` as JSON, without the moments it was made and its runs were created. */
+export async function report(home: string, suite = 'medodyssey'): Promise<unknown> {
+  const printed = await runCli(['--home', home, 'report', '--suite', suite, '--json']);
+  expect(printed.code, printed.stderr).toBe(0);
+  return JSON.parse(printed.stdout, (key, value) =>
+    key === 'generatedAt' || key === 'createdAt' ? undefined : value,
+  );
+}

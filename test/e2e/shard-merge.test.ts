@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
 import { buildSampleNiah, datasetRunArgs, ROOT, runCli, temporaryHome } from './cli.js';
-import { type ShardLaunch, shardAndMerge } from './shard-and-merge.js';
+import { report, type ShardLaunch, shardAndMerge } from './shard-and-merge.js';
 import { resultIds, storeSnapshot } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -32,15 +32,6 @@ afterAll(async () => {
 
 const run = (home: string, launch: ShardLaunch = { args: [] }) =>
   runCli([...datasetRunArgs(home, dataset, server.url), ...launch.args], launch.environment);
-
-/** The report as JSON, without the moments it was made and its runs were created. */
-async function report(home: string, suite = 'medodyssey'): Promise<unknown> {
-  const printed = await runCli(['--home', home, 'report', '--suite', suite, '--json']);
-  expect(printed.code, printed.stderr).toBe(0);
-  return JSON.parse(printed.stdout, (key, value) =>
-    key === 'generatedAt' || key === 'createdAt' ? undefined : value,
-  );
-}
 
 describe('run --shard i/n and merge', () => {
   it('three machines split a run; merged, their stores report exactly what one machine does', async () => {
