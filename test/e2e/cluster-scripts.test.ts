@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { buildSampleNiah, type CliResult, ROOT, temporaryHome } from './cli.js';
-import { report } from './shard-and-merge.js';
+import type { LlmTestServer } from '../support/llm-test-server.js';
+import { type CliResult, ROOT, temporaryHome } from './cli.js';
+import { report, shardedRunFixture } from './shard-and-merge.js';
 import { resultIds } from './store-snapshot.js';
 
 // The shipped Slurm scripts and the Kubernetes Jobs' scripts, run as the cluster runs them: each
@@ -16,16 +16,7 @@ const bin = join(scratch, 'bin');
 let server: LlmTestServer;
 
 beforeAll(async () => {
-  await buildSampleNiah(dataset, '1000,2000');
-  server = await startLlmTestServer({
-    fallback: (request) => {
-      const prompt = JSON.stringify(request.body.messages);
-      return {
-        kind: 'answer',
-        text: JSON.stringify({ answer: prompt.length % 3 ? `x${prompt.length}` : 'Shuweng' }),
-      };
-    },
-  });
+  server = await shardedRunFixture(dataset);
   // The submit folder's config names the model, as a user's would.
   const model = {
     provider: 'openai-compatible',

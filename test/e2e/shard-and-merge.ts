@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { type CliResult, runCli, temporaryHome } from './cli.js';
+import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { buildSampleNiah, type CliResult, runCli, temporaryHome } from './cli.js';
 import { resultIds } from './store-snapshot.js';
 
 /** What one machine is started with to take its shard: options and environment variables. */
@@ -50,4 +51,23 @@ export async function report(home: string, suite = 'medodyssey'): Promise<unknow
   return JSON.parse(printed.stdout, (key, value) =>
     key === 'generatedAt' || key === 'createdAt' ? undefined : value,
   );
+}
+
+/**
+ * The sample NIAH at levels 1000 and 2000 written to `dataset`, and a server whose answers vary
+ * by sample, so equal reports mean the same answers in the same places.
+ */
+export async function shardedRunFixture(dataset: string): Promise<LlmTestServer> {
+  await buildSampleNiah(dataset, '1000,2000');
+  return startLlmTestServer({
+    fallback: (request) => {
+      const prompt = (request.body.messages as Array<{ content: string }>)
+        .map((message) => message.content)
+        .join('');
+      return {
+        kind: 'answer',
+        text: JSON.stringify({ answer: prompt.length % 3 === 0 ? 'Shuweng' : `x${prompt.length}` }),
+      };
+    },
+  });
 }

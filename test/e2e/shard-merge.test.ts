@@ -2,28 +2,16 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { buildSampleNiah, datasetRunArgs, ROOT, runCli, temporaryHome } from './cli.js';
-import { report, type ShardLaunch, shardAndMerge } from './shard-and-merge.js';
+import type { LlmTestServer } from '../support/llm-test-server.js';
+import { datasetRunArgs, ROOT, runCli, temporaryHome } from './cli.js';
+import { report, type ShardLaunch, shardAndMerge, shardedRunFixture } from './shard-and-merge.js';
 import { resultIds, storeSnapshot } from './store-snapshot.js';
 
 const scratch = temporaryHome();
 const dataset = join(scratch, 'niah.jsonl');
 let server: LlmTestServer;
 beforeAll(async () => {
-  await buildSampleNiah(dataset, '1000,2000');
-  // Answers vary by sample, so equal reports mean the same answers in the same places.
-  server = await startLlmTestServer({
-    fallback: (request) => {
-      const prompt = (request.body.messages as Array<{ content: string }>)
-        .map((message) => message.content)
-        .join('');
-      return {
-        kind: 'answer',
-        text: JSON.stringify({ answer: prompt.length % 3 === 0 ? 'Shuweng' : `x${prompt.length}` }),
-      };
-    },
-  });
+  server = await shardedRunFixture(dataset);
 });
 afterAll(async () => {
   await server.close();
