@@ -17,6 +17,7 @@
 #SBATCH --time=24:00:00
 #SBATCH --output=medbench-%A_%a.out
 set -euo pipefail
+: "${SLURM_ARRAY_TASK_ID:?is not set: submit this script with sbatch (it holds #SBATCH --array), see docs/cluster-shards.md}"
 
 results=${MEDBENCH_RESULTS:-$HOME/medbench-results}
 dataset=${MEDBENCH_DATASET:-$results/niah.jsonl}

@@ -93,6 +93,10 @@ describe('the shipped cluster examples', () => {
       expect(ran.stderr).toContain(`(shard ${id}/3, from Slurm SLURM_ARRAY_TASK_ID=${id} of 1-3:1)`);
       expect(resultIds(join(results, 'shards', String(id))).length).toBeGreaterThan(0);
     }
+    // Outside an array the script says so before it does anything.
+    const outside = await shell('bash', [join(ROOT, 'examples', 'slurm-array.sh')], common);
+    expect(outside.code).not.toBe(0);
+    expect(outside.stderr).toContain('SLURM_ARRAY_TASK_ID: is not set: submit this script with sbatch');
     // The array submitted again: each task resumes from its stored shard and sends nothing.
     const sent = server.requests.length;
     expect((await task(2)).code).toBe(0);
