@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -159,14 +160,14 @@ describe('documentation', () => {
     expect(missing).toEqual([]);
   });
 
-  it('every src/, test/, bench/ and tools/ path the docs and README name exists', () => {
-    const everyFile = ['src', 'test', 'bench', 'tools'].flatMap((folder) =>
+  it('every src/, test/, bench/, tools/ and examples/ path the docs and README name exists', () => {
+    const everyFile = ['src', 'test', 'bench', 'tools', 'examples'].flatMap((folder) =>
       filesUnder(folder, ['']).map((file) => relative(ROOT, file)),
     );
     const missing: string[] = [];
     for (const file of sources.filter((path) => path.endsWith('.md'))) {
       for (const match of readFileSync(file, 'utf8').matchAll(
-        /\b((?:src|test|bench|tools)\/[\w./*<>-]*[\w*>-])/g,
+        /\b((?:src|test|bench|tools|examples)\/[\w./*<>-]*[\w*>-])/g,
       )) {
         const path = match[1]!;
         // A glob or a placeholder (`counting-*.ts`, `src/suites/<suite>/`) names at least one file.
@@ -258,6 +259,35 @@ describe('documentation', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`\n${providersReadmeTable()}\n`);
     for (const provider of PROVIDERS)
       expect(existsSync(join(ROOT, 'docs/providers', provider.docs.page))).toBe(true);
+  });
+
+  it("docs/cluster-shards.md's examples: the Slurm scripts pass bash -n; the Indexed Job runs --shard auto with MEDBENCH_SHARD_COUNT equal to its completions", () => {
+    const page = readFileSync(join(ROOT, 'docs', 'cluster-shards.md'), 'utf8');
+    const examples = [...new Set(page.match(/examples\/[\w.-]+/g))].sort();
+    expect(examples).toEqual([
+      'examples/kubernetes-indexed-job.yaml',
+      'examples/kubernetes-merge-job.yaml',
+      'examples/slurm-array.sh',
+      'examples/slurm-merge.sh',
+    ]);
+    for (const script of examples.filter((path) => path.endsWith('.sh'))) {
+      const checked = spawnSync('bash', ['-n', join(ROOT, script)], { encoding: 'utf8' });
+      expect(checked.status, `${script}: ${checked.stderr}`).toBe(0);
+      expect(readFileSync(join(ROOT, script), 'utf8')).toMatch(/^#!\/usr\/bin\/env bash\n/);
+    }
+    expect(readFileSync(join(ROOT, 'examples/slurm-array.sh'), 'utf8')).toMatch(
+      /\n#SBATCH --array=0-\d+\n[\s\S]*--shard auto/,
+    );
+    // No YAML parser among the dependencies: the fields the shards rely on, read as lines.
+    const manifest = readFileSync(join(ROOT, 'examples/kubernetes-indexed-job.yaml'), 'utf8');
+    expect(manifest).not.toContain('\t');
+    expect(manifest).toMatch(/\n {2}completionMode: Indexed\n/);
+    const completions = /\n {2}completions: (\d+)\n/.exec(manifest)?.[1];
+    expect(/- name: MEDBENCH_SHARD_COUNT\n +value: "(\d+)"/.exec(manifest)?.[1]).toBe(completions);
+    expect(manifest).toContain('--shard auto');
+    expect(readFileSync(join(ROOT, 'examples/kubernetes-merge-job.yaml'), 'utf8')).toContain(
+      'medbench --home',
+    );
   });
 
   it('the config example of docs/formats.md loads', async () => {

@@ -154,7 +154,7 @@ async function work(
 /** `Run <id>: 12 of 40 samples (shard 1/3) of <source> on <label>, limited to … (store …).` */
 function startLine(plan: RunPlan, share: number, request: RunRequest, storePath: string): string {
   const shown = request.shard
-    ? `${share} of ${plan.samples.length} samples (shard ${request.shard.index}/${request.shard.count})`
+    ? `${share} of ${plan.samples.length} samples (shard ${request.shard.index}/${request.shard.count}${request.shard.from ? `, from ${request.shard.from}` : ''})`
     : `${plan.samples.length} samples`;
   const limit = plan.limit ? `, ${describeSampleLimit(plan.limit)}` : '';
   return `Run ${plan.run.id}: ${shown} of ${plan.source} on ${plan.run.label}${limit} (store ${storePath}).`;

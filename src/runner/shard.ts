@@ -5,6 +5,8 @@ import { MedbenchError } from '../core/errors.js';
 export interface Shard {
   index: number;
   count: number;
+  /** Where `--shard auto` found it (`Slurm SLURM_ARRAY_TASK_ID=3 of 1-4:1`), shown with the run. */
+  from?: string;
 }
 
 /** `i/n` as a shard, or a usage error naming the flag. */
@@ -15,7 +17,7 @@ export function parseShard(text: string): Shard {
   if (!match || count < 1 || index < 1 || index > count)
     throw new MedbenchError({
       code: 'USAGE',
-      message: `--shard ${text}: give i/n with 1 ≤ i ≤ n, e.g. --shard 2/4.`,
+      message: `--shard ${text}: give i/n with 1 ≤ i ≤ n, e.g. --shard 2/4, or auto (a Kubernetes Indexed Job's or a Slurm array's own index).`,
     });
   return { index, count };
 }

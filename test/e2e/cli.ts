@@ -44,6 +44,12 @@ export function runCli(args: readonly string[], environment: NodeJS.ProcessEnv =
   return startCli(args, environment).done;
 }
 
+/** `run --dataset <dataset>` into `home` of model `m` on the OpenAI-compatible server at `url`, window 128000. */
+export function datasetRunArgs(home: string, dataset: string, url: string): string[] {
+  const model = `openai-compatible:m@${url}/v1`;
+  return ['--home', home, 'run', '--dataset', dataset, '--model', model, '--context-window', '128000'];
+}
+
 /** The sample release's NIAH (or `tasks`) in English at `levels`, written to `out`; `extra` options of `build`. */
 export async function buildSampleNiah(
   out: string,

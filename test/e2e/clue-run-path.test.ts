@@ -129,7 +129,7 @@ describe('run clue --shard i/n and merge', () => {
     const all = resultIds(single);
     expect(all).toHaveLength(3 + 2 + 30 + 2);
 
-    const merged = await shardAndMerge(run, all);
+    const merged = await shardAndMerge((home, launch) => run(home, ...launch.args), all);
     const joined = await report(merged);
     expect(joined).toEqual(await report(single));
     expect(JSON.stringify(joined)).toContain('"bertscore"');

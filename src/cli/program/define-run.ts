@@ -3,7 +3,7 @@ import { countingProviders, specForms } from '../../compose/bind-model.js';
 import { parseEnvironmentName } from '../../compose/parse-options.js';
 import type { CommandOption, SuitePlugin } from '../../compose/suite-plugin.js';
 import { MedbenchError } from '../../core/errors.js';
-import { parseShard } from '../../runner/shard.js';
+import { parseShardOption } from '../../runner/cluster-shard.js';
 import { runCommand } from '../commands/run.js';
 import { runSuiteCommand } from '../commands/run-suite.js';
 import { commanderOption } from './commander-option.js';
@@ -79,9 +79,9 @@ export function retryOptions(command: Command, options: { forRuns?: boolean } = 
         'print per task what the run would send and the most it may cost (a chat model: the samples, prompt tokens and output limits left; a computation such as a baseline: the items left; an embedding model: the texts it would be sent); send and store nothing',
       )
       .option(
-        '--shard <i/n>',
-        "this machine's share of the run (its items split by a hash of their ids; a ranked query is still ranked against the whole corpus); `medbench merge` joins the shards' stores into one",
-        checked(parseShard),
+        '--shard <i/n|auto>',
+        "this machine's share of the run (its items split by a hash of their ids; a ranked query is still ranked against the whole corpus); `auto`: the index and count of the Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with MEDBENCH_SHARD_COUNT set to its completions) or Slurm array (SLURM_ARRAY_TASK_*) it runs in; `medbench merge` joins the shards' stores into one",
+        checked((text) => parseShardOption(text, process.env)),
       );
   return command
     .option('--timeout-ms <ms>', 'per-request timeout (default 600000)', integer('--timeout-ms', { min: 1 }))
