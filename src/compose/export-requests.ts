@@ -120,7 +120,7 @@ function batchEndpoint(model: ModelBinding): ChatModel & Required<Pick<ChatModel
     throw new MedbenchError({
       code: 'USAGE',
       message:
-        'export requests judges too_long by the model\'s tokenizer; --count-tokens endpoint would ask the server for every prompt, and the run after the import would ask it again.',
+        "export requests judges too_long by the model's tokenizer; --count-tokens endpoint would ask the server for every prompt, and the run after the import would ask it again.",
       hint: 'Leave out --count-tokens endpoint (here and in the run that follows the import).',
     });
   const endpoint = model.endpoints[0]!.model;

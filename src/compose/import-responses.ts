@@ -48,7 +48,7 @@ export interface ImportSummary {
 export function importResponses(options: { file: string; home?: string }): ImportSummary {
   const lines = readJsonLinesFile(options.file, outputLineSchema, {
     expected: {
-      custom_id: 'the request\'s custom_id (a string, as `medbench export requests` wrote it)',
+      custom_id: "the request's custom_id (a string, as `medbench export requests` wrote it)",
       response: 'an object {"status_code", "body"} or null',
     },
     hint: 'Give the output file of the engine that answered `medbench export requests` (OpenAI batch output lines: {"custom_id", "response": {"status_code", "body"}, "error"}).',
@@ -62,7 +62,11 @@ export function importResponses(options: { file: string; home?: string }): Impor
       const request = exportedRequest(store, options.file, line, value.custom_id);
       const first = seen.get(value.custom_id);
       if (first !== undefined)
-        throw lineError(options.file, line, `custom_id ${value.custom_id} is answered twice (lines ${first} and ${line}).`);
+        throw lineError(
+          options.file,
+          line,
+          `custom_id ${value.custom_id} is answered twice (lines ${first} and ${line}).`,
+        );
       seen.set(value.custom_id, line);
       const failure = failureOf(value);
       if (failure) {
@@ -84,7 +88,11 @@ export function importResponses(options: { file: string; home?: string }): Impor
 }
 
 function lineError(file: string, line: number, message: string, hint?: string): MedbenchError {
-  return new MedbenchError({ code: 'DATA_INVALID', message: `${file}:${line}: ${message}`, ...(hint ? { hint } : {}) });
+  return new MedbenchError({
+    code: 'DATA_INVALID',
+    message: `${file}:${line}: ${message}`,
+    ...(hint ? { hint } : {}),
+  });
 }
 
 /** The exported request a line answers; a line for a request no export of this home wrote refuses the file. */
@@ -102,7 +110,8 @@ function exportedRequest(store: Store, file: string, line: number, customId: str
 /** Why a line holds no answer, if it does not: the engine's error, or a status other than 200. */
 function failureOf(value: z.infer<typeof outputLineSchema>): string | undefined {
   const status = value.response?.status_code;
-  if (value.error !== undefined && value.error !== null) return `${status ?? 'no status'}: ${errorText(value.error)}`;
+  if (value.error !== undefined && value.error !== null)
+    return `${status ?? 'no status'}: ${errorText(value.error)}`;
   if (!value.response) return 'no response and no error';
   if (status !== 200) return `status ${status}`;
   return undefined;

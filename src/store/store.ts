@@ -19,8 +19,8 @@ import {
 } from './store-rows.js';
 
 export type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
-export { type PreparedPrompt, preparePrompt, preparePromptAsync, sha256 } from './prepared-prompt.js';
 export type { ExportedRequest } from './exported-requests.js';
+export { type PreparedPrompt, preparePrompt, preparePromptAsync, sha256 } from './prepared-prompt.js';
 export type { CachedResponse } from './store-rows.js';
 
 export type ResultRecord = ResultFields & {

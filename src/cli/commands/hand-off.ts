@@ -1,5 +1,9 @@
-import { type EvaluateDatasetRequest, datasetPlan } from '../../compose/dataset-plan.js';
-import { type ExportRequestsOptions, type ExportSummary, exportRequests } from '../../compose/export-requests.js';
+import { datasetPlan, type EvaluateDatasetRequest } from '../../compose/dataset-plan.js';
+import {
+  type ExportRequestsOptions,
+  type ExportSummary,
+  exportRequests,
+} from '../../compose/export-requests.js';
 import { type ImportSummary, importResponses } from '../../compose/import-responses.js';
 import type { RunPlan, SuiteRunRequest } from '../../compose/run-suite.js';
 import type { SuitePlugin } from '../../compose/suite-plugin.js';

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
-import { REQUEST_FORMATS } from '../../compose/export-requests.js';
 import { specForms } from '../../compose/bind-model.js';
+import { REQUEST_FORMATS } from '../../compose/export-requests.js';
 import { MedbenchError } from '../../core/errors.js';
 import { parseShard } from '../../runner/shard.js';
 import { exportRequestsCommand, importResponsesCommand } from '../commands/hand-off.js';
@@ -25,7 +25,11 @@ export function defineHandOff(program: Command, context: ProgramContext): void {
     )
     .option('--dataset <file>', 'dataset file written by `medbench build`')
     .option('--data <folder>', `${suiteRunNames(plugins).join(', ')}: the folder with the official files`)
-    .option('--limit <n>', 'only the first n items of each task (as `run --limit`)', integer('--limit', { min: 1 }))
+    .option(
+      '--limit <n>',
+      'only the first n items of each task (as `run --limit`)',
+      integer('--limit', { min: 1 }),
+    )
     .option('--shard <i/n>', "this machine's share of the run (as `run --shard`)", checked(parseShard))
     .requiredOption('--model <spec>', `the run's model: a config name, ${specForms().join(', ')}`);
   suiteRunOptions(retryOptions(modelOptions(exported), { forRuns: false }), plugins).action(
@@ -54,5 +58,9 @@ export function defineHandOff(program: Command, context: ProgramContext): void {
     .description(
       'take the output of an engine that answered `medbench export requests` (OpenAI batch output JSONL) into the response cache; the run with the same options then sends nothing. Exit code 3 when some lines failed (they are not cached)',
     )
-    .action(action((file: string, options) => importResponsesCommand(file, context.withHome(options), context.output)));
+    .action(
+      action((file: string, options) =>
+        importResponsesCommand(file, context.withHome(options), context.output),
+      ),
+    );
 }

@@ -7,8 +7,8 @@ import type {
   ChatResponse,
 } from '../../core/chat-model.js';
 import { postJson } from '../http-json.js';
-import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 import { chatCompletionAnswer, chatCompletionSchema } from './openai-chat-completion.js';
+import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 import { openAIGenerationFields } from './openai-generation-fields.js';
 
 export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpoint.js';
