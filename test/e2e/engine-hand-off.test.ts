@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from '../support/llm-test-server.js';
 import { answerBatchFile } from '../support/openai-batch-stand-in.js';
-import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, reportJson, runCli, temporaryHome } from './cli.js';
 import { storeDigest, storeSnapshot } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -44,12 +44,8 @@ const exportRequests = (home: string, out: string, baseURL?: string) =>
 const importResponses = (home: string, file: string) => runCli(['--home', home, 'import', 'responses', file]);
 
 /** The report as JSON, without the moments it was made and its runs were created. */
-async function report(home: string): Promise<unknown> {
-  const printed = await runCli(['--home', home, 'report', '--suite', 'medodyssey', '--json']);
-  expect(printed.code, printed.stderr).toBe(0);
-  return JSON.parse(printed.stdout, (key, value) =>
-    key === 'generatedAt' || key === 'createdAt' ? undefined : value,
-  );
+function report(home: string): Promise<unknown> {
+  return reportJson(home, 'medodyssey', ['generatedAt', 'createdAt']);
 }
 
 const lines = (file: string) =>
