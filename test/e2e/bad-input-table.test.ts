@@ -900,6 +900,8 @@ function handOffCases(): Case[] {
     ...['export', 'requests', '--out', at('requests.jsonl'), '--dataset', dataset],
     ...['--model', 'openai-compatible:m@http://127.0.0.1:9/v1', ...extra],
   ];
+  const importing = (name: string, file: string, says: string) =>
+    failure(name, () => ['import', 'responses', at(file)], file, says);
   return [
     usage('export requests --format csv', exportArgs('--format', 'csv'), "argument 'csv' is invalid"),
     usage(
@@ -927,20 +929,12 @@ function handOffCases(): Case[] {
       'has no OpenAI batch form',
     ),
     usage('import responses without a file', ['import', 'responses'], "missing required argument 'file'"),
-    failure(
-      'import responses of a missing file',
-      () => ['import', 'responses', at('no-results.jsonl')],
-      'not found',
-    ),
-    failure(
-      'import responses that are not JSON',
-      () => ['import', 'responses', at('results-not-json.jsonl')],
-      'results-not-json.jsonl:1: not valid JSON',
-    ),
-    failure(
+    importing('import responses of a missing file', 'no-results.jsonl', 'not found'),
+    importing('import responses that are not JSON', 'results-not-json.jsonl', ':1: not valid JSON'),
+    importing(
       'import responses to requests this home never exported',
-      () => ['import', 'responses', at('results-stranger.jsonl')],
-      'results-stranger.jsonl:1: custom_id "request-1" is not a request medbench exported to this home',
+      'results-stranger.jsonl',
+      ':1: custom_id "request-1" is not a request medbench exported to this home',
     ),
   ];
 }
