@@ -109,8 +109,8 @@ function exportableWork(plan: RunPlan): ModelWork {
   if (plan.work.kind === 'model') return plan.work;
   throw new MedbenchError({
     code: 'USAGE',
-    message: `${plan.run.label} is computed in this process, not answered by a chat model: it has no requests to export.`,
-    hint: 'Export the requests of a chat model run (--model names a chat model).',
+    message: `The run of ${plan.run.label} is not answered by a chat model (a baseline, a retriever or an embedding model computes it): it has no chat requests to export.`,
+    hint: 'Export the requests of a chat model run (--model names a chat model), and run the others as they are.',
   });
 }
 

@@ -1,5 +1,4 @@
 import { type Command, Option } from 'commander';
-import { specForms } from '../../compose/bind-model.js';
 import { REQUEST_FORMATS } from '../../compose/export-requests.js';
 import { MedbenchError } from '../../core/errors.js';
 import { parseShard } from '../../runner/shard.js';
@@ -31,7 +30,10 @@ export function defineHandOff(program: Command, context: ProgramContext): void {
       integer('--limit', { min: 1 }),
     )
     .option('--shard <i/n>', "this machine's share of the run (as `run --shard`)", checked(parseShard))
-    .requiredOption('--model <spec>', `the run's model: a config name, ${specForms().join(', ')}`);
+    .requiredOption(
+      '--model <spec>',
+      "the run's model, an OpenAI-style chat endpoint: a config name, openai-compatible:<model>@<base URL>, openai:<model> (an azure-openai config entry too)",
+    );
   suiteRunOptions(retryOptions(modelOptions(exported), { forRuns: false }), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
