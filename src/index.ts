@@ -12,7 +12,9 @@ export { configSchemaFor, loadConfig } from './compose/config.js';
 export { datasetPlan } from './compose/dataset-plan.js';
 export { type EvaluateDatasetRequest, evaluateDataset } from './compose/evaluate-dataset.js';
 export { evaluateSuite } from './compose/evaluate-suite.js';
+export { type ExportRequestsOptions, type ExportSummary, exportRequests } from './compose/export-requests.js';
 export { resolveHome, storePathIn } from './compose/home.js';
+export { type ImportSummary, importResponses } from './compose/import-responses.js';
 export { type RetryOptions, type RunHooks, retryPolicyFrom, runModel } from './compose/run-model.js';
 export {
   type ComputedWork,

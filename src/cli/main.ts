@@ -3,6 +3,7 @@ import type { SuitePlugin } from '../compose/suite-plugin.js';
 import { SUITE_PLUGINS } from '../compose/suites.js';
 import type { CommandOutput } from '../core/command-output.js';
 import { VERSION } from '../version.js';
+import { defineHandOff } from './program/define-hand-off.js';
 import { defineRun } from './program/define-run.js';
 import { defineSuiteCommands } from './program/define-suite-commands.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
@@ -43,6 +44,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
   defineMerge(program, context);
   defineRun(program, context);
   defineSuiteCommands(program, context.plugins, context);
+  defineHandOff(program, context);
   return program;
 }
 

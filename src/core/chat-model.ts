@@ -133,4 +133,10 @@ export interface ChatModel {
    * (Anthropic, Gemini, Bedrock, vLLM's /tokenize): for too_long with `--count-tokens endpoint`.
    */
   countTokens?(messages: ChatMessage[], signal?: AbortSignal): Promise<number>;
+  /**
+   * The request as a line of an OpenAI batch file carries it (`medbench export requests`, read by
+   * `vllm run-batch`, Ray Data LLM, LiteLLM's batch endpoint): the path and the JSON body
+   * `generate` sends. Absent where the API is not OpenAI's chat completions.
+   */
+  batchRequest?(request: ChatRequest): { url: string; body: Record<string, unknown> };
 }

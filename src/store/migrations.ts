@@ -93,4 +93,17 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE results ADD COLUMN reasoning_tokens INTEGER;
   ALTER TABLE responses ADD COLUMN reasoning_tokens INTEGER;
   `,
+  `
+  -- Requests written out for an engine to answer (\`medbench export requests\`), by cache key:
+  -- \`medbench import responses\` takes an answer only for one of these, stored under its model.
+  CREATE TABLE exported_requests (
+    cache_key TEXT PRIMARY KEY,
+    provider TEXT NOT NULL,
+    model_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    prompt_tokens INTEGER,
+    run_id TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

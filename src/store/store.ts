@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import type { ResultFields, RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
+import { ExportedRequests } from './exported-requests.js';
 import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
 import { GZIP_THRESHOLD_CHARS, type PreparedPrompt, preparePrompt, sha256 } from './prepared-prompt.js';
@@ -18,6 +19,7 @@ import {
 } from './store-rows.js';
 
 export type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
+export type { ExportedRequest } from './exported-requests.js';
 export { type PreparedPrompt, preparePrompt, preparePromptAsync, sha256 } from './prepared-prompt.js';
 export type { CachedResponse } from './store-rows.js';
 
@@ -311,6 +313,14 @@ export class Store {
     () => this.database,
     () => this.materialize(),
     () => this.path,
+  );
+
+  /** Requests written out for an engine (`export requests`), answered by `import responses`. */
+  readonly exportedRequests = new ExportedRequests(
+    () => this.database,
+    () => this.materialize(),
+    () => this.path,
+    (entry) => this.putCachedResponse(entry),
   );
 
   /** SQLite's data_version: changes when another connection commits (the viewer's cache key). */

@@ -135,6 +135,11 @@ beforeAll(async () => {
   writeFileSync(at('mrconso-bad.RRF'), 'C0020538|ENG|P|too few fields|\n');
   writeFileSync(at('entities-bad.jsonl'), '{"id": 1}\n');
   writeFileSync(at('entities-ok.jsonl'), '{"id": "x", "prediction": [], "reference": []}\n');
+  writeFileSync(at('results-not-json.jsonl'), '{"custom_id": "a", oops\n');
+  writeFileSync(
+    at('results-stranger.jsonl'),
+    `${JSON.stringify({ custom_id: 'request-1', response: { status_code: 200, body: {} }, error: null })}\n`,
+  );
 
   // MedEureka folders.
   const eureka = (name: string, files: Record<string, string | Buffer>) => {
@@ -884,8 +889,55 @@ const CASES: Case[] = [
     says: ['There is no medbench store'],
     home: emptyHome,
   },
+  // The engine hand-off: export requests, import responses.
+  ...handOffCases(),
   failure('ratios on a missing release', () => ['ratios', '--data', at('no-release')], '[DATA_NOT_FOUND]'),
 ];
+
+/** `export requests` and `import responses` refusing what they cannot hand off or take back. */
+function handOffCases(): Case[] {
+  const exportArgs = (...extra: string[]) => [
+    ...['export', 'requests', '--out', at('requests.jsonl'), '--dataset', dataset],
+    ...['--model', 'openai-compatible:m@http://127.0.0.1:9/v1', ...extra],
+  ];
+  const importing = (name: string, file: string, says: string) =>
+    failure(name, () => ['import', 'responses', at(file)], file, says);
+  return [
+    usage('export requests --format csv', exportArgs('--format', 'csv'), "argument 'csv' is invalid"),
+    usage(
+      'export requests of a base model (--completions)',
+      exportArgs('--completions'),
+      'has no OpenAI batch form',
+    ),
+    usage(
+      'export requests judged by the endpoint (--count-tokens endpoint)',
+      exportArgs('--count-tokens', 'endpoint'),
+      'export requests judges too_long by the model',
+    ),
+    usage(
+      'export requests of a baseline',
+      [
+        'export',
+        'requests',
+        '--out',
+        at('requests.jsonl'),
+        '--dataset',
+        dataset,
+        '--model',
+        'baseline:extractive',
+      ],
+      'has no OpenAI batch form',
+    ),
+    usage('import responses without a file', ['import', 'responses'], "missing required argument 'file'"),
+    importing('import responses of a missing file', 'no-results.jsonl', 'not found'),
+    importing('import responses that are not JSON', 'results-not-json.jsonl', ':1: not valid JSON'),
+    importing(
+      'import responses to requests this home never exported',
+      'results-stranger.jsonl',
+      ':1: custom_id "request-1" is not a request medbench exported to this home',
+    ),
+  ];
+}
 
 describe('bad input: a table of cases, each a clear error, the right exit code and the store as it was', () => {
   it('has at least 80 cases, each named once', () => {

@@ -89,3 +89,10 @@ export async function demoWithPublished(home: string): Promise<void> {
   const imported = await runCli(['--home', home, 'import', 'medodyssey-outputs', published]);
   if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
 }
+
+/** `report --suite <suite> --json` of a home, parsed, without the keys `left` names (moments, ids that differ). */
+export async function reportJson(home: string, suite: string, left: readonly string[]): Promise<unknown> {
+  const printed = await runCli(['--home', home, 'report', '--suite', suite, '--json']);
+  if (printed.code !== 0) throw new Error(`report failed: ${printed.stderr}`);
+  return JSON.parse(printed.stdout, (key, value) => (left.includes(key) ? undefined : value));
+}

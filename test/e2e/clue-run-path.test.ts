@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
 import { writeTinyOnnxModel } from '../support/tiny-onnx-model.js';
-import { runCli, temporaryHome } from './cli.js';
+import { reportJson, runCli, temporaryHome } from './cli.js';
 import { shardAndMerge } from './shard-and-merge.js';
 import { resultIds, storeSnapshot } from './store-snapshot.js';
 
@@ -54,11 +54,8 @@ const clue = (home: string, model: string, ...extra: string[]) =>
  * many requests were sent or answered from the cache: LongHealth repeats prompts, and each machine
  * sends a repeat its own cache has not seen (the samples and their tokens are compared).
  */
-async function report(home: string): Promise<unknown> {
-  const printed = await runCli(['--home', home, 'report', '--suite', 'clue', '--json']);
-  expect(printed.code, printed.stderr).toBe(0);
-  const left = ['generatedAt', 'createdAt', 'sent', 'cached'];
-  return JSON.parse(printed.stdout, (key, value) => (left.includes(key) ? undefined : value));
+function report(home: string): Promise<unknown> {
+  return reportJson(home, 'clue', ['generatedAt', 'createdAt', 'sent', 'cached']);
 }
 
 describe('run clue --dry-run', () => {

@@ -116,6 +116,28 @@ interface Exchange {
   pendingTimers: Set<NodeJS.Timeout>;
 }
 
+/**
+ * The provider's answer to a generation `body` (its input tokens a token per 4 characters of the
+ * prompt): the text of an `answer` behaviour, else "cut" (what a broken answer holds).
+ */
+export function answerBody(
+  wire: ProviderWire,
+  route: Route,
+  body: Record<string, unknown>,
+  behaviour: Behaviour,
+): unknown {
+  const inputTokens = Math.ceil(wire.prompt(route, body).length / 4);
+  const text = behaviour.kind === 'answer' ? behaviour.text : 'cut';
+  const { reasoning, reasoningTokens } = behaviour.kind === 'answer' ? behaviour : {};
+  return wire.answer(route, {
+    model: body.model,
+    text,
+    ...(reasoning !== undefined ? { reasoning } : {}),
+    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+    inputTokens,
+  });
+}
+
 /** A generation: the next scripted behaviour (or the fallback's), in the provider's format. */
 function behave({ state, wire, route, recorded, request, response, pendingTimers }: Exchange): void {
   const behaviour = state.script.shift() ?? state.fallback(recorded);
@@ -135,18 +157,7 @@ function behave({ state, wire, route, recorded, request, response, pendingTimers
     );
     return;
   }
-  const inputTokens = Math.ceil(wire.prompt(route, recorded.body).length / 4);
-  const text = behaviour.kind === 'answer' ? behaviour.text : 'cut';
-  const { reasoning, reasoningTokens } = behaviour.kind === 'answer' ? behaviour : {};
-  const whole = JSON.stringify(
-    wire.answer(route, {
-      model: recorded.body.model,
-      text,
-      ...(reasoning !== undefined ? { reasoning } : {}),
-      ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
-      inputTokens,
-    }),
-  );
+  const whole = JSON.stringify(answerBody(wire, route, recorded.body, behaviour));
   if (behaviour.kind === 'malformed') {
     // The provider's answer, broken off: not JSON.
     send(response, { status: 200, body: whole.slice(0, Math.floor(whole.length / 2)) });

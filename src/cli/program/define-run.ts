@@ -174,7 +174,7 @@ export function defineRun(program: Command, context: ProgramContext): void {
 }
 
 /** The suites whose run builds its items from `--data`. */
-function suiteRunNames(plugins: readonly SuitePlugin[]): string[] {
+export function suiteRunNames(plugins: readonly SuitePlugin[]): string[] {
   return plugins.filter((plugin) => plugin.run).map((plugin) => plugin.suite.name);
 }
 
@@ -182,7 +182,7 @@ function suiteRunNames(plugins: readonly SuitePlugin[]): string[] {
  * Each suite's own options of `run`, once per flag: a flag two suites declare is one option,
  * its help naming what it means to each.
  */
-function suiteRunOptions(command: Command, plugins: readonly SuitePlugin[]): Command {
+export function suiteRunOptions(command: Command, plugins: readonly SuitePlugin[]): Command {
   const byFlags = new Map<string, CommandOption[]>();
   for (const plugin of plugins)
     for (const option of plugin.run?.options ?? [])

@@ -8,14 +8,14 @@ import { action, type ProgramContext } from './program-context.js';
 /** What each generic verb does, whichever suite's commands hang under it. */
 const VERBS: Readonly<Record<SuiteCommandVerb, string>> = {
   build: 'build a benchmark dataset file from an official release',
-  import: 'import published model outputs',
-  export: 'export data derived from a benchmark',
+  import: "import published model outputs, or an engine's answers to a run's exported requests",
+  export: "export data derived from a benchmark, or a run's requests for an engine to answer",
   generate: "build a benchmark's data from your own files, as its authors' scripts do",
   rescore: 'score a stored run again with resources computed elsewhere',
 };
 
 /** The verb's command (`medbench build`), made once. */
-function verbCommand(program: Command, verb: SuiteCommandVerb): Command {
+export function verbCommand(program: Command, verb: SuiteCommandVerb): Command {
   return (
     program.commands.find((command) => command.name() === verb) ??
     program.command(verb).description(VERBS[verb])

@@ -7,28 +7,11 @@ import type {
   ChatResponse,
 } from '../../core/chat-model.js';
 import { postJson } from '../http-json.js';
+import { chatCompletionAnswer, chatCompletionSchema } from './openai-chat-completion.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
 import { openAIGenerationFields } from './openai-generation-fields.js';
-import { openAIUsage, openAIUsageSchema } from './openai-usage.js';
 
 export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpoint.js';
-
-const responseSchema = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          content: z.string().nullable().optional(),
-          // vLLM's and SGLang's reasoning parsers (`reasoning_content`; newer vLLM and Ollama: `reasoning`).
-          reasoning_content: z.string().nullable().optional(),
-          reasoning: z.string().nullable().optional(),
-        }),
-        finish_reason: z.string().nullable().optional(),
-      }),
-    )
-    .min(1),
-  usage: openAIUsageSchema.nullable().optional(),
-});
 
 /** Any server speaking OpenAI's /chat/completions: OpenAI, vLLM, SGLang, Ollama, llama.cpp … */
 export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implements ChatModel {
@@ -58,35 +41,41 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
     return counted.count;
   }
 
-  async generate(request: ChatRequest): Promise<ChatResponse> {
+  /** The JSON body of a request to /chat/completions, as `generate` sends it. */
+  protected chatBody(request: ChatRequest): Record<string, unknown> {
     const prefilled = request.messages.at(-1)?.role === 'assistant';
+    return {
+      ...this.modelField,
+      messages: request.messages,
+      ...openAIGenerationFields(request.parameters),
+      stream: false,
+      // vLLM: continue the trailing assistant message instead of opening a new one.
+      ...(prefilled && this.serverExtensions
+        ? { continue_final_message: true, add_generation_prompt: false }
+        : {}),
+      ...(request.truncatePromptTokens !== undefined && this.serverExtensions
+        ? { truncate_prompt_tokens: request.truncatePromptTokens }
+        : {}),
+      ...request.parameters.extraBody,
+    };
+  }
+
+  async generate(request: ChatRequest): Promise<ChatResponse> {
     const response = await postJson({
       url: this.url('/chat/completions'),
       ...(await this.requestOptions()),
-      body: {
-        ...this.modelField,
-        messages: request.messages,
-        ...openAIGenerationFields(request.parameters),
-        stream: false,
-        // vLLM: continue the trailing assistant message instead of opening a new one.
-        ...(prefilled && this.serverExtensions
-          ? { continue_final_message: true, add_generation_prompt: false }
-          : {}),
-        ...(request.truncatePromptTokens !== undefined && this.serverExtensions
-          ? { truncate_prompt_tokens: request.truncatePromptTokens }
-          : {}),
-        ...request.parameters.extraBody,
-      },
-      schema: responseSchema,
+      body: this.chatBody(request),
+      schema: chatCompletionSchema,
       ...(request.signal ? { signal: request.signal } : {}),
     });
-    const choice = response.choices[0]!;
-    const reasoning = choice.message.reasoning_content ?? choice.message.reasoning;
-    return {
-      text: choice.message.content ?? '',
-      ...(reasoning ? { reasoning } : {}),
-      usage: openAIUsage(response.usage),
-      finishReason: choice.finish_reason ?? undefined,
-    };
+    return chatCompletionAnswer(response);
+  }
+
+  /**
+   * The body `generate` sends, as an OpenAI batch line's: a batch file names the model in each
+   * body, also where the URL names it (an Azure deployment).
+   */
+  batchRequest(request: ChatRequest): { url: string; body: Record<string, unknown> } {
+    return { url: '/v1/chat/completions', body: { model: this.modelId, ...this.chatBody(request) } };
   }
 }

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { MedbenchError } from '../core/errors.js';
+import { readJsonLinesFile } from '../io/text-file.js';
+import {
+  chatCompletionAnswer,
+  chatCompletionSchema,
+} from '../providers/openai-compatible/openai-chat-completion.js';
+import { type CachedResponse, type ExportedRequest, Store } from '../store/store.js';
+import { resolveHome, storePathIn } from './home.js';
+import { redactKnownSecrets } from './known-secrets.js';
+
+/**
+ * One line of an OpenAI batch output file (OpenAI's Batch API, `vllm run-batch`, LiteLLM):
+ * `response` holds the status and the chat completion; `error` is set for a request that failed
+ * (OpenAI: `{code, message}`; vLLM: a message or an error object).
+ */
+const outputLineSchema = z.object({
+  custom_id: z.string().min(1),
+  response: z
+    .object({
+      status_code: z.number().int(),
+      body: z.unknown().optional(),
+    })
+    .nullable()
+    .optional(),
+  error: z.unknown().optional(),
+});
+
+/** What `importResponses` did with a file. */
+export interface ImportSummary {
+  /** Lines of the file. */
+  lines: number;
+  /** Answers put in the response cache. */
+  imported: number;
+  /** Answers the cache held already (a file imported again). */
+  alreadyCached: number;
+  /** Lines of requests that failed: not cached (the run sends those itself, or export again). */
+  failed: Array<{ line: number; customId: string; reason: string }>;
+}
+
+/**
+ * An engine's answers to `exportRequests`' file, into the response cache, each under the model
+ * of its request, with its usage: the run then takes them from there and sends nothing. Every
+ * line is checked before anything is stored: a line that is not a batch output line, whose
+ * `custom_id` no export of this home wrote, or whose answer is not a chat completion refuses the
+ * whole file. Failed lines (an `error`, or a status other than 200) are counted, not cached.
+ */
+export function importResponses(options: { file: string; home?: string }): ImportSummary {
+  const lines = readJsonLinesFile(options.file, outputLineSchema, {
+    expected: {
+      custom_id: "the request's custom_id (a string, as `medbench export requests` wrote it)",
+      response: 'an object {"status_code", "body"} or null',
+    },
+    hint: 'Give the output file of the engine that answered `medbench export requests` (OpenAI batch output lines: {"custom_id", "response": {"status_code", "body"}, "error"}).',
+  });
+  const store = new Store(storePathIn(resolveHome(options.home)));
+  try {
+    const summary: ImportSummary = { lines: lines.length, imported: 0, alreadyCached: 0, failed: [] };
+    const answers: Array<{ request: ExportedRequest; response: CachedResponse }> = [];
+    const seen = new Map<string, number>();
+    for (const { line, value } of lines) {
+      const request = exportedRequest(store, options.file, line, value.custom_id);
+      const first = seen.get(value.custom_id);
+      if (first !== undefined)
+        throw lineError(
+          options.file,
+          line,
+          `custom_id ${value.custom_id} is answered twice (lines ${first} and ${line}).`,
+        );
+      seen.set(value.custom_id, line);
+      const failure = failureOf(value);
+      if (failure) {
+        summary.failed.push({ line, customId: value.custom_id, reason: failure });
+        continue;
+      }
+      if (store.getCachedResponse(value.custom_id)) {
+        summary.alreadyCached++;
+        continue;
+      }
+      answers.push({ request, response: cachedAnswer(options.file, line, request, value.response?.body) });
+    }
+    store.exportedRequests.answer(answers);
+    summary.imported = answers.length;
+    return summary;
+  } finally {
+    store.close();
+  }
+}
+
+function lineError(file: string, line: number, message: string, hint?: string): MedbenchError {
+  return new MedbenchError({
+    code: 'DATA_INVALID',
+    message: `${file}:${line}: ${message}`,
+    ...(hint ? { hint } : {}),
+  });
+}
+
+/** The exported request a line answers; a line for a request no export of this home wrote refuses the file. */
+function exportedRequest(store: Store, file: string, line: number, customId: string): ExportedRequest {
+  const request = store.exportedRequests.find(customId);
+  if (request) return request;
+  throw lineError(
+    file,
+    line,
+    `custom_id ${JSON.stringify(customId.slice(0, 80))} is not a request medbench exported to this home; nothing was imported.`,
+    'Import the answers into the home whose `medbench export requests` wrote the requests (--home), and the output of that very file (an engine keeps each custom_id as it was).',
+  );
+}
+
+/** Why a line holds no answer, if it does not: the engine's error, or a status other than 200. */
+function failureOf(value: z.infer<typeof outputLineSchema>): string | undefined {
+  const status = value.response?.status_code;
+  if (value.error !== undefined && value.error !== null)
+    return `${status ?? 'no status'}: ${errorText(value.error)}`;
+  if (!value.response) return 'no response and no error';
+  if (status !== 200) return `status ${status}`;
+  return undefined;
+}
+
+/** An engine's error as one line: OpenAI's {code, message}, vLLM's {error: {message}} or a string. */
+function errorText(error: unknown): string {
+  const parsed = z
+    .union([
+      z.string(),
+      z.object({ message: z.string() }),
+      z.object({ error: z.object({ message: z.string() }) }),
+    ])
+    .safeParse(error);
+  const text = !parsed.success
+    ? JSON.stringify(error)
+    : typeof parsed.data === 'string'
+      ? parsed.data
+      : 'message' in parsed.data
+        ? parsed.data.message
+        : parsed.data.error.message;
+  return redactKnownSecrets(text).replace(/\s+/g, ' ').slice(0, 200);
+}
+
+/** A 200 line's chat completion as the response cache keeps it (as a synchronous answer is kept). */
+function cachedAnswer(file: string, line: number, request: ExportedRequest, body: unknown): CachedResponse {
+  const parsed = chatCompletionSchema.safeParse(body);
+  if (!parsed.success)
+    throw lineError(
+      file,
+      line,
+      `its response body is not a chat completion (${parsed.error.issues[0]?.path.join('.') || 'body'}: ${parsed.error.issues[0]?.message}); nothing was imported.`,
+      `An answer to ${request.url} is a chat completion object ({"choices": [{"message": {"content"}}], "usage"}).`,
+    );
+  const answer = chatCompletionAnswer(parsed.data);
+  return {
+    // A key the engine echoed is taken out, as from a synchronous answer.
+    text: redactKnownSecrets(answer.text),
+    inputTokens: answer.usage?.inputTokens ?? request.promptTokens,
+    outputTokens: answer.usage?.outputTokens ?? null,
+    ...(answer.usage?.reasoningTokens !== undefined ? { reasoningTokens: answer.usage.reasoningTokens } : {}),
+    finishReason: answer.finishReason === undefined ? null : redactKnownSecrets(answer.finishReason),
+  };
+}
