@@ -10,6 +10,7 @@ import { AnswerCache } from './cached-answer.js';
 import { costBudgetFor } from './cost-budget.js';
 import { EndpointHealth } from './endpoint-health.js';
 import type { ModelBinding } from './model-binding.js';
+import { prefixOrder } from './prefix-order.js';
 import { redactedText } from './redact-result.js';
 import { ResultWriter } from './result-writer.js';
 import type { RetryPolicy } from './retry.js';
@@ -262,7 +263,7 @@ export function startProgress(total: number, pending: number): RunProgress {
 
 /**
  * Runs samples against a model and stores every result: the run's identity (its id) says what
- * is done already, workers schedule the rest, each answer is scored with the suite's task and
+ * is done already, workers schedule the rest (in `prefixOrder`), each answer is scored with the suite's task and
  * written by the run's `ResultWriter`. Re-running the same run does only the samples it lacks
  * (errors are retried); identical requests are answered from the response cache. Nothing is
  * written before the first model response succeeds, so a run that fails at once on credentials
@@ -271,7 +272,8 @@ export function startProgress(total: number, pending: number): RunProgress {
 export async function runSamples(options: RunSamplesOptions): Promise<RunSummary> {
   const { store, run, model } = options;
   const finished = store.getRun(run.id) ? store.finishedSampleIds(run.id) : new Set<string>();
-  const pending = options.samples.filter((sample) => !finished.has(sample.id));
+  // Sent in prefix order: prompts that share a prefix go out back to back, for the endpoint's cache.
+  const pending = prefixOrder(options.samples.filter((sample) => !finished.has(sample.id)));
   checkSamples(pending, options.tasks, run.suite);
   if (options.maxCost !== undefined && !model.prices)
     throw new MedbenchError({
