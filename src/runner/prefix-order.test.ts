@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../core/chat-model.js';
-import { type PrefixOrdered, prefixOrder } from './prefix-order.js';
+import { type PrefixOrdered, PrefixRuns, prefixOrder } from './prefix-order.js';
 
 const prompts = (...texts: string[]) => texts.map((prompt, index) => ({ id: `s${index}`, prompt }));
 const ids = (items: PrefixOrdered[]) => items.map((item) => item.id);
@@ -64,15 +64,13 @@ describe('prefixOrder on random prompts', () => {
     prompt: fc.string({ unit: fc.constantFrom('a', 'b', 'c', '中'), maxLength: 10 }),
     messages: fc.option(fc.array(message, { minLength: 1, maxLength: 3 }), { nil: undefined }),
   });
-  const samples = fc
-    .array(sample, { maxLength: 30 })
-    .map((items) =>
-      items.map(({ prompt, messages }, index) => ({
-        id: `s${index}`,
-        prompt,
-        ...(messages ? { messages } : {}),
-      })),
-    );
+  const samples = fc.array(sample, { maxLength: 30 }).map((items) =>
+    items.map(({ prompt, messages }, index) => ({
+      id: `s${index}`,
+      prompt,
+      ...(messages ? { messages } : {}),
+    })),
+  );
 
   it('is a permutation, the same whatever order the samples come in', () => {
     fc.assert(
@@ -82,10 +80,9 @@ describe('prefixOrder on random prompts', () => {
         const shuffled = [...items];
         for (let index = shuffled.length - 1; index > 0; index--) {
           const other = (draws.next().value as number) % (index + 1);
-          [shuffled[index], shuffled[other]] = [
-            shuffled[other] as PrefixOrdered,
-            shuffled[index] as PrefixOrdered,
-          ];
+          const swapped = shuffled[index] as (typeof shuffled)[number];
+          shuffled[index] = shuffled[other] as typeof swapped;
+          shuffled[other] = swapped;
         }
         expect(ids(prefixOrder(shuffled))).toEqual(ids(ordered));
       }),
@@ -112,6 +109,81 @@ describe('prefixOrder on random prompts', () => {
     fc.assert(
       fc.property(samples, (items) => {
         expect(sharedInTurn(prefixOrder(items))).toBeGreaterThanOrEqual(sharedInTurn(items));
+      }),
+    );
+  });
+});
+
+/** Every sample `runs` hands out, slot after slot as `slots` says, until none is left. */
+function drain<Item extends PrefixOrdered>(runs: PrefixRuns<Item>, slots: Iterable<number>) {
+  const taken: Array<{ slot: number; item: Item }> = [];
+  for (const slot of slots) {
+    const item = runs.take(slot);
+    if (!item) break;
+    taken.push({ slot, item });
+  }
+  return taken;
+}
+
+function* chain(first: Iterable<number>, then: Iterable<number>) {
+  yield* first;
+  yield* then;
+}
+
+function* roundRobin(count: number) {
+  for (let turn = 0; ; turn++) yield turn % count;
+}
+
+describe('PrefixRuns', () => {
+  it('gives each slot its own contiguous run of the prefix order, then the tail of the longest left', () => {
+    // Prefix order: a1 a2 a3 b1 b2 c1 c2 (ids s0…s6 given shuffled).
+    const samples = prompts('b1', 'a1', 'c2', 'a3', 'b2', 'a2', 'c1');
+    const runs = new PrefixRuns(samples, 3);
+    const prompt = (slot: number) => runs.take(slot)?.prompt;
+    // Runs of 3, 2 and 2: a1 a2 a3 | b1 b2 | c1 c2.
+    expect([prompt(0), prompt(1), prompt(2), prompt(2), prompt(2)]).toEqual(['a1', 'b1', 'c1', 'c2', 'a3']);
+    expect(runs.left).toBe(2);
+    expect([prompt(0), prompt(1), prompt(0)]).toEqual(['a2', 'b2', undefined]);
+    expect(runs.left).toBe(0);
+  });
+
+  it('with one slot, hands out the prefix order', () => {
+    const samples = prompts('b', 'a', 'ab', 'c');
+    expect(drain(new PrefixRuns(samples, 1), roundRobin(1)).map(({ item }) => item.prompt)).toEqual([
+      'a',
+      'ab',
+      'b',
+      'c',
+    ]);
+  });
+});
+
+describe('PrefixRuns on random prompts and slots', () => {
+  const texts = fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '中'), maxLength: 6 }), {
+    maxLength: 40,
+  });
+  const slots = fc.array(fc.nat({ max: 9 }), { minLength: 1, maxLength: 200 });
+
+  it('hands out every sample once, each slot its run in order until it steals', () => {
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 1, max: 8 }), slots, (given, count, order) => {
+        const samples = prompts(...given);
+        const walk = ids(prefixOrder(samples));
+        const taken = drain(new PrefixRuns(samples, count), chain(order, roundRobin(count)));
+        expect(taken.map(({ item }) => item.id).sort()).toEqual([...walk].sort());
+        // Runs of ⌈n/count⌉ then ⌊n/count⌋ samples; what a slot takes of its own run follows the
+        // walk from the run's start, one sample after the next (others take from its tail only).
+        const shorter = Math.floor(walk.length / count);
+        const longer = walk.length % count;
+        for (let slot = 0; slot < count; slot++) {
+          const start = slot * shorter + Math.min(slot, longer);
+          const end = start + shorter + (slot < longer ? 1 : 0);
+          const own = taken
+            .filter((take) => take.slot % count === slot)
+            .map(({ item }) => walk.indexOf(item.id))
+            .filter((at) => at >= start && at < end);
+          expect(own).toEqual(own.map((_, index) => start + index));
+        }
       }),
     );
   });
