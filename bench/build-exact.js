@@ -12,17 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { getTokenizer, prepareMedOdysseyBuild, writeDataset } from '../dist/index.js';
+import { gridRequest, levels, releaseFolder } from './published-grid.js';
 
-const data =
-  process.argv[2] ??
-  (process.env.MEDBENCH_SHARED_DATA && join(process.env.MEDBENCH_SHARED_DATA, 'medodyssey'));
-if (!data) {
-  console.error('Give the official release folder, or set MEDBENCH_SHARED_DATA.');
-  process.exit(2);
-}
+const data = releaseFolder();
 const open = process.argv[3] ?? 'llama3';
-// LEVELS=4000,8000 for a quicker look; VERIFY=1 also tokenizes every final prompt while building.
-const levels = (process.env.LEVELS ?? '4000,8000,16000,32000,64000,128000,200000').split(',').map(Number);
+// VERIFY=1 also tokenizes every final prompt while building.
 const verifyCounts = process.env.VERIFY === '1';
 const repeats = Number(process.env.REPEATS ?? 3);
 const tokenizers = [await getTokenizer('o200k_base'), await getTokenizer(open)];
@@ -33,17 +27,9 @@ const out = join(folder, 'exact.jsonl');
 async function build() {
   const started = performance.now();
   const { samples, statistics } = await prepareMedOdysseyBuild({
-    data,
-    tasks: ['niah', 'counting'],
-    languages: ['en', 'zh'],
-    levels,
-    depths: [0, 25, 50, 75, 100],
-    countingTypes: ['repeat', 'increase', 'shuffle', 'correction'],
+    ...gridRequest(data),
     mic: 'exact',
     tokenizers,
-    haystack: 'medical',
-    seed: 'bench',
-    countingSentences: { min: 6, max: 20 },
     verifyCounts,
   });
   const written = await writeDataset({

@@ -124,6 +124,37 @@ describe('runSamples', () => {
     );
   });
 
+  it('sends prompts that share a prefix back to back, and scores each as in the given order', async () => {
+    // Two haystacks, each with needles at two depths, given interleaved.
+    const texts = [
+      'HAY-x ANSWER-A STACK',
+      'BALE-y BALE',
+      'HAY STACK-x',
+      'BALE ANSWER-A BALE-x',
+      'HAY-y STACK',
+    ];
+    const items = texts.map((prompt, index) => ({ ...samples(1)[0]!, id: `s${index}`, prompt }));
+    await go(await binding({ concurrency: 1 }), items);
+    expect(server.requests.map(promptOf)).toEqual([
+      'BALE ANSWER-A BALE-x',
+      'BALE-y BALE',
+      'HAY STACK-x',
+      'HAY-x ANSWER-A STACK',
+      'HAY-y STACK',
+    ]);
+    const scores = new Map(store.results('run-1').map((result) => [result.sampleId, result.scores.esm]));
+    expect(Object.fromEntries(scores)).toEqual({ s0: 1, s1: 0, s2: 0, s3: 1, s4: 0 });
+  });
+
+  it('gives each slot its own run of the prefix order: what shares a prefix is not sent side by side', async () => {
+    const texts = ['HAY-y', 'BALE-x', 'HAY-x', 'BALE-y'];
+    const items = texts.map((prompt, index) => ({ ...samples(1)[0]!, id: `s${index}`, prompt }));
+    await go(await binding({ concurrency: 2 }), items);
+    // Runs BALE-x BALE-y | HAY-x HAY-y: the two slots start with one of each.
+    expect(server.requests.slice(0, 2).map(promptOf).sort()).toEqual(['BALE-x', 'HAY-x']);
+    expect(server.requests).toHaveLength(4);
+  });
+
   it('commits every answer within 5 ms of its arrival, before the sample counts as done', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'medbench-commit-'));
     const fileStore = new Store(join(folder, 'medbench.sqlite'));

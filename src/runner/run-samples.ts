@@ -10,6 +10,7 @@ import { AnswerCache } from './cached-answer.js';
 import { costBudgetFor } from './cost-budget.js';
 import { EndpointHealth } from './endpoint-health.js';
 import type { ModelBinding } from './model-binding.js';
+import { PrefixRuns } from './prefix-order.js';
 import { redactedText } from './redact-result.js';
 import { ResultWriter } from './result-writer.js';
 import type { RetryPolicy } from './retry.js';
@@ -104,17 +105,19 @@ export function checkSamples(
   }
 }
 
-/** The samples left to answer, first those an endpoint failed on, and how many are being answered. */
+/**
+ * The samples left to answer, first those an endpoint failed on, then each slot's own run of the
+ * prefix order (`PrefixRuns`), and how many are being answered.
+ */
 class SampleQueue {
-  private next = 0;
   private readonly returned: Sample[] = [];
   inFlight = 0;
   health: EndpointHealth | undefined;
 
-  constructor(private readonly pending: readonly Sample[]) {}
+  constructor(private readonly pending: PrefixRuns<Sample>) {}
 
-  take(): Sample | undefined {
-    const sample = this.returned.shift() ?? this.pending[this.next++];
+  take(slot: number): Sample | undefined {
+    const sample = this.returned.shift() ?? this.pending.take(slot);
     if (sample) this.inFlight++;
     return sample;
   }
@@ -125,7 +128,7 @@ class SampleQueue {
 
   /** Nothing left to take, and nothing in flight that could come back. */
   empty(): boolean {
-    return this.returned.length === 0 && this.next >= this.pending.length && this.inFlight === 0;
+    return this.returned.length === 0 && this.pending.left === 0 && this.inFlight === 0;
   }
 }
 
@@ -171,9 +174,9 @@ function workerOf(
   queue: SampleQueue,
   options: RunSamplesOptions,
   commits: Commits,
-): (endpoint: ChatModel, turn?: SlotTurn) => Promise<void> {
+): (endpoint: ChatModel, slot: number, turn?: SlotTurn) => Promise<void> {
   const { uncommitted } = commits;
-  return async (endpoint: ChatModel, turn?: SlotTurn): Promise<void> => {
+  return async (endpoint: ChatModel, slot: number, turn?: SlotTurn): Promise<void> => {
     while (!context.control.stopped) {
       const rest = queue.health?.restLeft(endpoint) ?? 0;
       if (rest > 0) {
@@ -182,7 +185,7 @@ function workerOf(
         await context.control.pause(Math.min(rest, 250));
         continue;
       }
-      const sample = queue.take();
+      const sample = queue.take(slot);
       if (!sample) {
         // Samples still in flight may come back from an endpoint that fails.
         if (queue.inFlight === 0 || !queue.health) break;
@@ -262,7 +265,7 @@ export function startProgress(total: number, pending: number): RunProgress {
 
 /**
  * Runs samples against a model and stores every result: the run's identity (its id) says what
- * is done already, workers schedule the rest, each answer is scored with the suite's task and
+ * is done already, workers schedule the rest (each slot a run of the prefix order, `PrefixRuns`), each answer is scored with the suite's task and
  * written by the run's `ResultWriter`. Re-running the same run does only the samples it lacks
  * (errors are retried); identical requests are answered from the response cache. Nothing is
  * written before the first model response succeeds, so a run that fails at once on credentials
@@ -311,19 +314,21 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     fatal: undefined,
     failedFast: undefined,
   };
-  const queue = new SampleQueue(pending);
+  const slots = slotsOf(model);
+  // Each slot sends its run of the prefix order back to back, for the endpoint's prefix cache.
+  const queue = new SampleQueue(new PrefixRuns(pending, slots.length));
   if (model.endpoints.length > 1) failOver(context, queue, options);
   const commits: Commits = { uncommitted: new Set(), failure: undefined };
   const worker = workerOf(context, queue, options, commits);
   try {
     await Promise.all(
-      slotsOf(model).flatMap((endpoint) => {
+      slots.flatMap((endpoint, slot) => {
         // Two workers take turns at each slot (SlotTurn), one preparing while the other's request
         // is out; with the endpoint counting tokens, preparing is a request too: one worker.
-        if (model.countTokens === 'endpoint') return [worker(endpoint)];
+        if (model.countTokens === 'endpoint') return [worker(endpoint, slot)];
         // A slot let go with no worker waiting: the other's claim is needed now.
         const turn = new SlotTurn(() => context.cache.hurry());
-        return [worker(endpoint, turn), worker(endpoint, turn)];
+        return [worker(endpoint, slot, turn), worker(endpoint, slot, turn)];
       }),
     );
   } finally {
