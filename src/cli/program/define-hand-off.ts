@@ -3,9 +3,15 @@ import { REQUEST_FORMATS } from '../../compose/export-requests.js';
 import { MedbenchError } from '../../core/errors.js';
 import { parseShard } from '../../runner/shard.js';
 import { exportRequestsCommand, importResponsesCommand } from '../commands/hand-off.js';
-import { modelOptions, retryOptions, suiteRunNames, suiteRunOptions } from './define-run.js';
+import {
+  modelOptions,
+  retryOptions,
+  runSourceOptions,
+  suiteRunNames,
+  suiteRunOptions,
+} from './define-run.js';
 import { verbCommand } from './define-suite-commands.js';
-import { action, checked, integer, type ProgramContext } from './program-context.js';
+import { action, checked, type ProgramContext } from './program-context.js';
 
 /**
  * `medbench export requests` and `medbench import responses`: a run's requests handed to an
@@ -21,14 +27,8 @@ export function defineHandOff(program: Command, context: ProgramContext): void {
     .requiredOption('--out <file>', 'the JSONL file to write')
     .addOption(
       new Option('--format <format>', 'the file format').choices(REQUEST_FORMATS).default(REQUEST_FORMATS[0]),
-    )
-    .option('--dataset <file>', 'dataset file written by `medbench build`')
-    .option('--data <folder>', `${suiteRunNames(plugins).join(', ')}: the folder with the official files`)
-    .option(
-      '--limit <n>',
-      'only the first n items of each task (as `run --limit`)',
-      integer('--limit', { min: 1 }),
-    )
+    );
+  runSourceOptions(exported, plugins, 'only the first n items of each task (as `run --limit`)')
     .option('--shard <i/n>', "this machine's share of the run (as `run --shard`)", checked(parseShard))
     .requiredOption(
       '--model <spec>',

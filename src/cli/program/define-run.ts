@@ -115,23 +115,20 @@ export function defineRun(program: Command, context: ProgramContext): void {
     .command('run [suite]')
     .description(
       `run a model on a benchmark and store every response and score: a dataset file \`medbench build\` wrote (\`run --dataset <file>\`), or a suite's own run from its official files (\`run <suite> --data <folder>\`: ${suiteRunNames(plugins).join(', ')}). Exit code 0 when every sample was answered, 3 when some were not (re-run to retry them), 130 when stopped, 2 for a usage error, 1 otherwise`,
-    )
-    .option('--dataset <file>', 'dataset file written by `medbench build`')
-    .option('--data <folder>', `${suiteRunNames(plugins).join(', ')}: the folder with the official files`)
-    .option(
-      '--limit <n>',
-      "only the first n items of each task, in the suite's order (a ranked query still against the whole corpus); a run of its own, and its report says it was limited",
-      integer('--limit', { min: 1 }),
-    )
-    .requiredOption(
-      '--model <spec>',
-      [
-        `a config name, ${specForms().join(', ')}`,
-        ...plugins.flatMap((plugin) =>
-          plugin.run?.model ? [`${plugin.suite.name}: ${plugin.run.model}`] : [],
-        ),
-      ].join('; '),
     );
+  runSourceOptions(
+    run,
+    plugins,
+    "only the first n items of each task, in the suite's order (a ranked query still against the whole corpus); a run of its own, and its report says it was limited",
+  ).requiredOption(
+    '--model <spec>',
+    [
+      `a config name, ${specForms().join(', ')}`,
+      ...plugins.flatMap((plugin) =>
+        plugin.run?.model ? [`${plugin.suite.name}: ${plugin.run.model}`] : [],
+      ),
+    ].join('; '),
+  );
   suiteRunOptions(retryOptions(modelOptions(run)), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
@@ -171,6 +168,14 @@ export function defineRun(program: Command, context: ProgramContext): void {
       return runCommand(withHome, context.output);
     }),
   );
+}
+
+/** What a run is made of: `--dataset` or a suite's `--data`, and `--limit` (`limit`: its help). */
+export function runSourceOptions(command: Command, plugins: readonly SuitePlugin[], limit: string): Command {
+  return command
+    .option('--dataset <file>', 'dataset file written by `medbench build`')
+    .option('--data <folder>', `${suiteRunNames(plugins).join(', ')}: the folder with the official files`)
+    .option('--limit <n>', limit, integer('--limit', { min: 1 }));
 }
 
 /** The suites whose run builds its items from `--data`. */
