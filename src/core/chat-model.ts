@@ -66,6 +66,8 @@ export interface ChatRequest {
   parameters: GenerationParameters;
   /** Keep only the last this many prompt tokens (server-side truncation), when the model can. */
   truncatePromptTokens?: number;
+  /** The prefixes this conversation shares with others of the run (absent: `--no-prompt-cache`, or none). */
+  promptCache?: PromptCacheHint;
   signal?: AbortSignal;
 }
 
@@ -98,6 +100,40 @@ export interface TokenUsage {
   outputTokens: number;
   /** Of `outputTokens`, those spent reasoning (thinking), where the provider reports them. */
   reasoningTokens?: number;
+  /**
+   * Of `inputTokens`, those the provider read from its prompt cache (OpenAI's and Azure's
+   * `prompt_tokens_details.cached_tokens`, Anthropic's `cache_read_input_tokens`, Bedrock's
+   * `cacheReadInputTokens`, Gemini's `cachedContentTokenCount`, vLLM's where it reports them).
+   * `inputTokens` counts every prompt token: cached, cache-written and plain.
+   */
+  cachedInputTokens?: number;
+  /**
+   * Of `inputTokens`, those written to the prompt cache and billed at its write price (Anthropic's
+   * `cache_creation_input_tokens`, Bedrock's `cacheWriteInputTokens`).
+   */
+  cacheWriteTokens?: number;
+}
+
+/**
+ * Where a conversation shares its text with others of the same run, for the provider's prompt
+ * cache. The runner computes it from the prefix order (the prefixes this conversation shares
+ * with its neighbours in the walk); an adapter marks them the way its provider caches
+ * (Anthropic's `cache_control`, Bedrock's `cachePoint`, OpenAI's and Azure's `prompt_cache_key`)
+ * or ignores the hint. It never changes the text sent, nor the response cache key.
+ */
+export interface PromptCacheHint {
+  /**
+   * Ends of the shared prefixes, ascending and distinct, at most four: the index of a message in
+   * `messages` and a character offset in its content (its length: the whole message). An offset
+   * falls just after a line break or a space where one is near, so the text on either side of a
+   * split keeps its own tokens.
+   */
+  breakpoints: ReadonlyArray<{ message: number; offset: number }>;
+  /**
+   * A stable key of the shortest of those prefixes (hex, at most 64 characters): every request
+   * that shares it carries the same key (OpenAI's and Azure's `prompt_cache_key`).
+   */
+  key: string;
 }
 
 export interface ChatResponse {

@@ -2,9 +2,15 @@ import type { ChatModel, GenerationParameters } from '../core/chat-model.js';
 import type { Tokenizer } from '../core/tokenizer.js';
 
 export interface Prices {
-  /** Currency units per million input tokens. */
+  /** Currency units per million input tokens (the list price: no cache, no batch). */
   inputPerMillion: number;
   outputPerMillion: number;
+  /** Per million input tokens read from the prompt cache (default: the provider's documented share of the input price). */
+  cachedInputPerMillion?: number;
+  /** Per million input tokens written to the prompt cache (Anthropic, Bedrock; default: the provider's documented multiple). */
+  cacheWritePerMillion?: number;
+  /** What a batch API answer costs as a share of the prices above (default: the provider's, 0.5 where documented). */
+  batchMultiplier?: number;
 }
 
 /** A model as the runner uses it: one or more endpoints, its window, tokenizer and prices. */
