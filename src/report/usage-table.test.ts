@@ -62,7 +62,10 @@ describe('prompt-cache tokens and list price in the usage table', () => {
 
   it('sums cached and cache-written tokens, what was paid and the list price', () => {
     const rows = usageByTask([
-      run({ inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3 }, usage),
+      run(
+        { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3, cacheWritePerMillion: 3.75 },
+        usage,
+      ),
     ]);
     expect(rows[0]).toMatchObject({
       inputTokens: 2000,
@@ -81,7 +84,7 @@ describe('prompt-cache tokens and list price in the usage table', () => {
     expect(text).toContain(
       'Cached tokens: of the input tokens, those the provider read from its prompt cache',
     );
-    expect(text).not.toContain('No cached-input price');
+    expect(text).not.toContain('No cached-input');
   });
 
   it('no cache figures: no cache-write column; a result stored before list prices were kept counts its cost', () => {
@@ -96,8 +99,12 @@ describe('prompt-cache tokens and list price in the usage table', () => {
     const rows = usageByTask([run({ inputPerMillion: 1, outputPerMillion: 1 }, usage)]);
     expect(rows[0]!.cachedAtInputPrice).toBe(true);
     expect(renderUsageText(rows)).toContain(
-      'No cached-input price is known for claude (none in the config, none documented for the model): its cached tokens are priced at the input price',
+      'No cached-input (or cache-write) price is known for claude (none in the config, none documented for the model): those tokens are priced at the input price',
     );
+    // Written tokens without a write price are priced at the input price too.
+    const cachedOnly = { inputPerMillion: 1, outputPerMillion: 1, cachedInputPerMillion: 0.1 };
+    expect(usageByTask([run(cachedOnly, usage)])[0]!.cachedAtInputPrice).toBe(true);
+    expect(usageByTask([run(cachedOnly, [usage[1]!])])[0]!.cachedAtInputPrice).toBe(false);
     // Without prices there is nothing priced at all.
     expect(usageByTask([run(null, usage)])[0]!.cachedAtInputPrice).toBe(false);
   });

@@ -30,8 +30,9 @@ export interface TaskUsage {
   /** The same sent requests at the list input and output prices: no prompt cache, no batch discount. */
   listCost: number | null;
   /**
-   * True when the model's prices had no cached-input price (none in the config, none documented
-   * for the model) and the provider reported cached tokens: they were priced at the input price.
+   * True when the provider reported cached (or cache-written) tokens and the model's prices had no
+   * cached-input (or cache-write) price, none in the config and none documented for the model:
+   * they were priced at the input price.
    */
   cachedAtInputPrice: boolean;
 }
@@ -51,6 +52,7 @@ function storedPrices(model: unknown): Record<string, unknown> | undefined {
 /** One task's figures, from its results and the prices stored with its run. */
 function taskUsage(run: RunWithResults['run'], task: string, ofTask: StoredResult[]): TaskUsage {
   const cachedInputTokens = sumOrNull(ofTask.map((result) => result.cachedInputTokens));
+  const cacheWriteTokens = sumOrNull(ofTask.map((result) => result.cacheWriteTokens));
   const prices = storedPrices(run.model);
   return {
     runId: run.id,
@@ -61,14 +63,16 @@ function taskUsage(run: RunWithResults['run'], task: string, ofTask: StoredResul
     cached: ofTask.filter((result) => result.cacheHit).length,
     inputTokens: sumOrNull(ofTask.map((result) => result.inputTokens)),
     cachedInputTokens,
-    cacheWriteTokens: sumOrNull(ofTask.map((result) => result.cacheWriteTokens)),
+    cacheWriteTokens,
     outputTokens: sumOrNull(ofTask.map((result) => result.outputTokens)),
     reasoningTokens: sumOrNull(ofTask.map((result) => result.reasoningTokens)),
     cost: sumOrNull(ofTask.map((result) => result.cost)),
     // Results stored before list costs were kept paid list price: their cost is it.
     listCost: sumOrNull(ofTask.map((result) => result.listCost ?? result.cost)),
     cachedAtInputPrice:
-      (cachedInputTokens ?? 0) > 0 && prices !== undefined && prices.cachedInputPerMillion === undefined,
+      prices !== undefined &&
+      (((cachedInputTokens ?? 0) > 0 && prices.cachedInputPerMillion === undefined) ||
+        ((cacheWriteTokens ?? 0) > 0 && prices.cacheWritePerMillion === undefined)),
   };
 }
 
@@ -176,7 +180,7 @@ function note(rows: readonly TaskUsage[], columns: readonly Column[]): string {
   const undiscounted = [...new Set(rows.filter((row) => row.cachedAtInputPrice).map((row) => row.label))];
   if (undiscounted.length > 0)
     sentences.push(
-      `No cached-input price is known for ${undiscounted.join(', ')} (none in the config, none documented for the model): its cached tokens are priced at the input price; give "prices": { "cachedInputPerMillion": … } in the config.`,
+      `No cached-input (or cache-write) price is known for ${undiscounted.join(', ')} (none in the config, none documented for the model): those tokens are priced at the input price; give "prices": { "cachedInputPerMillion": …, "cacheWritePerMillion": … } in the config.`,
     );
   return sentences.join(' ');
 }
