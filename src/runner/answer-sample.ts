@@ -3,7 +3,13 @@ import type { ChatMessage, ChatModel } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import { GZIP_THRESHOLD_CHARS } from '../store/prepared-prompt.js';
-import { type CachedResponse, type PreparedPrompt, preparePromptAsync } from '../store/store.js';
+import {
+  type CachedResponse,
+  type PreparedPrompt,
+  preparePromptAsync,
+  reportedCounts,
+} from '../store/store.js';
+import { priceAnswer } from './answer-price.js';
 import type { ModelBinding } from './model-binding.js';
 import { resultRecord } from './result-columns.js';
 import { retrying, withRetry } from './retry.js';
@@ -150,7 +156,7 @@ async function sendAndKeep(
     inputTokens: usage?.inputTokens ?? request.promptTokens,
     // Without the provider's count: the answer's and the thinking's tokens, by the model's tokenizer.
     outputTokens: usage?.outputTokens ?? model.tokenizer?.count(text + (reasoning ?? '')) ?? null,
-    ...(usage?.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
+    ...reportedCounts(usage),
     finishReason:
       outcome.value.finishReason === undefined ? null : context.scrubSecrets(outcome.value.finishReason),
   };
@@ -163,21 +169,17 @@ async function sendAndKeep(
         response,
       };
   if (entry) context.cache.remember(entry.cacheKey);
-  context.budget?.spend(costOf(model, response));
+  // The budget counts the list price: an upper bound of what was paid (see CostBudget).
+  context.budget?.spend(priceOf(model, response)?.listCost ?? 0);
   // Handed to the store now; the claim is let go once the answer is committed, where another
   // process finds it. The slot goes on meanwhile.
   void context.writer.keepAnswer(entry).finally(release);
   return { response, fresh: true, attempts, prompt, sentAt: started };
 }
 
-/** The price of a fresh answer (a cached one cost nothing this time). */
-function costOf(model: ModelBinding, response: CachedResponse): number {
-  if (!model.prices) return 0;
-  return (
-    ((response.inputTokens ?? 0) * model.prices.inputPerMillion +
-      (response.outputTokens ?? 0) * model.prices.outputPerMillion) /
-    1e6
-  );
+/** What an answer cost and costs at list price; undefined without prices (unknown, not zero). */
+function priceOf(model: ModelBinding, response: CachedResponse) {
+  return model.prices ? priceAnswer(model.prices, response, { batch: false }) : undefined;
 }
 
 /** `--count-tokens endpoint`: the endpoint's own count, retried as requests are; else undefined. */
@@ -268,7 +270,8 @@ function scoreAndWrite(
 ): Promise<boolean> {
   const { model, progress } = context;
   const { response, fresh } = answer;
-  const cost = fresh ? costOf(model, response) : 0;
+  // A cached answer cost nothing this time: neither paid nor at list price.
+  const price = fresh ? priceOf(model, response) : model.prices && { cost: 0, listCost: 0 };
   // A reasoning model's thinking in the output is not its answer: scored without it.
   const scored = context.tasks[sample.task]!.score({
     sample,
@@ -291,8 +294,12 @@ function scoreAndWrite(
         inputTokens: response.inputTokens,
         outputTokens: response.outputTokens,
         reasoningTokens: response.reasoningTokens ?? null,
+        // A cached answer keeps the cache figures it was stored with.
+        cachedInputTokens: response.cachedInputTokens ?? null,
+        cacheWriteTokens: response.cacheWriteTokens ?? null,
         // Without prices the cost is unknown, not zero.
-        cost: model.prices ? cost : null,
+        cost: price?.cost ?? null,
+        listCost: price?.listCost ?? null,
         latencyMs,
         attempts: answer.attempts,
         cacheHit: !fresh,
@@ -303,7 +310,7 @@ function scoreAndWrite(
   if (fresh) {
     progress.inputTokens += response.inputTokens ?? 0;
     progress.outputTokens += response.outputTokens ?? 0;
-    progress.cost += cost;
+    progress.cost += price?.cost ?? 0;
   } else progress.cached++;
   return written;
 }

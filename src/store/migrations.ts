@@ -106,4 +106,14 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  `
+  -- Of the input tokens, those the provider read from its prompt cache and those it wrote to it
+  -- (NULL: not reported); and what the answer costs at list price (its input and output tokens at
+  -- the input and output prices: no cache, no batch discount), beside \`cost\`, what was paid.
+  ALTER TABLE results ADD COLUMN cached_input_tokens INTEGER;
+  ALTER TABLE results ADD COLUMN cache_write_tokens INTEGER;
+  ALTER TABLE results ADD COLUMN list_cost REAL;
+  ALTER TABLE responses ADD COLUMN cached_input_tokens INTEGER;
+  ALTER TABLE responses ADD COLUMN cache_write_tokens INTEGER;
+  `,
 ];
