@@ -11,6 +11,7 @@ import { costBudgetFor } from './cost-budget.js';
 import { EndpointHealth } from './endpoint-health.js';
 import type { ModelBinding } from './model-binding.js';
 import { PrefixRuns } from './prefix-order.js';
+import { promptCacheHints } from './prompt-cache-hints.js';
 import { redactedText } from './redact-result.js';
 import { ResultWriter } from './result-writer.js';
 import type { RetryPolicy } from './retry.js';
@@ -316,7 +317,10 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   };
   const slots = slotsOf(model);
   // Each slot sends its run of the prefix order back to back, for the endpoint's prefix cache.
-  const queue = new SampleQueue(new PrefixRuns(pending, slots.length));
+  const runs = new PrefixRuns(pending, slots.length);
+  // Where each prompt shares its prefix with its neighbours in that order, for the provider's cache.
+  if (model.promptCache !== false) context.promptCache = promptCacheHints(runs.walk);
+  const queue = new SampleQueue(runs);
   if (model.endpoints.length > 1) failOver(context, queue, options);
   const commits: Commits = { uncommitted: new Set(), failure: undefined };
   const worker = workerOf(context, queue, options, commits);
