@@ -7,8 +7,10 @@ import type {
   ChatResponse,
   EndpointFacts,
   GenerationParameters,
+  PromptCacheHint,
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
+import { PromptCachePieces } from '../prompt-cache-pieces.js';
 import { settleProbe } from '../settle-probe.js';
 import { bedrockFailure, isInvalidModelId } from './bedrock-errors.js';
 import { type BedrockConnection, bedrockRuntime, regionOf, runtimeIdentity } from './bedrock-runtime.js';
@@ -93,7 +95,10 @@ export class BedrockChatModel implements ChatModel {
       const output = await client.send(
         new ConverseCommand({
           modelId: this.modelId,
-          ...converseShape(request.messages),
+          ...converseShape(
+            request.messages,
+            bedrockCachesPrompts(this.modelId) ? request.promptCache : undefined,
+          ),
           ...converseGeneration(request.parameters),
         }),
         request.signal ? { abortSignal: request.signal } : {},
@@ -146,16 +151,50 @@ function converseGeneration(parameters: GenerationParameters) {
   };
 }
 
-/** Converse's shape of a conversation: system messages as `system` blocks, the rest as text messages. */
-function converseShape(messages: readonly ChatMessage[]) {
-  const system = messages.filter((message) => message.role === 'system');
+/**
+ * The model families Bedrock documents prompt caching for (cache checkpoints in Converse): Claude
+ * 3.5 Haiku, 3.7 Sonnet and the Claude 4 generation on (`claude-{sonnet,opus,haiku}-N`), Amazon
+ * Nova (Micro, Lite, Pro, Premier). Bedrock refuses a checkpoint for any other model.
+ */
+const CACHING_MODELS =
+  /anthropic\.claude-(?:3-5-haiku|3-7-sonnet|(?:sonnet|opus|haiku)-\d)|amazon\.nova-(?:2-)?(?:micro|lite|pro|premier)/;
+
+/** Whether Bedrock caches prompts of this model (a model id, an inference profile, or its ARN). */
+export function bedrockCachesPrompts(modelId: string): boolean {
+  return CACHING_MODELS.test(modelId);
+}
+
+/** A message's text as Converse blocks: cut at its breakpoints, a cache checkpoint after each cut. */
+function converseBlocks(pieces: PromptCachePieces, index: number, content: string) {
+  if (!pieces.cuts(index)) return [{ text: content }];
+  return pieces
+    .pieces(index, content)
+    .flatMap((piece) => (piece.cached ? [{ text: piece.text }, CACHE_POINT] : [{ text: piece.text }]));
+}
+
+const CACHE_POINT = { cachePoint: { type: 'default' as const } };
+
+/**
+ * Converse's shape of a conversation: system messages as `system` blocks, the rest as text
+ * messages. With a `PromptCacheHint` (a model that caches), a text is cut at its breakpoints and a
+ * `cachePoint` block follows each cut (at most four): the text blocks join to the same text.
+ */
+function converseShape(messages: readonly ChatMessage[], hint?: PromptCacheHint) {
+  const pieces = new PromptCachePieces(hint);
+  const system = messages.flatMap((message, index) =>
+    message.role === 'system' ? converseBlocks(pieces, index, message.content) : [],
+  );
   return {
-    messages: messages
-      .filter((message) => message.role !== 'system')
-      .map((message) => ({
-        role: message.role as 'user' | 'assistant',
-        content: [{ text: message.content }],
-      })),
-    ...(system.length > 0 ? { system: system.map((message) => ({ text: message.content })) } : {}),
+    messages: messages.flatMap((message, index) =>
+      message.role === 'system'
+        ? []
+        : [
+            {
+              role: message.role as 'user' | 'assistant',
+              content: converseBlocks(pieces, index, message.content),
+            },
+          ],
+    ),
+    ...(system.length > 0 ? { system } : {}),
   };
 }

@@ -8,7 +8,10 @@ import type {
 } from '../../core/chat-model.js';
 import { postJson } from '../http-json.js';
 import { chatCompletionAnswer, chatCompletionSchema } from './openai-chat-completion.js';
-import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
+import {
+  type OpenAICompatibleChatModelOptions,
+  OpenAICompatibleEndpoint,
+} from './openai-compatible-endpoint.js';
 import { openAIGenerationFields } from './openai-generation-fields.js';
 
 export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpoint.js';
@@ -16,6 +19,12 @@ export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpo
 /** Any server speaking OpenAI's /chat/completions: OpenAI, vLLM, SGLang, Ollama, llama.cpp … */
 export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider: string = 'openai-compatible';
+  private readonly promptCacheKey: boolean;
+
+  constructor(options: OpenAICompatibleChatModelOptions) {
+    super(options);
+    this.promptCacheKey = options.promptCacheKey ?? false;
+  }
 
   get capabilities(): ChatCapabilities {
     return {
@@ -56,6 +65,8 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
       ...(request.truncatePromptTokens !== undefined && this.serverExtensions
         ? { truncate_prompt_tokens: request.truncatePromptTokens }
         : {}),
+      // OpenAI and Azure: requests sharing a prefix go to the same cache.
+      ...(this.promptCacheKey && request.promptCache ? { prompt_cache_key: request.promptCache.key } : {}),
       ...request.parameters.extraBody,
     };
   }
