@@ -264,6 +264,16 @@ export function startProgress(total: number, pending: number): RunProgress {
   };
 }
 
+/** --max-cost needs the model's prices: refused before anything is sent. */
+function checkCostCap(model: ModelBinding, maxCost: number | undefined): void {
+  if (maxCost !== undefined && !model.prices)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--max-cost needs the prices of ${model.label}: medbench cannot bound the cost of a model it has no prices for.`,
+      hint: 'Give the model "prices": { "inputPerMillion": …, "outputPerMillion": … } in medbench.config.json.',
+    });
+}
+
 /**
  * Runs samples against a model and stores every result: the run's identity (its id) says what
  * is done already, workers schedule the rest (each slot a run of the prefix order, `PrefixRuns`), each answer is scored with the suite's task and
@@ -277,12 +287,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   const finished = store.getRun(run.id) ? store.finishedSampleIds(run.id) : new Set<string>();
   const pending = options.samples.filter((sample) => !finished.has(sample.id));
   checkSamples(pending, options.tasks, run.suite);
-  if (options.maxCost !== undefined && !model.prices)
-    throw new MedbenchError({
-      code: 'USAGE',
-      message: `--max-cost needs the prices of ${model.label}: medbench cannot bound the cost of a model it has no prices for.`,
-      hint: 'Give the model "prices": { "inputPerMillion": …, "outputPerMillion": … } in medbench.config.json.',
-    });
+  checkCostCap(model, options.maxCost);
   const control = new RunControl(options);
   const thread = StoreWriterThread.where(store.path);
   // Started before the first request, so that no answer waits for the thread to start.
