@@ -127,6 +127,18 @@ describe('Bedrock: a cachePoint after each text that ends at a breakpoint, for t
       messagesText(without!.system, without!.messages),
     );
   });
+
+  it('a refusal of the cache points sends the request again without them, and none after', async () => {
+    const model = bedrock('us.anthropic.claude-3-7-sonnet-20250219-v1:0');
+    const message =
+      'You invoked an unsupported model or your request did not allow prompt caching. See the documentation for more information.';
+    servers.bedrock.script.push({ kind: 'status', status: 400, body: JSON.stringify({ message }) });
+    const before = servers.bedrock.requests.length;
+    expect((await model.generate(hinted)).text).toBe('iron deficiency');
+    await model.generate(hinted);
+    const sent = servers.bedrock.requests.slice(before).map((request) => serialised(request.body));
+    expect(sent.map((body) => body.includes('cachePoint'))).toEqual([true, false, false]);
+  });
 });
 
 describe('prompt_cache_key: OpenAI and Azure only', () => {
@@ -146,6 +158,29 @@ describe('prompt_cache_key: OpenAI and Azure only', () => {
     const [without, withHint] = await bodies(model, 'azure-openai');
     expect(without).not.toHaveProperty('prompt_cache_key');
     expect(withHint).toEqual({ ...without, prompt_cache_key: hint.key });
+  });
+
+  it('a deployment that refuses the key gets the request again without it, and never the key again', async () => {
+    const server = servers['azure-openai'];
+    const model = await azureOpenAIProvider.createChat(
+      factoryOptions(server.url, 'DeepSeek-R1', { deployment: 'deepseek-r1' }),
+    );
+    const refusal = (message: string) => ({
+      kind: 'status' as const,
+      status: 400,
+      body: JSON.stringify({ error: { code: 'unrecognized_request_argument', message } }),
+    });
+    // Another 400 is the run's to record: not sent again.
+    server.script.push(refusal('Unsupported value: temperature'));
+    const before = server.requests.length;
+    await expect(model.generate(hinted)).rejects.toThrow(/HTTP 400/);
+    expect(server.requests.length - before).toBe(1);
+    server.script.push(refusal('Unrecognized request argument supplied: prompt_cache_key'));
+    expect((await model.generate(hinted)).text).toBe('iron deficiency');
+    await model.generate(hinted);
+    const sent = server.requests.slice(before + 1).map((request) => request.body);
+    expect(sent.map((body) => 'prompt_cache_key' in body)).toEqual([true, false, false]);
+    expect(sent[1]).toEqual(sent[2]);
   });
 
   it('an OpenAI-compatible server (vLLM: automatic prefix caching) gets nothing', async () => {

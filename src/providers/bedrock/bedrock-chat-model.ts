@@ -34,12 +34,15 @@ export class BedrockChatModel implements ChatModel {
   readonly modelId: string;
   readonly endpoint: string;
   private readonly region: string | undefined;
+  /** Cache points go with a prompt cache hint: a model Bedrock caches, until Bedrock refuses them. */
+  private cachePoints: boolean;
   private client: Promise<BedrockRuntimeClient> | undefined;
 
   constructor(private readonly options: BedrockChatModelOptions) {
     this.modelId = options.modelId;
     this.region = regionOf(options);
     this.endpoint = runtimeIdentity(options);
+    this.cachePoints = bedrockCachesPrompts(options.modelId);
   }
 
   private runtime(): Promise<BedrockRuntimeClient> {
@@ -89,16 +92,26 @@ export class BedrockChatModel implements ChatModel {
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
+    const hint = this.cachePoints ? request.promptCache : undefined;
+    try {
+      return await this.converse(request, hint);
+    } catch (error) {
+      // Refused (an account or region without prompt caching for the model): sent again
+      // without cache points, and none are sent to this endpoint again.
+      if (!hint || !refusesCaching(error)) throw error;
+      this.cachePoints = false;
+      return this.converse(request, undefined);
+    }
+  }
+
+  private async converse(request: ChatRequest, hint: PromptCacheHint | undefined): Promise<ChatResponse> {
     try {
       const { ConverseCommand } = await import('@aws-sdk/client-bedrock-runtime');
       const client = await this.runtime();
       const output = await client.send(
         new ConverseCommand({
           modelId: this.modelId,
-          ...converseShape(
-            request.messages,
-            bedrockCachesPrompts(this.modelId) ? request.promptCache : undefined,
-          ),
+          ...converseShape(request.messages, hint),
           ...converseGeneration(request.parameters),
         }),
         request.signal ? { abortSignal: request.signal } : {},
@@ -162,6 +175,11 @@ const CACHING_MODELS =
 /** Whether Bedrock caches prompts of this model (a model id, an inference profile, or its ARN). */
 export function bedrockCachesPrompts(modelId: string): boolean {
   return CACHING_MODELS.test(modelId);
+}
+
+/** Bedrock's 400 for cache points it does not take ("…did not allow prompt caching"). */
+function refusesCaching(error: unknown): boolean {
+  return MedbenchError.is(error) && error.status === 400 && /prompt caching|cachePoint/i.test(error.message);
 }
 
 /** A message's text as Converse blocks: cut at its breakpoints, a cache checkpoint after each cut. */

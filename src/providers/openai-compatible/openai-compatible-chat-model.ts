@@ -6,6 +6,7 @@ import type {
   ChatRequest,
   ChatResponse,
 } from '../../core/chat-model.js';
+import { MedbenchError } from '../../core/errors.js';
 import { postJson } from '../http-json.js';
 import { chatCompletionAnswer, chatCompletionSchema } from './openai-chat-completion.js';
 import {
@@ -19,7 +20,7 @@ export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpo
 /** Any server speaking OpenAI's /chat/completions: OpenAI, vLLM, SGLang, Ollama, llama.cpp … */
 export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider: string = 'openai-compatible';
-  private readonly promptCacheKey: boolean;
+  private promptCacheKey: boolean;
 
   constructor(options: OpenAICompatibleChatModelOptions) {
     super(options);
@@ -72,6 +73,19 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
+    try {
+      return await this.send(request);
+    } catch (error) {
+      // A deployment that refuses prompt_cache_key (Azure serving another maker's model answers
+      // 400 "Unrecognized request argument supplied: prompt_cache_key"): sent again without it,
+      // and never again to this endpoint.
+      if (!(this.promptCacheKey && request.promptCache && refusesCacheKey(error))) throw error;
+      this.promptCacheKey = false;
+      return this.send(request);
+    }
+  }
+
+  private async send(request: ChatRequest): Promise<ChatResponse> {
     const response = await postJson({
       url: this.url('/chat/completions'),
       ...(await this.requestOptions()),
@@ -89,4 +103,9 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
   batchRequest(request: ChatRequest): { url: string; body: Record<string, unknown> } {
     return { url: '/v1/chat/completions', body: { model: this.modelId, ...this.chatBody(request) } };
   }
+}
+
+/** A 400 naming prompt_cache_key: the server does not take the field. */
+function refusesCacheKey(error: unknown): boolean {
+  return MedbenchError.is(error) && error.status === 400 && error.message.includes('prompt_cache_key');
 }
