@@ -150,7 +150,7 @@ const hinted: ChatRequest = {
       { message: 0, offset: request.messages[0]!.content.length },
       { message: 3, offset: 'Ferritin 8 µg/L, '.length },
     ],
-    key: 'a3f1c2d4e5b6a7980112233445566778899aabbccddeeff0011223344556677',
+    key: 'a3f1c2d4e5b6a79801122334455667788990aabbccddeeff0011223344556677',
   },
 };
 
