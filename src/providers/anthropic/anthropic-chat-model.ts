@@ -12,6 +12,7 @@ import type {
 import { HttpEndpoint, type HttpEndpointOptions } from '../http-endpoint.js';
 import { field, postJson } from '../http-json.js';
 import { settleProbe } from '../settle-probe.js';
+import { anthropicConversation } from './anthropic-conversation.js';
 
 const responseSchema = z.object({
   content: z.array(
@@ -93,7 +94,7 @@ export class AnthropicChatModel extends HttpEndpoint implements ChatModel {
       body: {
         model: this.modelId,
         ...anthropicGenerationFields(request.parameters),
-        ...splitSystem(request.messages),
+        ...anthropicConversation(request.messages, request.promptCache),
         ...request.parameters.extraBody,
       },
       schema: responseSchema,
@@ -142,7 +143,7 @@ export class AnthropicChatModel extends HttpEndpoint implements ChatModel {
     const counted = await postJson({
       url: this.url('/v1/messages/count_tokens'),
       ...(await this.versioned()),
-      body: { model: this.modelId, ...splitSystem(messages) },
+      body: { model: this.modelId, ...anthropicConversation(messages) },
       schema: z.object({ input_tokens: z.number() }),
       ...(signal ? { signal } : {}),
     });
@@ -169,13 +170,4 @@ function anthropicGenerationFields(parameters: GenerationParameters): Record<str
     ...field('top_p', parameters.topP),
     ...field('stop_sequences', parameters.stop),
   };
-}
-
-/** Anthropic's shape of a conversation: system messages joined in `system`, the rest as messages. */
-function splitSystem(messages: readonly ChatMessage[]): { system?: string; messages: ChatMessage[] } {
-  const system = messages
-    .filter((message) => message.role === 'system')
-    .map((message) => message.content)
-    .join('\n\n');
-  return { ...(system ? { system } : {}), messages: messages.filter((message) => message.role !== 'system') };
 }
