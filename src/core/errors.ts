@@ -23,6 +23,8 @@ export type MedbenchErrorCode =
   | 'FILE_ERROR'
   /** Restricted (credentialed) data would go to an endpoint not approved to receive it. */
   | 'DATA_RESTRICTED'
+  /** A feature's optional package (an optional peer dependency) is not installed. */
+  | 'PART_MISSING'
   | 'USAGE';
 
 export interface MedbenchErrorOptions {
@@ -64,7 +66,10 @@ export class MedbenchError extends Error {
 /** Fatal errors stop a whole run: retrying another sample would fail the same way. */
 export function isFatalForRun(error: MedbenchError): boolean {
   return (
-    error.code === 'ENDPOINT_AUTH' || error.code === 'ENDPOINT_UNREACHABLE' || error.code === 'MISSING_SECRET'
+    error.code === 'ENDPOINT_AUTH' ||
+    error.code === 'ENDPOINT_UNREACHABLE' ||
+    error.code === 'MISSING_SECRET' ||
+    error.code === 'PART_MISSING'
   );
 }
 
