@@ -75,6 +75,12 @@ describe('the optional parts and package.json', () => {
     );
   });
 
+  it("the README's table gives every part's install command", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const entry of Object.values(OPTIONAL_PARTS))
+      expect(readme).toContain(`| \`${installCommand(entry)}\` |`);
+  });
+
   it('src/ imports an optional package only as types, or through loadOptionalPart on first use', () => {
     const files = readdirSync(join(ROOT, 'src'), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
