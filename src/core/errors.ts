@@ -27,6 +27,7 @@ export type MedbenchErrorCode =
   | 'PART_MISSING'
   | 'USAGE';
 
+/** The fields of a `MedbenchError`. */
 export interface MedbenchErrorOptions {
   code: MedbenchErrorCode;
   message: string;
@@ -41,6 +42,7 @@ export interface MedbenchErrorOptions {
   cause?: unknown;
 }
 
+/** medbench's error: a stable code to branch on, a message saying what is wrong, and a hint saying what to do. */
 export class MedbenchError extends Error {
   readonly code: MedbenchErrorCode;
   readonly hint: string | undefined;
