@@ -72,6 +72,32 @@ describe('the library (src/index.ts, built to dist/)', () => {
     expect(classes.filter((name) => !names.has(name))).toEqual([]);
   });
 
+  it('dist/ imports only dependencies and optional peer dependencies: nothing from devDependencies is needed at install', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
+    const allowed = new Set([
+      ...Object.keys(manifest.dependencies!),
+      ...Object.keys(manifest.peerDependencies!),
+    ]);
+    const imported = new Set<string>();
+    for (const file of readdirSync(join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.js')) continue;
+      const text = readFileSync(join(ROOT, 'dist', file), 'utf8');
+      for (const match of text.matchAll(
+        /^(?:import|export)\b[^;]*?from '([^'.][^']*)'|\bimport\('([^'.][^']*)'\)/gm,
+      )) {
+        const specifier = (match[1] ?? match[2])!;
+        if (specifier.startsWith('node:')) continue;
+        const parts = specifier.split('/');
+        imported.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+      }
+    }
+    expect(imported.size).toBeGreaterThan(10);
+    expect([...imported].filter((name) => !allowed.has(name))).toEqual([]);
+  });
+
   it('every export has a doc comment', () => {
     expect(exported.length).toBeGreaterThan(100);
     expect(exported.filter((entry) => !entry.documented).map((entry) => entry.name)).toEqual([]);
