@@ -23,8 +23,11 @@ export type MedbenchErrorCode =
   | 'FILE_ERROR'
   /** Restricted (credentialed) data would go to an endpoint not approved to receive it. */
   | 'DATA_RESTRICTED'
+  /** A feature's optional package (an optional peer dependency) is not installed. */
+  | 'PART_MISSING'
   | 'USAGE';
 
+/** The fields of a `MedbenchError`. */
 export interface MedbenchErrorOptions {
   code: MedbenchErrorCode;
   message: string;
@@ -39,6 +42,7 @@ export interface MedbenchErrorOptions {
   cause?: unknown;
 }
 
+/** medbench's error: a stable code to branch on, a message saying what is wrong, and a hint saying what to do. */
 export class MedbenchError extends Error {
   readonly code: MedbenchErrorCode;
   readonly hint: string | undefined;
@@ -64,7 +68,10 @@ export class MedbenchError extends Error {
 /** Fatal errors stop a whole run: retrying another sample would fail the same way. */
 export function isFatalForRun(error: MedbenchError): boolean {
   return (
-    error.code === 'ENDPOINT_AUTH' || error.code === 'ENDPOINT_UNREACHABLE' || error.code === 'MISSING_SECRET'
+    error.code === 'ENDPOINT_AUTH' ||
+    error.code === 'ENDPOINT_UNREACHABLE' ||
+    error.code === 'MISSING_SECRET' ||
+    error.code === 'PART_MISSING'
   );
 }
 

@@ -11,6 +11,7 @@ import type {
   TokenUsage,
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
+import { loadOptionalPart, OPTIONAL_PARTS } from '../../core/optional-part.js';
 import { PromptCachePieces } from '../prompt-cache-pieces.js';
 import { settleProbe } from '../settle-probe.js';
 import { bedrockFailure, isInvalidModelId } from './bedrock-errors.js';
@@ -75,7 +76,10 @@ export class BedrockChatModel implements ChatModel {
   /** CountTokens (free): Bedrock's own count of the prompt as Converse would send it. */
   async countTokens(messages: ChatMessage[], signal?: AbortSignal): Promise<number> {
     try {
-      const { CountTokensCommand } = await import('@aws-sdk/client-bedrock-runtime');
+      const { CountTokensCommand } = await loadOptionalPart(
+        OPTIONAL_PARTS.bedrock,
+        () => import('@aws-sdk/client-bedrock-runtime'),
+      );
       const client = await this.runtime();
       const counted = await client.send(
         new CountTokensCommand({ modelId: this.modelId, input: { converse: converseShape(messages) } }),
@@ -107,7 +111,10 @@ export class BedrockChatModel implements ChatModel {
 
   private async converse(request: ChatRequest, hint: PromptCacheHint | undefined): Promise<ChatResponse> {
     try {
-      const { ConverseCommand } = await import('@aws-sdk/client-bedrock-runtime');
+      const { ConverseCommand } = await loadOptionalPart(
+        OPTIONAL_PARTS.bedrock,
+        () => import('@aws-sdk/client-bedrock-runtime'),
+      );
       const client = await this.runtime();
       const output = await client.send(
         new ConverseCommand({
