@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { errorFixture } from '../providers/wire.js';
 import { newId } from './platform-basics.js';
-import { type Answered, type Billing, type PlatformSetup, parseBody } from './platform-setup.js';
+import { type Answered, type Billing, errorBody, type PlatformSetup, parseBody } from './platform-setup.js';
 import type { BreakpointCache, PromptBlock } from './prefix-cache.js';
 
 const cacheControlSchema = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() });
@@ -69,9 +68,7 @@ export function promptBlocks(request: MessageRequest): PromptBlock[] {
 }
 
 export function anthropicError(status: number, message?: string) {
-  const body = structuredClone(errorFixture<{ error: { message: string } }>('anthropic', status, 500));
-  if (message !== undefined) body.error.message = message;
-  return body;
+  return errorBody('anthropic', status, 500, { message });
 }
 
 export interface MessagesContext extends Omit<PlatformSetup, 'clock' | 'received'> {

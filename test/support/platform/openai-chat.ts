@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { errorFixture } from '../providers/wire.js';
 import { newId } from './platform-basics.js';
-import { type Answered, type Billing, type PlatformSetup, parseBody } from './platform-setup.js';
+import type { Answered, Billing, PlatformSetup } from './platform-setup.js';
+import { billCachedRead, errorBody, parseBody } from './platform-setup.js';
 import type { AutomaticPrefixCache } from './prefix-cache.js';
 
 const contentSchema = z.union([
@@ -38,10 +38,7 @@ export type ErrorFlavour = 'openai-compatible' | 'azure-openai';
 
 /** The provider's documented error body for `status`, with `message` when given. */
 export function openAIError(flavour: ErrorFlavour, status: number, message?: string, param?: string) {
-  const body = structuredClone(errorFixture<{ error: Record<string, unknown> }>(flavour, status, 400));
-  if (message !== undefined) body.error.message = message;
-  if (param !== undefined) body.error.param = param;
-  return body;
+  return errorBody(flavour, status, 400, { message, param });
 }
 
 export interface ChatContext extends Omit<PlatformSetup, 'clock' | 'received'> {
@@ -70,12 +67,12 @@ export function completeChat(context: ChatContext, raw: unknown, billing: Billin
   const model = context.modelOf(request.model);
   const promptTokens = context.countTokens(prompt);
   const cached = context.cache.read(`${model}\u0000${request.prompt_cache_key ?? ''}`, prompt, promptTokens);
-  const outputTokens = context.countTokens(answer);
-  context.ledger.charge(billing, model, {
+  const outputTokens = billCachedRead(context, {
+    billing,
+    model,
     promptTokens,
-    cachedInputTokens: cached,
-    cacheWriteTokens: 0,
-    outputTokens,
+    cachedTokens: cached,
+    answer,
   });
   return {
     status: 200,

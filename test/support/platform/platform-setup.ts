@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { errorFixture } from '../providers/wire.js';
 import type { BatchEngine } from './batch-engine.js';
-import { BillingLedger, type PlatformPrices } from './billing-ledger.js';
+import { type Billing, BillingLedger, type PlatformPrices } from './billing-ledger.js';
 
 export type { Billing } from './billing-ledger.js';
 
@@ -71,4 +72,37 @@ export function parseBody<T extends object>(
 ): { value: T; issue?: undefined } | { issue: { path: string; message: string } } {
   const parsed = schema.safeParse(raw);
   return parsed.success ? { value: parsed.data } : { issue: firstIssue(parsed.error) };
+}
+
+/**
+ * Bills an automatically cached answer (no cache-write charge: OpenAI, Azure, Gemini's implicit and
+ * explicit reads) and returns its output tokens.
+ */
+export function billCachedRead(
+  setup: Pick<PlatformSetup, 'countTokens' | 'ledger'>,
+  charge: { billing: Billing; model: string; promptTokens: number; cachedTokens: number; answer: string },
+): number {
+  const outputTokens = setup.countTokens(charge.answer);
+  setup.ledger.charge(charge.billing, charge.model, {
+    promptTokens: charge.promptTokens,
+    cachedInputTokens: charge.cachedTokens,
+    cacheWriteTokens: 0,
+    outputTokens,
+  });
+  return outputTokens;
+}
+
+/**
+ * The provider's documented error body for `status` (test/support/providers/fixtures), its
+ * `fallback` status's when it has none, with the given fields of `error` replaced.
+ */
+export function errorBody(
+  provider: string,
+  status: number,
+  fallback: number,
+  fields: Record<string, unknown> = {},
+) {
+  const body = structuredClone(errorFixture<{ error: Record<string, unknown> }>(provider, status, fallback));
+  for (const [field, value] of Object.entries(fields)) if (value !== undefined) body.error[field] = value;
+  return body;
 }
