@@ -177,6 +177,13 @@ describe('Gemini platform: Batch Mode', () => {
     const page = await fetchJson(`${platform.url}/v1beta/batches?pageSize=1`, { headers: KEY });
     expect(page.body).toMatchObject({ operations: [{ name: second }], nextPageToken: '1' });
     const next = await fetchJson(`${platform.url}/v1beta/batches?pageSize=1&pageToken=1`, { headers: KEY });
+    platform.batches.advanceOnPoll = false;
+    platform.batches.advance(first);
+    platform.batches.advance(first);
+    platform.batches.advance(first);
+    platform.cutNextDownload = true;
+    await expect(get(first)).rejects.toThrow();
+    expect(at((await get(first)).body, 'done')).toBe(true);
     expect(next.body).toEqual({ operations: [expect.objectContaining({ name: first })] });
     expect(Object.fromEntries(platform.received.batchLines)).toEqual({ a: 2, b: 1 });
   });

@@ -9,7 +9,7 @@ import {
   generateContent,
   minimumCachingTokens,
 } from './gemini-content.js';
-import { type Exchange, listen, newId, parseJson, sendJson } from './platform-basics.js';
+import { type Exchange, listen, newId, parseJson, sendJson, sendText } from './platform-basics.js';
 import type { Platform, PlatformBaseOptions, PlatformSetup } from './platform-setup.js';
 import { firstIssue, platformSetup } from './platform-setup.js';
 import { AutomaticPrefixCache } from './prefix-cache.js';
@@ -213,8 +213,12 @@ function batchById(state: State, exchange: Exchange, method: string, name: strin
   }
   if (cancel) return send(exchange, { status: 200, body: {} });
   state.batches.poll(name);
-  if (ENDED.includes(job.phase)) state.received.resultDownloads += 1;
-  send(exchange, { status: 200, body: operation(job) });
+  if (!ENDED.includes(job.phase)) return send(exchange, { status: 200, body: operation(job) });
+  // The finished operation carries the results: the download the test may cut.
+  state.received.resultDownloads += 1;
+  const cut = state.cutNextDownload;
+  state.cutNextDownload = false;
+  sendText(exchange, JSON.stringify(operation(job)), 'application/json', cut);
 }
 
 function listBatches(state: State, exchange: Exchange) {

@@ -67,7 +67,7 @@ export async function startOpenAIPlatform(options: OpenAIPlatformOptions = {}): 
   };
   const batches = new BatchEngine({
     ...setup,
-    answer: (line) => answerLine({ azure, deployments, chat }, line),
+    answer: (line) => answerLine(chat, line),
     validate: (job) => job.errors,
     unprocessed: (line, why) => ({
       customId: line.customId,
@@ -96,16 +96,8 @@ export async function startOpenAIPlatform(options: OpenAIPlatformOptions = {}): 
   return state;
 }
 
-function answerLine(state: Pick<State, 'azure' | 'deployments' | 'chat'>, line: BatchLine): LineResult {
-  const deployment = line.body.model;
-  if (state.azure && (typeof deployment !== 'string' || !(deployment in state.deployments)))
-    return {
-      customId: line.customId,
-      outcome: 'errored',
-      status: 404,
-      body: fixture('azure-openai', 'resource-not-found'),
-    };
-  const { status, body } = completeChat(state.chat, line.body, { mode: 'batch', customId: line.customId });
+function answerLine(chat: ChatContext, line: BatchLine): LineResult {
+  const { status, body } = completeChat(chat, line.body, { mode: 'batch', customId: line.customId });
   return { customId: line.customId, outcome: status === 200 ? 'succeeded' : 'errored', status, body };
 }
 
@@ -121,6 +113,11 @@ function apiPath(state: State, url: URL): string | undefined {
 }
 
 function route(state: State, exchange: Exchange) {
+  const { authorization } = exchange.headers;
+  const keyed = state.azure
+    ? exchange.headers['api-key'] || authorization
+    : authorization?.startsWith('Bearer ');
+  if (!keyed) return fail(state, exchange, 401);
   const path = apiPath(state, exchange.url);
   if (path === undefined) {
     if (state.azure) sendJson(exchange.response, 404, fixture('azure-openai', 'resource-not-found'));
@@ -199,6 +196,13 @@ function createBatch(state: State, exchange: Exchange) {
       'input_file_id',
     );
   const { lines, errors } = validateBatchFile(file.content, batchEndpoints(state));
+  const deployment = lines[0]?.body.model;
+  if (state.azure && lines.length > 0 && !(typeof deployment === 'string' && deployment in state.deployments))
+    errors.push({
+      code: 'model_not_found',
+      message: `The deployment ${String(deployment)} does not exist.`,
+      line: 1,
+    });
   const job = state.batches.create(
     newId('batch_'),
     lines,
