@@ -235,6 +235,18 @@ describe('Anthropic platform: Message Batches', () => {
     expect(await resultsOf(text(expired.body, 'results_url'))).toEqual([
       { custom_id: 'c', result: { type: 'expired' } },
     ]);
+    const running = text((await create([request('d', 'w')])).body, 'id');
+    const refused = await fetchJson(`${platform.url}${batches}/${running}`, {
+      method: 'DELETE',
+      headers: HEADERS,
+    });
+    expect(refused.status).toBe(400);
+    const deleted = await fetchJson(`${platform.url}${batches}/${other}`, {
+      method: 'DELETE',
+      headers: HEADERS,
+    });
+    expect(deleted.body).toEqual({ id: other, type: 'message_batch_deleted' });
+    expect((await retrieve(other)).status).toBe(404);
   });
 
   it('refuses repeated or malformed custom ids, lists with after_id, cuts a download once, counts submissions', async () => {

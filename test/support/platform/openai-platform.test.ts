@@ -122,6 +122,23 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
     expect(at((await poll(text(second.body, 'id'))).body, 'status')).toBe('failed');
   });
 
+  it('expires a batch still running 24 hours after creation, and deletes files', async () => {
+    const time = clock();
+    await start({ clock: time });
+    const created = await submit([line('a', 'one')]);
+    platform.batches.holdAt = 'in_progress';
+    await poll(text(created.body, 'id'));
+    time.advance(24 * 3_600_000);
+    expect(at((await poll(text(created.body, 'id'))).body, 'status')).toBe('expired');
+    const file = text(created.body, 'input_file_id');
+    expect((await api.json(`/files/${file}`, { method: 'DELETE' })).body).toEqual({
+      id: file,
+      object: 'file',
+      deleted: true,
+    });
+    expect((await api.json(`/files/${file}`)).status).toBe(404);
+  });
+
   it('lists batches newest first with after and limit', async () => {
     await start({ clock: clock() });
     const ids = [];
