@@ -84,6 +84,14 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
       completion_window: '48h',
     });
     expect(window).toMatchObject({ status: 400, body: { error: { param: 'completion_window' } } });
+    const metadata = Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`k${index}`, 'v']));
+    const crowded = await create({
+      input_file_id: text(file.body, 'id'),
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+      metadata,
+    });
+    expect(crowded).toMatchObject({ status: 400, body: { error: { param: 'metadata' } } });
     expect((await poll('batch_missing')).status).toBe(404);
   });
 

@@ -33,7 +33,11 @@ const createBatchSchema = z.object({
   input_file_id: z.string(),
   endpoint: z.string(),
   completion_window: z.literal('24h'),
-  metadata: z.record(z.string(), z.string()).nullish(),
+  // Metadata: at most 16 pairs, keys up to 64 characters, values up to 512.
+  metadata: z
+    .record(z.string().max(64), z.string().max(512))
+    .refine((pairs) => Object.keys(pairs).length <= 16, 'metadata holds at most 16 key-value pairs')
+    .nullish(),
 });
 
 const DAY_MS = 24 * 3_600_000;
