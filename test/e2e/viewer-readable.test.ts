@@ -1,0 +1,129 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../../src/store/store.js';
+import { demoWithPublished, type startCli, startViewer, temporaryHome } from './cli.js';
+
+/**
+ * The viewer in Chromium as a first hour's user reads it (issue 35): a run's model and parameters
+ * as fields, compare scores as numbers, short dataset ids that copy whole, the leaderboard ranked
+ * with an average, and ten radar series told apart by colour and by marker and dash.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const XSS = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">';
+const home = temporaryHome();
+let browser: Browser;
+let context: BrowserContext;
+let viewer: ReturnType<typeof startCli>;
+let url = '';
+const ids = { baseline: '', gpt4o: '', datasetId: '' };
+/** Copies of the baseline: model-1 … model-6 get more NIAH answers right the higher their number; two tie. */
+const COPIES = ['model-1', 'model-2', 'model-3', 'model-4', 'model-5', 'model-6', 'tie-b', 'tie-a'];
+
+function addRuns(): void {
+  const store = new Store(join(home, 'medbench.sqlite'));
+  try {
+    const runs = store.listRuns({ suite: 'medodyssey' });
+    const baseline = runs.find((run) => run.source === 'medbench')!;
+    ids.baseline = baseline.id;
+    ids.datasetId = baseline.datasetId;
+    ids.gpt4o = runs.find((run) => run.label.startsWith('GPT-4o'))!.id;
+    const results = store.results(baseline.id);
+    store.transaction(() => {
+      COPIES.forEach((label, position) => {
+        const id = `copy${String(position).padStart(11, '0')}`;
+        const right = label.startsWith('tie') ? 3 : position + 1;
+        store.ensureRun({
+          ...baseline,
+          id,
+          label,
+          createdAt: new Date().toISOString(),
+          // Strings from a config or a model file are untrusted: shown as text, never run.
+          model: { ...baseline.model, description: `hostile ${XSS}` },
+          parameters: { ...baseline.parameters, nested: { deep: { note: XSS } } },
+        });
+        results.forEach((result, index) => {
+          const flip = result.task === 'niah' && index % 10 < right;
+          store.putResult({
+            ...result,
+            runId: id,
+            prompt: result.promptHash ? store.getPrompt(result.promptHash)! : null,
+            scores: flip ? { esm: 1, ssm: 1 } : result.scores,
+          });
+        });
+      });
+    });
+  } finally {
+    store.close();
+  }
+}
+
+async function open(route: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(`${url}#/${route}`);
+  await page.locator('#app h1').first().waitFor();
+  return page;
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('the viewer reads well in the first hour (Chromium)', () => {
+  beforeAll(async () => {
+    await demoWithPublished(home);
+    addRuns();
+    ({ viewer, url } = await startViewer(home));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+    context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    viewer?.child.kill('SIGINT');
+    await viewer?.done;
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("shows an imported run's model description and parameters as fields with dotted keys, long values folded", async () => {
+    const page = await open(`run?id=${ids.gpt4o}`);
+    const facts = (await page.locator('#run-facts').textContent())!;
+    expect(facts).not.toMatch(/[{}]|":/);
+    const field = async (list: string, key: string) =>
+      page.locator(`#${list} > dt`, { hasText: new RegExp(`^${key.replaceAll('.', '\\.')}$`) });
+    await expect((await field('run-model', 'modelId')).locator('+ dd').textContent()).resolves.toBe('gpt-4o');
+    await expect((await field('run-parameters', 'temperature')).locator('+ dd').textContent()).resolves.toBe(
+      '0',
+    );
+    await expect(
+      (await field('run-parameters', 'release.files.0.file')).locator('+ dd').textContent(),
+    ).resolves.toBe('niah_result/en_gpt-4o_v1.jsonl');
+    // The KG file's 97 missing ids: folded to a line, the whole list one click away.
+    const missing = (await field('run-parameters', 'release.files.2.missing')).locator('+ dd');
+    const folded = missing.locator('details');
+    await expect(folded.locator('summary').textContent()).resolves.toMatch(
+      /^3, 4, 5, .*… \(\d+ characters\)$/,
+    );
+    expect(await folded.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(false);
+    await folded.locator('summary').click();
+    await expect(folded.locator('.folded').textContent()).resolves.toMatch(/^3, 4, 5, [\d, ]+, 98, 99$/);
+    await page.close();
+  }, 60_000);
+
+  it("shows script payloads in a run's model and parameters as text, and runs none of them", async () => {
+    const page = await open(`run?id=copy00000000000`);
+    const note = page.locator('#run-parameters > dt', { hasText: /^nested\.deep\.note$/ });
+    await expect(note.locator('+ dd').textContent()).resolves.toBe(XSS);
+    const description = page.locator('#run-model > dt', { hasText: /^description$/ });
+    await expect(description.locator('+ dd').textContent()).resolves.toBe(`hostile ${XSS}`);
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+    expect(await page.locator('#app img, #app script').count()).toBe(0);
+    await page.close();
+  }, 60_000);
+});
