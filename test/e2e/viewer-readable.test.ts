@@ -126,4 +126,18 @@ describe.skipIf(!existsSync(CHROMIUM))('the viewer reads well in the first hour 
     expect(await page.locator('#app img, #app script').count()).toBe(0);
     await page.close();
   }, 60_000);
+
+  it('shows compare scores as metric: value, formatted as the leaderboard does, never JSON', async () => {
+    const page = await open(`compare?a=${ids.baseline}&b=copy00000000005&group=niah-en`);
+    await page.locator('#disagreements').waitFor();
+    const cells = await page.locator('#disagreements tbody tr > :nth-child(2)').allTextContents();
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells) expect(cell).toMatch(/^ESM: \d+\.\d{2} · SSM: \d+\.\d{2}$/);
+    const other = await page.locator('#disagreements tbody tr > :nth-child(3)').allTextContents();
+    expect(other).toContain('ESM: 100.00 · SSM: 100.00');
+    const pair = (await page.locator('#pairs .pair p').first().textContent())!;
+    expect(pair).toMatch(/ — ESM: \d+\.\d{2} · SSM: \d+\.\d{2}$/);
+    expect(await page.locator('#app').textContent()).not.toContain('{"esm"');
+    await page.close();
+  }, 60_000);
 });
