@@ -140,4 +140,22 @@ describe.skipIf(!existsSync(CHROMIUM))('the viewer reads well in the first hour 
     expect(await page.locator('#app').textContent()).not.toContain('{"esm"');
     await page.close();
   }, 60_000);
+
+  it('shortens dataset ids to 12 characters, the whole id in the title and copied by its button', async () => {
+    const short = `${ids.datasetId.slice(0, 12)}…`;
+    for (const [route, scope] of [
+      [`run?id=${ids.baseline}`, '#run-facts'],
+      ['leaderboard?suite=medodyssey', '#leaderboard tbody tr:has(a[href$="copy00000000000"])'],
+    ] as const) {
+      const page = await open(route);
+      const id = page.locator(`${scope} .dataset-id code`);
+      await expect(id.textContent()).resolves.toBe(short);
+      await expect(id.getAttribute('title')).resolves.toBe(ids.datasetId);
+      expect(await page.locator(scope).textContent()).not.toContain(ids.datasetId);
+      await page.locator(`${scope} .dataset-id button`).click();
+      await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(ids.datasetId);
+      await expect(page.locator(`${scope} .dataset-id button`).textContent()).resolves.toBe('Copied');
+      await page.close();
+    }
+  }, 60_000);
 });

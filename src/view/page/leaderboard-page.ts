@@ -3,6 +3,7 @@ import type { Leaderboard } from '../shared/view-types.js';
 import { radarChart } from './charts.js';
 import type { DataSource } from './data-source.js';
 import { type Column, dataTable } from './data-table.js';
+import { datasetIdView } from './dataset-id.js';
 import { el, href, link, percent, render } from './dom.js';
 import { navigation, runsById } from './navigation.js';
 
@@ -93,7 +94,7 @@ function boardColumns(
       value: (row) => runs.get(row.runId)?.datasetId ?? null,
       cell: (row) => {
         const id = runs.get(row.runId)?.datasetId;
-        return id ? el('code', { text: id.length > 12 ? `${id.slice(0, 12)}…` : id, title: id }) : '—';
+        return id ? datasetIdView(id) : '—';
       },
     },
     { label: 'Samples', value: (row) => row.samples },

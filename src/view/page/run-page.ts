@@ -2,6 +2,7 @@ import type { GroupSummary, Overview, RunSummary } from '../shared/view-types.js
 import { heatmap, lineChart, radarChart } from './charts.js';
 import type { DataSource } from './data-source.js';
 import { dataTable } from './data-table.js';
+import { datasetIdView } from './dataset-id.js';
 import { count, el, figureText, fraction, href, link, render } from './dom.js';
 import { fieldList } from './field-list.js';
 import { navigation } from './navigation.js';
@@ -137,7 +138,7 @@ function facts(summary: RunSummary): HTMLElement {
     { id: 'run-facts' },
     fact('Run', run.id),
     fact('Suite', link(run.suite, 'leaderboard', { suite: run.suite })),
-    fact('Dataset', run.datasetId),
+    fact('Dataset', datasetIdView(run.datasetId)),
     fact('Model', String(run.model.modelId ?? run.label)),
     fact('Model description', fieldList('run-model', run.model)),
     fact('Source', `${run.imported ? 'published outputs, imported' : 'run by medbench'} · ${run.createdAt}`),
