@@ -158,4 +158,38 @@ describe.skipIf(!existsSync(CHROMIUM))('the viewer reads well in the first hour 
       await page.close();
     }
   }, 60_000);
+
+  it('ranks the leaderboard by the average of its columns, ties by label, "—" where a column is missing', async () => {
+    const page = await open('leaderboard?suite=medodyssey');
+    const headers = await page.locator('#leaderboard thead th').allTextContents();
+    expect(headers[0]).toBe('Rank');
+    expect(headers.at(-1)).toBe('Average');
+    const rows = await page
+      .locator('#leaderboard tbody tr')
+      .evaluateAll((nodes) => nodes.map((node) => [...node.children].map((cell) => cell.textContent ?? '')));
+    const labels = rows.map((row) => row[1]!.replace(/(imported|limited)$/, ''));
+    // model-6 has the most NIAH answers right; tie-a and tie-b share model-3's average and rank.
+    expect(labels.slice(0, 3)).toEqual(['model-6', 'model-5', 'model-4']);
+    expect(labels.indexOf('tie-a') + 1).toBe(labels.indexOf('tie-b'));
+    const averages = rows.map((row) => row.at(-1)!);
+    for (const [index, row] of rows.entries()) {
+      const values = row.slice(4, -1);
+      if (values.includes('—')) {
+        expect(averages[index], labels[index]).toBe('—');
+        expect(row[0], labels[index]).toBe('—');
+      } else {
+        const mean = values.map(Number).reduce((sum, value) => sum + value, 0) / values.length;
+        expect(Number(averages[index]), labels[index]).toBeCloseTo(mean, 1);
+      }
+    }
+    const ranked = averages.filter((value) => value !== '—').map(Number);
+    expect(ranked).toEqual([...ranked].sort((a, b) => b - a));
+    expect(averages.slice(ranked.length).every((value) => value === '—')).toBe(true);
+    const ranks = rows.map((row) => row[0]);
+    expect(ranks.slice(0, 3)).toEqual(['1', '2', '3']);
+    expect(ranks[labels.indexOf('tie-a')]).toBe(ranks[labels.indexOf('tie-b')]);
+    // The published runs lack columns: no average, no rank, after every ranked run, by label.
+    expect(labels.slice(-2)).toEqual(['Claude 3 Haiku (published)', 'GPT-4o (published)']);
+    await page.close();
+  }, 60_000);
 });
