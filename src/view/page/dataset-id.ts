@@ -1,8 +1,7 @@
 import { el } from './dom.js';
 
-/** A content hash (64 hex characters) reads as its first 12; a name up to 40 characters as it is. */
-const shortened = (id: string) =>
-  (/^[0-9a-f]{13,}$/i.test(id) ? id.length > 12 : id.length > 40) ? `${id.slice(0, 12)}…` : id;
+/** An id over 16 characters (a content hash has 64) reads as its first 12. */
+const shortened = (id: string) => (id.length > 16 ? `${id.slice(0, 12)}…` : id);
 
 /**
  * A dataset id as a page shows it: shortened, the whole id in its title and copied by its button
@@ -26,6 +25,7 @@ export function datasetIdView(id: string): HTMLElement {
       },
       () => {
         code.textContent = id;
+        code.classList.add('whole');
         getSelection()?.selectAllChildren(code);
         button.textContent = 'Selected';
       },
