@@ -1,9 +1,10 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERIES_COLOURS } from '../../src/report/color-scale.js';
 import { Store } from '../../src/store/store.js';
-import { demoWithPublished, type startCli, startViewer, temporaryHome } from './cli.js';
+import { demoWithPublished, ROOT, type startCli, startViewer, temporaryHome } from './cli.js';
 
 /**
  * The viewer in Chromium as a first hour's user reads it (issue 35): a run's model and parameters
@@ -11,6 +12,7 @@ import { demoWithPublished, type startCli, startViewer, temporaryHome } from './
  * with an average, and ten radar series told apart by colour and by marker and dash.
  */
 const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'viewer', 'readable');
 const XSS = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">';
 const home = temporaryHome();
 let browser: Browser;
@@ -71,6 +73,7 @@ async function open(route: string): Promise<Page> {
 
 describe.skipIf(!existsSync(CHROMIUM))('the viewer reads well in the first hour (Chromium)', () => {
   beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
     await demoWithPublished(home);
     addRuns();
     ({ viewer, url } = await startViewer(home));
@@ -110,9 +113,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the viewer reads well in the first hour 
     await expect(folded.locator('summary').textContent()).resolves.toMatch(
       /^3, 4, 5, .*… \(\d+ characters\)$/,
     );
-    expect(await folded.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(false);
+    await expect(folded.getAttribute('open')).resolves.toBeNull();
     await folded.locator('summary').click();
     await expect(folded.locator('.folded').textContent()).resolves.toMatch(/^3, 4, 5, [\d, ]+, 98, 99$/);
+    await page.screenshot({ path: join(ARTIFACTS, 'run-fields.png'), fullPage: true });
     await page.close();
   }, 60_000);
 
@@ -190,6 +194,34 @@ describe.skipIf(!existsSync(CHROMIUM))('the viewer reads well in the first hour 
     expect(ranks[labels.indexOf('tie-a')]).toBe(ranks[labels.indexOf('tie-b')]);
     // The published runs lack columns: no average, no rank, after every ranked run, by label.
     expect(labels.slice(-2)).toEqual(['Claude 3 Haiku (published)', 'GPT-4o (published)']);
+    await page.close();
+  }, 60_000);
+
+  it('draws ten radar series in ten colour-blind-safe colours, each with its own marker and dash', async () => {
+    const page = await open('leaderboard?suite=medodyssey');
+    const series = await page.locator('.radar g[data-series]').evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        colour: node.querySelector('polygon')!.getAttribute('stroke'),
+        dash: node.querySelector('polygon')!.getAttribute('stroke-dasharray') ?? '',
+        marker: node.querySelector('[data-marker]')!.getAttribute('data-marker'),
+        markers: node.querySelectorAll('[data-marker]').length,
+      })),
+    );
+    expect(series.length).toBeGreaterThanOrEqual(10);
+    const ten = series.slice(0, 10);
+    expect(ten.map((entry) => entry.colour)).toEqual(SERIES_COLOURS.slice(0, 10));
+    expect(new Set(ten.map((entry) => entry.marker)).size).toBe(10);
+    expect(new Set(ten.map((entry) => entry.dash)).size).toBeGreaterThanOrEqual(4);
+    // The legend shows each series' colour, marker and dash, as the chart draws them.
+    const legend = await page.locator('.legend-item svg').evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        colour: node.querySelector('line')!.getAttribute('stroke'),
+        dash: node.querySelector('line')!.getAttribute('stroke-dasharray') ?? '',
+        marker: node.querySelector('[data-marker]')!.getAttribute('data-marker'),
+      })),
+    );
+    expect(legend.slice(0, 10)).toEqual(ten.map(({ colour, dash, marker }) => ({ colour, dash, marker })));
+    await page.screenshot({ path: join(ARTIFACTS, 'leaderboard-ranked.png'), fullPage: true });
     await page.close();
   }, 60_000);
 });
