@@ -4,7 +4,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERIES_COLOURS } from '../../src/report/color-scale.js';
 import { Store } from '../../src/store/store.js';
-import { demoWithPublished, ROOT, type startCli, startViewer, temporaryHome } from './cli.js';
+import { demoWithPublished, ROOT, runCli, type startCli, startViewer, temporaryHome } from './cli.js';
 
 /**
  * The viewer in Chromium as a first hour's user reads it (issue 35): a run's model and parameters
@@ -15,6 +15,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'viewer', 'readable');
 const XSS = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">';
 const home = temporaryHome();
+/** The published release (MEDBENCH_SHARED_DATA=<shared/data>): ten models, none with En.Counting. */
+const release = process.env.MEDBENCH_SHARED_DATA
+  ? join(process.env.MEDBENCH_SHARED_DATA, 'medodyssey')
+  : undefined;
 let browser: Browser;
 let context: BrowserContext;
 let viewer: ReturnType<typeof startCli>;
@@ -196,6 +200,37 @@ describe.skipIf(!existsSync(CHROMIUM))('the viewer reads well in the first hour 
     expect(labels.slice(-2)).toEqual(['Claude 3 Haiku (published)', 'GPT-4o (published)']);
     await page.close();
   }, 60_000);
+
+  it.runIf(release !== undefined && existsSync(release))(
+    'ranks the ten published models, leaving out of the average the column none of them has',
+    async () => {
+      const published = temporaryHome();
+      const second = { viewer: undefined as ReturnType<typeof startCli> | undefined, url: '' };
+      try {
+        const imported = await runCli(['--home', published, 'import', 'medodyssey-outputs', release!]);
+        expect(imported.code).toBe(0);
+        Object.assign(second, await startViewer(published));
+        const page = await context.newPage();
+        await page.goto(`${second.url}#/leaderboard?suite=medodyssey`);
+        await page.locator('#leaderboard').waitFor();
+        await expect(page.locator('#leaderboard-note').textContent()).resolves.toContain(
+          'En.Counting: no run has a value, left out of the average',
+        );
+        const ranks = await page.locator('#leaderboard tbody tr > :first-child').allTextContents();
+        expect(ranks).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+        await expect(page.locator('#leaderboard tbody tr th').first().textContent()).resolves.toMatch(
+          /^GPT-4o \(published\)/,
+        );
+        await page.screenshot({ path: join(ARTIFACTS, 'leaderboard-published.png'), fullPage: true });
+        await page.close();
+      } finally {
+        second.viewer?.child.kill('SIGINT');
+        await second.viewer?.done;
+        rmSync(published, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 
   it('draws ten radar series in ten colour-blind-safe colours, each with its own marker and dash', async () => {
     const page = await open('leaderboard?suite=medodyssey');

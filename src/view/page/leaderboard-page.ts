@@ -1,5 +1,5 @@
 import { viridis } from '../../report/color-scale.js';
-import { type RankedRow, rankRows, SUITE_AVERAGE } from '../shared/leaderboard-rank.js';
+import { averagedColumns, type RankedRow, rankRows, SUITE_AVERAGE } from '../shared/leaderboard-rank.js';
 import type { Leaderboard } from '../shared/view-types.js';
 import { radarChart } from './charts.js';
 import type { DataSource } from './data-source.js';
@@ -47,18 +47,21 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
   );
   // The datasets' columns; the viewer's Average (every column present, or "—") replaces a suite's own.
   const axes = variant.columns.filter((column) => column.key !== SUITE_AVERAGE);
-  const rows = rankRows(
+  const averaged = averagedColumns(
     board.rows,
     variant.key,
     axes.map((column) => column.key),
   );
+  const rows = rankRows(board.rows, variant.key, averaged);
   const columns = boardColumns(variant, axes, runsById(overview));
+  const empty = axes.filter((column) => !averaged.includes(column.key)).map((column) => column.label);
   render(
     heading,
     el('div', { class: 'controls' }, el('label', { for: 'variant', text: 'Metric ' }), select),
     el('p', {
       class: 'muted',
-      text: 'Scores in percent; "—" where nothing was counted. Ranked by the average of the dataset columns (a run missing one has no average and no rank). Imported rows are the published model outputs re-scored by medbench; limited rows (--limit) scored only the first samples of each task. Click a column header to sort.',
+      id: 'leaderboard-note',
+      text: `Scores in percent; "—" where nothing was counted. Ranked by the average of the dataset columns (a run missing one has no average and no rank${empty.length > 0 ? `; ${empty.join(', ')}: no run has a value, left out of the average` : ''}). Imported rows are the published model outputs re-scored by medbench; limited rows (--limit) scored only the first samples of each task. Click a column header to sort.`,
     }),
     dataTable({
       id: 'leaderboard',

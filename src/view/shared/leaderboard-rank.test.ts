@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankRows } from './leaderboard-rank.js';
+import { averagedColumns, rankRows } from './leaderboard-rank.js';
 
 const row = (label: string, values: Record<string, number | null>) => ({ label, values: { esm: values } });
 
@@ -30,5 +30,11 @@ describe('rankRows', () => {
   it('has no average for a variant the row lacks, or without columns', () => {
     expect(rankRows([row('x', { a: 1 })], 'ssm', ['a'])[0]!.average).toBeNull();
     expect(rankRows([row('x', { a: 1 })], 'esm', [])[0]!.average).toBeNull();
+  });
+
+  it('averages over the columns some row has, leaving out a column no row has', () => {
+    const rows = [row('a', { x: 1, y: null, z: 3 }), row('b', { x: null, y: null, z: 5 })];
+    expect(averagedColumns(rows, 'esm', ['x', 'y', 'z'])).toEqual(['x', 'z']);
+    expect(averagedColumns(rows, 'ssm', ['x'])).toEqual([]);
   });
 });

@@ -18,6 +18,23 @@ interface BoardRow {
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /**
+ * The columns an average is taken over: those with a value in at least one row. A column no run
+ * has (the published release holds no En.Counting) would leave every row without an average.
+ */
+export function averagedColumns(
+  rows: readonly BoardRow[],
+  variant: string,
+  columns: readonly string[],
+): string[] {
+  return columns.filter((column) =>
+    rows.some((row) => {
+      const value = row.values[variant]?.[column];
+      return value !== null && value !== undefined && !Number.isNaN(value);
+    }),
+  );
+}
+
+/**
  * A leaderboard's rows for one metric variant, best first: by the mean of the given dataset
  * columns (descending; a row missing any column has no average and comes after every ranked
  * row), ties by label.
