@@ -133,6 +133,13 @@ export interface PromptCacheHint {
    */
   breakpoints: ReadonlyArray<{ message: number; offset: number }>;
   /**
+   * Where the text is cut into blocks, the breakpoints included (ascending, at most 16): the ends
+   * of every prefix this conversation shares with another of the run. Every conversation sharing a
+   * prefix is cut at the same places, so a provider that caches by content block (Anthropic,
+   * Bedrock) finds the same blocks. Absent: the breakpoints alone.
+   */
+  cuts?: ReadonlyArray<{ message: number; offset: number }>;
+  /**
    * A stable key of the shortest of those prefixes (hex, at most 64 characters): every request
    * that shares it carries the same key (OpenAI's and Azure's `prompt_cache_key`).
    */

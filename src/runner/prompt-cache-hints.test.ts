@@ -102,25 +102,70 @@ describe('promptCacheHints', () => {
     expect(hints.has(walk[0]!)).toBe(false);
     const key = messagesDigest([{ role: 'user', content: HAYSTACK.slice(0, 4500) }]);
     // middle and deep share the haystack's first 4,500 characters (90 lines, ending in a line break).
-    expect(hints.get(walk[1]!)).toEqual({ breakpoints: [{ message: 0, offset: 4500 }], key });
-    expect(hints.get(walk[2]!)).toEqual({ breakpoints: [{ message: 0, offset: 4500 }], key });
+    const points = [{ message: 0, offset: 4500 }];
+    expect(hints.get(walk[1]!)).toEqual({ breakpoints: points, cuts: points, key });
+    expect(hints.get(walk[2]!)).toEqual({ breakpoints: points, cuts: points, key });
   });
 
   it('cuts a prompt at both of its neighbours, snapped back to a line break', () => {
-    // b parts from a at 4,525 (inside line 90: back to its start, 4,500) and from c at 4,900.
-    const prompts = [withNeedle('a', 4525), withNeedle('b', 4900), { id: 'c', prompt: `${HAYSTACK}\nQ?` }];
+    // b parts from a at 4,125 (inside line 82: back to its start, 4,100) and from c at 4,900.
+    const prompts = [withNeedle('a', 4125), withNeedle('b', 4900), { id: 'c', prompt: `${HAYSTACK}\nQ?` }];
     const walk = prefixOrder(prompts);
     expect(walk.map((item) => item.id)).toEqual(['a', 'b', 'c']);
     const hints = promptCacheHints(walk);
-    expect(hints.get(walk[0]!)?.breakpoints).toEqual([{ message: 0, offset: 4500 }]);
+    expect(hints.get(walk[0]!)?.breakpoints).toEqual([{ message: 0, offset: 4100 }]);
     expect(hints.get(walk[1]!)?.breakpoints).toEqual([
-      { message: 0, offset: 4500 },
+      { message: 0, offset: 4100 },
       { message: 0, offset: 4900 },
     ]);
-    expect(hints.get(walk[2]!)?.breakpoints).toEqual([{ message: 0, offset: 4900 }]);
+    // c shares 4,900 with b and, through b, 4,100 with a: both are its ancestors, both marked.
+    expect(hints.get(walk[2]!)?.breakpoints).toEqual([
+      { message: 0, offset: 4100 },
+      { message: 0, offset: 4900 },
+    ]);
     // One key for the chain: the text all three share.
-    const key = messagesDigest([{ role: 'user', content: HAYSTACK.slice(0, 4500) }]);
+    const key = messagesDigest([{ role: 'user', content: HAYSTACK.slice(0, 4100) }]);
     expect(walk.map((item) => hints.get(item)?.key)).toEqual([key, key, key]);
+  });
+
+  it('cuts every prompt of a shared prefix at the same places: the branch points of the prefix tree', () => {
+    // Two haystack depths (needles at 4,100 and 4,900), two needles at each, and the haystack's end.
+    const other = (id: string, at: number) => {
+      const sample = withNeedle(id, at);
+      return { ...sample, prompt: sample.prompt.replace(NEEDLE, NEEDLE.replace('42', '43')) };
+    };
+    const walk = prefixOrder([
+      withNeedle('a1', 4100),
+      other('a2', 4100),
+      withNeedle('b1', 4900),
+      other('b2', 4900),
+      { id: 'c', prompt: `${HAYSTACK}\nQ?` },
+    ]);
+    const hints = promptCacheHints(walk);
+    const cutsOf = (id: string) => hints.get(walk.find((item) => item.id === id)!)?.cuts;
+    const offsets = (id: string) => cutsOf(id)?.map((cut) => cut.offset);
+    // Each is cut where it parts from every other: 4,100 (the first depth) for all five, 4,900 for
+    // those that go on past the first depth together.
+    expect(offsets('a1')).toEqual([4100]);
+    expect(offsets('a2')).toEqual([4100]);
+    expect(offsets('b1')).toEqual([4100, 4900]);
+    expect(offsets('b2')).toEqual([4100, 4900]);
+    expect(offsets('c')).toEqual([4100, 4900]);
+    for (const item of walk) expect(hints.get(item)?.breakpoints).toEqual(cutsOf(item.id));
+  });
+
+  it('counts parting points closer than 512 characters to a shallower one as that one', () => {
+    // a and b part at 4,500; b and c at 4,900, 400 characters on: one cache point, 4,500, for all.
+    const walk = prefixOrder([
+      withNeedle('a', 4525),
+      withNeedle('b', 4900),
+      { id: 'c', prompt: `${HAYSTACK}\nQ?` },
+    ]);
+    const hints = promptCacheHints(walk);
+    for (const item of walk) {
+      expect(hints.get(item)?.breakpoints).toEqual([{ message: 0, offset: 4500 }]);
+      expect(hints.get(item)?.cuts).toEqual([{ message: 0, offset: 4500 }]);
+    }
   });
 
   it('gives each chain of neighbours its own key', () => {

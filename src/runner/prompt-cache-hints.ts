@@ -3,18 +3,24 @@ import { conversationOf, type PrefixOrdered } from './prefix-order.js';
 import { messagesDigest } from './response-cache-key.js';
 
 /**
- * The shortest shared prefix worth a breakpoint, in characters: the smallest minimum any provider
- * caches (1,024 tokens: Anthropic's Sonnet and Opus, OpenAI, Bedrock's Claude) at about four
- * characters a token of English. Text with fewer characters a token (Chinese) is longer in tokens
- * than this, never shorter; a prefix below a provider's own minimum is sent unmarked.
+ * The shortest shared prefix worth a cut, in characters: the least text the smallest minimum any
+ * provider caches (1,024 tokens: Anthropic's Sonnet and Opus, OpenAI, Bedrock's Claude) can be — a
+ * token is about a character of Chinese, four of English. A prefix below a provider's own minimum
+ * is marked for nothing: the provider does not cache it and charges nothing for the mark.
  */
-export const MIN_CACHED_PREFIX_CHARS = 4096;
+export const MIN_CACHED_PREFIX_CHARS = 1024;
 
 /** How far back from where two prompts part a breakpoint looks for a line break, a space or a CJK stop. */
 export const SNAP_BACK_CHARS = 256;
 
 /** A provider marks at most this many breakpoints in a request (Anthropic's limit of four `cache_control`). */
 export const MAX_BREAKPOINTS = 4;
+
+/**
+ * At most this many cuts (content-block boundaries) in a request: Anthropic looks for a cached
+ * prefix at the 20 block boundaries before a breakpoint, no further.
+ */
+export const MAX_CUTS = 16;
 
 /** The end of a shared prefix: `offset` characters into message `message`; `whole`: the message's end in both. */
 export interface PrefixEnd {
@@ -96,36 +102,88 @@ function charsUpTo(messages: readonly ChatMessage[], end: PrefixEnd): number {
   return chars;
 }
 
+/** A conversation's breakpoints (marked) and cuts (every block boundary, the breakpoints included). */
+export interface CachePoints {
+  breakpoints: Array<{ message: number; offset: number }>;
+  cuts: Array<{ message: number; offset: number }>;
+}
+
 /**
- * The breakpoints of one conversation, from where it parts from the one before it and the one
- * after it in the walk (`links`, snapped back, long enough): those ends, then the ends of whole
- * messages inside the longer of them (a shared system prompt, few-shot turns), earliest first;
- * distinct, ascending, at most `MAX_BREAKPOINTS`.
+ * The cache points of one conversation. Its ancestors (`ancestors`) are the ends of every prefix
+ * it shares with another conversation of the walk: the branch points of the prefix tree on its
+ * path. Every conversation that shares a prefix is cut at the same ancestors, so the blocks a
+ * provider caches (Anthropic's and Bedrock's, by block) are the same blocks in each. Breakpoints:
+ * where it parts from the one before it and the one after it (`neighbours`: what it reads and what
+ * it writes for the next), then the deepest other ancestors, then the ends of whole messages inside
+ * its longest shared prefix (a system prompt, few-shot turns); at least the floor, distinct, at
+ * most `MAX_BREAKPOINTS`. Cuts: the breakpoints and the other ancestors, at most `MAX_CUTS`.
+ * Ancestors within `MIN_CUT_GAP_CHARS` of a shallower one are that one (`clusters`).
  */
-export function breakpointsOf(
+export function cachePointsOf(
   messages: readonly ChatMessage[],
-  links: ReadonlyArray<Link | undefined>,
-): Array<{ message: number; offset: number }> {
-  const ends = links.flatMap((link) => (link ? [link] : []));
-  const longest = ends.reduce<Link | undefined>(
+  neighbours: ReadonlyArray<Link | undefined>,
+  ancestors: readonly Link[] = [],
+): CachePoints {
+  const { kept, representative } = clusters([
+    ...neighbours.flatMap((link) => (link ? [link] : [])),
+    ...ancestors,
+  ]);
+  const near = neighbours.flatMap((link) => (link ? [representative(link)] : []));
+  const deepestFirst = [...kept].reverse();
+  const longest = [...near, ...deepestFirst].reduce<Link | undefined>(
     (best, link) => (best && best.chars >= link.chars ? best : link),
     undefined,
   );
   const wholeMessages: PrefixEnd[] = [];
   if (longest)
     for (let index = 0; index < longest.end.message; index++) wholeMessages.push(endOf(messages, index)!);
-  const chosen = new Map<number, { message: number; offset: number }>();
-  for (const end of [...ends.map((link) => link.end), ...wholeMessages]) {
-    const chars = charsUpTo(messages, end);
-    if (end.offset === 0 || chars < MIN_CACHED_PREFIX_CHARS || chosen.has(chars)) continue;
-    if (chosen.size === MAX_BREAKPOINTS) break;
-    chosen.set(chars, { message: end.message, offset: end.offset });
+  const ends = [...near.map((link) => link.end), ...deepestFirst.map((link) => link.end), ...wholeMessages];
+  const pick = (most: number) => {
+    const chosen = new Map<number, { message: number; offset: number }>();
+    for (const end of ends) {
+      const chars = charsUpTo(messages, end);
+      if (end.offset === 0 || chars < MIN_CACHED_PREFIX_CHARS || chosen.has(chars)) continue;
+      if (chosen.size === most) break;
+      chosen.set(chars, { message: end.message, offset: end.offset });
+    }
+    return [...chosen.entries()].sort(([left], [right]) => left - right).map(([, end]) => end);
+  };
+  return { breakpoints: pick(MAX_BREAKPOINTS), cuts: pick(MAX_CUTS) };
+}
+
+/**
+ * Ancestors closer than this to a shallower one count as that one: prompts whose needles start
+ * alike part a few characters after those whose needles do not, and one cache point serves them all.
+ */
+export const MIN_CUT_GAP_CHARS = 512;
+
+/**
+ * The cache points among `links` (ascending, each at least `MIN_CUT_GAP_CHARS` past the one before)
+ * and the one each link counts as. A function of the lengths alone, so two conversations with the
+ * same ancestors up to a point keep the same points up to it.
+ */
+function clusters(links: readonly Link[]): { kept: Link[]; representative: (link: Link) => Link } {
+  const ascending = [...links].sort((left, right) => left.chars - right.chars);
+  const kept: Link[] = [];
+  const of = new Map<number, Link>();
+  for (const link of ascending) {
+    const last = kept.at(-1);
+    if (!last || link.chars - last.chars >= MIN_CUT_GAP_CHARS) kept.push(link);
+    of.set(link.chars, kept.at(-1)!);
   }
-  return [...chosen.entries()].sort(([left], [right]) => left - right).map(([, end]) => end);
+  return { kept, representative: (link) => of.get(link.chars) ?? link };
+}
+
+/** The breakpoints alone (`cachePointsOf`), from the neighbours' links. */
+export function breakpointsOf(
+  messages: readonly ChatMessage[],
+  links: ReadonlyArray<Link | undefined>,
+): Array<{ message: number; offset: number }> {
+  return cachePointsOf(messages, links).breakpoints;
 }
 
 /** Where two neighbours in the walk part, snapped back, and its length in characters. */
-interface Link {
+export interface Link {
   end: PrefixEnd;
   chars: number;
 }
@@ -149,13 +207,52 @@ function prefixUpTo(
 }
 
 /**
+ * For each link of the walk, the nearest link on one side (`step` -1: before, 1: after) that is
+ * strictly shorter, with no missing link (a pair sharing less than the floor) between; -1: none.
+ * Followed from a conversation's own link, these give the distinct lengths it shares with the
+ * conversations on that side: its ancestors in the prefix tree. One pass with a stack.
+ */
+function shorterLinks(links: ReadonlyArray<Link | undefined>, step: 1 | -1): number[] {
+  const found = links.map(() => -1);
+  let stack: number[] = [];
+  for (let turn = 0; turn < links.length; turn++) {
+    const index = step === 1 ? links.length - 1 - turn : turn;
+    const link = links[index];
+    if (!link) {
+      stack = [];
+      continue;
+    }
+    while (stack.length > 0 && links[stack.at(-1)!]!.chars >= link.chars) stack.pop();
+    found[index] = stack.at(-1) ?? -1;
+    stack.push(index);
+  }
+  return found;
+}
+
+/** The links a conversation's ancestors are, from its own links on both sides outwards. */
+function ancestorsOf(
+  index: number,
+  links: ReadonlyArray<Link | undefined>,
+  before: readonly number[],
+  after: readonly number[],
+): Link[] {
+  const found: Link[] = [];
+  for (let link = index - 1; link >= 0 && links[link]; link = before[link]!) found.push(links[link]!);
+  for (let link = index; link >= 0 && link < links.length && links[link]; link = after[link]!)
+    found.push(links[link]!);
+  return found;
+}
+
+/**
  * Each conversation's `PromptCacheHint`, from the prefix order (`prefixOrder`'s walk, where each
- * sits next to the one sharing its longest prefix): its breakpoints (`breakpointsOf`), and the key
+ * sits next to the one sharing its longest prefix): its breakpoints and cuts (`cachePointsOf`, from
+ * its neighbours and its ancestors in the prefix tree), and the key
  * of its chain — the neighbours in the walk linked one to the next by a shared prefix of at least
  * the floor: the digest of the text they all share (in sorted order, the shortest of their links),
  * so that every request of a haystack or a few-shot block carries one key (OpenAI routes requests
  * by prefix and key). A conversation sharing nothing long enough with its neighbours gets none.
- * One prefix comparison per neighbour pair, one digest per chain.
+ * One prefix comparison per neighbour pair, one digest per chain, and a conversation's ancestors
+ * found by following shorter links (as many steps as the tree is deep).
  */
 export function promptCacheHints<Item extends PrefixOrdered>(
   walk: readonly Item[],
@@ -164,6 +261,8 @@ export function promptCacheHints<Item extends PrefixOrdered>(
   const links: Array<Link | undefined> = [];
   for (let index = 0; index + 1 < conversations.length; index++)
     links.push(linkOf(conversations[index]!, conversations[index + 1]!));
+  const before = shorterLinks(links, -1);
+  const after = shorterLinks(links, 1);
   const hints = new Map<Item, PromptCacheHint>();
   let start = 0;
   while (start < walk.length) {
@@ -175,7 +274,11 @@ export function promptCacheHints<Item extends PrefixOrdered>(
       const key = messagesDigest(prefixUpTo(conversations[start]!, shortest.end));
       for (let index = start; index <= end; index++)
         hints.set(walk[index]!, {
-          breakpoints: breakpointsOf(conversations[index]!, [links[index - 1], links[index]]),
+          ...cachePointsOf(
+            conversations[index]!,
+            [links[index - 1], links[index]],
+            ancestorsOf(index, links, before, after),
+          ),
           key,
         });
     }

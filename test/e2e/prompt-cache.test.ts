@@ -8,8 +8,8 @@ import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
 
 /**
  * `--no-prompt-cache` against Anthropic's test server: the requests lose their cache_control
- * blocks and nothing else. The sample NIAH prompts (about 2,600 characters) share less than the
- * 4,096 characters a breakpoint needs, so each gets a shared case history of 6,000 characters first.
+ * blocks and nothing else. Every sample NIAH prompt (about 2,600 characters) gets a shared case
+ * history of 6,000 characters first, so each shares more than the 1,024-character floor.
  */
 const scratch = temporaryHome();
 const dataset = join(scratch, 'niah-long.jsonl');
