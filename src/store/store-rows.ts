@@ -96,6 +96,25 @@ export interface CachedResponse {
   finishReason: string | null;
 }
 
+/** A response cache row as `Store.getCachedResponse` reads it. */
+export interface ResponseRow {
+  text: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  reasoning_tokens: number | null;
+  finish_reason: string | null;
+}
+
+export function toCachedResponse(row: ResponseRow): CachedResponse {
+  return {
+    text: row.text,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    ...(row.reasoning_tokens !== null ? { reasoningTokens: row.reasoning_tokens } : {}),
+    finishReason: row.finish_reason,
+  };
+}
+
 /** A result's values in the column order of `results` (prompt stored apart, by its hash). */
 export function resultRowValues(result: ResultFields, promptHash: string | null): unknown[] {
   return [
