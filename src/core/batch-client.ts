@@ -21,6 +21,18 @@ export interface BatchStatus {
 /** One request's outcome in a finished batch: an answer, or why there is none. */
 export type BatchResult = { customId: string; response: ChatResponse } | { customId: string; error: string };
 
+/** The progress line of a batch being waited for (`RunHooks.onBatch`). */
+export interface BatchProgress {
+  /** medbench's id of the submission, and the provider's once known. */
+  localId: string;
+  batchId: string | undefined;
+  /** The provider's state, or the lifecycle's step before there is one (`uploading`, `submitting`). */
+  state: string;
+  counts: BatchStatus['counts'];
+  /** Since the batch was submitted (or prepared). */
+  elapsedMs: number;
+}
+
 /** What the lifecycle recorded of a batch before a call, so that a client can find what a killed run made. */
 export interface BatchIdentity {
   /** medbench's id of the submission (also the uploaded file's name and, where the provider keeps it, the batch's metadata). */
@@ -40,14 +52,14 @@ export interface BatchIdentity {
  * call, so that a run killed anywhere resumes the same batch and never creates a second one.
  */
 export interface BatchClient {
+  /** The most requests one batch may hold (OpenAI and Azure: 50,000; Anthropic: 100,000). */
+  readonly maxRequests: number;
   /** Uploads the requests as a file; undefined where the batch carries them itself (Anthropic). */
   upload(
     batch: BatchIdentity,
     lines: readonly BatchRequestLine[],
     signal?: AbortSignal,
   ): Promise<string | undefined>;
-  /** A file this submission uploaded before the run was killed, if the provider lists it by name. */
-  findUpload?(batch: BatchIdentity, signal?: AbortSignal): Promise<string | undefined>;
   /** Creates the batch (the paid step): its provider id. `lines`: for a client without an upload. */
   create(batch: BatchIdentity, lines: readonly BatchRequestLine[], signal?: AbortSignal): Promise<string>;
   /**

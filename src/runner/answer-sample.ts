@@ -4,6 +4,7 @@ import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import { GZIP_THRESHOLD_CHARS } from '../store/prepared-prompt.js';
 import { type CachedResponse, type PreparedPrompt, preparePromptAsync } from '../store/store.js';
+import { cachedResponse } from './cached-response.js';
 import type { ModelBinding } from './model-binding.js';
 import { resultRecord } from './result-columns.js';
 import { retrying, withRetry } from './retry.js';
@@ -20,6 +21,9 @@ export { errorKind, type RetryEvent, type RunProgress, type SampleRun } from './
  */
 const COMMITTED_LATER = { committed: Promise.resolve(true) };
 
+/** A batch answer's share of the list price where the config gives none (OpenAI, Azure, Anthropic, Gemini: half). */
+const BATCH_MULTIPLIER = 0.5;
+
 /** An answer to score: from the cache, or fresh (handed to the response cache). */
 interface Answer {
   response: CachedResponse;
@@ -28,6 +32,8 @@ interface Answer {
   prompt: string | PreparedPrompt;
   /** When the request could be sent (its slot's turn came): a fresh answer's latency runs from there. */
   sentAt?: number;
+  /** Answered by a provider batch of this run: fresh, at the batch price. */
+  batched?: boolean;
 }
 
 /**
@@ -142,18 +148,11 @@ async function sendAndKeep(
     return giveUp(context, send, { error: outcome.error, stopped: outcome.stopped, attempts });
   }
   context.served?.(endpoint);
-  const { usage, reasoning } = outcome.value;
-  // A server may echo a key in its answer: taken out before it is scored, cached or stored.
-  const text = context.scrubSecrets(outcome.value.text);
-  const response: CachedResponse = {
-    text,
-    inputTokens: usage?.inputTokens ?? request.promptTokens,
-    // Without the provider's count: the answer's and the thinking's tokens, by the model's tokenizer.
-    outputTokens: usage?.outputTokens ?? model.tokenizer?.count(text + (reasoning ?? '')) ?? null,
-    ...(usage?.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
-    finishReason:
-      outcome.value.finishReason === undefined ? null : context.scrubSecrets(outcome.value.finishReason),
-  };
+  const response = cachedResponse(outcome.value, {
+    promptTokens: request.promptTokens,
+    model,
+    scrubSecrets: context.scrubSecrets,
+  });
   const entry = context.redactText
     ? undefined
     : {
@@ -170,14 +169,14 @@ async function sendAndKeep(
   return { response, fresh: true, attempts, prompt, sentAt: started };
 }
 
-/** The price of a fresh answer (a cached one cost nothing this time). */
-function costOf(model: ModelBinding, response: CachedResponse): number {
+/** The price of a fresh answer (a cached one cost nothing this time); a batch's at its share. */
+function costOf(model: ModelBinding, response: CachedResponse, batched = false): number {
   if (!model.prices) return 0;
-  return (
+  const listPrice =
     ((response.inputTokens ?? 0) * model.prices.inputPerMillion +
       (response.outputTokens ?? 0) * model.prices.outputPerMillion) /
-    1e6
-  );
+    1e6;
+  return batched ? listPrice * (model.prices.batchMultiplier ?? BATCH_MULTIPLIER) : listPrice;
 }
 
 /** `--count-tokens endpoint`: the endpoint's own count, retried as requests are; else undefined. */
@@ -241,7 +240,11 @@ export async function answerSample(
   const answer = await askModel(context, sample, endpoint, request, started, turn);
   if (answer === 'left') return undefined;
   if (answer === 'failed') return COMMITTED_LATER;
-  if (!answer.fresh) return { committed: scoreAndWrite(context, sample, request, answer, 0) };
+  if (!answer.fresh) {
+    // A batch of this run answered it: paid by this run (at the batch price), once.
+    const batched = context.batchAnswers?.delete(context.cache.keyFor(endpoint, request)) === true;
+    return { committed: scoreAndWrite(context, sample, request, { ...answer, fresh: batched, batched }, 0) };
+  }
   const latencyMs = Date.now() - (answer.sentAt ?? started);
   // A fresh answer is on its way to the store already: the slot sends its next request first,
   // and this one is scored and written right after, once this turn's requests are out.
@@ -268,7 +271,7 @@ function scoreAndWrite(
 ): Promise<boolean> {
   const { model, progress } = context;
   const { response, fresh } = answer;
-  const cost = fresh ? costOf(model, response) : 0;
+  const cost = fresh ? costOf(model, response, answer.batched) : 0;
   // A reasoning model's thinking in the output is not its answer: scored without it.
   const scored = context.tasks[sample.task]!.score({
     sample,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BatchClient } from '../../core/batch-client.js';
 import type {
   ChatCapabilities,
   ChatMessage,
@@ -7,8 +8,12 @@ import type {
   ChatResponse,
 } from '../../core/chat-model.js';
 import { postJson } from '../http-json.js';
+import { OpenAIBatchClient } from './openai-batch-client.js';
 import { chatCompletionAnswer, chatCompletionSchema } from './openai-chat-completion.js';
-import { OpenAICompatibleEndpoint } from './openai-compatible-endpoint.js';
+import {
+  type OpenAICompatibleChatModelOptions,
+  OpenAICompatibleEndpoint,
+} from './openai-compatible-endpoint.js';
 import { openAIGenerationFields } from './openai-generation-fields.js';
 
 export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpoint.js';
@@ -16,6 +21,20 @@ export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpo
 /** Any server speaking OpenAI's /chat/completions: OpenAI, vLLM, SGLang, Ollama, llama.cpp … */
 export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider: string = 'openai-compatible';
+  /** OpenAI's Batch API, where the server has it (`batchApi`). */
+  readonly batchClient?: () => BatchClient;
+
+  constructor(options: OpenAICompatibleChatModelOptions) {
+    super(options);
+    if (options.batchApi) {
+      const client = new OpenAIBatchClient({
+        url: (route) => this.url(route),
+        requestOptions: () => this.requestOptions(),
+        batchRequest: (request) => this.batchRequest(request),
+      });
+      this.batchClient = () => client;
+    }
+  }
 
   get capabilities(): ChatCapabilities {
     return {

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type {
+  BatchClient,
+  BatchIdentity,
+  BatchRequestLine,
+  BatchResult,
+  BatchStatus,
+} from '../../core/batch-client.js';
+import type { ChatRequest } from '../../core/chat-model.js';
+import { MedbenchError } from '../../core/errors.js';
+import { getText, postJson } from '../http-json.js';
+import { batchLineFailure, batchOutputLineSchema } from './openai-batch-output.js';
+import { chatCompletionAnswer, chatCompletionSchema } from './openai-chat-completion.js';
+
+/** What the client reads of a batch object (OpenAI's Batch API reference, "The batch object"). */
+const batchSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  input_file_id: z.string().nullable().optional(),
+  output_file_id: z.string().nullable().optional(),
+  error_file_id: z.string().nullable().optional(),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  request_counts: z
+    .object({ total: z.number(), completed: z.number(), failed: z.number() })
+    .nullable()
+    .optional(),
+  errors: z
+    .object({
+      data: z
+        .array(z.object({ message: z.string().optional() }))
+        .nullable()
+        .optional(),
+    })
+    .nullable()
+    .optional(),
+});
+
+const batchListSchema = z.object({
+  data: z.array(batchSchema),
+  has_more: z.boolean().optional(),
+  last_id: z.string().nullable().optional(),
+});
+
+/** The states whose batch may still change; the others are final. */
+const RUNNING = new Set(['validating', 'in_progress', 'finalizing', 'cancelling']);
+
+/** Where and how the client reaches the API: the endpoint's routes, headers and body builder. */
+export interface OpenAIBatchAccess {
+  /** The URL of a route of the files and batches API (`/files`, `/batches/{id}`), query included. */
+  url(route: string): string;
+  requestOptions(): Promise<{
+    headers: Readonly<Record<string, string>>;
+    authHint: string;
+    secrets: readonly string[];
+    notFoundHint?: string;
+  }>;
+  /** The request as a batch line carries it: the line's `url` and the chat model's own body. */
+  batchRequest(request: ChatRequest): { url: string; body: Record<string, unknown> };
+}
+
+/**
+ * OpenAI's Batch API (and Azure OpenAI's, which is the same on its resource's routes): the
+ * requests as a JSONL file (`purpose: batch`), a batch on it with medbench's id in its metadata,
+ * its status, and the output and error files read line by line.
+ */
+export class OpenAIBatchClient implements BatchClient {
+  readonly maxRequests = 50_000;
+
+  constructor(private readonly access: OpenAIBatchAccess) {}
+
+  private async call<Schema extends z.ZodType>(
+    route: string,
+    schema: Schema,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<z.infer<Schema>> {
+    return postJson({
+      url: this.access.url(route),
+      ...(await this.access.requestOptions()),
+      body,
+      schema,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  async upload(
+    batch: BatchIdentity,
+    lines: readonly BatchRequestLine[],
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const jsonl = lines
+      .map(({ customId, request }) =>
+        JSON.stringify({ custom_id: customId, method: 'POST', ...this.access.batchRequest(request) }),
+      )
+      .join('\n');
+    const boundary = `medbench-${randomBytes(12).toString('hex')}`;
+    const text = [
+      `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${batch.localId}.jsonl"\r\nContent-Type: application/jsonl\r\n\r\n${jsonl}\n\r\n`,
+      `--${boundary}--\r\n`,
+    ].join('');
+    const file = await postJson({
+      url: this.access.url('/files'),
+      ...(await this.access.requestOptions()),
+      body: undefined,
+      rawBody: { contentType: `multipart/form-data; boundary=${boundary}`, text },
+      schema: z.object({ id: z.string() }),
+      ...(signal ? { signal } : {}),
+    });
+    return file.id;
+  }
+
+  async create(
+    batch: BatchIdentity,
+    _lines: readonly BatchRequestLine[],
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const created = await this.call(
+      '/batches',
+      batchSchema,
+      {
+        input_file_id: batch.fileId,
+        endpoint: '/v1/chat/completions',
+        completion_window: '24h',
+        metadata: { medbench_batch: batch.localId },
+      },
+      signal,
+    );
+    return created.id;
+  }
+
+  /** The batch on this submission's file (or with its id in the metadata), newest first, by listing every page. */
+  async find(batch: BatchIdentity, signal?: AbortSignal): Promise<string | undefined> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.call(
+        `/batches?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+        batchListSchema,
+        undefined,
+        signal,
+      );
+      const found = page.data.find(
+        (entry) =>
+          (batch.fileId !== undefined && entry.input_file_id === batch.fileId) ||
+          entry.metadata?.medbench_batch === batch.localId,
+      );
+      if (found) return found.id;
+      const last = page.last_id ?? page.data.at(-1)?.id;
+      if (!page.has_more || !last) return undefined;
+      after = last;
+    }
+  }
+
+  async status(batchId: string, signal?: AbortSignal): Promise<BatchStatus> {
+    const batch = await this.call(`/batches/${encodeURIComponent(batchId)}`, batchSchema, undefined, signal);
+    const counts = batch.request_counts;
+    const withResults = Boolean(batch.output_file_id || batch.error_file_id);
+    const reason = batch.errors?.data
+      ?.map((error) => error.message)
+      .filter(Boolean)
+      .join('; ');
+    return {
+      state: batch.status,
+      // An expired or cancelled batch keeps what it answered in its files.
+      phase: RUNNING.has(batch.status)
+        ? 'running'
+        : batch.status === 'completed' || withResults
+          ? 'ended'
+          : 'failed',
+      counts: {
+        done: counts?.completed ?? 0,
+        failed: counts?.failed ?? 0,
+        total: counts?.total ?? 0,
+      },
+      ...(reason ? { reason } : {}),
+    };
+  }
+
+  async *results(batchId: string, signal?: AbortSignal): AsyncIterable<BatchResult> {
+    const batch = await this.call(`/batches/${encodeURIComponent(batchId)}`, batchSchema, undefined, signal);
+    for (const fileId of [batch.output_file_id, batch.error_file_id]) {
+      if (!fileId) continue;
+      const text = await getText({
+        url: this.access.url(`/files/${encodeURIComponent(fileId)}/content`),
+        ...(await this.access.requestOptions()),
+        ...(signal ? { signal } : {}),
+      });
+      for (const line of text.split('\n')) if (line.trim() !== '') yield resultOf(line, fileId);
+    }
+  }
+}
+
+/** One output or error file line: its answer, or why it has none. */
+function resultOf(line: string, fileId: string): BatchResult {
+  let parsed: z.infer<typeof batchOutputLineSchema>;
+  try {
+    parsed = batchOutputLineSchema.parse(JSON.parse(line));
+  } catch (error) {
+    throw new MedbenchError({
+      code: 'ENDPOINT_BAD_RESPONSE',
+      message: `The batch file ${fileId} has a line that is not a batch output line: ${line.slice(0, 120)}`,
+      retryable: true,
+      cause: error,
+    });
+  }
+  const failure = batchLineFailure(parsed);
+  if (failure) return { customId: parsed.custom_id, error: failure };
+  const completion = chatCompletionSchema.safeParse(parsed.response?.body);
+  if (!completion.success)
+    return { customId: parsed.custom_id, error: 'its answer is not a chat completion' };
+  return { customId: parsed.custom_id, response: chatCompletionAnswer(completion.data) };
+}
