@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { errorFixture } from '../providers/wire.js';
+import type { BillingLedger } from './billing-ledger.js';
+import type { AnswerFunction, TokenCounter } from './platform-basics.js';
+import type { AutomaticPrefixCache } from './prefix-cache.js';
+
+const contentSchema = z.union([
+  z.string(),
+  z.null(),
+  z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+]);
+
+/** The fields of a chat completions request the platform reads. */
+export const chatRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(z.looseObject({ role: z.string(), content: contentSchema })).min(1),
+  prompt_cache_key: z.string().optional(),
+  tools: z.array(z.unknown()).optional(),
+});
+
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** The prompt as the model reads it, in order: tools, then each message. */
+export function chatPrompt(request: ChatRequest): string {
+  const tools = request.tools ? `tools: ${JSON.stringify(request.tools)}\n` : '';
+  const messages = request.messages.map((message) => {
+    const content = message.content;
+    const text =
+      typeof content === 'string'
+        ? content
+        : (content ?? []).map((part) => part.text ?? JSON.stringify(part)).join('');
+    return `${message.role}: ${text}\n`;
+  });
+  return tools + messages.join('');
+}
+
+export type ErrorFlavour = 'openai-compatible' | 'azure-openai';
+
+/** The provider's documented error body for `status`, with `message` when given. */
+export function openAIError(flavour: ErrorFlavour, status: number, message?: string, param?: string) {
+  const body = structuredClone(errorFixture<{ error: Record<string, unknown> }>(flavour, status, 400));
+  if (message !== undefined) body.error.message = message;
+  if (param !== undefined) body.error.param = param;
+  return body;
+}
+
+export interface ChatContext {
+  flavour: ErrorFlavour;
+  answer: AnswerFunction;
+  countTokens: TokenCounter;
+  cache: AutomaticPrefixCache;
+  ledger: BillingLedger;
+  /** The model a request's `model` (or Azure deployment) stands for, as the ledger names it. */
+  modelOf: (requested: string) => string;
+}
+
+let completions = 0;
+
+/**
+ * Answers one chat completion (sync or as a batch line): reads the prompt cache (namespace: model and
+ * prompt_cache_key), bills the ledger and returns the status and body the API would.
+ */
+export function completeChat(
+  context: ChatContext,
+  raw: unknown,
+  billing: { mode: 'sync' | 'batch'; customId?: string },
+): { status: number; body: unknown } {
+  const parsed = chatRequestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { status: 400, body: openAIError(context.flavour, 400, issue.message, issue.path.join('.')) };
+  }
+  const request = parsed.data;
+  const prompt = chatPrompt(request);
+  const answer = context.answer(prompt, request);
+  if (typeof answer !== 'string')
+    return { status: answer.status, body: openAIError(context.flavour, answer.status) };
+  const model = context.modelOf(request.model);
+  const promptTokens = context.countTokens(prompt);
+  const cached = context.cache.read(`${model}\u0000${request.prompt_cache_key ?? ''}`, prompt, promptTokens);
+  const outputTokens = context.countTokens(answer);
+  context.ledger.charge({
+    mode: billing.mode,
+    model,
+    usage: { promptTokens, cachedInputTokens: cached, cacheWriteTokens: 0, outputTokens },
+    ...(billing.customId !== undefined ? { customId: billing.customId } : {}),
+  });
+  completions += 1;
+  return {
+    status: 200,
+    body: {
+      id: `chatcmpl-platform${completions}`,
+      object: 'chat.completion',
+      created: 1741570283,
+      model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: answer, refusal: null, annotations: [] },
+          logprobs: null,
+          finish_reason: 'stop',
+        },
+      ],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: outputTokens,
+        total_tokens: promptTokens + outputTokens,
+        prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+      },
+      system_fingerprint: 'fp_platform',
+    },
+  };
+}
