@@ -18,9 +18,6 @@ export interface BatchPolling {
 
 export const DEFAULT_BATCH_POLLING: BatchPolling = { initialMs: 5_000, maxMs: 60_000 };
 
-/** Results settled in one transaction while a batch's output is read. */
-const SETTLE_EVERY = 200;
-
 /** A submission's step or the provider's answer to it. */
 type Step = {
   batch: ProviderBatch;
@@ -66,8 +63,9 @@ export async function runBatches(options: {
   if (open.length === 0) return { stopped: false, open: [] };
   const byKey = new Map(options.requests.map((request) => [request.cacheKey, request]));
   const lifecycle = new BatchLifecycle({ ...options, byKey });
+  const created = open.length - resumed;
   hooks.onNotice?.(
-    `Batch mode: ${fresh.length} requests in ${open.length - resumed} new batches${resumed > 0 ? `; ${resumed} batches from before resumed (${held.size} requests)` : ''}.`,
+    `Batch mode: ${fresh.length} requests in ${created} new ${created === 1 ? 'batch' : 'batches'}${resumed > 0 ? `; ${resumed} ${resumed === 1 ? 'batch' : 'batches'} from before resumed (${held.size} requests)` : ''}.`,
   );
   const ends = await Promise.all(open.map((batch) => lifecycle.drive(batch)));
   const left = ends.filter((batch) => batch.state !== 'done' && batch.state !== 'failed');
@@ -182,31 +180,28 @@ class BatchLifecycle {
   }
 
   /**
-   * Every result into the response cache (a few hundred a transaction, so a kill keeps what was
-   * read and the next run reads again from the first, rewriting the same rows), then `done`; a
-   * request the results did not name is failed. A custom id the batch did not hold refuses the
-   * batch: it is not this submission's.
+   * Every result into the response cache, a page a transaction (a kill keeps the pages read, and
+   * the next run reads again from the first, rewriting the same rows), then `done`; a request the
+   * results did not name is failed. A custom id the batch did not hold refuses the batch: it is
+   * not this submission's.
    */
   private async readResults(batch: ProviderBatch): Promise<ProviderBatch> {
     const { client, store, hooks } = this.options;
     const batches = store.providerBatches;
     const held = new Set(batches.requests(batch.id));
-    let settled: Array<{ customId: string; response: CachedResponse } | { customId: string; error: string }> =
-      [];
-    for await (const result of client.results(batch.batchId!, hooks.abortSignal)) {
-      if (!held.has(result.customId))
+    for await (const page of client.results(batch.batchId!, hooks.abortSignal)) {
+      const stranger = page.find((result) => !held.has(result.customId));
+      if (stranger)
         throw new MedbenchError({
           code: 'ENDPOINT_BAD_RESPONSE',
-          message: `The batch ${batch.batchId} answered custom_id ${result.customId}, which medbench's submission ${batch.id} did not hold: it is not that submission's batch.`,
-          hint: `Check the batch in the provider's console; to give up on it, cancel it there (medbench then submits the requests again).`,
+          message: `The batch ${batch.batchId} answered custom_id ${stranger.customId}, which medbench's submission ${batch.id} did not hold: it is not that submission's batch.`,
+          hint: "Check the batch in the provider's console; to give up on it, cancel it there (medbench then submits the requests again).",
         });
-      settled.push(this.outcome(result));
-      if (settled.length >= SETTLE_EVERY) {
-        batches.settle(batch, settled);
-        settled = [];
-      }
+      batches.settle(
+        batch,
+        page.map((result) => this.outcome(result)),
+      );
     }
-    batches.settle(batch, settled);
     batches.failUnsettled(batch.id, `the batch ${batch.batchId} returned no result for it`);
     return batches.advance(batch.id, 'done');
   }

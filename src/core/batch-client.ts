@@ -68,8 +68,11 @@ export interface BatchClient {
    */
   find(batch: BatchIdentity, signal?: AbortSignal): Promise<string | undefined>;
   status(batchId: string, signal?: AbortSignal): Promise<BatchStatus>;
-  /** Every request's outcome, read as it comes (a resumed read starts again from the first). */
-  results(batchId: string, signal?: AbortSignal): AsyncIterable<BatchResult>;
+  /**
+   * Every request's outcome, a page at a time (a results file, a stretch of a stream): the
+   * lifecycle keeps each page in one transaction, and a resumed read starts again from the first.
+   */
+  results(batchId: string, signal?: AbortSignal): AsyncIterable<readonly BatchResult[]>;
 }
 
 /** A chat model whose provider has a batch API (`medbench run --batch`). */

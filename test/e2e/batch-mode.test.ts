@@ -1,8 +1,15 @@
+import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type InterceptingProxy,
+  type Interception,
+  startInterceptingProxy,
+} from '../support/intercepting-proxy.js';
 import { type OpenAIPlatform, startOpenAIPlatform } from '../support/platform/openai-platform.js';
-import { buildSampleNiah, reportJson, runCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, reportJson, runCli, startCli, temporaryHome } from './cli.js';
 import { storeDigest } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -24,7 +31,7 @@ afterAll(async () => {
 });
 
 /** A config naming OpenAI's API at `url` (the platform, or a proxy in front of it). */
-export function openAIConfig(url: string): string {
+function openAIConfig(url: string): string {
   const path = join(scratch, `config-${Math.random().toString(36).slice(2)}.json`);
   const entry = {
     provider: 'openai',
@@ -37,11 +44,13 @@ export function openAIConfig(url: string): string {
   return path;
 }
 
+/** `run` of the dataset on the config's model `gpt` into `home`. */
+const runArgs = (home: string, config: string, extra: readonly string[] = []) => [
+  ...['--home', home, 'run', '--dataset', dataset],
+  ...['--model', 'gpt', '--config', config, ...extra],
+];
 const run = (home: string, config: string, extra: readonly string[] = []) =>
-  runCli(
-    ['--home', home, 'run', '--dataset', dataset, '--model', 'gpt', '--config', config, ...extra],
-    environment,
-  );
+  runCli(runArgs(home, config, extra), environment);
 
 /** The report's scores, without the moments it was made, where the answers came from and their cost. */
 async function scores(home: string): Promise<unknown> {
@@ -98,5 +107,121 @@ describe('run --batch on OpenAI', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(platform.received.batchesCreated).toBe(1);
     expect(storeDigest(home)).toBe(before);
+  });
+});
+
+/** Where a run is killed: the request the proxy holds (before it reaches the platform, or after it was answered). */
+interface KillPoint {
+  state: string;
+  /** The submission's step the store holds after the kill, and whether some results were kept. */
+  stored: { state: string; settled: boolean };
+  decide(method: string, path: string, seen: Map<string, number>): Interception;
+  hold?: 'in_progress';
+}
+
+const first = (route: RegExp, hold: Interception, nth = 1): KillPoint['decide'] => {
+  return (method, path, seen) => {
+    const key = `${method} ${path}`;
+    if (!route.test(key)) return 'forward';
+    seen.set(route.source, (seen.get(route.source) ?? 0) + 1);
+    return seen.get(route.source) === nth ? hold : 'forward';
+  };
+};
+
+const killAt = (
+  state: string,
+  stored: KillPoint['stored']['state'],
+  decide: KillPoint['decide'],
+  more: Partial<KillPoint> = {},
+): KillPoint => ({ state, stored: { state: stored, settled: false }, decide, ...more });
+
+const FILES = /^POST \/v1\/files$/;
+const CREATE = /^POST \/v1\/batches$/;
+const CONTENT = /^GET \/v1\/files\/[\w-]+\/content$/;
+const KILL_POINTS: KillPoint[] = [
+  killAt('before the upload', 'prepared', first(FILES, 'hold-before')),
+  killAt('uploaded, the file id not recorded', 'prepared', first(FILES, 'hold-after')),
+  killAt('submitting, the create not arrived', 'submitting', first(CREATE, 'hold-before')),
+  killAt('created remotely, its id not recorded', 'submitting', first(CREATE, 'hold-after')),
+  killAt('in progress', 'submitted', first(/^GET \/v1\/batches\/batch_\w+$/, 'hold-after', 2), {
+    hold: 'in_progress',
+  }),
+  killAt('finished, no result read', 'ended', first(CONTENT, 'hold-before')),
+  // The output file is read and kept; the run dies asking for the error file.
+  killAt('results half read', 'ended', first(CONTENT, 'hold-before', 2), {
+    stored: { state: 'ended', settled: true },
+  }),
+];
+
+/** The one submission's step in the store, and whether any of its results were kept. */
+function storedBatch(home: string): { state: string; settled: boolean } {
+  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
+  try {
+    const state = database.prepare('SELECT state FROM provider_batches').pluck().all() as string[];
+    const settled = database
+      .prepare('SELECT COUNT(*) FROM provider_batch_requests WHERE outcome IS NOT NULL')
+      .pluck()
+      .get() as number;
+    expect(state).toHaveLength(1);
+    return { state: state[0]!, settled: settled > 0 };
+  } finally {
+    database.close();
+  }
+}
+
+describe('run --batch killed (SIGKILL) at each step of the lifecycle, then run again', () => {
+  let failing: OpenAIPlatform;
+  let proxy: InterceptingProxy;
+  let decide: (method: string, path: string) => Interception = () => 'forward';
+  let victim: ChildProcess | undefined;
+  let reference: unknown;
+  // Some prompts fail (an error file beside the output file): the results come in two pages.
+  const failingAnswer = (prompt: string) => (prompt.length % 5 === 0 ? { status: 400 } : answer(prompt));
+
+  beforeAll(async () => {
+    failing = await startOpenAIPlatform({ answer: failingAnswer });
+    proxy = await startInterceptingProxy(
+      failing.url,
+      (method, path) => decide(method, path),
+      () => victim?.kill('SIGKILL'),
+    );
+    const synchronous = temporaryHome();
+    const direct = await run(synchronous, openAIConfig(proxy.url));
+    expect(direct.code, direct.stderr).toBe(3);
+    reference = await scores(synchronous);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await failing.close();
+  });
+
+  it.each(KILL_POINTS)('$state: the re-run resumes the same batch, submits nothing twice', async (point) => {
+    failing.received.batchLines.clear();
+    failing.received.batchesCreated = 0;
+    failing.batches.holdAt = point.hold;
+    const home = temporaryHome();
+    const config = openAIConfig(proxy.url);
+    const seen = new Map<string, number>();
+    decide = (method, path) => point.decide(method, path, seen);
+    const started = startCli(runArgs(home, config, ['--batch', '--batch-poll-ms', '20']), environment);
+    victim = started.child;
+    const killed = await started.done;
+    expect(killed.code, killed.stderr).toBeNull();
+    expect(storedBatch(home)).toEqual(point.stored);
+    decide = () => 'forward';
+    failing.batches.holdAt = undefined;
+
+    const rerun = await run(home, config, ['--batch', '--batch-poll-ms', '20']);
+    // A prepared batch never reached the platform: it is prepared again; any later one is resumed.
+    expect(rerun.stderr).toContain(
+      point.stored.state === 'prepared' ? 'in 1 new batch.' : 'in 0 new batches; 1 batch from before resumed',
+    );
+    // Some samples failed in the batch, as they fail when sent one by one.
+    expect(rerun.code, rerun.stderr).toBe(3);
+    expect(rerun.stderr).toContain('Not answered in its provider batch');
+    expect(failing.received.batchesCreated).toBe(1);
+    expect(failing.received.batchLines.size).toBeGreaterThan(20);
+    expect([...failing.received.batchLines.values()].every((count) => count === 1)).toBe(true);
+    expect(await scores(home)).toEqual(reference);
   });
 });

@@ -134,12 +134,16 @@ export class OpenAIBatchClient implements BatchClient {
   async find(batch: BatchIdentity, signal?: AbortSignal): Promise<string | undefined> {
     let after: string | undefined;
     for (;;) {
-      const page = await this.call(
-        `/batches?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`,
-        batchListSchema,
-        undefined,
-        signal,
-      );
+      const url = new URL(this.access.url('/batches'));
+      url.searchParams.set('limit', '100');
+      if (after) url.searchParams.set('after', after);
+      const page = await postJson({
+        url: url.toString(),
+        ...(await this.access.requestOptions()),
+        body: undefined,
+        schema: batchListSchema,
+        ...(signal ? { signal } : {}),
+      });
       const found = page.data.find(
         (entry) =>
           (batch.fileId !== undefined && entry.input_file_id === batch.fileId) ||
@@ -177,7 +181,8 @@ export class OpenAIBatchClient implements BatchClient {
     };
   }
 
-  async *results(batchId: string, signal?: AbortSignal): AsyncIterable<BatchResult> {
+  /** The output file's lines, then the error file's: a page each. */
+  async *results(batchId: string, signal?: AbortSignal): AsyncIterable<BatchResult[]> {
     const batch = await this.call(`/batches/${encodeURIComponent(batchId)}`, batchSchema, undefined, signal);
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
@@ -186,7 +191,10 @@ export class OpenAIBatchClient implements BatchClient {
         ...(await this.access.requestOptions()),
         ...(signal ? { signal } : {}),
       });
-      for (const line of text.split('\n')) if (line.trim() !== '') yield resultOf(line, fileId);
+      yield text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => resultOf(line, fileId));
     }
   }
 }
