@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,5 +223,48 @@ describe('run --batch killed (SIGKILL) at each step of the lifecycle, then run a
     expect(failing.received.batchLines.size).toBeGreaterThan(20);
     expect([...failing.received.batchLines.values()].every((count) => count === 1)).toBe(true);
     expect(await scores(home)).toEqual(reference);
+  });
+});
+
+describe('run --batch: what it refuses, what a dry run tells, what Ctrl-C leaves', () => {
+  it('refuses a provider without a batch API before anything is sent or stored', async () => {
+    const home = temporaryHome();
+    const refused = await runCli([
+      ...['--home', home, 'run', '--dataset', dataset, '--batch'],
+      ...['--model', `openai-compatible:m@${platform.url}/v1`, '--context-window', '128000'],
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('has no batch API medbench can use');
+    expect(existsSync(join(home, 'medbench.sqlite'))).toBe(false);
+  });
+
+  it('--dry-run says how many requests would go into batches, and sends nothing', async () => {
+    resetCounters();
+    const home = temporaryHome();
+    const dry = await run(home, openAIConfig(platform.url), ['--batch', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/--batch: \d+ requests would be submitted in new provider batches/);
+    expect(platform.received.files + platform.received.batchesCreated).toBe(0);
+  });
+
+  it('Ctrl-C while the batch runs stops waiting, says the batch is left running, and the re-run picks it up', async () => {
+    resetCounters();
+    platform.batches.holdAt = 'in_progress';
+    const home = temporaryHome();
+    const config = openAIConfig(platform.url);
+    const started = startCli(runArgs(home, config, ['--batch', '--batch-poll-ms', '20']), environment);
+    let seen = '';
+    started.child.stderr!.on('data', (chunk) => {
+      seen += chunk;
+      if (seen.includes(': in_progress ·')) started.child.kill('SIGINT');
+    });
+    const stopped = await started.done;
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toMatch(/1 batch is left at the provider \(batch_\w+\)\. Re-run the same command/);
+    platform.batches.holdAt = undefined;
+    const rerun = await run(home, config, ['--batch', '--batch-poll-ms', '20']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain('in 0 new batches; 1 batch from before resumed');
+    expect(platform.received.batchesCreated).toBe(1);
   });
 });
