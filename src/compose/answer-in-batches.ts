@@ -4,15 +4,22 @@ import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import type { ModelBinding } from '../runner/model-binding.js';
 import type { Store } from '../store/store.js';
+import type { MedbenchConfig } from './config.js';
 import { type PendingRequest, pendingRequests } from './pending-requests.js';
-import { checkRestrictedData } from './restricted-data.js';
+import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
 import { type BatchPolling, DEFAULT_BATCH_POLLING, runBatches } from './run-batches.js';
 import { type RetryOptions, type RunHooks, retryPolicyFrom } from './run-model.js';
-import type { ModelWork } from './run-suite.js';
+
+/** What a batched run needs of the plan's model work (`ModelWork`). */
+interface BatchWork {
+  model: ModelBinding;
+  defaults: MedbenchConfig['defaults'];
+  restricted?: DataRestriction;
+}
 
 /** The endpoint whose batch API takes the run, or a usage error saying why the run cannot be batched. */
 export function batchEndpoint(
-  work: ModelWork,
+  work: BatchWork,
   request: RetryOptions & { redact?: boolean },
 ): { endpoint: ChatModel; client: BatchClient } {
   const { model } = work;
@@ -51,7 +58,7 @@ export function batchEndpoint(
 export async function answerInBatches(options: {
   store: Store;
   runId: string;
-  work: ModelWork;
+  work: BatchWork;
   samples: readonly Sample[];
   request: RetryOptions & { redact?: boolean; batchPollMs?: number };
   hooks: RunHooks;
@@ -90,7 +97,7 @@ export async function answerInBatches(options: {
 
 /** What `run --batch --dry-run` adds: what would be submitted, and what open batches hold already. */
 export async function batchDryRun(
-  work: ModelWork,
+  work: BatchWork,
   context: { store: Store; request: RetryOptions & { redact?: boolean }; samples: readonly Sample[] },
 ): Promise<string> {
   const { store } = context;

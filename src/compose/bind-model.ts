@@ -9,6 +9,7 @@ import type { MedbenchConfig, ModelConfig } from './config.js';
 import { endpointHeaders } from './endpoint-headers.js';
 import { generationSettings, ignoredSettingsNote } from './generation-settings.js';
 import { rememberSecret } from './known-secrets.js';
+import { modelPrices } from './model-prices.js';
 
 export interface ModelOverrides {
   /** Send plain-text prompts to /completions (a base model). */
@@ -201,7 +202,7 @@ export async function bindModel(options: {
     tokenizer,
     ...(countTokens === 'endpoint' ? { countTokens } : {}),
     ...(fallback ? { fallbackTokenizer: fallback } : {}),
-    prices: modelConfig.prices,
+    prices: modelPrices(modelConfig.prices, provider.pricing, modelConfig.model),
     instruct: !(overrides.completions ?? modelConfig.api === 'completions'),
     systemRole: overrides.systemRole ?? modelConfig.systemRole ?? true,
     parameters,

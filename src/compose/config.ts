@@ -44,6 +44,27 @@ const endpointTrailing = {
   restrictedDataApproved: z.boolean().optional(),
 };
 
+const perMillion = z.number({ error: 'must be a number: currency units per million tokens' }).nonnegative();
+
+/**
+ * A model's prices per million tokens: input and output (the list price), and optionally the
+ * cached-read and cache-write prices and the batch multiplier, which otherwise come from the
+ * provider's documented rule (src/providers/provider-pricing.ts).
+ */
+const pricesSchema = z
+  .object({
+    inputPerMillion: perMillion,
+    outputPerMillion: perMillion,
+    cachedInputPerMillion: perMillion.optional(),
+    cacheWritePerMillion: perMillion.optional(),
+    batchMultiplier: z
+      .number()
+      .positive()
+      .max(1, 'must be at most 1: the share of the sync price a batch answer costs (0.5 for half price)')
+      .optional(),
+  })
+  .strict();
+
 /** The fields of a model entry besides its provider and endpoints. */
 const modelFields = {
   model: z.string().min(1),
@@ -59,10 +80,7 @@ const modelTrailing = {
   tokenizer: z.string().optional(),
   /** too_long by the tokenizer (default) or by each endpoint's own count-tokens route. */
   countTokens: z.enum(['tokenizer', 'endpoint']).optional(),
-  prices: z
-    .object({ inputPerMillion: z.number().nonnegative(), outputPerMillion: z.number().nonnegative() })
-    .strict()
-    .optional(),
+  prices: pricesSchema.optional(),
   temperature: z.number().min(0).max(2).optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   ...generationSettingsSchema,

@@ -8,7 +8,7 @@ import {
   chatCompletionAnswer,
   chatCompletionSchema,
 } from '../providers/openai-compatible/openai-chat-completion.js';
-import { type CachedResponse, type ExportedRequest, Store } from '../store/store.js';
+import { type CachedResponse, type ExportedRequest, reportedCounts, Store } from '../store/store.js';
 import { resolveHome, storePathIn } from './home.js';
 import { redactKnownSecrets } from './known-secrets.js';
 
@@ -109,7 +109,7 @@ function cachedAnswer(file: string, line: number, request: ExportedRequest, body
     text: redactKnownSecrets(answer.text),
     inputTokens: answer.usage?.inputTokens ?? request.promptTokens,
     outputTokens: answer.usage?.outputTokens ?? null,
-    ...(answer.usage?.reasoningTokens !== undefined ? { reasoningTokens: answer.usage.reasoningTokens } : {}),
+    ...reportedCounts(answer.usage),
     finishReason: answer.finishReason === undefined ? null : redactKnownSecrets(answer.finishReason),
   };
 }

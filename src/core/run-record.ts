@@ -45,7 +45,17 @@ export interface ResultFields {
   outputTokens: number | null;
   /** Of the output tokens, those a reasoning model spent thinking (null or absent: not reported). */
   reasoningTokens?: number | null;
+  /** Of the input tokens, those the provider read from its prompt cache (null or absent: not reported). */
+  cachedInputTokens?: number | null;
+  /** Of the input tokens, those the provider wrote to its prompt cache (null or absent: not reported). */
+  cacheWriteTokens?: number | null;
+  /** What was paid: the answer at the model's prices, cache and batch discounts applied (null: no prices). */
   cost: number | null;
+  /**
+   * What the answer costs at list price: its input and output tokens at the input and output
+   * prices, no cache or batch discount (null or absent: no prices, or stored before it was kept).
+   */
+  listCost?: number | null;
   latencyMs: number | null;
   attempts: number | null;
   cacheHit: boolean;

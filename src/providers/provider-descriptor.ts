@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ChatModel, GENERATION_SETTINGS, GenerationParameters } from '../core/chat-model.js';
 import type { EmbeddingModel } from '../core/embedding-model.js';
 import type { EmbeddingEntry, HeadersConfig } from './config-fields.js';
+import type { ProviderPricing } from './provider-pricing.js';
 
 export type GenerationSetting = (typeof GENERATION_SETTINGS)[number];
 
@@ -115,6 +116,11 @@ export interface ProviderDescriptor<Shape extends z.ZodRawShape = z.ZodRawShape>
   claudeThinking?: 'every model' | 'claude models';
   /** Settings checks of a whole model beyond the table (an API version a setting needs); throws. */
   checkModel?(where: string, model: DescribedModel<z.infer<z.ZodObject<Shape>>>): void;
+  /**
+   * Its documented price rule: a model's cached, cache-write and batch prices where the config
+   * gives only input and output prices. None (local servers): no cache or batch discount assumed.
+   */
+  pricing?: ProviderPricing;
   /** Makes the chat adapter of one endpoint, importing it lazily. */
   createChat(options: ChatFactoryOptions<z.infer<z.ZodObject<Shape>>>): Promise<ChatModel>;
   /** Its embedding models for MedEureka (`embeddingModels` entries and inline specs), if it has any. */

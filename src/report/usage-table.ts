@@ -1,4 +1,4 @@
-import type { RunWithResults } from '../core/run-record.js';
+import type { RunWithResults, StoredResult } from '../core/run-record.js';
 import { escapeHtml } from './escape-html.js';
 import { renderTextTable } from './text-table.js';
 import { withSection } from './with-section.js';
@@ -15,17 +15,65 @@ export interface TaskUsage {
   cached: number;
   /** Tokens of every answer, cached ones included: what the task takes of the model. */
   inputTokens: number | null;
+  /** Of the input tokens, those the provider read from its prompt cache (null: none reported). */
+  cachedInputTokens: number | null;
+  /** Of the input tokens, those the provider wrote to its prompt cache (null: none reported). */
+  cacheWriteTokens: number | null;
   outputTokens: number | null;
   /** Of the output tokens, those spent reasoning (where the provider reported them). */
   reasoningTokens: number | null;
-  /** What this run paid (fresh answers at the config's prices); null without prices. */
+  /**
+   * What this run paid: fresh answers at the model's prices (cached and cache-written input at
+   * their prices, a batch answer at the batch multiplier); null without prices.
+   */
   cost: number | null;
+  /** The same sent requests at the list input and output prices: no prompt cache, no batch discount. */
+  listCost: number | null;
+  /**
+   * True when the provider reported cached (or cache-written) tokens and the model's prices had no
+   * cached-input (or cache-write) price, none in the config and none documented for the model:
+   * they were priced at the input price.
+   */
+  cachedAtInputPrice: boolean;
 }
 
-function sumOrNull(values: ReadonlyArray<number | null>): number | null {
+function sumOrNull(values: ReadonlyArray<number | null | undefined>): number | null {
   let sum: number | null = null;
-  for (const value of values) if (value !== null) sum = (sum ?? 0) + value;
+  for (const value of values) if (value !== null && value !== undefined) sum = (sum ?? 0) + value;
   return sum;
+}
+
+/** The run's prices as stored with it, where it had any. */
+function storedPrices(model: unknown): Record<string, unknown> | undefined {
+  const prices = (model as { prices?: unknown } | null)?.prices;
+  return prices && typeof prices === 'object' ? (prices as Record<string, unknown>) : undefined;
+}
+
+/** One task's figures, from its results and the prices stored with its run. */
+function taskUsage(run: RunWithResults['run'], task: string, ofTask: StoredResult[]): TaskUsage {
+  const cachedInputTokens = sumOrNull(ofTask.map((result) => result.cachedInputTokens));
+  const cacheWriteTokens = sumOrNull(ofTask.map((result) => result.cacheWriteTokens));
+  const prices = storedPrices(run.model);
+  return {
+    runId: run.id,
+    label: run.label,
+    task,
+    samples: ofTask.length,
+    sent: ofTask.filter((result) => !result.cacheHit && (result.attempts ?? 0) > 0).length,
+    cached: ofTask.filter((result) => result.cacheHit).length,
+    inputTokens: sumOrNull(ofTask.map((result) => result.inputTokens)),
+    cachedInputTokens,
+    cacheWriteTokens,
+    outputTokens: sumOrNull(ofTask.map((result) => result.outputTokens)),
+    reasoningTokens: sumOrNull(ofTask.map((result) => result.reasoningTokens)),
+    cost: sumOrNull(ofTask.map((result) => result.cost)),
+    // Results stored before list costs were kept paid list price: their cost is it.
+    listCost: sumOrNull(ofTask.map((result) => result.listCost ?? result.cost)),
+    cachedAtInputPrice:
+      prices !== undefined &&
+      (((cachedInputTokens ?? 0) > 0 && prices.cachedInputPerMillion === undefined) ||
+        ((cacheWriteTokens ?? 0) > 0 && prices.cacheWritePerMillion === undefined)),
+  };
 }
 
 /**
@@ -37,86 +85,125 @@ export function usageByTask(runs: readonly RunWithResults[]): TaskUsage[] {
   for (const { run, results } of runs) {
     const tasks = [...new Set(results.map((result) => result.task))].sort();
     for (const task of tasks) {
-      const ofTask = results.filter((result) => result.task === task);
-      const row: TaskUsage = {
-        runId: run.id,
-        label: run.label,
+      const row = taskUsage(
+        run,
         task,
-        samples: ofTask.length,
-        sent: ofTask.filter((result) => !result.cacheHit && (result.attempts ?? 0) > 0).length,
-        cached: ofTask.filter((result) => result.cacheHit).length,
-        inputTokens: sumOrNull(ofTask.map((result) => result.inputTokens)),
-        outputTokens: sumOrNull(ofTask.map((result) => result.outputTokens)),
-        reasoningTokens: sumOrNull(ofTask.map((result) => result.reasoningTokens ?? null)),
-        cost: sumOrNull(ofTask.map((result) => result.cost)),
-      };
+        results.filter((result) => result.task === task),
+      );
       if (row.inputTokens !== null || row.outputTokens !== null || row.cost !== null) rows.push(row);
     }
   }
   return rows;
 }
 
-const HEADER = ['Model', 'Run', 'Task', 'Samples', 'Sent', 'Cached', 'Input tokens', 'Output tokens', 'Cost'];
-const NOTE =
-  'Tokens count every answer, cached ones included (the provider’s own counts where it gave them); cost is what this run paid: fresh answers at the config’s prices, cached ones free, — without prices.';
-const REASONING_NOTE =
-  ' Reasoning tokens are the part of the output tokens a reasoning model spent thinking, where its provider reports them; they are billed as output.';
-
-/** A reasoning column only when some run reported reasoning tokens. */
-function withReasoning(rows: readonly TaskUsage[]): boolean {
-  return rows.some((row) => row.reasoningTokens !== null);
+/** A column of the table: its header, its cell, and the sentence of the note that says what it is. */
+interface Column {
+  header: string;
+  cell: (row: TaskUsage) => string;
+  note?: string;
 }
 
-function header(rows: readonly TaskUsage[]): string[] {
-  return withReasoning(rows) ? [...HEADER.slice(0, 8), 'Reasoning tokens', 'Cost'] : HEADER;
-}
+const count = (value: number | null) => (value === null ? '—' : value.toLocaleString('en-US'));
+const money = (value: number | null) => (value === null ? '—' : value.toFixed(4));
 
-function note(rows: readonly TaskUsage[]): string {
-  return withReasoning(rows) ? NOTE + REASONING_NOTE : NOTE;
-}
+const COLUMNS = {
+  model: { header: 'Model', cell: (row) => row.label },
+  run: { header: 'Run', cell: (row) => row.runId.slice(0, 8) },
+  task: { header: 'Task', cell: (row) => row.task },
+  samples: { header: 'Samples', cell: (row) => String(row.samples) },
+  sent: {
+    header: 'Sent',
+    cell: (row) => String(row.sent),
+    note: 'Sent: answers requested from the model in this run.',
+  },
+  cached: {
+    header: 'Cached',
+    cell: (row) => String(row.cached),
+    note: 'Cached: answers taken from medbench’s response cache (paid by an earlier run).',
+  },
+  input: {
+    header: 'Input tokens',
+    cell: (row) => count(row.inputTokens),
+    note: 'Tokens count every answer, cached ones included (the provider’s own counts where it gave them); input tokens count every prompt token.',
+  },
+  cachedTokens: {
+    header: 'Cached tokens',
+    cell: (row) => count(row.cachedInputTokens),
+    note: 'Cached tokens: of the input tokens, those the provider read from its prompt cache (— where it reported none).',
+  },
+  cacheWrite: {
+    header: 'Cache-write tokens',
+    cell: (row) => count(row.cacheWriteTokens),
+    note: 'Cache-write tokens: of the input tokens, those the provider wrote to its prompt cache, billed at its cache-write price.',
+  },
+  output: { header: 'Output tokens', cell: (row) => count(row.outputTokens) },
+  reasoning: {
+    header: 'Reasoning tokens',
+    cell: (row) => count(row.reasoningTokens),
+    note: 'Reasoning tokens are the part of the output tokens a reasoning model spent thinking, where its provider reports them; they are billed as output.',
+  },
+  cost: {
+    header: 'Cost',
+    cell: (row) => money(row.cost),
+    note: 'Cost: what this run paid — its sent requests at the config’s prices, cached input tokens at the cached price and cache-written ones at the cache-write price (the provider’s documented share of the input price unless the config gives them), batch answers times the batch multiplier; answers from medbench’s cache free; — without prices.',
+  },
+  list: {
+    header: 'List price',
+    cell: (row) => money(row.listCost),
+    note: 'List price: the same sent requests with every input token at the input price and every output token at the output price — no prompt cache, no batch discount.',
+  },
+} satisfies Record<string, Column>;
 
-function cells(row: TaskUsage, reasoning: boolean): string[] {
-  const count = (value: number | null) => (value === null ? '—' : value.toLocaleString('en-US'));
+/** The table's columns: cache-write and reasoning tokens only where some run reported them. */
+function columnsOf(rows: readonly TaskUsage[]): Column[] {
+  const any = (field: 'cacheWriteTokens' | 'reasoningTokens') => rows.some((row) => row[field] !== null);
   return [
-    row.label,
-    row.runId.slice(0, 8),
-    row.task,
-    String(row.samples),
-    String(row.sent),
-    String(row.cached),
-    count(row.inputTokens),
-    count(row.outputTokens),
-    ...(reasoning ? [count(row.reasoningTokens)] : []),
-    row.cost === null ? '—' : row.cost.toFixed(4),
+    COLUMNS.model,
+    COLUMNS.run,
+    COLUMNS.task,
+    COLUMNS.samples,
+    COLUMNS.sent,
+    COLUMNS.cached,
+    COLUMNS.input,
+    COLUMNS.cachedTokens,
+    ...(any('cacheWriteTokens') ? [COLUMNS.cacheWrite] : []),
+    COLUMNS.output,
+    ...(any('reasoningTokens') ? [COLUMNS.reasoning] : []),
+    COLUMNS.cost,
+    COLUMNS.list,
   ];
+}
+
+/** What each column is; and which models had their cached tokens priced at the input price. */
+function note(rows: readonly TaskUsage[], columns: readonly Column[]): string {
+  const sentences = columns.flatMap((column) => (column.note ? [column.note] : []));
+  const undiscounted = [...new Set(rows.filter((row) => row.cachedAtInputPrice).map((row) => row.label))];
+  if (undiscounted.length > 0)
+    sentences.push(
+      `No cached-input (or cache-write) price is known for ${undiscounted.join(', ')} (none in the config, none documented for the model): those tokens are priced at the input price; give "prices": { "cachedInputPerMillion": …, "cacheWritePerMillion": … } in the config.`,
+    );
+  return sentences.join(' ');
 }
 
 /** The usage table as text, or '' when no run has figures. */
 export function renderUsageText(rows: readonly TaskUsage[]): string {
   if (rows.length === 0) return '';
-  const reasoning = withReasoning(rows);
+  const columns = columnsOf(rows);
   return `Tokens and cost per model and task\n${renderTextTable(
-    header(rows),
-    rows.map((row) => cells(row, reasoning)),
-  )}\n${note(rows)}`;
+    columns.map((column) => column.header),
+    rows.map((row) => columns.map((column) => column.cell(row))),
+  )}\n${note(rows, columns)}`;
 }
 
 /** The usage table as an HTML section, or '' when no run has figures. */
 export function renderUsageHtml(rows: readonly TaskUsage[]): string {
   if (rows.length === 0) return '';
-  const reasoning = withReasoning(rows);
-  const head = header(rows)
-    .map((cell) => `<th scope="col">${cell}</th>`)
-    .join('');
+  const columns = columnsOf(rows);
+  const head = columns.map((column) => `<th scope="col">${column.header}</th>`).join('');
   const body = rows
-    .map(
-      (row) =>
-        `<tr>${cells(row, reasoning)
-          .map((cell) => `<td>${escapeHtml(cell)}</td>`)
-          .join('')}</tr>`,
-    )
+    .map((row) => `<tr>${columns.map((column) => `<td>${escapeHtml(column.cell(row))}</td>`).join('')}</tr>`)
     .join('');
-  return `<section id="usage"><h2>Tokens and cost per model and task</h2><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table><p>${escapeHtml(note(rows))}</p></section>`;
+  return `<section id="usage"><h2>Tokens and cost per model and task</h2><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table><p>${escapeHtml(note(rows, columns))}</p></section>`;
 }
 
 /** Adds the usage section to a report page, before its end. */

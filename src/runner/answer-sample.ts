@@ -4,6 +4,7 @@ import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import { GZIP_THRESHOLD_CHARS } from '../store/prepared-prompt.js';
 import { type CachedResponse, type PreparedPrompt, preparePromptAsync } from '../store/store.js';
+import { priceAnswer } from './answer-price.js';
 import { cachedResponse } from './cached-response.js';
 import type { ModelBinding } from './model-binding.js';
 import { resultRecord } from './result-columns.js';
@@ -21,9 +22,6 @@ export { errorKind, type RetryEvent, type RunProgress, type SampleRun } from './
  */
 const COMMITTED_LATER = { committed: Promise.resolve(true) };
 
-/** A batch answer's share of the list price where the config gives none (OpenAI, Azure, Anthropic, Gemini: half). */
-const BATCH_MULTIPLIER = 0.5;
-
 /** An answer to score: from the cache, or fresh (handed to the response cache). */
 interface Answer {
   response: CachedResponse;
@@ -32,7 +30,7 @@ interface Answer {
   prompt: string | PreparedPrompt;
   /** When the request could be sent (its slot's turn came): a fresh answer's latency runs from there. */
   sentAt?: number;
-  /** Answered by a provider batch of this run: fresh, at the batch price. */
+  /** Answered by a provider batch of this run: paid by this run, at the batch price. */
   batched?: boolean;
 }
 
@@ -162,21 +160,17 @@ async function sendAndKeep(
         response,
       };
   if (entry) context.cache.remember(entry.cacheKey);
-  context.budget?.spend(costOf(model, response));
+  // The budget counts the list price: an upper bound of what was paid (see CostBudget).
+  context.budget?.spend(priceOf(model, response)?.listCost ?? 0);
   // Handed to the store now; the claim is let go once the answer is committed, where another
   // process finds it. The slot goes on meanwhile.
   void context.writer.keepAnswer(entry).finally(release);
   return { response, fresh: true, attempts, prompt, sentAt: started };
 }
 
-/** The price of a fresh answer (a cached one cost nothing this time); a batch's at its share. */
-function costOf(model: ModelBinding, response: CachedResponse, batched = false): number {
-  if (!model.prices) return 0;
-  const listPrice =
-    ((response.inputTokens ?? 0) * model.prices.inputPerMillion +
-      (response.outputTokens ?? 0) * model.prices.outputPerMillion) /
-    1e6;
-  return batched ? listPrice * (model.prices.batchMultiplier ?? BATCH_MULTIPLIER) : listPrice;
+/** What an answer cost (a batch's at the batch price) and costs at list price; undefined without prices (unknown, not zero). */
+function priceOf(model: ModelBinding, response: CachedResponse, batch = false) {
+  return model.prices ? priceAnswer(model.prices, response, { batch }) : undefined;
 }
 
 /** `--count-tokens endpoint`: the endpoint's own count, retried as requests are; else undefined. */
@@ -271,7 +265,8 @@ function scoreAndWrite(
 ): Promise<boolean> {
   const { model, progress } = context;
   const { response, fresh } = answer;
-  const cost = fresh ? costOf(model, response, answer.batched) : 0;
+  // A cached answer cost nothing this time: neither paid nor at list price.
+  const price = fresh ? priceOf(model, response, answer.batched) : model.prices && { cost: 0, listCost: 0 };
   // A reasoning model's thinking in the output is not its answer: scored without it.
   const scored = context.tasks[sample.task]!.score({
     sample,
@@ -294,8 +289,12 @@ function scoreAndWrite(
         inputTokens: response.inputTokens,
         outputTokens: response.outputTokens,
         reasoningTokens: response.reasoningTokens ?? null,
+        // A cached answer keeps the cache figures it was stored with.
+        cachedInputTokens: response.cachedInputTokens ?? null,
+        cacheWriteTokens: response.cacheWriteTokens ?? null,
         // Without prices the cost is unknown, not zero.
-        cost: model.prices ? cost : null,
+        cost: price?.cost ?? null,
+        listCost: price?.listCost ?? null,
         latencyMs,
         attempts: answer.attempts,
         cacheHit: !fresh,
@@ -306,7 +305,7 @@ function scoreAndWrite(
   if (fresh) {
     progress.inputTokens += response.inputTokens ?? 0;
     progress.outputTokens += response.outputTokens ?? 0;
-    progress.cost += cost;
+    progress.cost += price?.cost ?? 0;
   } else progress.cached++;
   return written;
 }

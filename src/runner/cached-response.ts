@@ -1,5 +1,5 @@
 import type { ChatResponse } from '../core/chat-model.js';
-import type { CachedResponse } from '../store/store.js';
+import { type CachedResponse, reportedCounts } from '../store/store.js';
 import type { ModelBinding } from './model-binding.js';
 
 /**
@@ -18,7 +18,7 @@ export function cachedResponse(
     text,
     inputTokens: usage?.inputTokens ?? context.promptTokens,
     outputTokens: usage?.outputTokens ?? context.model.tokenizer?.count(text + (reasoning ?? '')) ?? null,
-    ...(usage?.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
+    ...reportedCounts(usage),
     finishReason: answer.finishReason === undefined ? null : context.scrubSecrets(answer.finishReason),
   };
 }

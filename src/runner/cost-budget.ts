@@ -6,8 +6,10 @@ import type { SampleRequest } from './sample-request.js';
  * requests in flight may cost and what this one may cost stay within the cap. A request's
  * bound is its prompt tokens (the model's tokenizer; without one, the prompt's UTF-8 bytes,
  * which no byte-level tokenizer exceeds) at the input price plus its output token limit at the
- * output price. What an answer cost is what its server reported: the cap holds as far as medbench's
- * tokenizer for the model counts as the provider does.
+ * output price. What an answer cost is what its server reported, at list price: every input token
+ * at the input price, no cache or batch discount, an upper bound of what was paid (the report's
+ * Cost may be lower). The cap holds as far as medbench's tokenizer for the model counts as the
+ * provider does.
  */
 export class CostBudget {
   private reserved = 0;
@@ -41,7 +43,7 @@ export class CostBudget {
     return true;
   }
 
-  /** What an answer cost (before its reservation is released). */
+  /** What an answer cost at list price (before its reservation is released). */
   spend(amount: number): void {
     this.spent += amount;
   }

@@ -39,7 +39,7 @@ async function binding(): Promise<ModelBinding> {
     ],
     contextWindow: undefined,
     tokenizer: await getTokenizer('o200k_base'),
-    prices: { inputPerMillion: 1, outputPerMillion: 4 },
+    prices: { inputPerMillion: 1, outputPerMillion: 4, cachedInputPerMillion: 0.25 },
     instruct: true,
     systemRole: true,
     parameters: { temperature: 0, maxOutputTokens: 2000 },
@@ -141,6 +141,20 @@ describe('a think block in the output is not the answer', () => {
   });
 });
 
+/** One NIAH sample whose prompt is "same 0", asked in each run: a second run is answered by the cache. */
+const asked = {
+  suite: 'medodyssey',
+  task: 'niah',
+  outputs: ['unused'],
+  prompts: 'same',
+  sample: {
+    suite: 'medodyssey',
+    task: 'niah',
+    params: { language: 'en', level: 4000, depth: 0 },
+    gold: { answers: ['Shuweng'] },
+  },
+};
+
 describe('reasoning tokens', () => {
   it('are stored apart from the answer, billed as output, and kept by the response cache', async () => {
     server.script.push({
@@ -149,13 +163,6 @@ describe('reasoning tokens', () => {
       reasoning: 'Hmm.',
       reasoningTokens: 300,
     });
-    const niah = {
-      suite: 'medodyssey',
-      task: 'niah',
-      params: { language: 'en', level: 4000, depth: 0 },
-      gold: { answers: ['Shuweng'] },
-    };
-    const asked = { suite: 'medodyssey', task: 'niah', outputs: ['unused'], prompts: 'same', sample: niah };
     const [first] = await answer({ runId: 'a', ...asked });
     // 6 answer tokens and 300 reasoning tokens, all billed at the output price.
     expect([first!.outputTokens, first!.reasoningTokens]).toEqual([306, 300]);
@@ -163,6 +170,28 @@ describe('reasoning tokens', () => {
     expect(first!.scores.esm).toBe(1);
     const [again] = await answer({ runId: 'b', ...asked });
     expect([again!.cacheHit, again!.reasoningTokens]).toEqual([true, 300]);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('prompt-cache tokens', () => {
+  it('are stored with the answer, priced at the cached price beside the list price, and kept by the response cache', async () => {
+    // The server counts the prompt "same 0" as 2 tokens and reports both as read from its cache.
+    server.script.push({ kind: 'answer', text: '{"answer": "Shuweng"}', cachedTokens: 2 });
+    const [first] = await answer({ runId: 'a', ...asked });
+    expect([first!.inputTokens, first!.cachedInputTokens, first!.cacheWriteTokens]).toEqual([2, 2, null]);
+    // Paid: 2 cached × 0.25 + 6 out × 4; list: 2 × 1 + 6 × 4.
+    expect(first!.cost).toBeCloseTo((2 * 0.25 + 6 * 4) / 1e6, 12);
+    expect(first!.listCost).toBeCloseTo((2 * 1 + 6 * 4) / 1e6, 12);
+    // From the response cache: the usage it was stored with, nothing paid this time.
+    const [again] = await answer({ runId: 'b', ...asked });
+    expect(again).toMatchObject({
+      cacheHit: true,
+      inputTokens: 2,
+      cachedInputTokens: 2,
+      cost: 0,
+      listCost: 0,
+    });
     expect(server.requests).toHaveLength(1);
   });
 });

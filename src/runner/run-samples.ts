@@ -110,6 +110,16 @@ export function checkSamples(
   }
 }
 
+/** --max-cost bounds a run by the model's prices: without them it cannot. */
+function checkCostCap(model: ModelBinding, maxCost: number | undefined): void {
+  if (maxCost !== undefined && !model.prices)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--max-cost needs the prices of ${model.label}: medbench cannot bound the cost of a model it has no prices for.`,
+      hint: 'Give the model "prices": { "inputPerMillion": …, "outputPerMillion": … } in medbench.config.json.',
+    });
+}
+
 /**
  * The samples left to answer, first those an endpoint failed on, then each slot's own run of the
  * prefix order (`PrefixRuns`), and how many are being answered.
@@ -281,12 +291,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   const finished = store.getRun(run.id) ? store.finishedSampleIds(run.id) : new Set<string>();
   const pending = options.samples.filter((sample) => !finished.has(sample.id));
   checkSamples(pending, options.tasks, run.suite);
-  if (options.maxCost !== undefined && !model.prices)
-    throw new MedbenchError({
-      code: 'USAGE',
-      message: `--max-cost needs the prices of ${model.label}: medbench cannot bound the cost of a model it has no prices for.`,
-      hint: 'Give the model "prices": { "inputPerMillion": …, "outputPerMillion": … } in medbench.config.json.',
-    });
+  checkCostCap(model, options.maxCost);
   const control = new RunControl(options);
   const thread = StoreWriterThread.where(store.path);
   // Started before the first request, so that no answer waits for the thread to start.

@@ -107,6 +107,16 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   `,
   `
+  -- Of the input tokens, those the provider read from its prompt cache and those it wrote to it
+  -- (NULL: not reported); and what the answer costs at list price (its input and output tokens at
+  -- the input and output prices: no cache, no batch discount), beside \`cost\`, what was paid.
+  ALTER TABLE results ADD COLUMN cached_input_tokens INTEGER;
+  ALTER TABLE results ADD COLUMN cache_write_tokens INTEGER;
+  ALTER TABLE results ADD COLUMN list_cost REAL;
+  ALTER TABLE responses ADD COLUMN cached_input_tokens INTEGER;
+  ALTER TABLE responses ADD COLUMN cache_write_tokens INTEGER;
+  `,
+  `
   -- Provider batches (\`medbench run --batch\`): each submission's step in its lifecycle, recorded
   -- before and after every remote call, so that a killed run resumes it and never creates it twice;
   -- and its requests by custom id (the response cache key), with each one's outcome once read.

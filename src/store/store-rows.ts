@@ -1,3 +1,4 @@
+import type { TokenUsage } from '../core/chat-model.js';
 import type { ResultFields, RunRecord, StoredResult } from '../core/run-record.js';
 import type { SampleStatus } from '../core/sample.js';
 import { parseColumn } from './store-damage.js';
@@ -27,6 +28,9 @@ export interface ResultRow {
   created_at: string;
   redaction_json: string | null;
   reasoning_tokens: number | null;
+  cached_input_tokens: number | null;
+  cache_write_tokens: number | null;
+  list_cost: number | null;
 }
 
 export interface RunRow {
@@ -83,6 +87,9 @@ export function toResult(row: ResultRow): StoredResult {
     createdAt: row.created_at,
     redaction: row.redaction_json === null ? null : json('redaction_json', row.redaction_json),
     reasoningTokens: row.reasoning_tokens,
+    cachedInputTokens: row.cached_input_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
+    listCost: row.list_cost,
   };
 }
 
@@ -93,24 +100,44 @@ export interface CachedResponse {
   outputTokens: number | null;
   /** Of the output tokens, those spent reasoning (absent: not reported). */
   reasoningTokens?: number | null;
+  /** Of the input tokens, those read from the provider's prompt cache (absent: not reported). */
+  cachedInputTokens?: number | null;
+  /** Of the input tokens, those written to the provider's prompt cache (absent: not reported). */
+  cacheWriteTokens?: number | null;
   finishReason: string | null;
 }
 
-/** A response cache row as `Store.getCachedResponse` reads it. */
+/** The counts a provider reported apart (reasoning, cached, cache-written tokens): those it did not are left out. */
+export function reportedCounts(
+  usage: TokenUsage | undefined,
+): Pick<CachedResponse, 'reasoningTokens' | 'cachedInputTokens' | 'cacheWriteTokens'> {
+  return {
+    ...(usage?.reasoningTokens !== undefined ? { reasoningTokens: usage.reasoningTokens } : {}),
+    ...(usage?.cachedInputTokens !== undefined ? { cachedInputTokens: usage.cachedInputTokens } : {}),
+    ...(usage?.cacheWriteTokens !== undefined ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+  };
+}
+
+/** A row of the response cache, as `getCachedResponse` reads it. */
 export interface ResponseRow {
   text: string;
   input_tokens: number | null;
   output_tokens: number | null;
   reasoning_tokens: number | null;
+  cached_input_tokens: number | null;
+  cache_write_tokens: number | null;
   finish_reason: string | null;
 }
 
+/** A cached response's record: the counts a provider did not report are left out. */
 export function toCachedResponse(row: ResponseRow): CachedResponse {
   return {
     text: row.text,
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
     ...(row.reasoning_tokens !== null ? { reasoningTokens: row.reasoning_tokens } : {}),
+    ...(row.cached_input_tokens !== null ? { cachedInputTokens: row.cached_input_tokens } : {}),
+    ...(row.cache_write_tokens !== null ? { cacheWriteTokens: row.cache_write_tokens } : {}),
     finishReason: row.finish_reason,
   };
 }
@@ -140,6 +167,9 @@ export function resultRowValues(result: ResultFields, promptHash: string | null)
     new Date().toISOString(),
     result.redaction ? JSON.stringify(result.redaction) : null,
     result.reasoningTokens ?? null,
+    result.cachedInputTokens ?? null,
+    result.cacheWriteTokens ?? null,
+    result.listCost ?? null,
   ];
 }
 

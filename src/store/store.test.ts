@@ -47,6 +47,31 @@ function result(sampleId: string, extra: Partial<ResultRecord> = {}): ResultReco
   };
 }
 
+/**
+ * A store made at schema `version` holding one cached response, opened (migrated) by this
+ * medbench: the response reads as before, with none of the later columns.
+ */
+function migratedStore(version: number): Store {
+  const path = join(temporaryFolder('medbench-store-'), 'medbench.sqlite');
+  const old = new Database(path);
+  for (const migration of MIGRATIONS.slice(0, version)) old.exec(migration);
+  old.pragma(`user_version = ${version}`);
+  old
+    .prepare(
+      "INSERT INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at) VALUES ('old', 'p', 'm', 'hi', 3, 1, 'stop', 'x')",
+    )
+    .run();
+  old.close();
+  const store = new Store(path);
+  expect(store.getCachedResponse('old')).toEqual({
+    text: 'hi',
+    inputTokens: 3,
+    outputTokens: 1,
+    finishReason: 'stop',
+  });
+  return store;
+}
+
 describe('Store', () => {
   it('creates its folder, migrates once and survives reopening', () => {
     const path = temporaryStorePath();
@@ -113,23 +138,7 @@ describe('Store', () => {
   });
 
   it('keeps reasoning tokens in the cache; a store made before they existed is migrated and reads as before', () => {
-    const path = join(temporaryFolder('medbench-store-'), 'medbench.sqlite');
-    const old = new Database(path);
-    for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
-    old.pragma('user_version = 4');
-    old
-      .prepare(
-        "INSERT INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at) VALUES ('old', 'p', 'm', 'hi', 3, 1, 'stop', 'x')",
-      )
-      .run();
-    old.close();
-    const store = new Store(path);
-    expect(store.getCachedResponse('old')).toEqual({
-      text: 'hi',
-      inputTokens: 3,
-      outputTokens: 1,
-      finishReason: 'stop',
-    });
+    const store = migratedStore(4);
     const thought = {
       text: 'A',
       inputTokens: 3,
@@ -139,6 +148,32 @@ describe('Store', () => {
     };
     store.putCachedResponse({ cacheKey: 'new', provider: 'p', modelId: 'm', response: thought });
     expect(store.getCachedResponse('new')).toEqual(thought);
+    store.close();
+  });
+
+  it('keeps cached and cache-written tokens and the list cost; a store of schema 6 is migrated, its rows reading none', () => {
+    const store = migratedStore(6);
+    const cached = {
+      text: 'A',
+      inputTokens: 1000,
+      outputTokens: 2,
+      cachedInputTokens: 600,
+      cacheWriteTokens: 300,
+      finishReason: 'stop',
+    };
+    store.putCachedResponse({ cacheKey: 'new', provider: 'p', modelId: 'm', response: cached });
+    expect(store.getCachedResponse('new')).toEqual(cached);
+    store.ensureRun(run);
+    store.putResult(result('a'));
+    store.putResult(result('b', { cachedInputTokens: 600, cacheWriteTokens: 300, listCost: 0.002 }));
+    const [plain, priced] = store.results('r1');
+    expect(plain).toMatchObject({ cachedInputTokens: null, cacheWriteTokens: null, listCost: null });
+    expect(priced).toMatchObject({
+      cachedInputTokens: 600,
+      cacheWriteTokens: 300,
+      cost: 0.001,
+      listCost: 0.002,
+    });
     store.close();
   });
 

@@ -24,7 +24,7 @@ import {
 export type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 export type { ExportedRequest } from './exported-requests.js';
 export { type PreparedPrompt, preparePrompt, preparePromptAsync, sha256 } from './prepared-prompt.js';
-export type { CachedResponse } from './store-rows.js';
+export { type CachedResponse, reportedCounts } from './store-rows.js';
 
 export type ResultRecord = ResultFields & {
   /** The prompt, as text or already prepared for storage (`preparePrompt`). */
@@ -196,8 +196,8 @@ export class Store {
       this.statement(
         `INSERT OR REPLACE INTO results (run_id, sample_id, task, params_json, gold_json, prompt_hash, prompt_chars, prompt_tokens,
              status, raw_output, parsed_json, scores_json, input_tokens, output_tokens, cost, latency_ms, attempts, cache_hit, error, created_at,
-             redaction_json, reasoning_tokens)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             redaction_json, reasoning_tokens, cached_input_tokens, cache_write_tokens, list_cost)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(...resultRowValues(result, promptHash));
     };
     if (this.database.inTransaction) write();
@@ -353,7 +353,8 @@ export class Store {
 
   getCachedResponse(cacheKey: string): CachedResponse | undefined {
     const row = this.statement(
-      'SELECT text, input_tokens, output_tokens, reasoning_tokens, finish_reason FROM responses WHERE cache_key = ?',
+      `SELECT text, input_tokens, output_tokens, reasoning_tokens, cached_input_tokens, cache_write_tokens, finish_reason
+         FROM responses WHERE cache_key = ?`,
     ).get(cacheKey) as ResponseRow | undefined;
     return row ? toCachedResponse(row) : undefined;
   }
@@ -366,8 +367,9 @@ export class Store {
   }): void {
     this.materialize();
     this.statement(
-      `INSERT OR REPLACE INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at, reasoning_tokens)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO responses (cache_key, provider, model_id, text, input_tokens, output_tokens, finish_reason, created_at,
+           reasoning_tokens, cached_input_tokens, cache_write_tokens)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       entry.cacheKey,
       entry.provider,
@@ -378,6 +380,8 @@ export class Store {
       entry.response.finishReason,
       new Date().toISOString(),
       entry.response.reasoningTokens ?? null,
+      entry.response.cachedInputTokens ?? null,
+      entry.response.cacheWriteTokens ?? null,
     );
   }
 

@@ -12,8 +12,11 @@ let server: LlmTestServer;
 
 beforeAll(async () => {
   await buildSampleNiah(dataset, '2000', 'niah,counting');
-  // The server counts a token per 4 characters of the prompt and of the answer (15 → 4).
-  server = await startLlmTestServer({ fallback: () => ({ kind: 'answer', text: '{"answer": "x"}' }) });
+  // The server counts a token per 4 characters of the prompt and of the answer (15 → 4), and
+  // reports 8 of each prompt's tokens as read from its prompt cache.
+  server = await startLlmTestServer({
+    fallback: () => ({ kind: 'answer', text: '{"answer": "x"}', cachedTokens: 8 }),
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -29,13 +32,13 @@ describe('tokens and cost per model and task', () => {
       config,
       JSON.stringify({
         models: {
-          // An input token costs 1, an output token 10.
+          // An input token costs 1, a cached one 0.5, an output token 10.
           priced: {
             label: 'priced',
             provider: 'openai-compatible',
             model: 'm',
             endpoints: [endpoint],
-            prices: { inputPerMillion: 1e6, outputPerMillion: 1e7 },
+            prices: { inputPerMillion: 1e6, outputPerMillion: 1e7, cachedInputPerMillion: 5e5 },
           },
           // The same model and endpoint: every answer comes from the cache.
           again: {
@@ -43,7 +46,7 @@ describe('tokens and cost per model and task', () => {
             provider: 'openai-compatible',
             model: 'm',
             endpoints: [endpoint],
-            prices: { inputPerMillion: 1e6, outputPerMillion: 1e7 },
+            prices: { inputPerMillion: 1e6, outputPerMillion: 1e7, cachedInputPerMillion: 5e5 },
           },
           unpriced: {
             label: 'unpriced',
@@ -105,20 +108,28 @@ describe('tokens and cost per model and task', () => {
         sent: samplesOfTask,
         cached: 0,
         inputTokens: input,
+        cachedInputTokens: 8 * samplesOfTask,
         outputTokens: 4 * samplesOfTask,
+        cacheWriteTokens: null,
+        cachedAtInputPrice: false,
       });
-      expect(row('priced', task).cost).toBeCloseTo(input + 40 * samplesOfTask, 6);
-      // Cached: the same tokens, nothing paid.
+      // Paid: the 8 cached tokens of each prompt at half the input price; list: every token at it.
+      expect(row('priced', task).cost).toBeCloseTo(input - 4 * samplesOfTask + 40 * samplesOfTask, 6);
+      expect(row('priced', task).listCost).toBeCloseTo(input + 40 * samplesOfTask, 6);
+      // From medbench's cache: the same tokens, cached ones included; nothing paid.
       expect(row('again', task)).toMatchObject({
         sent: 0,
         cached: samplesOfTask,
         inputTokens: input,
+        cachedInputTokens: 8 * samplesOfTask,
         cost: 0,
+        listCost: 0,
       });
       expect(row('unpriced', task)).toMatchObject({
         sent: samplesOfTask,
         inputTokens: counted.unpriced.get(task)!,
         cost: null,
+        listCost: null,
       });
     }
 
@@ -126,22 +137,28 @@ describe('tokens and cost per model and task', () => {
     expect(text.stdout).toContain('Tokens and cost per model and task');
     const niahLine = text.stdout.split('\n').find((line) => /^priced\s.*\bniah\b/.test(line))!;
     const niahInput = counted.priced.get('niah')!;
-    // Sent, cached, input tokens, output tokens, cost.
-    expect(niahLine.split(/\s+/).slice(-5)).toEqual([
+    // Sent, cached, input tokens, cached tokens, output tokens, cost, list price.
+    expect(niahLine.split(/\s+/).slice(-7)).toEqual([
       '20',
       '0',
       niahInput.toLocaleString('en-US'),
+      '160',
       '80',
+      (niahInput - 80 + 800).toFixed(4),
       (niahInput + 800).toFixed(4),
     ]);
-    expect(text.stdout).toMatch(/^unpriced\s.*\bniah\s+20\s+20\s+0\s+[\d,]+\s+80\s+—$/m);
+    expect(text.stdout).toMatch(/^unpriced\s.*\bniah\s+20\s+20\s+0\s+[\d,]+\s+160\s+80\s+—\s+—$/m);
+    expect(text.stdout).toContain('List price: the same sent requests');
 
     const page = join(scratch, 'report.html');
     const html = await runCli(['--home', home, 'report', '--suite', 'medodyssey', '--html', page]);
     expect(html.code, html.stderr).toBe(0);
     const written = readFileSync(page, 'utf8');
     expect(written).toContain('<section id="usage">');
-    expect(written).toContain(`<td>${(niahInput + 800).toFixed(4)}</td>`);
+    expect(written).toContain(
+      `<td>${(niahInput - 80 + 800).toFixed(4)}</td><td>${(niahInput + 800).toFixed(4)}</td>`,
+    );
+    expect(written).toContain('<th scope="col">Cached tokens</th>');
     expect(written.indexOf('<section id="usage">')).toBeLessThan(written.lastIndexOf('</body>'));
   });
 });

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { onJsonRequest } from './on-json-request.js';
 import type {
+  CacheUsage,
   ProviderName,
   ProviderWire,
   RecordedRequest,
@@ -24,9 +25,17 @@ export function preciseNow(): number {
 export type Behaviour =
   /**
    * An answer; `reasoning` is a reasoning model's thinking, returned apart in the provider's own
-   * shape, with `reasoningTokens` counted where the provider counts them.
+   * shape, with `reasoningTokens` counted where the provider counts them. `cachedTokens` and
+   * `cacheWriteTokens` of the prompt's tokens are reported as read from and written to the
+   * provider's prompt cache, in its documented usage fields.
    */
-  | { kind: 'answer'; text: string; delayMs?: number; reasoning?: string; reasoningTokens?: number }
+  | ({
+      kind: 'answer';
+      text: string;
+      delayMs?: number;
+      reasoning?: string;
+      reasoningTokens?: number;
+    } & CacheUsage)
   /** An error status: the provider's documented error body for it, unless `body` is given. */
   | { kind: 'status'; status: number; retryAfter?: string; body?: string }
   | { kind: 'malformed' }
@@ -128,12 +137,15 @@ export function answerBody(
 ): unknown {
   const inputTokens = Math.ceil(wire.prompt(route, body).length / 4);
   const text = behaviour.kind === 'answer' ? behaviour.text : 'cut';
-  const { reasoning, reasoningTokens } = behaviour.kind === 'answer' ? behaviour : {};
+  const { reasoning, reasoningTokens, cachedTokens, cacheWriteTokens } =
+    behaviour.kind === 'answer' ? behaviour : {};
   return wire.answer(route, {
     model: body.model,
     text,
     ...(reasoning !== undefined ? { reasoning } : {}),
     ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+    ...(cachedTokens !== undefined ? { cachedTokens } : {}),
+    ...(cacheWriteTokens !== undefined ? { cacheWriteTokens } : {}),
     inputTokens,
   });
 }

@@ -68,6 +68,22 @@ export function runStoreWritePathContract(name: string, create: (store: Store) =
       await path.close();
     });
 
+    it("keeps an answer's cached and cache-written tokens and a result's list cost as written", async () => {
+      const path = await create(store);
+      const entry = testCacheEntry('k1', 'x');
+      const usage = { cachedInputTokens: 2, cacheWriteTokens: 1 };
+      const result = resultWrite('a');
+      if (result.kind === 'result') Object.assign(result.result, usage, { cost: 0.25, listCost: 0.5 });
+      await path.write([
+        { kind: 'run', run },
+        { kind: 'answer', entry: { ...entry, response: { ...entry.response, ...usage } } },
+        result,
+      ]);
+      expect(store.getCachedResponse('k1')).toMatchObject(usage);
+      expect(store.results('r1')[0]).toMatchObject({ ...usage, cost: 0.25, listCost: 0.5 });
+      await path.close();
+    });
+
     it('commits in the order written, also writes made without waiting', async () => {
       const path = await create(store);
       const writes: Array<Promise<void>> = [path.write([{ kind: 'run', run }])];

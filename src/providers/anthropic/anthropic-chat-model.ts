@@ -7,6 +7,7 @@ import type {
   ChatResponse,
   EndpointFacts,
   GenerationParameters,
+  TokenUsage,
 } from '../../core/chat-model.js';
 import { HttpEndpoint, type HttpEndpointOptions } from '../http-endpoint.js';
 import { field, postJson } from '../http-json.js';
@@ -17,8 +18,31 @@ const responseSchema = z.object({
     z.object({ type: z.string(), text: z.string().optional(), thinking: z.string().optional() }),
   ),
   stop_reason: z.string().nullable().optional(),
-  usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }).optional(),
+  usage: z
+    .object({
+      input_tokens: z.number(),
+      output_tokens: z.number(),
+      cache_read_input_tokens: z.number().nullable().optional(),
+      cache_creation_input_tokens: z.number().nullable().optional(),
+    })
+    .optional(),
 });
+
+/**
+ * Anthropic's usage as medbench records it: its `input_tokens` are those after the last cache
+ * breakpoint only, so every prompt token is input_tokens + cache_read + cache_creation.
+ */
+export function anthropicUsage(usage: z.infer<typeof responseSchema>['usage']): TokenUsage | undefined {
+  if (!usage) return undefined;
+  const read = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
+  return {
+    inputTokens: usage.input_tokens + read + written,
+    outputTokens: usage.output_tokens,
+    ...(usage.cache_read_input_tokens != null ? { cachedInputTokens: read } : {}),
+    ...(usage.cache_creation_input_tokens != null ? { cacheWriteTokens: written } : {}),
+  };
+}
 
 export interface AnthropicChatModelOptions
   extends Pick<HttpEndpointOptions, 'headers' | 'secretHeaders' | 'query'> {
@@ -85,9 +109,7 @@ export class AnthropicChatModel extends HttpEndpoint implements ChatModel {
         .map((block) => block.text ?? '')
         .join(''),
       ...(thinking ? { reasoning: thinking } : {}),
-      usage: response.usage
-        ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens }
-        : undefined,
+      usage: anthropicUsage(response.usage),
       finishReason: response.stop_reason ?? undefined,
     };
   }

@@ -1,6 +1,7 @@
 import { httpOptions } from '../factory-options.js';
 import { APPROVED_REMOTE } from '../openai-compatible/descriptor.js';
 import { defineProvider } from '../provider-descriptor.js';
+import { ANTHROPIC_PRICING } from './claude-pricing.js';
 
 /** Anthropic's Messages API. */
 export const anthropicProvider = defineProvider({
@@ -27,6 +28,7 @@ export const anthropicProvider = defineProvider({
     logprobs: false,
     restrictedData: APPROVED_REMOTE,
   },
+  pricing: ANTHROPIC_PRICING,
   generationSettings: {
     topP: 'top_p',
     stop: 'stop_sequences',

@@ -3,6 +3,7 @@ import { MedbenchError } from '../../core/errors.js';
 import { httpOptions } from '../factory-options.js';
 import { APPROVED_REMOTE, OPENAI_STYLE_SETTINGS } from '../openai-compatible/descriptor.js';
 import { httpEmbeddingEndpoints, httpEmbeddingOptions } from '../openai-compatible/embedding-factory.js';
+import { AZURE_OPENAI_PRICING } from '../openai-compatible/openai-pricing.js';
 import { defineEmbedding, defineProvider, type SettingsIssue } from '../provider-descriptor.js';
 import { AZURE_OPENAI_DEFAULT_API_VERSION } from './azure-openai-chat-model.js';
 
@@ -48,6 +49,7 @@ export const azureOpenAIProvider = defineProvider({
     logprobs: false,
     restrictedData: `with human review opted out, ${APPROVED_REMOTE}`,
   },
+  pricing: AZURE_OPENAI_PRICING,
   generationSettings: OPENAI_STYLE_SETTINGS,
   reasoningModelsByName: true,
   /**

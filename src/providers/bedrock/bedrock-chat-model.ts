@@ -7,6 +7,7 @@ import type {
   ChatResponse,
   EndpointFacts,
   GenerationParameters,
+  TokenUsage,
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import { settleProbe } from '../settle-probe.js';
@@ -110,10 +111,7 @@ export class BedrockChatModel implements ChatModel {
       return {
         text: content.map((block) => block.text ?? '').join(''),
         ...(thinking ? { reasoning: thinking } : {}),
-        usage:
-          usage?.inputTokens !== undefined && usage.outputTokens !== undefined
-            ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens }
-            : undefined,
+        usage: converseUsage(usage),
         finishReason: output.stopReason,
       };
     } catch (caught) {
@@ -157,5 +155,31 @@ function converseShape(messages: readonly ChatMessage[]) {
         content: [{ text: message.content }],
       })),
     ...(system.length > 0 ? { system: system.map((message) => ({ text: message.content })) } : {}),
+  };
+}
+
+/**
+ * Converse's usage as medbench records it. With prompt caching its `inputTokens` are the tokens
+ * neither read from nor written to the cache (Bedrock's prompt-caching guide: total input tokens =
+ * inputTokens + cacheReadInputTokens + cacheWriteInputTokens), so the three are summed.
+ */
+export function converseUsage(
+  usage:
+    | {
+        inputTokens?: number;
+        outputTokens?: number;
+        cacheReadInputTokens?: number;
+        cacheWriteInputTokens?: number;
+      }
+    | undefined,
+): TokenUsage | undefined {
+  if (usage?.inputTokens === undefined || usage.outputTokens === undefined) return undefined;
+  const read = usage.cacheReadInputTokens;
+  const written = usage.cacheWriteInputTokens;
+  return {
+    inputTokens: usage.inputTokens + (read ?? 0) + (written ?? 0),
+    outputTokens: usage.outputTokens,
+    ...(read !== undefined ? { cachedInputTokens: read } : {}),
+    ...(written !== undefined ? { cacheWriteTokens: written } : {}),
   };
 }

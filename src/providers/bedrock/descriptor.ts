@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BEDROCK_PRICING } from '../anthropic/claude-pricing.js';
 import { dimensionsOf, sdkEmbeddingOptions } from '../embedding-options.js';
 import { sdkParameters } from '../factory-options.js';
 import { APPROVED_REMOTE } from '../openai-compatible/descriptor.js';
@@ -38,6 +39,7 @@ export const bedrockProvider = defineProvider({
     logprobs: false,
     restrictedData: APPROVED_REMOTE,
   },
+  pricing: BEDROCK_PRICING,
   generationSettings: {
     topP: 'inferenceConfig.topP',
     stop: 'inferenceConfig.stopSequences',

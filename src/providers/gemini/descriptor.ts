@@ -12,6 +12,7 @@ import {
   type GenerationSetting,
 } from '../provider-descriptor.js';
 import { geminiIdentity } from './gemini-client.js';
+import { GEMINI_PRICING } from './gemini-pricing.js';
 
 /** What Gemini's generationConfig takes (the Gemini API and Vertex AI alike). */
 export const GEMINI_SETTINGS: Partial<Record<GenerationSetting, string>> = {
@@ -100,6 +101,7 @@ export const geminiProvider = defineProvider({
     logprobs: false,
     restrictedData: 'never (use Vertex AI)',
   },
+  pricing: GEMINI_PRICING,
   generationSettings: GEMINI_SETTINGS,
   createChat: (options) => geminiModel(options),
   embedding: defineEmbedding({

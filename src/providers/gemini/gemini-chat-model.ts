@@ -173,6 +173,10 @@ export class GeminiChatModel implements ChatModel {
               ...(usage.thoughtsTokenCount !== undefined
                 ? { reasoningTokens: usage.thoughtsTokenCount }
                 : {}),
+              // Of promptTokenCount, those the context cache (implicit or explicit) served.
+              ...(usage.cachedContentTokenCount !== undefined
+                ? { cachedInputTokens: usage.cachedContentTokenCount }
+                : {}),
             }
           : undefined,
       finishReason: candidate?.finishReason ?? response.promptFeedback?.blockReason ?? undefined,

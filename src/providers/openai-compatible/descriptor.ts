@@ -7,6 +7,7 @@ import {
   type GenerationSetting,
 } from '../provider-descriptor.js';
 import { httpEmbeddingEndpoints, openAIStyleEmbeddingModel } from './embedding-factory.js';
+import { OPENAI_COMPATIBLE_PRICING } from './openai-pricing.js';
 
 /** Where a restricted dataset may go through an endpoint that is not on this machine. */
 export const APPROVED_REMOTE = 'only when its endpoint is approved in the config (restrictedDataApproved)';
@@ -75,6 +76,7 @@ export const openAICompatibleProvider = defineProvider({
     logprobs: false,
     restrictedData: `on this machine; elsewhere ${APPROVED_REMOTE}`,
   },
+  pricing: OPENAI_COMPATIBLE_PRICING,
   generationSettings: OPENAI_STYLE_SETTINGS,
   createChat: (options) => openAICompatibleModel(options, true),
   embedding: defineEmbedding({

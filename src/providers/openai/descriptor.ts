@@ -1,5 +1,6 @@
 import { OPENAI_STYLE_SETTINGS, openAICompatibleModel } from '../openai-compatible/descriptor.js';
 import { httpEmbeddingEndpoints, openAIStyleEmbeddingModel } from '../openai-compatible/embedding-factory.js';
+import { OPENAI_PRICING } from '../openai-compatible/openai-pricing.js';
 import { defineEmbedding, defineProvider } from '../provider-descriptor.js';
 
 /** OpenAI's own API: the OpenAI-compatible adapter without vLLM's extensions. */
@@ -27,6 +28,7 @@ export const openAIProvider = defineProvider({
     logprobs: false,
     restrictedData: 'never (PhysioNet forbids it)',
   },
+  pricing: OPENAI_PRICING,
   generationSettings: OPENAI_STYLE_SETTINGS,
   reasoningModelsByName: true,
   createChat: (options) => openAICompatibleModel(options, false),

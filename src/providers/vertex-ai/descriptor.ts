@@ -5,6 +5,7 @@ import {
   geminiEmbeddingModel,
   geminiModel,
 } from '../gemini/descriptor.js';
+import { GEMINI_PRICING } from '../gemini/gemini-pricing.js';
 import { APPROVED_REMOTE } from '../openai-compatible/descriptor.js';
 import { defineEmbedding, defineProvider } from '../provider-descriptor.js';
 
@@ -50,6 +51,7 @@ export const vertexAIProvider = defineProvider({
     logprobs: false,
     restrictedData: APPROVED_REMOTE,
   },
+  pricing: GEMINI_PRICING,
   generationSettings: GEMINI_SETTINGS,
   createChat: (options) => {
     const { project, location } = options.settings;

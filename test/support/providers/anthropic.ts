@@ -1,4 +1,12 @@
-import { errorFixture, fixture, json, messagesText, type ProviderWire, tokensOf } from './wire.js';
+import {
+  errorFixture,
+  fixture,
+  json,
+  messagesText,
+  type ProviderWire,
+  tokensOf,
+  uncachedTokens,
+} from './wire.js';
 
 type AnthropicError = { error: { type: string; message: string } };
 
@@ -33,7 +41,15 @@ export const anthropicWire: ProviderWire = {
           : []),
         { type: 'text', text: answer.text },
       ],
-      usage: { input_tokens: answer.inputTokens, output_tokens: tokensOf(answer).output },
+      // input_tokens: those after the last cache breakpoint; the cache's read and written apart.
+      usage: {
+        input_tokens: uncachedTokens(answer),
+        output_tokens: tokensOf(answer).output,
+        ...(answer.cachedTokens !== undefined ? { cache_read_input_tokens: answer.cachedTokens } : {}),
+        ...(answer.cacheWriteTokens !== undefined
+          ? { cache_creation_input_tokens: answer.cacheWriteTokens }
+          : {}),
+      },
     };
   },
   count: (_route, tokens) => ({ ...fixture('anthropic', 'count-tokens'), input_tokens: tokens }),

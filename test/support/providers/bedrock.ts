@@ -1,5 +1,13 @@
 import { verifySigV4 } from '../sigv4.js';
-import { fixture, json, messagesText, type ProviderWire, tokensOf, type WireResponse } from './wire.js';
+import {
+  fixture,
+  json,
+  messagesText,
+  type ProviderWire,
+  tokensOf,
+  uncachedTokens,
+  type WireResponse,
+} from './wire.js';
 
 type BedrockError = { type: string; body: { message?: string } };
 
@@ -44,10 +52,13 @@ export const bedrockWire: ProviderWire = {
     return {
       ...base,
       output: { message: { role: 'assistant', content: [...reasoning, { text: answer.text }] } },
+      // inputTokens: those neither read from nor written to the cache (Bedrock's prompt-caching guide).
       usage: {
-        inputTokens: answer.inputTokens,
+        inputTokens: uncachedTokens(answer),
         outputTokens: output,
         totalTokens: answer.inputTokens + output,
+        ...(answer.cachedTokens !== undefined ? { cacheReadInputTokens: answer.cachedTokens } : {}),
+        ...(answer.cacheWriteTokens !== undefined ? { cacheWriteInputTokens: answer.cacheWriteTokens } : {}),
       },
     };
   },

@@ -44,6 +44,8 @@ const generateContent: Pick<ProviderWire, 'error' | 'prompt' | 'answer'> = {
         // Thoughts are counted apart from the candidates.
         candidatesTokenCount: tokens.answer,
         ...(answer.reasoning ? { thoughtsTokenCount: tokens.reasoning } : {}),
+        // Part of promptTokenCount: those the context cache served.
+        ...(answer.cachedTokens !== undefined ? { cachedContentTokenCount: answer.cachedTokens } : {}),
         totalTokenCount: answer.inputTokens + tokens.output,
       },
     };

@@ -22,11 +22,19 @@ export function chatCompletion(base: Record<string, unknown>, answer: Answer): R
       prompt_tokens: inputTokens,
       completion_tokens: tokens.output,
       total_tokens: inputTokens + tokens.output,
+      ...cachedDetails(answer),
       ...(answer.reasoningTokens !== undefined
         ? { completion_tokens_details: { reasoning_tokens: answer.reasoningTokens } }
         : {}),
     },
   };
+}
+
+/** OpenAI's count of the prompt tokens its cache served (part of prompt_tokens), where the test gives one. */
+function cachedDetails(answer: Answer): Record<string, unknown> {
+  return answer.cachedTokens !== undefined
+    ? { prompt_tokens_details: { cached_tokens: answer.cachedTokens } }
+    : {};
 }
 
 /** The prompt of a chat or completions body. */
@@ -71,6 +79,7 @@ export const openAICompatibleWire: ProviderWire = {
         prompt_tokens: answer.inputTokens,
         completion_tokens: output,
         total_tokens: answer.inputTokens + output,
+        ...cachedDetails(answer),
       },
     };
   },

@@ -39,14 +39,26 @@ export interface Route {
   completion?: boolean;
 }
 
+/** Of a prompt's tokens, those the provider reports as read from and written to its prompt cache. */
+export interface CacheUsage {
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
+}
+
 /** A successful answer's contents, put into the provider's recorded response. */
-export interface Answer {
+export interface Answer extends CacheUsage {
   model: unknown;
   text: string;
   reasoning?: string;
   /** Counted where the provider counts them apart; else the reasoning's length / 4. */
   reasoningTokens?: number;
+  /** Every prompt token, cached and cache-written ones included. */
   inputTokens: number;
+}
+
+/** The prompt's tokens neither read from nor written to the cache (what Anthropic and Bedrock call input). */
+export function uncachedTokens(answer: Answer): number {
+  return answer.inputTokens - (answer.cachedTokens ?? 0) - (answer.cacheWriteTokens ?? 0);
 }
 
 /** A response the server sends as it is. */

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { temporaryFolder } from '../../test/support/temporary-folder.js';
+import { testCacheEntry, testResultRecord, testRun } from '../../test/support/test-run.js';
+import { mergeStores } from './merge-stores.js';
+import { MIGRATIONS } from './migrations.js';
+import { Store } from './store.js';
+
+describe('mergeStores and the prompt-cache columns', () => {
+  it("brings a source's cached and cache-written tokens and list costs along; a source of schema 6 is migrated first", () => {
+    const folder = temporaryFolder('medbench-merge-');
+    const usage = { cachedInputTokens: 2, cacheWriteTokens: 1 };
+    const source = new Store(join(folder, 'source.sqlite'));
+    source.ensureRun(testRun({ id: 'r1' }));
+    source.putResult(testResultRecord({ runId: 'r1', sampleId: 'a', ...usage, cost: 0.25, listCost: 0.5 }));
+    const entry = testCacheEntry('k1');
+    source.putCachedResponse({ ...entry, response: { ...entry.response, ...usage } });
+    source.close();
+    // A store written before the columns existed.
+    const oldPath = join(folder, 'old.sqlite');
+    const old = new Database(oldPath);
+    for (const migration of MIGRATIONS.slice(0, 6)) old.exec(migration);
+    old.pragma('user_version = 6');
+    old.close();
+    const target = join(folder, 'target.sqlite');
+    const [merged] = mergeStores(target, [join(folder, 'source.sqlite'), oldPath]);
+    expect(merged).toMatchObject({ runs: 1, results: 1, responses: 1 });
+    const store = new Store(target);
+    expect(store.results('r1')[0]).toMatchObject({ ...usage, cost: 0.25, listCost: 0.5 });
+    expect(store.getCachedResponse('k1')).toMatchObject(usage);
+    store.close();
+    const migrated = new Database(oldPath, { readonly: true });
+    expect(migrated.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    migrated.close();
+  });
+});
