@@ -147,7 +147,8 @@ class BatchLifecycle {
         return this.create(batch);
       case 'submitting': {
         // The creating call may have reached the provider before the run died: look for its batch first.
-        const found = await client.find(identity(batch), signal);
+        const claimed = batches.claimedBy(batch, batch.id);
+        const found = await client.find({ ...identity(batch), claimed }, signal);
         if (found) return { batch: batches.advance(batch.id, 'submitted', { batchId: found }) };
         return this.create(batch);
       }

@@ -43,6 +43,8 @@ export interface BatchIdentity {
   submittedAt?: string;
   /** How many requests the batch holds. */
   size: number;
+  /** Provider ids the store holds for other submissions of the model (never this one's batch). */
+  claimed?: readonly string[];
 }
 
 /**

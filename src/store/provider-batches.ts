@@ -117,6 +117,17 @@ export class ProviderBatches {
     return rows.map(toBatch);
   }
 
+  /** The provider ids of the owner's other submissions: a search for `id`'s batch never takes one. */
+  claimedBy(owner: BatchOwner, id: string): string[] {
+    return this.database()
+      .prepare(
+        `SELECT batch_id FROM provider_batches WHERE provider = ? AND model_id = ? AND endpoint = ?
+           AND id != ? AND batch_id IS NOT NULL`,
+      )
+      .pluck()
+      .all(owner.provider, owner.modelId, owner.endpoint, id) as string[];
+  }
+
   /** The custom ids of a batch. */
   requests(id: string): string[] {
     return this.database()
