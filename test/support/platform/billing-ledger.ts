@@ -54,6 +54,12 @@ export const DEFAULT_PRICES = {
   },
 } satisfies Record<string, PlatformPrices>;
 
+/** Whether a request is billed at the sync or the batch price, and the batch line it came from. */
+export interface Billing {
+  mode: 'sync' | 'batch';
+  customId?: string;
+}
+
 /** The tokens one answered request is billed for; `promptTokens` counts every prompt token. */
 export interface BilledUsage {
   promptTokens: number;
@@ -78,13 +84,7 @@ export class BillingLedger {
   constructor(readonly prices: PlatformPrices) {}
 
   /** Bills one answered request and returns its entry. */
-  charge(options: {
-    mode: 'sync' | 'batch';
-    model: string;
-    usage: BilledUsage;
-    customId?: string;
-  }): LedgerEntry {
-    const { usage } = options;
+  charge(billing: Billing, model: string, usage: BilledUsage): LedgerEntry {
     const prices = this.prices;
     const uncached = usage.promptTokens - usage.cachedInputTokens - usage.cacheWriteTokens;
     const dollars =
@@ -95,10 +95,9 @@ export class BillingLedger {
       1_000_000;
     const entry: LedgerEntry = {
       ...usage,
-      mode: options.mode,
-      model: options.model,
-      ...(options.customId !== undefined ? { customId: options.customId } : {}),
-      cost: dollars * (options.mode === 'batch' ? prices.batchMultiplier : 1),
+      ...billing,
+      model,
+      cost: dollars * (billing.mode === 'batch' ? prices.batchMultiplier : 1),
     };
     this.entries.push(entry);
     return entry;

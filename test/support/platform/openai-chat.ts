@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { errorFixture } from '../providers/wire.js';
-import type { BillingLedger } from './billing-ledger.js';
-import type { AnswerFunction, TokenCounter } from './platform-basics.js';
+import { newId } from './platform-basics.js';
+import type { Answered, Billing, PlatformSetup } from './platform-setup.js';
+import { billCachedRead, errorBody, parseBody } from './platform-setup.js';
 import type { AutomaticPrefixCache } from './prefix-cache.js';
 
 const contentSchema = z.union([
@@ -38,39 +38,28 @@ export type ErrorFlavour = 'openai-compatible' | 'azure-openai';
 
 /** The provider's documented error body for `status`, with `message` when given. */
 export function openAIError(flavour: ErrorFlavour, status: number, message?: string, param?: string) {
-  const body = structuredClone(errorFixture<{ error: Record<string, unknown> }>(flavour, status, 400));
-  if (message !== undefined) body.error.message = message;
-  if (param !== undefined) body.error.param = param;
-  return body;
+  return errorBody(flavour, status, 400, { message, param });
 }
 
-export interface ChatContext {
+export interface ChatContext extends Omit<PlatformSetup, 'clock' | 'received'> {
   flavour: ErrorFlavour;
-  answer: AnswerFunction;
-  countTokens: TokenCounter;
   cache: AutomaticPrefixCache;
-  ledger: BillingLedger;
   /** The model a request's `model` (or Azure deployment) stands for, as the ledger names it. */
   modelOf: (requested: string) => string;
 }
-
-let completions = 0;
 
 /**
  * Answers one chat completion (sync or as a batch line): reads the prompt cache (namespace: model and
  * prompt_cache_key), bills the ledger and returns the status and body the API would.
  */
-export function completeChat(
-  context: ChatContext,
-  raw: unknown,
-  billing: { mode: 'sync' | 'batch'; customId?: string },
-): { status: number; body: unknown } {
-  const parsed = chatRequestSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { status: 400, body: openAIError(context.flavour, 400, issue.message, issue.path.join('.')) };
-  }
-  const request = parsed.data;
+export function completeChat(context: ChatContext, raw: unknown, billing: Billing): Answered {
+  const checked = parseBody(chatRequestSchema, raw);
+  if (checked.issue)
+    return {
+      status: 400,
+      body: openAIError(context.flavour, 400, checked.issue.message, checked.issue.path),
+    };
+  const request = checked.value;
   const prompt = chatPrompt(request);
   const answer = context.answer(prompt, request);
   if (typeof answer !== 'string')
@@ -78,18 +67,17 @@ export function completeChat(
   const model = context.modelOf(request.model);
   const promptTokens = context.countTokens(prompt);
   const cached = context.cache.read(`${model}\u0000${request.prompt_cache_key ?? ''}`, prompt, promptTokens);
-  const outputTokens = context.countTokens(answer);
-  context.ledger.charge({
-    mode: billing.mode,
+  const outputTokens = billCachedRead(context, {
+    billing,
     model,
-    usage: { promptTokens, cachedInputTokens: cached, cacheWriteTokens: 0, outputTokens },
-    ...(billing.customId !== undefined ? { customId: billing.customId } : {}),
+    promptTokens,
+    cachedTokens: cached,
+    answer,
   });
-  completions += 1;
   return {
     status: 200,
     body: {
-      id: `chatcmpl-platform${completions}`,
+      id: newId('chatcmpl-'),
       object: 'chat.completion',
       created: 1741570283,
       model,

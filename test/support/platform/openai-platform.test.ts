@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { OpenAIApi } from './openai-api.js';
 import { type OpenAIPlatform, startOpenAIPlatform } from './openai-platform.js';
 import { ManualClock } from './platform-basics.js';
 import { at, jsonLines, text } from './platform-fetch.js';
@@ -8,13 +9,6 @@ afterEach(() => platform.close());
 
 const clock = () => new ManualClock();
 
-async function upload(url: string, content: string, purpose = 'batch') {
-  const form = new FormData();
-  form.append('purpose', purpose);
-  form.append('file', new Blob([content]), 'input.jsonl');
-  return fetch(`${url}/v1/files`, { method: 'POST', body: form });
-}
-
 const line = (customId: string, text: string, model = 'gpt-4.1') =>
   JSON.stringify({
     custom_id: customId,
@@ -23,32 +17,19 @@ const line = (customId: string, text: string, model = 'gpt-4.1') =>
     body: { model, messages: [{ role: 'user', content: text }] },
   });
 
-async function json(response: Response | Promise<Response>) {
-  const answered = await response;
-  return { status: answered.status, body: (await answered.json()) as unknown };
+let api: OpenAIApi;
+async function start(options: Parameters<typeof startOpenAIPlatform>[0]) {
+  platform = await startOpenAIPlatform(options);
+  api = new OpenAIApi(platform.url);
 }
-
-async function submit(lines: string[]) {
-  const file = await json(upload(platform.url, `${lines.join('\n')}\n`));
-  return json(
-    fetch(`${platform.url}/v1/batches`, {
-      method: 'POST',
-      body: JSON.stringify({
-        input_file_id: text(file.body, 'id'),
-        endpoint: '/v1/chat/completions',
-        completion_window: '24h',
-      }),
-    }),
-  );
-}
-
-const poll = (id: string) => json(fetch(`${platform.url}/v1/batches/${id}`));
-const content = async (id: string) => (await fetch(`${platform.url}/v1/files/${id}/content`)).text();
+const submit = (lines: string[]) => api.submit(lines);
+const poll = (id: string) => api.poll(id);
+const content = (id: string) => api.content(id);
 const jsonl = jsonLines;
 
 describe('OpenAI platform: files and the batch lifecycle', () => {
   it('moves a batch validating → in_progress → finalizing → completed, held where the test says', async () => {
-    platform = await startOpenAIPlatform({ clock: clock(), answer: (prompt) => `echo ${prompt.length}` });
+    await start({ clock: clock(), answer: (prompt) => `echo ${prompt.length}` });
     const created = await submit([line('a', 'first'), line('b', 'second')]);
     expect(created.body).toMatchObject({ object: 'batch', status: 'validating', completion_window: '24h' });
     platform.batches.holdAt = 'in_progress';
@@ -72,7 +53,7 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
   });
 
   it('fails a batch whose file repeats a custom_id, naming the line, and answers nothing', async () => {
-    platform = await startOpenAIPlatform({ clock: clock() });
+    await start({ clock: clock() });
     const created = await submit([line('same', 'one'), line('same', 'two')]);
     const failed = await poll(text(created.body, 'id'));
     expect(at(failed.body, 'status')).toBe('failed');
@@ -84,21 +65,19 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
   });
 
   it('refuses what the reference refuses: no purpose, not JSONL, an unknown file, another window', async () => {
-    platform = await startOpenAIPlatform({ clock: clock() });
-    const form = new FormData();
-    form.append('file', new Blob(['{}']), 'x.jsonl');
-    const noPurpose = await json(fetch(`${platform.url}/v1/files`, { method: 'POST', body: form }));
+    await start({ clock: clock() });
+    const noPurpose = await api.upload('{}', null);
     expect(noPurpose).toMatchObject({ status: 400, body: { error: { param: 'purpose' } } });
-    expect((await json(upload(platform.url, 'not json\n'))).status).toBe(400);
-    const create = (body: object) =>
-      json(fetch(`${platform.url}/v1/batches`, { method: 'POST', body: JSON.stringify(body) }));
+    expect((await api.upload('not json\n')).status).toBe(400);
+    expect((await fetch(`${platform.url}/v1/batches`)).status).toBe(401);
+    const create = (body: object) => api.post('/batches', body);
     const unknown = await create({
       input_file_id: 'file-x',
       endpoint: '/v1/chat/completions',
       completion_window: '24h',
     });
     expect(unknown.status).toBe(404);
-    const file = await json(upload(platform.url, `${line('a', 'x')}\n`));
+    const file = await api.upload(`${line('a', 'x')}\n`);
     const window = await create({
       input_file_id: text(file.body, 'id'),
       endpoint: '/v1/chat/completions',
@@ -109,14 +88,12 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
   });
 
   it('cancels: processed lines keep their answers, the rest go to the error file as batch_cancelled', async () => {
-    platform = await startOpenAIPlatform({ clock: clock() });
+    await start({ clock: clock() });
     const created = await submit([line('a', 'one'), line('b', 'two')]);
     platform.batches.holdAt = 'in_progress';
     await poll(text(created.body, 'id'));
     platform.batches.process(text(created.body, 'id'), 1);
-    const cancelling = await json(
-      fetch(`${platform.url}/v1/batches/${text(created.body, 'id')}/cancel`, { method: 'POST' }),
-    );
+    const cancelling = await api.post(`/batches/${text(created.body, 'id')}/cancel`, {});
     expect(at(cancelling.body, 'status')).toBe('cancelling');
     const cancelled = await poll(text(created.body, 'id'));
     expect(cancelled.body).toMatchObject({
@@ -132,7 +109,7 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
   });
 
   it('expires a batch on demand and fails one on demand', async () => {
-    platform = await startOpenAIPlatform({ clock: clock() });
+    await start({ clock: clock() });
     const first = await submit([line('a', 'one')]);
     platform.batches.expire(text(first.body, 'id'));
     const expired = await poll(text(first.body, 'id'));
@@ -146,18 +123,18 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
   });
 
   it('lists batches newest first with after and limit', async () => {
-    platform = await startOpenAIPlatform({ clock: clock() });
+    await start({ clock: clock() });
     const ids = [];
     for (const name of ['a', 'b', 'c']) ids.push(text((await submit([line(name, name)])).body, 'id'));
-    const first = await json(fetch(`${platform.url}/v1/batches?limit=2`));
+    const first = await api.json('/batches?limit=2');
     expect((at(first.body, 'data') as unknown[]).map((batch) => at(batch, 'id'))).toEqual([ids[2], ids[1]]);
     expect(at(first.body, 'has_more')).toBe(true);
-    const next = await json(fetch(`${platform.url}/v1/batches?limit=2&after=${text(first.body, 'last_id')}`));
+    const next = await api.json(`/batches?limit=2&after=${text(first.body, 'last_id')}`);
     expect(next.body).toMatchObject({ data: [{ id: ids[0] }], has_more: false });
   });
 
   it('cuts the next download halfway once, and counts every line ever submitted', async () => {
-    platform = await startOpenAIPlatform({ clock: clock() });
+    await start({ clock: clock() });
     const created = await submit([line('a', 'one'), line('b', 'two')]);
     await submit([line('a', 'again')]);
     for (let step = 0; step < 3; step++) await poll(text(created.body, 'id'));
@@ -173,24 +150,19 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
 const CACHED = ['usage', 'prompt_tokens_details', 'cached_tokens'];
 const SHARED = 'x'.repeat(12_000 - 'system: \n'.length);
 const chat = (question: string, key?: string) =>
-  json(
-    fetch(`${platform.url}/v1/chat/completions`, {
-      method: 'POST',
-      body: JSON.stringify({
-        model: 'gpt-4.1',
-        messages: [
-          { role: 'system', content: SHARED },
-          { role: 'user', content: question },
-        ],
-        ...(key ? { prompt_cache_key: key } : {}),
-      }),
-    }),
-  );
+  api.post('/chat/completions', {
+    model: 'gpt-4.1',
+    messages: [
+      { role: 'system', content: SHARED },
+      { role: 'user', content: question },
+    ],
+    ...(key ? { prompt_cache_key: key } : {}),
+  });
 
 describe('OpenAI platform: automatic prompt caching and the ledger', () => {
   it('serves a shared 3000-token prefix from cache in 128-token steps and bills it', async () => {
     const time = clock();
-    platform = await startOpenAIPlatform({ clock: time, answer: () => 'ok' });
+    await start({ clock: time, answer: () => 'ok' });
     // Prompt: 12,000 characters of shared prefix + "user: A question\n" (17) = 3005 tokens.
     const first = await chat('A question');
     expect(at(first.body, 'usage')).toMatchObject({
@@ -210,17 +182,13 @@ describe('OpenAI platform: automatic prompt caching and the ledger', () => {
   });
 
   it('caches nothing under 1024 tokens and answers a bad body with its documented 400', async () => {
-    platform = await startOpenAIPlatform({ clock: clock() });
+    await start({ clock: clock() });
     const short = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'y'.repeat(4000) }] };
     for (let count = 0; count < 2; count++) {
-      const answered = await json(
-        fetch(`${platform.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify(short) }),
-      );
+      const answered = await api.post('/chat/completions', short);
       expect(at(answered.body, ...CACHED)).toBe(0);
     }
-    const bad = await json(
-      fetch(`${platform.url}/v1/chat/completions`, { method: 'POST', body: '{"model":"gpt-4.1"}' }),
-    );
+    const bad = await api.post('/chat/completions', { model: 'gpt-4.1' });
     expect(bad).toMatchObject({
       status: 400,
       body: { error: { type: 'invalid_request_error', param: 'messages' } },

@@ -8,46 +8,25 @@ import {
   type LineResult,
   unixSeconds,
 } from './batch-engine.js';
-import { BillingLedger, DEFAULT_PRICES, type PlatformPrices } from './billing-ledger.js';
+import { DEFAULT_PRICES } from './billing-ledger.js';
 import { type ChatContext, completeChat, openAIError } from './openai-chat.js';
 import { fileObject, type StoredFile, uploadedFile, validateBatchFile } from './openai-files.js';
-import {
-  type Clock,
-  type Exchange,
-  emptyReceived,
-  hashAnswer,
-  listen,
-  newId,
-  type PlatformOptions,
-  parseJson,
-  quarterCharacters,
-  type Received,
-  SYSTEM_CLOCK,
-  sendJson,
-  sendText,
-} from './platform-basics.js';
+import { type Exchange, listen, newId, parseJson, sendJson, sendText } from './platform-basics.js';
+import type { Platform, PlatformBaseOptions, PlatformSetup } from './platform-setup.js';
+import { firstIssue, platformSetup } from './platform-setup.js';
 import { AutomaticPrefixCache } from './prefix-cache.js';
 
-export interface OpenAIPlatformOptions extends PlatformOptions {
+export interface OpenAIPlatformOptions extends PlatformBaseOptions {
   /** 'azure': routes under /openai/ with api-version, deployments for models, Azure's errors. */
   flavour?: 'openai' | 'azure';
-  prices?: PlatformPrices;
   /** Azure: deployment name → the model it serves (unknown deployments answer 404). */
   deployments?: Record<string, string>;
   /** How long an unused cached prefix lives (the guide: 5–10 minutes of inactivity; default 5). */
   cacheLifetimeMs?: number;
 }
 
-export interface OpenAIPlatform {
-  url: string;
-  received: Received;
-  ledger: BillingLedger;
-  /** The batch lifecycle and its test controls (holdAt, advance, process, fail, expire). */
-  batches: BatchEngine;
+export interface OpenAIPlatform extends Platform {
   files: Map<string, StoredFile>;
-  /** The next file content download sends half its body, then closes the connection. */
-  cutNextDownload: boolean;
-  close(): Promise<void>;
 }
 
 const createBatchSchema = z.object({
@@ -59,8 +38,7 @@ const createBatchSchema = z.object({
 
 const DAY_MS = 24 * 3_600_000;
 
-interface State extends OpenAIPlatform {
-  clock: Clock;
+interface State extends OpenAIPlatform, PlatformSetup {
   chat: ChatContext;
   azure: boolean;
   /** Azure: the deployments the resource has. */
@@ -75,37 +53,21 @@ interface State extends OpenAIPlatform {
  */
 export async function startOpenAIPlatform(options: OpenAIPlatformOptions = {}): Promise<OpenAIPlatform> {
   const azure = options.flavour === 'azure';
-  const clock = options.clock ?? SYSTEM_CLOCK;
-  const countTokens = options.countTokens ?? quarterCharacters;
-  const ledger = new BillingLedger(options.prices ?? DEFAULT_PRICES[azure ? 'azure-openai' : 'openai']);
-  const received = emptyReceived();
+  const setup = platformSetup(options, DEFAULT_PRICES[azure ? 'azure-openai' : 'openai']);
   const deployments = options.deployments ?? {};
   const chat: ChatContext = {
+    ...setup,
     flavour: azure ? 'azure-openai' : 'openai-compatible',
-    answer: options.answer ?? hashAnswer,
-    countTokens,
-    ledger,
     cache: new AutomaticPrefixCache(
       { minimumTokens: 1024, increment: 128, lifetimeMs: options.cacheLifetimeMs ?? 5 * 60_000 },
-      clock,
-      countTokens,
+      setup.clock,
+      setup.countTokens,
     ),
     modelOf: (requested) => (azure ? (deployments[requested] ?? requested) : requested),
   };
-  const state = {
-    clock,
-    chat,
-    azure,
-    deployments,
-    received,
-    ledger,
-    files: new Map(),
-    cutNextDownload: false,
-  } as State;
-  state.batches = new BatchEngine({
-    clock,
-    received,
-    answer: (line) => answerLine(state, line),
+  const batches = new BatchEngine({
+    ...setup,
+    answer: (line) => answerLine(chat, line),
     validate: (job) => job.errors,
     unprocessed: (line, why) => ({
       customId: line.customId,
@@ -121,21 +83,21 @@ export async function startOpenAIPlatform(options: OpenAIPlatformOptions = {}): 
     }),
   });
   const server = await listen((exchange) => route(state, exchange));
-  state.url = server.url;
-  state.close = server.close;
+  const state: State = {
+    ...setup,
+    ...server,
+    chat,
+    azure,
+    deployments,
+    batches,
+    files: new Map(),
+    cutNextDownload: false,
+  };
   return state;
 }
 
-function answerLine(state: State, line: BatchLine): LineResult {
-  const deployment = line.body.model;
-  if (state.azure && (typeof deployment !== 'string' || !(deployment in state.deployments)))
-    return {
-      customId: line.customId,
-      outcome: 'errored',
-      status: 404,
-      body: fixture('azure-openai', 'resource-not-found'),
-    };
-  const { status, body } = completeChat(state.chat, line.body, { mode: 'batch', customId: line.customId });
+function answerLine(chat: ChatContext, line: BatchLine): LineResult {
+  const { status, body } = completeChat(chat, line.body, { mode: 'batch', customId: line.customId });
   return { customId: line.customId, outcome: status === 200 ? 'succeeded' : 'errored', status, body };
 }
 
@@ -151,6 +113,11 @@ function apiPath(state: State, url: URL): string | undefined {
 }
 
 function route(state: State, exchange: Exchange) {
+  const { authorization } = exchange.headers;
+  const keyed = state.azure
+    ? exchange.headers['api-key'] || authorization
+    : authorization?.startsWith('Bearer ');
+  if (!keyed) return fail(state, exchange, 401);
   const path = apiPath(state, exchange.url);
   if (path === undefined) {
     if (state.azure) sendJson(exchange.response, 404, fixture('azure-openai', 'resource-not-found'));
@@ -212,8 +179,8 @@ function batchEndpoints(state: State): string[] {
 function createBatch(state: State, exchange: Exchange) {
   const parsed = createBatchSchema.safeParse(parseJson(exchange.raw));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return fail(state, exchange, 400, issue.message, issue.path.join('.'));
+    const issue = firstIssue(parsed.error);
+    return fail(state, exchange, 400, issue.message, issue.path);
   }
   const { input_file_id: inputFileId, endpoint, metadata } = parsed.data;
   if (!batchEndpoints(state).includes(endpoint))
@@ -229,6 +196,13 @@ function createBatch(state: State, exchange: Exchange) {
       'input_file_id',
     );
   const { lines, errors } = validateBatchFile(file.content, batchEndpoints(state));
+  const deployment = lines[0]?.body.model;
+  if (state.azure && lines.length > 0 && !(typeof deployment === 'string' && deployment in state.deployments))
+    errors.push({
+      code: 'model_not_found',
+      message: `The deployment ${String(deployment)} does not exist.`,
+      line: 1,
+    });
   const job = state.batches.create(
     newId('batch_'),
     lines,
