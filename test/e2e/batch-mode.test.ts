@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type InterceptingProxy,
@@ -9,7 +8,17 @@ import {
   startInterceptingProxy,
 } from '../support/intercepting-proxy.js';
 import { type OpenAIPlatform, startOpenAIPlatform } from '../support/platform/openai-platform.js';
-import { buildSampleNiah, reportJson, runCli, startCli, temporaryHome } from './cli.js';
+import {
+  billed,
+  modelConfig,
+  reportedCost,
+  reportedScores,
+  runArgs,
+  runModel,
+  storedBatch,
+  variedAnswer,
+} from './batch-runs.js';
+import { buildSampleNiah, runCli, startCli, temporaryHome } from './cli.js';
 import { storeDigest } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -17,13 +26,9 @@ const dataset = join(scratch, 'niah-counting.jsonl');
 let platform: OpenAIPlatform;
 const environment = { OPENAI_KEY_FOR_TEST: 'sk-test-batch-5b1d' };
 
-/** Answers that vary by prompt: equal reports mean the same answers in the same places. */
-const answer = (prompt: string) =>
-  JSON.stringify({ answer: prompt.length % 3 === 0 ? 'Odile Varga' : `x${prompt.length % 7}` });
-
 beforeAll(async () => {
   await buildSampleNiah(dataset, '2000', 'niah,counting');
-  platform = await startOpenAIPlatform({ answer });
+  platform = await startOpenAIPlatform({ answer: variedAnswer });
 });
 afterAll(async () => {
   await platform.close();
@@ -31,46 +36,17 @@ afterAll(async () => {
 });
 
 /** A config naming OpenAI's API at `url` (the platform, or a proxy in front of it). */
-function openAIConfig(url: string): string {
-  const path = join(scratch, `config-${Math.random().toString(36).slice(2)}.json`);
-  const entry = {
+const openAIConfig = (url: string) =>
+  modelConfig(scratch, {
     provider: 'openai',
     model: 'gpt-4.1',
-    contextWindow: 128000,
     prices: { inputPerMillion: 2, outputPerMillion: 8 },
     endpoints: [{ baseURL: `${url}/v1`, apiKeyEnv: 'OPENAI_KEY_FOR_TEST' }],
-  };
-  writeFileSync(path, JSON.stringify({ models: { gpt: entry } }));
-  return path;
-}
-
-/** `run` of the dataset on the config's model `gpt` into `home`. */
-const runArgs = (home: string, config: string, extra: readonly string[] = []) => [
-  ...['--home', home, 'run', '--dataset', dataset],
-  ...['--model', 'gpt', '--config', config, ...extra],
-];
-const run = (home: string, config: string, extra: readonly string[] = []) =>
-  runCli(runArgs(home, config, extra), environment);
-
-/** The report's scores, without the moments it was made, where the answers came from and their cost. */
-async function scores(home: string): Promise<unknown> {
-  const printed = (await reportJson(home, 'medodyssey', ['generatedAt', 'createdAt', 'cost'])) as Record<
-    string,
-    unknown
-  >;
-  const { usage: _usage, ...rest } = printed;
-  return rest;
-}
-
-/** What the report says the run cost. */
-async function cost(home: string): Promise<number> {
-  const printed = (await reportJson(home, 'medodyssey', [])) as { runs: Array<{ usage: { cost: number } }> };
-  return printed.runs.reduce((sum, run) => sum + run.usage.cost, 0);
-}
-
-/** What the platform billed, in dollars, for requests of one mode since the counters were reset. */
-const billed = (mode: 'sync' | 'batch') =>
-  platform.ledger.entries.filter((entry) => entry.mode === mode).reduce((sum, entry) => sum + entry.cost, 0);
+  });
+const run = runModel(dataset, environment);
+const scores = reportedScores;
+const cost = reportedCost;
+const billedHere = (mode: 'sync' | 'batch') => billed(platform.ledger, mode);
 
 function resetCounters() {
   platform.ledger.entries.length = 0;
@@ -88,7 +64,7 @@ describe('run --batch on OpenAI', () => {
     expect(direct.code, direct.stderr).toBe(0);
     const sent = platform.received.syncRequests;
     expect(sent).toBeGreaterThan(20);
-    expect(await cost(synchronous)).toBeCloseTo(billed('sync'), 10);
+    expect(await cost(synchronous)).toBeCloseTo(billedHere('sync'), 10);
     resetCounters();
 
     const home = temporaryHome();
@@ -106,8 +82,8 @@ describe('run --batch on OpenAI', () => {
     expect(batched.stderr).toContain(`Done: ${sent} new, 0 from before, 0 from cache`);
     expect(await scores(home)).toEqual(await scores(synchronous));
     // Each run's cost is what the platform billed it: the batch's at the batch price.
-    expect(await cost(home)).toBeCloseTo(billed('batch'), 10);
-    expect(billed('batch')).toBeGreaterThan(0);
+    expect(await cost(home)).toBeCloseTo(billedHere('batch'), 10);
+    expect(billedHere('batch')).toBeGreaterThan(0);
 
     // Done: a re-run submits nothing and changes nothing.
     const before = storeDigest(home);
@@ -161,22 +137,6 @@ const KILL_POINTS: KillPoint[] = [
   }),
 ];
 
-/** The one submission's step in the store, and whether any of its results were kept. */
-function storedBatch(home: string): { state: string; settled: boolean } {
-  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
-  try {
-    const state = database.prepare('SELECT state FROM provider_batches').pluck().all() as string[];
-    const settled = database
-      .prepare('SELECT COUNT(*) FROM provider_batch_requests WHERE outcome IS NOT NULL')
-      .pluck()
-      .get() as number;
-    expect(state).toHaveLength(1);
-    return { state: state[0]!, settled: settled > 0 };
-  } finally {
-    database.close();
-  }
-}
-
 describe('run --batch killed (SIGKILL) at each step of the lifecycle, then run again', () => {
   let failing: OpenAIPlatform;
   let proxy: InterceptingProxy;
@@ -184,7 +144,8 @@ describe('run --batch killed (SIGKILL) at each step of the lifecycle, then run a
   let victim: ChildProcess | undefined;
   let reference: unknown;
   // Some prompts fail (an error file beside the output file): the results come in two pages.
-  const failingAnswer = (prompt: string) => (prompt.length % 5 === 0 ? { status: 400 } : answer(prompt));
+  const failingAnswer = (prompt: string) =>
+    prompt.length % 5 === 0 ? { status: 400 } : variedAnswer(prompt);
 
   beforeAll(async () => {
     failing = await startOpenAIPlatform({ answer: failingAnswer });
@@ -211,7 +172,10 @@ describe('run --batch killed (SIGKILL) at each step of the lifecycle, then run a
     const config = openAIConfig(proxy.url);
     const seen = new Map<string, number>();
     decide = (method, path) => point.decide(method, path, seen);
-    const started = startCli(runArgs(home, config, ['--batch', '--batch-poll-ms', '20']), environment);
+    const started = startCli(
+      runArgs(dataset, home, config, ['--batch', '--batch-poll-ms', '20']),
+      environment,
+    );
     victim = started.child;
     const killed = await started.done;
     expect(killed.code, killed.stderr).toBeNull();
@@ -260,7 +224,10 @@ describe('run --batch: what it refuses, what a dry run tells, what Ctrl-C leaves
     platform.batches.holdAt = 'in_progress';
     const home = temporaryHome();
     const config = openAIConfig(platform.url);
-    const started = startCli(runArgs(home, config, ['--batch', '--batch-poll-ms', '20']), environment);
+    const started = startCli(
+      runArgs(dataset, home, config, ['--batch', '--batch-poll-ms', '20']),
+      environment,
+    );
     let seen = '';
     started.child.stderr!.on('data', (chunk) => {
       seen += chunk;

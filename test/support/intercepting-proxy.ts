@@ -1,8 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What the proxy does with one request: pass it on, or call `onHold` before or after the target answers (and hold it). */
-export type Interception = 'forward' | 'hold-before' | 'hold-after';
+/**
+ * What the proxy does with one request: pass it on, call `onHold` before or after the target
+ * answers (and hold it), or answer it itself (a route the target does not stand in for).
+ */
+export type Interception = 'forward' | 'hold-before' | 'hold-after' | { status: number; body: unknown };
 
 export interface InterceptingProxy {
   url: string;
@@ -16,7 +19,8 @@ export interface InterceptingProxy {
  * client dies at that exact step of a protocol).
  */
 export async function startInterceptingProxy(
-  target: string,
+  /** Where requests go (a function: the test may move it). */
+  target: string | (() => string),
   decide: (method: string, path: string) => Interception,
   onHold: () => void,
 ): Promise<InterceptingProxy> {
@@ -25,13 +29,17 @@ export async function startInterceptingProxy(
       const body = await readBody(request);
       const decision = decide(request.method ?? 'GET', request.url ?? '/');
       if (decision === 'hold-before') return onHold();
+      if (typeof decision === 'object') {
+        response.writeHead(decision.status, { 'content-type': 'application/json' });
+        return response.end(JSON.stringify(decision.body));
+      }
       const headers = Object.fromEntries(
         Object.entries(request.headers).filter(
           ([name, value]) =>
             typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name),
         ),
       ) as Record<string, string>;
-      const answered = await fetch(`${target}${request.url}`, {
+      const answered = await fetch(`${typeof target === 'string' ? target : target()}${request.url}`, {
         method: request.method ?? 'GET',
         headers,
         ...(body.length > 0 ? { body } : {}),

@@ -24,6 +24,7 @@ const messageBatchSchema = z.object({
     expired: z.number(),
   }),
   results_url: z.string().nullable().optional(),
+  cancel_initiated_at: z.string().nullable().optional(),
 });
 
 const batchListSchema = z.object({
@@ -68,8 +69,19 @@ export class AnthropicBatchClient implements BatchClient {
 
   constructor(private readonly access: AnthropicBatchAccess) {}
 
-  private async call<Schema extends z.ZodType>(url: string, schema: Schema, body: unknown, signal?: AbortSignal) {
-    return postJson({ url, ...(await this.access.requestOptions()), body, schema, ...(signal ? { signal } : {}) });
+  private async call<Schema extends z.ZodType>(
+    url: string,
+    schema: Schema,
+    body: unknown,
+    signal?: AbortSignal,
+  ) {
+    return postJson({
+      url,
+      ...(await this.access.requestOptions()),
+      body,
+      schema,
+      ...(signal ? { signal } : {}),
+    });
   }
 
   /** No file: the requests travel in the creating call. */
@@ -77,7 +89,11 @@ export class AnthropicBatchClient implements BatchClient {
     return undefined;
   }
 
-  async create(_batch: BatchIdentity, lines: readonly BatchRequestLine[], signal?: AbortSignal): Promise<string> {
+  async create(
+    _batch: BatchIdentity,
+    lines: readonly BatchRequestLine[],
+    signal?: AbortSignal,
+  ): Promise<string> {
     const requests = lines.map(({ customId, request }) => ({
       custom_id: customId,
       params: this.access.params(request),
@@ -94,7 +110,7 @@ export class AnthropicBatchClient implements BatchClient {
   /**
    * A Message Batch carries no metadata, so the batch a killed run may have created is one made
    * after the submit time medbench recorded (less some clock slack) with as many requests as the
-   * submission, and not another submission's: exactly one such is taken (its results are checked
+   * submission, not cancelled and not another submission's: exactly one such is taken (its results are checked
    * against the submission's custom ids when read); none means the create never arrived; more
    * than one is not guessed at.
    */
@@ -111,7 +127,10 @@ export class AnthropicBatchClient implements BatchClient {
         const counts = entry.request_counts;
         const size = counts.processing + counts.succeeded + counts.errored + counts.canceled + counts.expired;
         const recent = !(Date.parse(entry.created_at) < since);
-        if (recent && size === batch.size && !batch.claimed?.includes(entry.id)) matches.push(entry.id);
+        // A batch the user cancelled (as the refusal below asks) is not taken.
+        const cancelled = Boolean(entry.cancel_initiated_at);
+        if (recent && !cancelled && size === batch.size && !batch.claimed?.includes(entry.id))
+          matches.push(entry.id);
       }
       const last = page.last_id ?? page.data.at(-1)?.id;
       // Newest first: a page ending before the submit time ends the search.
@@ -123,7 +142,7 @@ export class AnthropicBatchClient implements BatchClient {
       throw new MedbenchError({
         code: 'USAGE',
         message: `medbench's submission ${batch.localId} was being created when the run stopped, and Anthropic has ${matches.length} batches of its size made since (${matches.join(', ')}): a Message Batch carries no id of medbench's to tell which is this submission's.`,
-        hint: 'Cancel in the Anthropic console the batches that are not this run\'s, then re-run: the one left is taken, and its results are checked against the submission\'s requests.',
+        hint: "Cancel in the Anthropic console the batches that are not this run's, then re-run: the one left is taken, and its results are checked against the submission's requests.",
       });
     return matches[0];
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BatchClient } from '../../core/batch-client.js';
 import type {
   ChatCapabilities,
   ChatMessage,
@@ -9,7 +10,6 @@ import type {
   GenerationParameters,
   TokenUsage,
 } from '../../core/chat-model.js';
-import type { BatchClient } from '../../core/batch-client.js';
 import { HttpEndpoint, type HttpEndpointOptions } from '../http-endpoint.js';
 import { field, postJson } from '../http-json.js';
 import { settleProbe } from '../settle-probe.js';
