@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import { reportDamage } from './store-damage.js';
 import type { CachedResponse } from './store-rows.js';
+import { StoreTable } from './store-table.js';
 
 /**
  * A provider batch's step, each recorded before or after its remote call: `prepared` (its requests
@@ -64,20 +64,7 @@ function toBatch(row: BatchRow): ProviderBatch {
 }
 
 /** The lifecycle of `medbench run --batch`'s provider batches, one row a submission. */
-export class ProviderBatches {
-  constructor(
-    private readonly database: () => Database.Database,
-    private readonly beforeWrite: () => void,
-    readonly storePath: () => string,
-    /** The store's own write of one cached response. */
-    private readonly putResponse: (entry: {
-      cacheKey: string;
-      provider: string;
-      modelId: string;
-      response: CachedResponse;
-    }) => void,
-  ) {}
-
+export class ProviderBatches extends StoreTable {
   /** A new submission of these requests (custom ids), nothing sent yet. */
   prepare(owner: BatchOwner, runId: string, customIds: readonly string[]): ProviderBatch {
     this.beforeWrite();

@@ -8,7 +8,7 @@ import type {
 } from '../../core/batch-client.js';
 import type { ChatRequest } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
-import { getText, postJson } from '../http-json.js';
+import { type BatchHttpAccess, batchCall, readResultLines } from '../batch-http.js';
 import { messageAnswer, messageSchema } from './anthropic-message.js';
 
 /** What the client reads of a Message Batch (Anthropic's Message Batches API reference). */
@@ -46,15 +46,8 @@ const resultLineSchema = z.object({
 /** How far before the recorded submit time a batch may say it was created (the two clocks differ). */
 const CLOCK_SLACK_MS = 10 * 60_000;
 
-export interface AnthropicBatchAccess {
-  url(route: string): string;
-  /** The headers (key and `anthropic-version`), hints and secrets of the endpoint's requests. */
-  requestOptions(): Promise<{
-    headers: Readonly<Record<string, string>>;
-    authHint: string;
-    secrets: readonly string[];
-    notFoundHint?: string;
-  }>;
+/** The endpoint's routes, headers (key and `anthropic-version`) and Messages body builder. */
+export interface AnthropicBatchAccess extends BatchHttpAccess {
   /** A request's `params`: the chat model's own Messages API body. */
   params(request: ChatRequest): Record<string, unknown>;
 }
@@ -69,19 +62,8 @@ export class AnthropicBatchClient implements BatchClient {
 
   constructor(private readonly access: AnthropicBatchAccess) {}
 
-  private async call<Schema extends z.ZodType>(
-    url: string,
-    schema: Schema,
-    body: unknown,
-    signal?: AbortSignal,
-  ) {
-    return postJson({
-      url,
-      ...(await this.access.requestOptions()),
-      body,
-      schema,
-      ...(signal ? { signal } : {}),
-    });
+  private call<Schema extends z.ZodType>(url: string, schema: Schema, body?: unknown, signal?: AbortSignal) {
+    return batchCall(this.access, { url, schema, body, signal });
   }
 
   /** No file: the requests travel in the creating call. */
@@ -172,28 +154,19 @@ export class AnthropicBatchClient implements BatchClient {
       signal,
     );
     if (!batch.results_url) return;
-    const text = await getText({
+    const lines = await readResultLines(this.access, {
       url: batch.results_url,
-      ...(await this.access.requestOptions()),
-      ...(signal ? { signal } : {}),
+      schema: resultLineSchema,
+      where: `The results of ${batchId}`,
+      signal,
     });
-    yield text
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => resultOf(line, batchId));
+    yield lines.map(resultOf);
   }
 }
 
 /** One results line: the message, or why there is none. */
-function resultOf(line: string, batchId: string): BatchResult {
-  const parsed = resultLineSchema.safeParse(safeJson(line));
-  if (!parsed.success)
-    throw new MedbenchError({
-      code: 'ENDPOINT_BAD_RESPONSE',
-      message: `The results of ${batchId} have a line that is not a batch result: ${line.slice(0, 120)}`,
-      retryable: true,
-    });
-  const { custom_id: customId, result } = parsed.data;
+function resultOf(line: z.infer<typeof resultLineSchema>): BatchResult {
+  const { custom_id: customId, result } = line;
   if (result.type !== 'succeeded') {
     const detail = z.object({ error: z.object({ message: z.string() }) }).safeParse(result.error);
     return { customId, error: `${result.type}${detail.success ? `: ${detail.data.error.message}` : ''}` };
@@ -201,12 +174,4 @@ function resultOf(line: string, batchId: string): BatchResult {
   const message = messageSchema.safeParse(result.message);
   if (!message.success) return { customId, error: 'its answer is not a Message' };
   return { customId, response: messageAnswer(message.data) };
-}
-
-function safeJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
 }

@@ -8,7 +8,6 @@ import type {
   ChatResponse,
   EndpointFacts,
   GenerationParameters,
-  TokenUsage,
 } from '../../core/chat-model.js';
 import { HttpEndpoint, type HttpEndpointOptions } from '../http-endpoint.js';
 import { field, postJson } from '../http-json.js';

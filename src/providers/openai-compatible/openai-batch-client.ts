@@ -8,8 +8,8 @@ import type {
   BatchStatus,
 } from '../../core/batch-client.js';
 import type { ChatRequest } from '../../core/chat-model.js';
-import { MedbenchError } from '../../core/errors.js';
-import { getText, postJson } from '../http-json.js';
+import { type BatchHttpAccess, batchCall, readResultLines } from '../batch-http.js';
+import { postJson } from '../http-json.js';
 import { batchLineFailure, batchOutputLineSchema } from './openai-batch-output.js';
 import { chatCompletionAnswer, chatCompletionSchema } from './openai-chat-completion.js';
 
@@ -46,15 +46,7 @@ const batchListSchema = z.object({
 const RUNNING = new Set(['validating', 'in_progress', 'finalizing', 'cancelling']);
 
 /** Where and how the client reaches the API: the endpoint's routes, headers and body builder. */
-export interface OpenAIBatchAccess {
-  /** The URL of a route of the files and batches API (`/files`, `/batches/{id}`), query included. */
-  url(route: string): string;
-  requestOptions(): Promise<{
-    headers: Readonly<Record<string, string>>;
-    authHint: string;
-    secrets: readonly string[];
-    notFoundHint?: string;
-  }>;
+export interface OpenAIBatchAccess extends BatchHttpAccess {
   /** The request as a batch line carries it: the line's `url` and the chat model's own body. */
   batchRequest(request: ChatRequest): { url: string; body: Record<string, unknown> };
 }
@@ -69,19 +61,8 @@ export class OpenAIBatchClient implements BatchClient {
 
   constructor(private readonly access: OpenAIBatchAccess) {}
 
-  private async call<Schema extends z.ZodType>(
-    route: string,
-    schema: Schema,
-    body: unknown,
-    signal: AbortSignal | undefined,
-  ): Promise<z.infer<Schema>> {
-    return postJson({
-      url: this.access.url(route),
-      ...(await this.access.requestOptions()),
-      body,
-      schema,
-      ...(signal ? { signal } : {}),
-    });
+  private call<Schema extends z.ZodType>(route: string, schema: Schema, body: unknown, signal?: AbortSignal) {
+    return batchCall(this.access, { url: this.access.url(route), schema, body, signal });
   }
 
   async upload(
@@ -137,13 +118,7 @@ export class OpenAIBatchClient implements BatchClient {
       const url = new URL(this.access.url('/batches'));
       url.searchParams.set('limit', '100');
       if (after) url.searchParams.set('after', after);
-      const page = await postJson({
-        url: url.toString(),
-        ...(await this.access.requestOptions()),
-        body: undefined,
-        schema: batchListSchema,
-        ...(signal ? { signal } : {}),
-      });
+      const page = await batchCall(this.access, { url: url.toString(), schema: batchListSchema, signal });
       const found = page.data.find(
         (entry) =>
           (batch.fileId !== undefined && entry.input_file_id === batch.fileId) ||
@@ -186,36 +161,22 @@ export class OpenAIBatchClient implements BatchClient {
     const batch = await this.call(`/batches/${encodeURIComponent(batchId)}`, batchSchema, undefined, signal);
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
-      const text = await getText({
+      const lines = await readResultLines(this.access, {
         url: this.access.url(`/files/${encodeURIComponent(fileId)}/content`),
-        ...(await this.access.requestOptions()),
-        ...(signal ? { signal } : {}),
+        schema: batchOutputLineSchema,
+        where: `The batch file ${fileId}`,
+        signal,
       });
-      yield text
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => resultOf(line, fileId));
+      yield lines.map(resultOf);
     }
   }
 }
 
 /** One output or error file line: its answer, or why it has none. */
-function resultOf(line: string, fileId: string): BatchResult {
-  let parsed: z.infer<typeof batchOutputLineSchema>;
-  try {
-    parsed = batchOutputLineSchema.parse(JSON.parse(line));
-  } catch (error) {
-    throw new MedbenchError({
-      code: 'ENDPOINT_BAD_RESPONSE',
-      message: `The batch file ${fileId} has a line that is not a batch output line: ${line.slice(0, 120)}`,
-      retryable: true,
-      cause: error,
-    });
-  }
-  const failure = batchLineFailure(parsed);
-  if (failure) return { customId: parsed.custom_id, error: failure };
-  const completion = chatCompletionSchema.safeParse(parsed.response?.body);
-  if (!completion.success)
-    return { customId: parsed.custom_id, error: 'its answer is not a chat completion' };
-  return { customId: parsed.custom_id, response: chatCompletionAnswer(completion.data) };
+function resultOf(line: z.infer<typeof batchOutputLineSchema>): BatchResult {
+  const failure = batchLineFailure(line);
+  if (failure) return { customId: line.custom_id, error: failure };
+  const completion = chatCompletionSchema.safeParse(line.response?.body);
+  if (!completion.success) return { customId: line.custom_id, error: 'its answer is not a chat completion' };
+  return { customId: line.custom_id, response: chatCompletionAnswer(completion.data) };
 }
