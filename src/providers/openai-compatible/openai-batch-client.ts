@@ -49,6 +49,8 @@ const RUNNING = new Set(['validating', 'in_progress', 'finalizing', 'cancelling'
 export interface OpenAIBatchAccess extends BatchHttpAccess {
   /** The request as a batch line carries it: the line's `url` and the chat model's own body. */
   batchRequest(request: ChatRequest): { url: string; body: Record<string, unknown> };
+  /** The lines' `url`, which the batch names as its endpoint (OpenAI: /v1/chat/completions; Azure: /chat/completions). */
+  batchEndpoint(): string;
 }
 
 /**
@@ -102,7 +104,7 @@ export class OpenAIBatchClient implements BatchClient {
       batchSchema,
       {
         input_file_id: batch.fileId,
-        endpoint: '/v1/chat/completions',
+        endpoint: this.access.batchEndpoint(),
         completion_window: '24h',
         metadata: { medbench_batch: batch.localId },
       },

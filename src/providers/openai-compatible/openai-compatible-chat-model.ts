@@ -28,12 +28,28 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
     super(options);
     if (options.batchApi) {
       const client = new OpenAIBatchClient({
-        url: (route) => this.url(route),
+        url: (route) => this.batchUrl(route),
         requestOptions: () => this.requestOptions(),
-        batchRequest: (request) => this.batchRequest(request),
+        batchRequest: (request) => this.batchLine(request),
+        batchEndpoint: () => this.batchEndpoint(),
       });
       this.batchClient = () => client;
     }
+  }
+
+  /** Where the Files and Batch API routes are (OpenAI: under the base URL). */
+  protected batchUrl(route: string): string {
+    return this.url(route);
+  }
+
+  /** The `url` of the provider's batch lines, which its batch names as its endpoint. */
+  protected batchEndpoint(): string {
+    return '/v1/chat/completions';
+  }
+
+  /** A request as a line of the provider's own batch file (OpenAI: the exported line). */
+  protected batchLine(request: ChatRequest): { url: string; body: Record<string, unknown> } {
+    return this.batchRequest(request);
   }
 
   get capabilities(): ChatCapabilities {
