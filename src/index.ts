@@ -1,10 +1,24 @@
 /**
- * medbench's library API: the same pieces the CLI composes.
+ * medbench's library API: the same pieces the CLI composes, and nothing of the CLI.
+ *
+ * - Runs: `evaluateDataset` (a built dataset file), `evaluateSuite` (a suite's own run from its
+ *   data folder), `runSuite` with a plan (`datasetPlan`), `runModel`, `runSamples`.
+ * - Reports: `storedReport` of a suite's stored runs, each suite's `renderText`/`renderHtml`;
+ *   the store itself (`Store`, `storePathIn`).
+ * - Models: every provider's adapter (OpenAI-compatible, Anthropic, Azure OpenAI, Amazon
+ *   Bedrock, Gemini and Vertex AI, Ollama, GGUF on this machine, local ONNX encoders, the
+ *   extractive baseline), the retrievers (BM25, LSA, dense), and the registries the CLI binds
+ *   model specs with (`PROVIDERS`, `bindModel`).
+ *
+ * Importing it loads none of the optional parts (node-llama-cpp, onnxruntime-node, the Bedrock,
+ * Azure identity and Gemini SDKs): each loads on a model's first use, and a missing one is a
+ * `PART_MISSING` error naming what to install (`OPTIONAL_PARTS`, `loadOptionalPart`).
  *
  * @example
  * ```ts
- * import { Store, bindModel, readDataset, runSamples, medodysseyTasks } from 'medbench';
+ * import { evaluateSuite, medeurekaSuite, Store, storedReport, storePathIn } from 'medbench';
  * ```
+ * docs/library.md has a whole example.
  */
 
 export { bindModel } from './compose/bind-model.js';
@@ -30,12 +44,28 @@ export type { CommandOption, SuiteCommand, SuitePlugin, SuiteRunDefinition } fro
 export * from './compose/suites.js';
 export * from './core/index.js';
 export { AnthropicChatModel } from './providers/anthropic/anthropic-chat-model.js';
+export {
+  AzureOpenAIChatModel,
+  type AzureOpenAIOptions,
+} from './providers/azure-openai/azure-openai-chat-model.js';
+export { AzureOpenAIEmbeddingModel } from './providers/azure-openai/azure-openai-embedding-model.js';
 export { ExtractiveBaselineChatModel } from './providers/baselines/extractive-baseline-chat-model.js';
+export { BedrockChatModel } from './providers/bedrock/bedrock-chat-model.js';
+export { BedrockEmbeddingModel } from './providers/bedrock/bedrock-embedding-model.js';
 export { httpOptions } from './providers/factory-options.js';
+export { GeminiChatModel } from './providers/gemini/gemini-chat-model.js';
+export { GeminiEmbeddingModel } from './providers/gemini/gemini-embedding-model.js';
+export { GgufChatModel } from './providers/gguf/gguf-chat-model.js';
 export { HttpEndpoint, type HttpEndpointOptions } from './providers/http-endpoint.js';
 export { LocalOnnxEmbeddingModel } from './providers/local-onnx/local-onnx-embedding-model.js';
 export { LocalOnnxTokenEncoder } from './providers/local-onnx/local-onnx-token-encoder.js';
+export { OllamaChatModel } from './providers/ollama/ollama-chat-model.js';
+export {
+  OllamaEmbeddingModel,
+  type OllamaEmbeddingModelOptions,
+} from './providers/ollama/ollama-embedding-model.js';
 export { OpenAICompatibleChatModel } from './providers/openai-compatible/openai-compatible-chat-model.js';
+export { OpenAICompatibleCompletionModel } from './providers/openai-compatible/openai-compatible-completion-model.js';
 export { OpenAICompatibleEmbeddingModel } from './providers/openai-compatible/openai-compatible-embedding-model.js';
 export {
   type ChatFactoryOptions,

@@ -3,6 +3,8 @@ import type { ChatModel, ChatRequest } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import type { ModelBinding } from '../runner/model-binding.js';
+import { prefixOrder } from '../runner/prefix-order.js';
+import { promptCacheHints } from '../runner/prompt-cache-hints.js';
 import type { Store } from '../store/store.js';
 import type { MedbenchConfig } from './config.js';
 import { type PendingRequest, pendingRequests } from './pending-requests.js';
@@ -68,8 +70,16 @@ export async function answerInBatches(options: {
   // Nothing goes to a provider that may not receive the data, in a batch either.
   checkRestrictedData(work.model, work.restricted);
   const finished = store.getRun(options.runId) ? store.finishedSampleIds(options.runId) : new Set<string>();
-  const left = options.samples.filter((sample) => !finished.has(sample.id));
-  const { requests } = await pendingRequests(left, { model: work.model, endpoint, store });
+  // In the prefix order, with the hints a synchronous run sends: the provider's prompt cache
+  // serves batch requests too (its discounts stack with the batch's).
+  const left = prefixOrder(options.samples.filter((sample) => !finished.has(sample.id)));
+  const hints = work.model.promptCache !== false ? promptCacheHints(left) : undefined;
+  const { requests } = await pendingRequests(left, {
+    model: work.model,
+    endpoint,
+    store,
+    ...(hints ? { hints } : {}),
+  });
   const outcome = await runBatches({
     store,
     runId: options.runId,

@@ -25,6 +25,11 @@ export interface ModelOverrides {
   maxOutputTokens?: number;
   /** How too_long is judged: the model's tokenizer (default) or each endpoint's count route. */
   countTokens?: 'tokenizer' | 'endpoint';
+  /**
+   * false (`--no-prompt-cache`): no request carries a prompt cache hint (no cache breakpoints, no
+   * `prompt_cache_key`); a provider's automatic caching (OpenAI's, vLLM's) goes on regardless.
+   */
+  promptCache?: boolean;
 }
 
 /** What a model is judged too_long with when it has no tokenizer of its own: an estimate. */
@@ -206,6 +211,7 @@ export async function bindModel(options: {
     instruct: !(overrides.completions ?? modelConfig.api === 'completions'),
     systemRole: overrides.systemRole ?? modelConfig.systemRole ?? true,
     parameters,
+    ...(overrides.promptCache === false ? { promptCache: false } : {}),
     ...(notice ? { notice } : {}),
   };
 }

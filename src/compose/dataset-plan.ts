@@ -11,6 +11,7 @@ import { loadConfig } from './config.js';
 import { checkRestrictedData } from './restricted-data.js';
 import type { RunPlan, RunRequest } from './run-suite.js';
 
+/** A run of a built dataset file (`evaluateDataset`, `datasetPlan`): the run's options and the file. */
 export interface EvaluateDatasetRequest extends RunRequest {
   /** A dataset file written by `medbench build` (or `writeDataset`). */
   dataset: string;

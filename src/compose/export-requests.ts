@@ -14,6 +14,7 @@ import type { ModelWork, RunPlan } from './run-suite.js';
 /** The file formats `export requests` writes. */
 export const REQUEST_FORMATS = ['openai-batch'] as const;
 
+/** Where `exportRequests` writes: the JSONL file, the home of the store, this machine's share. */
 export interface ExportRequestsOptions {
   home?: string;
   /** The JSONL file to write. */

@@ -58,6 +58,7 @@ function kernelFileSystemOf(path: string): string | undefined {
   }
 }
 
+/** The store file (medbench.sqlite) of a home folder. */
 export function storePathIn(home: string): string {
   return join(home, 'medbench.sqlite');
 }

@@ -1,4 +1,4 @@
-import type { ChatModel, ChatRequest } from '../core/chat-model.js';
+import type { ChatModel, ChatRequest, PromptCacheHint } from '../core/chat-model.js';
 import type { Sample } from '../core/sample.js';
 import type { ModelBinding } from '../runner/model-binding.js';
 import { responseCacheKey } from '../runner/response-cache-key.js';
@@ -30,7 +30,13 @@ export interface PendingCounts {
  */
 export async function pendingRequests(
   samples: readonly Sample[],
-  context: { model: ModelBinding; endpoint: ChatModel; store: Store },
+  context: {
+    model: ModelBinding;
+    endpoint: ChatModel;
+    store: Store;
+    /** Each sample's prompt cache hint, sent with its request as a run sends it (`promptCacheHints`). */
+    hints?: ReadonlyMap<Sample, PromptCacheHint>;
+  },
 ): Promise<{ requests: PendingRequest[]; counts: PendingCounts }> {
   const { model, endpoint, store } = context;
   const counts: PendingCounts = { cached: 0, tooLong: 0, shared: 0 };
@@ -52,6 +58,7 @@ export async function pendingRequests(
       continue;
     }
     seen.add(cacheKey);
+    const hint = context.hints?.get(sample);
     requests.push({
       cacheKey,
       promptTokens: request.promptTokens,
@@ -61,6 +68,7 @@ export async function pendingRequests(
         ...(request.truncatePromptTokens !== undefined
           ? { truncatePromptTokens: request.truncatePromptTokens }
           : {}),
+        ...(hint ? { promptCache: hint } : {}),
       },
     });
   }

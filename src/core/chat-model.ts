@@ -1,3 +1,4 @@
+/** One turn of a conversation sent to a chat model. */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -57,6 +58,7 @@ export const GENERATION_SETTINGS = [
   'thinkingBudget',
 ] as const satisfies ReadonlyArray<keyof GenerationParameters>;
 
+/** What a chat model is asked: the conversation and the generation settings. */
 export interface ChatRequest {
   /**
    * The conversation. A last message with the assistant role is a prefill: the start of the
@@ -94,6 +96,7 @@ export interface EndpointFacts {
   notice?: string;
 }
 
+/** The tokens a request used, as the provider reports them. */
 export interface TokenUsage {
   inputTokens: number;
   /** Every generated token billed as output: the answer's, and the reasoning's where there is any. */
@@ -136,6 +139,7 @@ export interface PromptCacheHint {
   key: string;
 }
 
+/** A chat model's answer to one request. */
 export interface ChatResponse {
   /** The answer (a reasoning model's thinking, where the API returns it apart, is not in it). */
   text: string;

@@ -1,3 +1,4 @@
+/** Texts to embed in one call. */
 export interface EmbeddingRequest {
   values: string[];
   /** What the texts are, for models that embed queries and documents differently. */
@@ -5,6 +6,7 @@ export interface EmbeddingRequest {
   signal?: AbortSignal;
 }
 
+/** An embedding model's vectors for one call. */
 export interface EmbeddingResponse {
   /** One vector per value, in request order. */
   embeddings: Float32Array[];

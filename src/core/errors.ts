@@ -25,8 +25,11 @@ export type MedbenchErrorCode =
   | 'DATA_RESTRICTED'
   /** A provider batch gave no answer to the request (it failed, expired or was cancelled): a re-run sends it in a new batch. */
   | 'BATCH_FAILED'
+  /** A feature's optional package (an optional peer dependency) is not installed. */
+  | 'PART_MISSING'
   | 'USAGE';
 
+/** The fields of a `MedbenchError`. */
 export interface MedbenchErrorOptions {
   code: MedbenchErrorCode;
   message: string;
@@ -41,6 +44,7 @@ export interface MedbenchErrorOptions {
   cause?: unknown;
 }
 
+/** medbench's error: a stable code to branch on, a message saying what is wrong, and a hint saying what to do. */
 export class MedbenchError extends Error {
   readonly code: MedbenchErrorCode;
   readonly hint: string | undefined;
@@ -66,7 +70,10 @@ export class MedbenchError extends Error {
 /** Fatal errors stop a whole run: retrying another sample would fail the same way. */
 export function isFatalForRun(error: MedbenchError): boolean {
   return (
-    error.code === 'ENDPOINT_AUTH' || error.code === 'ENDPOINT_UNREACHABLE' || error.code === 'MISSING_SECRET'
+    error.code === 'ENDPOINT_AUTH' ||
+    error.code === 'ENDPOINT_UNREACHABLE' ||
+    error.code === 'MISSING_SECRET' ||
+    error.code === 'PART_MISSING'
   );
 }
 

@@ -3,6 +3,7 @@ export * from './batch-client.js';
 export * from './chat-model.js';
 export * from './embedding-model.js';
 export * from './errors.js';
+export * from './optional-part.js';
 export * from './retriever.js';
 export * from './run-record.js';
 export * from './sample.js';

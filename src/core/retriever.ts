@@ -4,6 +4,7 @@ export interface RankedList {
   scores: number[];
 }
 
+/** What a retriever ranks: the queries against the corpus, top k of each. */
 export interface RankRequest {
   queries: readonly string[];
   /**

@@ -29,6 +29,7 @@ export interface Redaction {
   goldSha256: string;
 }
 
+/** One stored result: a sample of a run, its status, output and scores. */
 export interface ResultFields {
   runId: string;
   sampleId: string;

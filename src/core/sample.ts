@@ -39,6 +39,7 @@ export type SampleStatus = 'ok' | 'bad_format' | 'too_long' | 'error';
 /** Scores of one sample: metric name → value (0/1 for correctness, or a number). */
 export type SampleScores = Record<string, number>;
 
+/** A task's reading of one raw output: its status, the parsed answer and the scores. */
 export interface ScoredOutput {
   status: 'ok' | 'bad_format';
   /** The parsed answer (JSON value), or the empty value when the format was wrong. */

@@ -5,6 +5,7 @@ export type { SampleExplanation } from './sample.js';
 
 import type { Task } from './task.js';
 
+/** A column of a suite's leaderboard: its key and heading. */
 export interface LeaderboardColumn {
   key: string;
   label: string;

@@ -17,6 +17,7 @@ export interface ScoredSample<Gold = unknown> {
   params: SampleParams;
 }
 
+/** What a task scores: the sample, the raw output and the scoring mode. */
 export interface ScoreInput<Gold = unknown> {
   sample: ScoredSample<Gold>;
   rawOutput: string;

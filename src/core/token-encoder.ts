@@ -7,6 +7,7 @@ export interface EncodedTokens {
   end: number;
 }
 
+/** A model that gives contextual vectors per token (BERTScore's encoder). */
 export interface TokenEncoder {
   readonly name: string;
   /** What identifies the weights and settings, recorded with the scores. */

@@ -1,3 +1,4 @@
+/** A tokenizer: counts text (and where it can, encodes and decodes it) as a model's vocabulary does. */
 export interface Tokenizer {
   /**
    * True when counts add up across a line start: for a text A ending in a newline preceded by a

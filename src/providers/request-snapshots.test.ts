@@ -14,6 +14,7 @@ import { AzureOpenAIChatModel } from './azure-openai/azure-openai-chat-model.js'
 import { BedrockChatModel } from './bedrock/bedrock-chat-model.js';
 import { GeminiChatModel } from './gemini/gemini-chat-model.js';
 import { OllamaChatModel } from './ollama/ollama-chat-model.js';
+import { openAIProvider } from './openai/descriptor.js';
 import { OpenAICompatibleChatModel } from './openai-compatible/openai-compatible-chat-model.js';
 import { OpenAICompatibleCompletionModel } from './openai-compatible/openai-compatible-completion-model.js';
 
@@ -131,6 +132,69 @@ describe('the request each chat adapter sends, against its snapshot', () => {
   it.each(ADAPTERS)('%s', async (_route, provider, snapshot, create) => {
     const server = servers[provider];
     await create(server.url).generate(request);
+    await expect(requestSnapshot(server.requests.at(-1)!)).toMatchFileSnapshot(
+      `./__snapshots__/requests/${snapshot}.json`,
+    );
+  });
+});
+
+/**
+ * The same request with a prompt cache hint: the end of the system prompt and a cut inside the
+ * question (after "Ferritin 8 µg/L, "). Anthropic gets text blocks with cache_control, Bedrock's
+ * Claude cachePoint blocks, OpenAI and Azure a prompt_cache_key.
+ */
+const hinted: ChatRequest = {
+  ...request,
+  promptCache: {
+    breakpoints: [
+      { message: 0, offset: request.messages[0]!.content.length },
+      { message: 3, offset: 'Ferritin 8 µg/L, '.length },
+    ],
+    key: 'a3f1c2d4e5b6a79801122334455667788990aabbccddeeff0011223344556677',
+  },
+};
+
+const HINTED: Array<[provider: ProviderName, snapshot: string, create: (url: string) => Promise<ChatModel>]> =
+  [
+    [
+      'anthropic',
+      'anthropic-prompt-cache',
+      async (url) => ADAPTERS.find(([, name]) => name === 'anthropic')![3](url),
+    ],
+    [
+      'bedrock',
+      'bedrock-prompt-cache',
+      async (url) => ADAPTERS.find(([, name]) => name === 'bedrock')![3](url),
+    ],
+    [
+      'azure-openai',
+      'azure-openai-prompt-cache',
+      async (url) => ADAPTERS.find(([, name]) => name === 'azure-openai')![3](url),
+    ],
+    [
+      'openai-compatible',
+      'openai-prompt-cache',
+      (url) =>
+        openAIProvider.createChat({
+          baseURL: `${url}/v1`,
+          modelId: 'gpt-4o',
+          apiKey: 'sk-snapshot',
+          apiKeyEnv: undefined,
+          completions: false,
+          headers: {},
+          secretHeaders: {},
+          query: undefined,
+          settings: {},
+          contextWindow: undefined,
+          parameters: request.parameters,
+        }),
+    ],
+  ];
+
+describe('the request with a prompt cache hint, against its snapshot', () => {
+  it.each(HINTED)('%s', async (provider, snapshot, create) => {
+    const server = servers[provider];
+    await (await create(server.url)).generate(hinted);
     await expect(requestSnapshot(server.requests.at(-1)!)).toMatchFileSnapshot(
       `./__snapshots__/requests/${snapshot}.json`,
     );

@@ -120,12 +120,15 @@ async function sendAndKeep(
   // arrives is only the inserts; a short one is hashed where it is written.
   const prompt =
     sample.prompt.length < GZIP_THRESHOLD_CHARS ? sample.prompt : await preparePromptAsync(sample.prompt);
+  const hint = context.promptCache?.get(sample);
   const generation = {
     messages: request.messages,
     parameters: request.parameters,
     ...(request.truncatePromptTokens !== undefined
       ? { truncatePromptTokens: request.truncatePromptTokens }
       : {}),
+    // Where its prefix is shared with other samples of the run; never part of the cache key.
+    ...(hint ? { promptCache: hint } : {}),
   };
   const outcome = await retrying({
     policy: context.retry,

@@ -43,6 +43,11 @@ export interface ModelBinding {
   /** The chat template has a system role (else the system prompt joins the first user turn). */
   systemRole: boolean;
   parameters: GenerationParameters;
+  /**
+   * false (`--no-prompt-cache`): requests carry no `PromptCacheHint` (no cache breakpoints, no
+   * `prompt_cache_key`). Not part of the run's id: the text sent and the answers are the same.
+   */
+  promptCache?: boolean;
   /** Something the user should know of the model's settings (a baseline ignores them). */
   notice?: string;
 }

@@ -8,7 +8,7 @@ export interface PrefixOrdered {
 }
 
 /** The conversation a sample sends (`sampleRequest` sends the same). */
-function conversationOf(item: PrefixOrdered): readonly ChatMessage[] {
+export function conversationOf(item: PrefixOrdered): readonly ChatMessage[] {
   return item.messages ?? [{ role: 'user', content: item.prompt }];
 }
 
@@ -55,12 +55,15 @@ export function prefixOrder<Item extends PrefixOrdered>(samples: readonly Item[]
  * Only the order changes: every sample is taken once, and what each sends is the same.
  */
 export class PrefixRuns<Item extends PrefixOrdered> {
+  /** The prefix order of the samples (`prefixOrder`), as the runs cut it. */
+  readonly walk: readonly Item[];
   private readonly runs: Item[][];
   private readonly next: number[];
   private readonly end: number[];
 
   constructor(samples: readonly Item[], slots: number) {
     const walk = prefixOrder(samples);
+    this.walk = walk;
     const count = Math.max(1, Math.floor(slots));
     // The first n mod count runs one sample longer.
     const shorter = Math.floor(walk.length / count);

@@ -14,6 +14,7 @@ export interface RetryPolicy {
   unreachableMs: number;
 }
 
+/** The retries a run makes when the caller sets none. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 6,
   baseDelayMs: 1000,

@@ -87,7 +87,10 @@ export class RunControl {
    */
   async generate(
     endpoint: ChatModel,
-    request: { messages: ChatMessage[] } & Pick<ChatRequest, 'parameters' | 'truncatePromptTokens'>,
+    request: { messages: ChatMessage[] } & Pick<
+      ChatRequest,
+      'parameters' | 'truncatePromptTokens' | 'promptCache'
+    >,
     timeoutMs: number,
   ) {
     const controller = new AbortController();

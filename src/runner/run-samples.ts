@@ -11,6 +11,7 @@ import { costBudgetFor } from './cost-budget.js';
 import { EndpointHealth } from './endpoint-health.js';
 import type { ModelBinding } from './model-binding.js';
 import { PrefixRuns } from './prefix-order.js';
+import { promptCacheHints } from './prompt-cache-hints.js';
 import { redactedText } from './redact-result.js';
 import { ResultWriter } from './result-writer.js';
 import type { RetryPolicy } from './retry.js';
@@ -108,16 +109,6 @@ export function checkSamples(
       });
     }
   }
-}
-
-/** --max-cost bounds a run by the model's prices: without them it cannot. */
-function checkCostCap(model: ModelBinding, maxCost: number | undefined): void {
-  if (maxCost !== undefined && !model.prices)
-    throw new MedbenchError({
-      code: 'USAGE',
-      message: `--max-cost needs the prices of ${model.label}: medbench cannot bound the cost of a model it has no prices for.`,
-      hint: 'Give the model "prices": { "inputPerMillion": …, "outputPerMillion": … } in medbench.config.json.',
-    });
 }
 
 /**
@@ -278,6 +269,16 @@ export function startProgress(total: number, pending: number): RunProgress {
   };
 }
 
+/** --max-cost needs the model's prices: refused before anything is sent. */
+function checkCostCap(model: ModelBinding, maxCost: number | undefined): void {
+  if (maxCost !== undefined && !model.prices)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--max-cost needs the prices of ${model.label}: medbench cannot bound the cost of a model it has no prices for.`,
+      hint: 'Give the model "prices": { "inputPerMillion": …, "outputPerMillion": … } in medbench.config.json.',
+    });
+}
+
 /**
  * Runs samples against a model and stores every result: the run's identity (its id) says what
  * is done already, workers schedule the rest (each slot a run of the prefix order, `PrefixRuns`), each answer is scored with the suite's task and
@@ -327,7 +328,10 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   };
   const slots = slotsOf(model);
   // Each slot sends its run of the prefix order back to back, for the endpoint's prefix cache.
-  const queue = new SampleQueue(new PrefixRuns(pending, slots.length));
+  const runs = new PrefixRuns(pending, slots.length);
+  // Where each prompt shares its prefix with its neighbours in that order, for the provider's cache.
+  if (model.promptCache !== false) context.promptCache = promptCacheHints(runs.walk);
+  const queue = new SampleQueue(runs);
   if (model.endpoints.length > 1) failOver(context, queue, options);
   const commits: Commits = { uncommitted: new Set(), failure: undefined };
   const worker = workerOf(context, queue, options, commits);

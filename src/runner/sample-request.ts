@@ -2,6 +2,7 @@ import type { ChatMessage, ChatModel } from '../core/chat-model.js';
 import type { Sample } from '../core/sample.js';
 import { countTokensYielding } from '../tokenizers/count-tokens-yielding.js';
 import type { ModelBinding } from './model-binding.js';
+import { conversationOf } from './prefix-order.js';
 import { messagesDigest } from './response-cache-key.js';
 
 /** One sample as a request to one endpoint: what is sent, and what identifies it in the cache. */
@@ -47,7 +48,8 @@ export async function sampleRequest(
   /** The endpoint's count-tokens route, retried as requests are (`--count-tokens endpoint`). */
   countOnEndpoint?: (messages: ChatMessage[]) => Promise<number>,
 ): Promise<SampleRequest> {
-  const messages: ChatMessage[] = sample.messages ?? [{ role: 'user', content: sample.prompt }];
+  // The conversation the prefix order sorts (and the prompt cache hints cut): one definition.
+  const messages = conversationOf(sample) as ChatMessage[];
   const promptTokens = await promptTokensOf(sample, messages, model, countOnEndpoint);
   const protocolStop = sample.generation?.stop;
   const parameters = {

@@ -1,4 +1,4 @@
-import type { ChatModel } from '../core/chat-model.js';
+import type { ChatModel, PromptCacheHint } from '../core/chat-model.js';
 import type { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
@@ -72,6 +72,8 @@ export interface SampleRun {
   control: RunControl;
   writer: ResultWriter;
   cache: AnswerCache;
+  /** Each sample's prompt cache hint (`promptCacheHints`); undefined: `--no-prompt-cache`. */
+  promptCache?: ReadonlyMap<Sample, PromptCacheHint>;
   progress: RunProgress;
   /** The error that stops the whole run (401, unreachable, a 404 model). */
   fatal: MedbenchError | undefined;

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { loadOptionalPart, OPTIONAL_PARTS } from '../core/optional-part.js';
 import type { RankedList } from '../core/retriever.js';
 import { onnxModelBytes } from './onnx-model-proto.js';
 import { topK } from './top-k.js';
@@ -79,7 +80,7 @@ export async function exactSearch(request: ExactSearchRequest): Promise<RankedLi
   if (queryRows === 0 || k === 0)
     return Array.from({ length: queryRows }, () => ({ indexes: [], scores: [] }));
   if (queryRows * corpusRows * dimensions < SMALL_PROBLEM) return exactSearchLoop(request);
-  const ort: Ort = await import('onnxruntime-node');
+  const ort: Ort = await loadOptionalPart(OPTIONAL_PARTS.onnx, () => import('onnxruntime-node'));
   // Every core: onnxruntime's default took one thread of this 2-core machine (8.9 s against 14.5 s).
   const session = await ort.InferenceSession.create(SEARCH_GRAPH, {
     intraOpNumThreads: availableParallelism(),

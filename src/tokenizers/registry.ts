@@ -97,6 +97,7 @@ const modelPatterns: ReadonlyArray<readonly [RegExp, string]> = [
   [/^claude/i, 'claude-legacy'],
 ];
 
+/** Every tokenizer medbench can count with: its name, what it is, and whether it can cut a text to a number of tokens. */
 export function listTokenizers(): Array<{ name: string; description: string; cuts: boolean }> {
   return Object.entries(encodings).map(([name, entry]) => ({
     name,

@@ -70,6 +70,14 @@ export function modelOptions(
     );
 }
 
+/** `--no-prompt-cache`: of every command that sends a model requests through the runner. */
+export function promptCacheOption(command: Command): Command {
+  return command.option(
+    '--no-prompt-cache',
+    "send no prompt cache hints: no cache breakpoints (Anthropic, Bedrock) and no prompt_cache_key (OpenAI, Azure); a provider's automatic caching (OpenAI's, vLLM's) cannot be turned off by a client. Prompts, answers and scores are the same either way",
+  );
+}
+
 /** How hard to try per request and per sample. */
 export function retryOptions(command: Command, options: { forRuns?: boolean } = {}): Command {
   if (options.forRuns !== false)
@@ -138,7 +146,7 @@ export function defineRun(program: Command, context: ProgramContext): void {
       ),
     ].join('; '),
   );
-  suiteRunOptions(retryOptions(modelOptions(run)), plugins).action(
+  suiteRunOptions(promptCacheOption(retryOptions(modelOptions(run))), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
       if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;

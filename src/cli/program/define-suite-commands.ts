@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { SuiteCommand, SuiteCommandVerb, SuitePlugin } from '../../compose/suite-plugin.js';
 import { terminalSession } from '../run-session.js';
 import { commanderOption } from './commander-option.js';
-import { modelOptions, retryOptions } from './define-run.js';
+import { modelOptions, promptCacheOption, retryOptions } from './define-run.js';
 import { action, type ProgramContext } from './program-context.js';
 
 /** What each generic verb does, whichever suite's commands hang under it. */
@@ -30,7 +30,7 @@ function defineSuiteCommand(program: Command, declared: SuiteCommand, context: P
   for (const option of declared.options) command.addOption(commanderOption(option));
   if (declared.modelOptions) {
     const forRuns = { forRuns: false };
-    retryOptions(modelOptions(command, { ...forRuns, ...declared.modelOptions }), forRuns);
+    promptCacheOption(retryOptions(modelOptions(command, { ...forRuns, ...declared.modelOptions }), forRuns));
   }
   command.action(
     action(async (...args: unknown[]) => {

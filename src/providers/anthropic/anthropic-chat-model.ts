@@ -13,6 +13,7 @@ import { HttpEndpoint, type HttpEndpointOptions } from '../http-endpoint.js';
 import { field, postJson } from '../http-json.js';
 import { settleProbe } from '../settle-probe.js';
 import { AnthropicBatchClient } from './anthropic-batch-client.js';
+import { anthropicConversation } from './anthropic-conversation.js';
 import { messageAnswer, messageSchema } from './anthropic-message.js';
 
 export interface AnthropicChatModelOptions
@@ -62,7 +63,7 @@ export class AnthropicChatModel extends HttpEndpoint implements ChatModel {
     return {
       model: this.modelId,
       ...anthropicGenerationFields(request.parameters),
-      ...splitSystem(request.messages),
+      ...anthropicConversation(request.messages, request.promptCache),
       ...request.parameters.extraBody,
     };
   }
@@ -118,7 +119,7 @@ export class AnthropicChatModel extends HttpEndpoint implements ChatModel {
     const counted = await postJson({
       url: this.url('/v1/messages/count_tokens'),
       ...(await this.versioned()),
-      body: { model: this.modelId, ...splitSystem(messages) },
+      body: { model: this.modelId, ...anthropicConversation(messages) },
       schema: z.object({ input_tokens: z.number() }),
       ...(signal ? { signal } : {}),
     });
@@ -145,13 +146,4 @@ function anthropicGenerationFields(parameters: GenerationParameters): Record<str
     ...field('top_p', parameters.topP),
     ...field('stop_sequences', parameters.stop),
   };
-}
-
-/** Anthropic's shape of a conversation: system messages joined in `system`, the rest as messages. */
-function splitSystem(messages: readonly ChatMessage[]): { system?: string; messages: ChatMessage[] } {
-  const system = messages
-    .filter((message) => message.role === 'system')
-    .map((message) => message.content)
-    .join('\n\n');
-  return { ...(system ? { system } : {}), messages: messages.filter((message) => message.role !== 'system') };
 }

@@ -43,6 +43,7 @@ export function azureEndpointOptions(options: AzureOpenAIOptions) {
     ...(options.secretHeaders ? { secretHeaders: options.secretHeaders } : {}),
     // Azure refuses vLLM's extra fields; the deployment in the URL names the model.
     serverExtensions: false,
+    promptCacheKey: true,
     modelInBody: false,
     // A deployment has no /models route: a wrong one answers 404 on the first request.
     modelList: 'none' as const,

@@ -1,4 +1,5 @@
 import { MedbenchError } from '../../core/errors.js';
+import { loadOptionalPart, OPTIONAL_PARTS } from '../../core/optional-part.js';
 import { redactCredentials } from '../http-json.js';
 
 /** The scope of Azure OpenAI (Cognitive Services) data-plane tokens. */
@@ -14,7 +15,10 @@ const ENTRA_HINT =
  * the run on it before any sample is scheduled), never a failure of the answer.
  */
 export async function entraIdBearerToken(): Promise<() => Promise<string>> {
-  const { DefaultAzureCredential, getBearerTokenProvider } = await import('@azure/identity');
+  const { DefaultAzureCredential, getBearerTokenProvider } = await loadOptionalPart(
+    OPTIONAL_PARTS.entraId,
+    () => import('@azure/identity'),
+  );
   const token = getBearerTokenProvider(new DefaultAzureCredential(), COGNITIVE_SERVICES_SCOPE);
   return async () => {
     try {

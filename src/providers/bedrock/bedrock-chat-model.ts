@@ -7,9 +7,12 @@ import type {
   ChatResponse,
   EndpointFacts,
   GenerationParameters,
+  PromptCacheHint,
   TokenUsage,
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
+import { loadOptionalPart, OPTIONAL_PARTS } from '../../core/optional-part.js';
+import { PromptCachePieces } from '../prompt-cache-pieces.js';
 import { settleProbe } from '../settle-probe.js';
 import { bedrockFailure, isInvalidModelId } from './bedrock-errors.js';
 import { type BedrockConnection, bedrockRuntime, regionOf, runtimeIdentity } from './bedrock-runtime.js';
@@ -33,12 +36,15 @@ export class BedrockChatModel implements ChatModel {
   readonly modelId: string;
   readonly endpoint: string;
   private readonly region: string | undefined;
+  /** Cache points go with a prompt cache hint: a model Bedrock caches, until Bedrock refuses them. */
+  private cachePoints: boolean;
   private client: Promise<BedrockRuntimeClient> | undefined;
 
   constructor(private readonly options: BedrockChatModelOptions) {
     this.modelId = options.modelId;
     this.region = regionOf(options);
     this.endpoint = runtimeIdentity(options);
+    this.cachePoints = bedrockCachesPrompts(options.modelId);
   }
 
   private runtime(): Promise<BedrockRuntimeClient> {
@@ -70,7 +76,10 @@ export class BedrockChatModel implements ChatModel {
   /** CountTokens (free): Bedrock's own count of the prompt as Converse would send it. */
   async countTokens(messages: ChatMessage[], signal?: AbortSignal): Promise<number> {
     try {
-      const { CountTokensCommand } = await import('@aws-sdk/client-bedrock-runtime');
+      const { CountTokensCommand } = await loadOptionalPart(
+        OPTIONAL_PARTS.bedrock,
+        () => import('@aws-sdk/client-bedrock-runtime'),
+      );
       const client = await this.runtime();
       const counted = await client.send(
         new CountTokensCommand({ modelId: this.modelId, input: { converse: converseShape(messages) } }),
@@ -88,13 +97,29 @@ export class BedrockChatModel implements ChatModel {
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
+    const hint = this.cachePoints ? request.promptCache : undefined;
     try {
-      const { ConverseCommand } = await import('@aws-sdk/client-bedrock-runtime');
+      return await this.converse(request, hint);
+    } catch (error) {
+      // Refused (an account or region without prompt caching for the model): sent again
+      // without cache points, and none are sent to this endpoint again.
+      if (!hint || !refusesCaching(error)) throw error;
+      this.cachePoints = false;
+      return this.converse(request, undefined);
+    }
+  }
+
+  private async converse(request: ChatRequest, hint: PromptCacheHint | undefined): Promise<ChatResponse> {
+    try {
+      const { ConverseCommand } = await loadOptionalPart(
+        OPTIONAL_PARTS.bedrock,
+        () => import('@aws-sdk/client-bedrock-runtime'),
+      );
       const client = await this.runtime();
       const output = await client.send(
         new ConverseCommand({
           modelId: this.modelId,
-          ...converseShape(request.messages),
+          ...converseShape(request.messages, hint),
           ...converseGeneration(request.parameters),
         }),
         request.signal ? { abortSignal: request.signal } : {},
@@ -144,17 +169,56 @@ function converseGeneration(parameters: GenerationParameters) {
   };
 }
 
-/** Converse's shape of a conversation: system messages as `system` blocks, the rest as text messages. */
-function converseShape(messages: readonly ChatMessage[]) {
-  const system = messages.filter((message) => message.role === 'system');
+/**
+ * The model families Bedrock documents prompt caching for (cache checkpoints in Converse): Claude
+ * 3.5 Haiku, 3.7 Sonnet and the Claude 4 generation on (`claude-{sonnet,opus,haiku}-N`), Amazon
+ * Nova (Micro, Lite, Pro, Premier). Bedrock refuses a checkpoint for any other model.
+ */
+const CACHING_MODELS =
+  /anthropic\.claude-(?:3-5-haiku|3-7-sonnet|(?:sonnet|opus|haiku)-\d)|amazon\.nova-(?:2-)?(?:micro|lite|pro|premier)/;
+
+/** Whether Bedrock caches prompts of this model (a model id, an inference profile, or its ARN). */
+export function bedrockCachesPrompts(modelId: string): boolean {
+  return CACHING_MODELS.test(modelId);
+}
+
+/** Bedrock's 400 for cache points it does not take ("…did not allow prompt caching"). */
+function refusesCaching(error: unknown): boolean {
+  return MedbenchError.is(error) && error.status === 400 && /prompt caching|cachePoint/i.test(error.message);
+}
+
+/** A message's text as Converse blocks: cut at its breakpoints, a cache checkpoint after each cut. */
+function converseBlocks(pieces: PromptCachePieces, index: number, content: string) {
+  if (!pieces.cuts(index)) return [{ text: content }];
+  return pieces
+    .pieces(index, content)
+    .flatMap((piece) => (piece.cached ? [{ text: piece.text }, CACHE_POINT] : [{ text: piece.text }]));
+}
+
+const CACHE_POINT = { cachePoint: { type: 'default' as const } };
+
+/**
+ * Converse's shape of a conversation: system messages as `system` blocks, the rest as text
+ * messages. With a `PromptCacheHint` (a model that caches), a text is cut at its breakpoints and a
+ * `cachePoint` block follows each cut (at most four): the text blocks join to the same text.
+ */
+function converseShape(messages: readonly ChatMessage[], hint?: PromptCacheHint) {
+  const pieces = new PromptCachePieces(hint);
+  const system = messages.flatMap((message, index) =>
+    message.role === 'system' ? converseBlocks(pieces, index, message.content) : [],
+  );
   return {
-    messages: messages
-      .filter((message) => message.role !== 'system')
-      .map((message) => ({
-        role: message.role as 'user' | 'assistant',
-        content: [{ text: message.content }],
-      })),
-    ...(system.length > 0 ? { system: system.map((message) => ({ text: message.content })) } : {}),
+    messages: messages.flatMap((message, index) =>
+      message.role === 'system'
+        ? []
+        : [
+            {
+              role: message.role as 'user' | 'assistant',
+              content: converseBlocks(pieces, index, message.content),
+            },
+          ],
+    ),
+    ...(system.length > 0 ? { system } : {}),
   };
 }
 

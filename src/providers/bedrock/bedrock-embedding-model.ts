@@ -2,6 +2,7 @@ import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { z } from 'zod';
 import type { EmbeddingModel, EmbeddingRequest, EmbeddingResponse } from '../../core/embedding-model.js';
 import { MedbenchError } from '../../core/errors.js';
+import { loadOptionalPart, OPTIONAL_PARTS } from '../../core/optional-part.js';
 import { bedrockFailure } from './bedrock-errors.js';
 import { type BedrockConnection, bedrockRuntime, regionOf, runtimeIdentity } from './bedrock-runtime.js';
 
@@ -87,7 +88,10 @@ export class BedrockEmbeddingModel implements EmbeddingModel {
       throw new MedbenchError({ code: 'USAGE', message: `${this.modelId} embeds one text per call.` });
     let answer: unknown;
     try {
-      const { InvokeModelCommand } = await import('@aws-sdk/client-bedrock-runtime');
+      const { InvokeModelCommand } = await loadOptionalPart(
+        OPTIONAL_PARTS.bedrock,
+        () => import('@aws-sdk/client-bedrock-runtime'),
+      );
       this.client ??= bedrockRuntime(this.options, this.modelId);
       const client = await this.client;
       const output = await client.send(

@@ -1,5 +1,6 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { MedbenchError } from '../../core/errors.js';
+import { loadOptionalPart, OPTIONAL_PARTS } from '../../core/optional-part.js';
 import { endpointIdentityWithHeaders, withQuery } from '../endpoint-identity.js';
 
 /** Where and as whom a Bedrock adapter sends: region, another runtime URL, an AWS profile. */
@@ -46,8 +47,14 @@ export async function bedrockRuntime(
       message: `Bedrock model "${modelId}" has no region.`,
       hint: 'Give the endpoint "region" in medbench.config.json, or set AWS_REGION.',
     });
-  const { BedrockRuntimeClient } = await import('@aws-sdk/client-bedrock-runtime');
-  const { NodeHttpHandler } = await import('@smithy/node-http-handler');
+  const { BedrockRuntimeClient } = await loadOptionalPart(
+    OPTIONAL_PARTS.bedrock,
+    () => import('@aws-sdk/client-bedrock-runtime'),
+  );
+  const { NodeHttpHandler } = await loadOptionalPart(
+    OPTIONAL_PARTS.bedrock,
+    () => import('@smithy/node-http-handler'),
+  );
   const client = new BedrockRuntimeClient({
     region,
     maxAttempts: 1,

@@ -1,4 +1,5 @@
 import type { GoogleGenAI } from '@google/genai';
+import { loadOptionalPart, OPTIONAL_PARTS } from '../../core/optional-part.js';
 import { endpointIdentityWithHeaders, withQuery } from '../endpoint-identity.js';
 import { parseRetryAfter } from '../http-json.js';
 
@@ -32,7 +33,7 @@ export function geminiIdentity(connection: GeminiConnection): string {
 
 /** The SDK client; its own retries stay off (the runner retries). */
 export async function geminiClient(connection: GeminiConnection): Promise<GoogleGenAI> {
-  const { GoogleGenAI } = await import('@google/genai');
+  const { GoogleGenAI } = await loadOptionalPart(OPTIONAL_PARTS.gemini, () => import('@google/genai'));
   const { vertex } = connection;
   const httpOptions = {
     ...(connection.baseURL ? { baseUrl: connection.baseURL } : {}),

@@ -1,6 +1,7 @@
 import type { ChatHistoryItem, Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import type { ChatMessage, ChatRequest, ChatResponse, EndpointFacts } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
+import { loadOptionalPart, OPTIONAL_PARTS } from '../../core/optional-part.js';
 import { threadsWanted } from '../../io/worker-pool.js';
 
 export interface LlamaCppOptions {
@@ -40,7 +41,7 @@ export class LlamaCppModel implements LlamaCppCalls {
 
   private load(): Promise<Loaded> {
     this.loaded ??= (async () => {
-      const { getLlama } = await import('node-llama-cpp');
+      const { getLlama } = await loadOptionalPart(OPTIONAL_PARTS.gguf, () => import('node-llama-cpp'));
       const llama = await getLlama({ gpu: false, build: 'never', progressLogs: false });
       let model: LlamaModel;
       try {
@@ -87,7 +88,7 @@ export class LlamaCppModel implements LlamaCppCalls {
   /** The prompt's tokens as llama.cpp will see them: the chat template applied, by the model's own vocabulary. */
   async countTokens(messages: ChatMessage[]): Promise<number> {
     const { model } = await this.load();
-    const { LlamaChatSession } = await import('node-llama-cpp');
+    const { LlamaChatSession } = await loadOptionalPart(OPTIONAL_PARTS.gguf, () => import('node-llama-cpp'));
     const sequence = await this.acquire();
     try {
       const session = new LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
@@ -103,7 +104,7 @@ export class LlamaCppModel implements LlamaCppCalls {
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
     const { model, context } = await this.load();
-    const { LlamaChatSession } = await import('node-llama-cpp');
+    const { LlamaChatSession } = await loadOptionalPart(OPTIONAL_PARTS.gguf, () => import('node-llama-cpp'));
     const last = request.messages.at(-1);
     if (last?.role !== 'user')
       throw new MedbenchError({

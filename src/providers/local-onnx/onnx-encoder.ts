@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { loadOptionalPart, OPTIONAL_PARTS } from '../../core/optional-part.js';
 import { EncoderTokenizer, type EncoderTokens } from './encoder-tokenizer.js';
 import { folderError } from './folder-error.js';
 
@@ -79,7 +80,7 @@ export class OnnxEncoder {
 
   private load() {
     this.loaded ??= (async () => {
-      const ort: Ort = await import('onnxruntime-node');
+      const ort: Ort = await loadOptionalPart(OPTIONAL_PARTS.onnx, () => import('onnxruntime-node'));
       const tokenizer = await EncoderTokenizer.load(this.tokenizerPath);
       let session: Session;
       try {

@@ -33,6 +33,8 @@ export async function openAICompatibleModel(
     baseURL: options.baseURL,
     modelId: options.modelId,
     serverExtensions,
+    // OpenAI's own API routes by prompt_cache_key; vLLM and the like cache by prefix alone.
+    promptCacheKey: !serverExtensions,
     // OpenAI's own list is complete: a model it lacks does not exist for this key.
     modelList: serverExtensions ? ('partial' as const) : ('complete' as const),
     // OpenAI's own API has the Files and Batch API; a vLLM-style server does not.

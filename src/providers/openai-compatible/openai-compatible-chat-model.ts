@@ -7,6 +7,7 @@ import type {
   ChatRequest,
   ChatResponse,
 } from '../../core/chat-model.js';
+import { MedbenchError } from '../../core/errors.js';
 import { postJson } from '../http-json.js';
 import { OpenAIBatchClient } from './openai-batch-client.js';
 import { chatCompletionAnswer, chatCompletionSchema } from './openai-chat-completion.js';
@@ -24,8 +25,11 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
   /** OpenAI's Batch API, where the server has it (`batchApi`). */
   readonly batchClient?: () => BatchClient;
 
+  private promptCacheKey: boolean;
+
   constructor(options: OpenAICompatibleChatModelOptions) {
     super(options);
+    this.promptCacheKey = options.promptCacheKey ?? false;
     if (options.batchApi) {
       const client = new OpenAIBatchClient({
         url: (route) => this.batchUrl(route),
@@ -91,11 +95,26 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
       ...(request.truncatePromptTokens !== undefined && this.serverExtensions
         ? { truncate_prompt_tokens: request.truncatePromptTokens }
         : {}),
+      // OpenAI and Azure: requests sharing a prefix go to the same cache.
+      ...(this.promptCacheKey && request.promptCache ? { prompt_cache_key: request.promptCache.key } : {}),
       ...request.parameters.extraBody,
     };
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
+    try {
+      return await this.send(request);
+    } catch (error) {
+      // A deployment that refuses prompt_cache_key (Azure serving another maker's model answers
+      // 400 "Unrecognized request argument supplied: prompt_cache_key"): sent again without it,
+      // and never again to this endpoint.
+      if (!(this.promptCacheKey && request.promptCache && refusesCacheKey(error))) throw error;
+      this.promptCacheKey = false;
+      return this.send(request);
+    }
+  }
+
+  private async send(request: ChatRequest): Promise<ChatResponse> {
     const response = await postJson({
       url: this.url('/chat/completions'),
       ...(await this.requestOptions()),
@@ -113,4 +132,9 @@ export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implemen
   batchRequest(request: ChatRequest): { url: string; body: Record<string, unknown> } {
     return { url: '/v1/chat/completions', body: { model: this.modelId, ...this.chatBody(request) } };
   }
+}
+
+/** A 400 naming prompt_cache_key: the server does not take the field. */
+function refusesCacheKey(error: unknown): boolean {
+  return MedbenchError.is(error) && error.status === 400 && error.message.includes('prompt_cache_key');
 }

@@ -10,6 +10,12 @@ export interface OpenAICompatibleChatModelOptions extends HttpEndpointOptions {
    * prefill, `truncate_prompt_tokens`); OpenAI's own API refuses unknown fields. Default true.
    */
   serverExtensions?: boolean;
+  /**
+   * Send a `PromptCacheHint`'s key as `prompt_cache_key` (OpenAI's and Azure's own APIs: it routes
+   * requests sharing a prefix to the same cache). Default false: vLLM and others cache by prefix
+   * on their own.
+   */
+  promptCacheKey?: boolean;
   /** false where the URL names the model (an Azure deployment): no `model` field in the body. */
   modelInBody?: boolean;
   /**

@@ -69,6 +69,7 @@ export interface ClueReport {
   base?: { label: string; differences: ClueDifference[] };
 }
 
+/** CLUE's report of stored runs: each run's scores per task (Table 3's layout). */
 export function buildClueReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
   options: { base?: string } = {},

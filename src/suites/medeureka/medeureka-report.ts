@@ -51,6 +51,7 @@ function groupMeans(datasets: Record<string, Scores>, groupOf: (name: string) =>
 
 const datasetByName = new Map(MEDEUREKA_DATASETS.map((dataset) => [dataset.name, dataset]));
 
+/** MedEureka's report of stored runs: per run, each dataset's MRR@n and HR@n, their mean, and the means by data type and language. */
 export function buildMedEurekaReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
 ): MedEurekaReport {

@@ -96,6 +96,14 @@ export function createMessage(context: MessagesContext, raw: unknown, billing: B
         `A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`,
       ),
     };
+  const lifetimes = blocks.flatMap((entry) =>
+    entry.breakpointTtlMs !== undefined ? [entry.breakpointTtlMs] : [],
+  );
+  if (lifetimes.some((lifetime, index) => index > 0 && lifetime > lifetimes[index - 1]!))
+    return {
+      status: 400,
+      body: anthropicError(400, 'A cache_control block with ttl "1h" must not come after one with ttl "5m".'),
+    };
   const prompt = blocks.map((entry) => entry.text).join('');
   const answer = context.answer(prompt, request);
   if (typeof answer !== 'string') return { status: answer.status, body: anthropicError(answer.status) };
@@ -105,6 +113,7 @@ export function createMessage(context: MessagesContext, raw: unknown, billing: B
     promptTokens: usage.totalTokens,
     cachedInputTokens: usage.cacheReadTokens,
     cacheWriteTokens: usage.cacheWriteTokens,
+    cacheWriteHourTokens: usage.cacheWriteHourTokens,
     outputTokens,
   });
   return {
@@ -121,6 +130,10 @@ export function createMessage(context: MessagesContext, raw: unknown, billing: B
         input_tokens: usage.totalTokens - usage.cacheReadTokens - usage.cacheWriteTokens,
         cache_creation_input_tokens: usage.cacheWriteTokens,
         cache_read_input_tokens: usage.cacheReadTokens,
+        cache_creation: {
+          ephemeral_5m_input_tokens: usage.cacheWriteTokens - usage.cacheWriteHourTokens,
+          ephemeral_1h_input_tokens: usage.cacheWriteHourTokens,
+        },
         output_tokens: outputTokens,
         service_tier: billing.mode === 'batch' ? 'batch' : 'standard',
       },

@@ -108,6 +108,38 @@ describe('Anthropic platform: prompt caching at cache_control breakpoints', () =
     });
   });
 
+  it('writes 1-hour breakpoints at their own price and refuses a 1-hour one after a 5-minute one', async () => {
+    const clock = new ManualClock();
+    platform = await startAnthropicPlatform({ clock, answer: () => 'ok' });
+    // "user: " + 393 characters + "\n" = 400 characters = 100 tokens after the 2000-token system.
+    const twoLifetimes = (first: string, second: string) => ({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 16,
+      system: [{ type: 'text', text: SYSTEM, cache_control: { type: 'ephemeral', ttl: first } }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'q'.repeat(393), cache_control: { type: 'ephemeral', ttl: second } },
+          ],
+        },
+      ],
+    });
+    expect(await usage(twoLifetimes('1h', '5m'))).toMatchObject({
+      input_tokens: 0,
+      cache_creation_input_tokens: 2100,
+      cache_creation: { ephemeral_1h_input_tokens: 2000, ephemeral_5m_input_tokens: 100 },
+    });
+    clock.advance(30 * 60_000);
+    expect(await usage(twoLifetimes('1h', '5m'))).toMatchObject({
+      cache_read_input_tokens: 2000,
+      cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 100 },
+    });
+    // 2000·$6 + 100·$3.75 + $15, then 2000·$0.30 + 100·$3.75 + $15 (per million).
+    expect(platform.ledger.entries.map((entry) => Math.round(entry.cost * 1e6))).toEqual([12390, 990]);
+    expect((await message(twoLifetimes('5m', '1h'))).status).toBe(400);
+  });
+
   it('refuses a fifth breakpoint, a missing max_tokens and a request without its headers', async () => {
     platform = await startAnthropicPlatform({ clock: new ManualClock() });
     const five = Array.from({ length: 5 }, () => ({ type: 'text', text: 'x', cache_control: EPHEMERAL }));
@@ -203,6 +235,18 @@ describe('Anthropic platform: Message Batches', () => {
     expect(await resultsOf(text(expired.body, 'results_url'))).toEqual([
       { custom_id: 'c', result: { type: 'expired' } },
     ]);
+    const running = text((await create([request('d', 'w')])).body, 'id');
+    const refused = await fetchJson(`${platform.url}${batches}/${running}`, {
+      method: 'DELETE',
+      headers: HEADERS,
+    });
+    expect(refused.status).toBe(400);
+    const deleted = await fetchJson(`${platform.url}${batches}/${other}`, {
+      method: 'DELETE',
+      headers: HEADERS,
+    });
+    expect(deleted.body).toEqual({ id: other, type: 'message_batch_deleted' });
+    expect((await retrieve(other)).status).toBe(404);
   });
 
   it('refuses repeated or malformed custom ids, lists with after_id, cuts a download once, counts submissions', async () => {

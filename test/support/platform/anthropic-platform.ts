@@ -80,7 +80,8 @@ function route(state: State, exchange: Exchange) {
   if (key === 'POST /v1/messages') return syncMessage(state, exchange);
   if (key === 'POST /v1/messages/batches') return createBatch(state, exchange);
   if (key === 'GET /v1/messages/batches') return listBatches(state, exchange);
-  const batch = /^(GET|POST) \/v1\/messages\/batches\/([^/]+)(\/cancel|\/results)?$/.exec(key);
+  const batch = /^(GET|POST|DELETE) \/v1\/messages\/batches\/([^/]+)(\/cancel|\/results)?$/.exec(key);
+  if (batch?.[1] === 'DELETE' && batch[3] === undefined) return deleteBatch(state, exchange, batch[2]!);
   if (batch?.[1] === 'GET' && batch[3] === undefined)
     return retrieve(state, exchange, state.batches.poll(batch[2]!));
   if (batch?.[1] === 'POST' && batch[3] === '/cancel')
@@ -120,6 +121,16 @@ function createBatch(state: State, exchange: Exchange) {
   }));
   const job = state.batches.create(newId('msgbatch_'), lines, {}, 'in_progress');
   sendJson(exchange.response, 200, batchObject(state, job));
+}
+
+/** Only a batch that has ended may be deleted (a running one must be canceled first). */
+function deleteBatch(state: State, exchange: Exchange, id: string) {
+  const job = state.batches.jobs.get(id);
+  if (!job) return fail(exchange, 404);
+  if (!ENDED.includes(job.phase))
+    return fail(exchange, 400, `Message Batch ${id} is still processing; cancel it before deleting it.`);
+  state.batches.jobs.delete(id);
+  sendJson(exchange.response, 200, { id, type: 'message_batch_deleted' });
 }
 
 function retrieve(state: State, exchange: Exchange, job: BatchJob | undefined) {

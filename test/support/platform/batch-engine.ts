@@ -48,13 +48,16 @@ export interface BatchEngineOptions {
   validate?: (job: BatchJob) => BatchJob['errors'];
   /** How the provider reports lines never processed when the batch ends early. */
   unprocessed: (line: BatchLine, why: 'canceled' | 'expired') => LineResult;
+  /** How long a batch may run before it expires on the platform's clock (default 24 hours). */
+  windowMs?: number;
 }
 
 /**
  * The batch lifecycle every platform shares: validating → in_progress → finalizing → completed,
  * with failed, expired and cancelling → cancelled. Test controls: `holdAt` keeps batches in a
  * phase until `advance`; `advanceOnPoll` (default) moves a batch one phase per retrieval;
- * `process(id, n)` answers n lines of a batch in progress; `fail` and `expire` end it early.
+ * `process(id, n)` answers n lines of a batch in progress; `fail` and `expire` end it early; a
+ * batch still running when the clock passes its window expires at its next retrieval.
  */
 export class BatchEngine {
   readonly jobs = new Map<string, BatchJob>();
@@ -82,7 +85,11 @@ export class BatchEngine {
   /** A retrieval: the batch moves one phase on unless held there. */
   poll(id: string): BatchJob | undefined {
     const job = this.jobs.get(id);
-    if (job && this.advanceOnPoll && job.phase !== this.holdAt) this.step(job);
+    if (!job) return undefined;
+    const window = this.options.windowMs ?? 24 * 3_600_000;
+    const late = this.options.clock.now() - job.at.created! >= window;
+    if (late && !ENDED.includes(job.phase) && job.phase !== 'cancelling') this.expire(id);
+    else if (this.advanceOnPoll && job.phase !== this.holdAt) this.step(job);
     return job;
   }
 

@@ -6,6 +6,8 @@ export interface PlatformPrices {
   cachedInputPerMillion: number;
   /** Input tokens written to the prompt cache (OpenAI and Gemini's implicit cache: the input price). */
   cacheWritePerMillion: number;
+  /** Anthropic: tokens written with the 1-hour lifetime (default: the 5-minute write price). */
+  cacheWriteHourPerMillion?: number;
   /** Factor on every token price of a request answered through the batch API. */
   batchMultiplier: number;
   /** Gemini's explicit cache: dollars per million cached tokens per hour held. */
@@ -17,7 +19,7 @@ export interface PlatformPrices {
  * - OpenAI gpt-4.1: $2.00 input, $0.50 cached input, $8.00 output; Batch API 50% off; no cache-write
  *   charge (caching is automatic: written tokens are billed as input).
  * - Azure OpenAI gpt-4.1 (Global): the same list prices; Global Batch 50% off.
- * - Anthropic claude-sonnet-4-5: $3 input, $3.75 5-minute cache write, $0.30 cache hit, $15 output;
+ * - Anthropic claude-sonnet-4-5: $3 input, $3.75 5-minute and $6 1-hour cache write, $0.30 cache hit, $15 output;
  *   Message Batches 50% off, stacking with the caching prices.
  * - Gemini gemini-2.5-flash: $0.30 input, $0.03 cached, $2.50 output, $1.00 per million tokens per
  *   hour of explicit-cache storage; Batch Mode 50% off.
@@ -42,6 +44,7 @@ export const DEFAULT_PRICES = {
     outputPerMillion: 15,
     cachedInputPerMillion: 0.3,
     cacheWritePerMillion: 3.75,
+    cacheWriteHourPerMillion: 6,
     batchMultiplier: 0.5,
   },
   gemini: {
@@ -65,6 +68,8 @@ export interface BilledUsage {
   promptTokens: number;
   cachedInputTokens: number;
   cacheWriteTokens: number;
+  /** Of cacheWriteTokens, those written with a 1-hour lifetime (Anthropic). */
+  cacheWriteHourTokens?: number;
   outputTokens: number;
 }
 
@@ -87,10 +92,12 @@ export class BillingLedger {
   charge(billing: Billing, model: string, usage: BilledUsage): LedgerEntry {
     const prices = this.prices;
     const uncached = usage.promptTokens - usage.cachedInputTokens - usage.cacheWriteTokens;
+    const hour = usage.cacheWriteHourTokens ?? 0;
     const dollars =
       (uncached * prices.inputPerMillion +
         usage.cachedInputTokens * prices.cachedInputPerMillion +
-        usage.cacheWriteTokens * prices.cacheWritePerMillion +
+        (usage.cacheWriteTokens - hour) * prices.cacheWritePerMillion +
+        hour * (prices.cacheWriteHourPerMillion ?? prices.cacheWritePerMillion) +
         usage.outputTokens * prices.outputPerMillion) /
       1_000_000;
     const entry: LedgerEntry = {

@@ -80,6 +80,8 @@ export async function startGeminiPlatform(options: GeminiPlatformOptions = {}): 
   };
   const batches = new BatchEngine({
     ...setup,
+    // Batch Mode: a batch still pending or running after 48 hours expires.
+    windowMs: 48 * 3_600_000,
     answer: (line, job) => {
       const { status, body } = generateContent(gemini, String(job.extra.model), line.body, {
         mode: 'batch',

@@ -84,6 +84,14 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
       completion_window: '48h',
     });
     expect(window).toMatchObject({ status: 400, body: { error: { param: 'completion_window' } } });
+    const metadata = Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`k${index}`, 'v']));
+    const crowded = await create({
+      input_file_id: text(file.body, 'id'),
+      endpoint: '/v1/chat/completions',
+      completion_window: '24h',
+      metadata,
+    });
+    expect(crowded).toMatchObject({ status: 400, body: { error: { param: 'metadata' } } });
     expect((await poll('batch_missing')).status).toBe(404);
   });
 
@@ -120,6 +128,23 @@ describe('OpenAI platform: files and the batch lifecycle', () => {
     const second = await submit([line('b', 'two')]);
     platform.batches.fail(text(second.body, 'id'));
     expect(at((await poll(text(second.body, 'id'))).body, 'status')).toBe('failed');
+  });
+
+  it('expires a batch still running 24 hours after creation, and deletes files', async () => {
+    const time = clock();
+    await start({ clock: time });
+    const created = await submit([line('a', 'one')]);
+    platform.batches.holdAt = 'in_progress';
+    await poll(text(created.body, 'id'));
+    time.advance(24 * 3_600_000);
+    expect(at((await poll(text(created.body, 'id'))).body, 'status')).toBe('expired');
+    const file = text(created.body, 'input_file_id');
+    expect((await api.json(`/files/${file}`, { method: 'DELETE' })).body).toEqual({
+      id: file,
+      object: 'file',
+      deleted: true,
+    });
+    expect((await api.json(`/files/${file}`)).status).toBe(404);
   });
 
   it('lists batches newest first with after and limit', async () => {

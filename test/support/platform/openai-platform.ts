@@ -33,7 +33,11 @@ const createBatchSchema = z.object({
   input_file_id: z.string(),
   endpoint: z.string(),
   completion_window: z.literal('24h'),
-  metadata: z.record(z.string(), z.string()).nullish(),
+  // Metadata: at most 16 pairs, keys up to 64 characters, values up to 512.
+  metadata: z
+    .record(z.string().max(64), z.string().max(512))
+    .refine((pairs) => Object.keys(pairs).length <= 16, 'metadata holds at most 16 key-value pairs')
+    .nullish(),
 });
 
 const DAY_MS = 24 * 3_600_000;
@@ -129,6 +133,8 @@ function route(state: State, exchange: Exchange) {
   if (chat) return syncChat(state, exchange, chat[1]);
   const file = /^GET \/files\/([^/]+)(\/content)?$/.exec(key);
   if (file) return getFile(state, exchange, file[1]!, file[2] !== undefined);
+  const deleted = /^DELETE \/files\/([^/]+)$/.exec(key);
+  if (deleted) return deleteFile(state, exchange, deleted[1]!);
   const batch = /^(GET|POST) \/batches\/([^/]+)(\/cancel)?$/.exec(key);
   if (batch && (batch[1] === 'GET') === (batch[3] === undefined))
     return batchById(state, exchange, batch[2]!, batch[3] !== undefined);
@@ -160,6 +166,11 @@ function uploadFile(state: State, exchange: Exchange) {
   state.files.set(file.id, file);
   state.received.files += 1;
   sendJson(exchange.response, 200, fileObject(file));
+}
+
+function deleteFile(state: State, exchange: Exchange, id: string) {
+  if (!state.files.delete(id)) return fail(state, exchange, 404, `No such File object: ${id}`, 'id');
+  sendJson(exchange.response, 200, { id, object: 'file', deleted: true });
 }
 
 function getFile(state: State, exchange: Exchange, id: string, content: boolean) {

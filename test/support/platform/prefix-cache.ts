@@ -69,7 +69,11 @@ export interface BreakpointUsage {
   totalTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Of cacheWriteTokens, those written with the 1-hour lifetime. */
+  cacheWriteHourTokens: number;
 }
+
+const FIVE_MINUTES = 5 * 60_000;
 
 /** Blocks before an explicit breakpoint the cache looks back through for a hit. */
 export const LOOKBACK_BLOCKS = 20;
@@ -101,6 +105,30 @@ export class BreakpointCache {
     const breakpoints = blocks.flatMap((block, index) =>
       block.breakpointTtlMs !== undefined ? [index] : [],
     );
+    const readEnd = this.longestHit(hashes, breakpoints, now);
+    const cacheReadTokens = readEnd < 0 ? 0 : prefixTokens(readEnd);
+    if (readEnd >= 0) this.refresh(hashes[readEnd]!, blocks, readEnd, breakpoints, now);
+    // Each written breakpoint adds the tokens between the previous cached end and itself, at its lifetime.
+    const written = { end: cacheReadTokens, total: 0, hour: 0 };
+    for (const breakpoint of breakpoints) {
+      const tokens = prefixTokens(breakpoint);
+      if (breakpoint <= readEnd || tokens < minimumTokens) continue;
+      const ttl = blocks[breakpoint]!.breakpointTtlMs!;
+      this.expiry.set(hashes[breakpoint]!, now + ttl);
+      written.total += tokens - written.end;
+      if (ttl > FIVE_MINUTES) written.hour += tokens - written.end;
+      written.end = tokens;
+    }
+    return {
+      totalTokens: prefixTokens(blocks.length - 1),
+      cacheReadTokens,
+      cacheWriteTokens: written.total,
+      cacheWriteHourTokens: written.hour,
+    };
+  }
+
+  /** The last block of the longest live prefix found from any breakpoint's lookback, or -1. */
+  private longestHit(hashes: string[], breakpoints: number[], now: number): number {
     let readEnd = -1;
     for (const breakpoint of breakpoints) {
       for (let index = breakpoint; index >= Math.max(0, breakpoint - LOOKBACK_BLOCKS + 1); index--) {
@@ -110,16 +138,7 @@ export class BreakpointCache {
         }
       }
     }
-    const cacheReadTokens = readEnd < 0 ? 0 : prefixTokens(readEnd);
-    if (readEnd >= 0) this.refresh(hashes[readEnd]!, blocks, readEnd, breakpoints, now);
-    let writtenEnd = -1;
-    for (const breakpoint of breakpoints) {
-      if (breakpoint <= readEnd || prefixTokens(breakpoint) < minimumTokens) continue;
-      this.expiry.set(hashes[breakpoint]!, now + blocks[breakpoint]!.breakpointTtlMs!);
-      writtenEnd = breakpoint;
-    }
-    const cacheWriteTokens = writtenEnd < 0 ? 0 : prefixTokens(writtenEnd) - cacheReadTokens;
-    return { totalTokens: prefixTokens(blocks.length - 1), cacheReadTokens, cacheWriteTokens };
+    return readEnd;
   }
 
   /** A hit lives on for the lifetime of the breakpoint it was read through. */

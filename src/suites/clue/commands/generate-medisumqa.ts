@@ -12,6 +12,7 @@ import { Store } from '../../../store/store.js';
 import { type GeneratedNote, generateMeDiSumQaNotes } from '../generate-medisumqa.js';
 import { GENERATION_MAX_TOKENS, llama3Prompt, STOP_SEQUENCES } from '../medisumqa-generation.js';
 
+/** What `generateMeDiSumQa` takes: the MIMIC-IV discharge notes, the generating model and the home of the store. */
 export interface GenerateMeDiSumQaRequest extends ModelOverrides, RetryOptions {
   discharge: string;
   /** A model spec, as for `run`. */

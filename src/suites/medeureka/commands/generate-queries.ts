@@ -18,6 +18,7 @@ import {
 } from '../query-generation.js';
 import { readDocuments } from '../read-documents.js';
 
+/** What `generateQueries` takes: the documents, the generating model, the language and the example table. */
 export interface GenerateQueriesRequest extends ModelOverrides, RetryOptions {
   /** A folder of .md/.txt documents or a JSON-lines file of { id?, text }. */
   documents: string;
