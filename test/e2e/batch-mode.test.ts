@@ -243,3 +243,28 @@ describe('run --batch: what it refuses, what a dry run tells, what Ctrl-C leaves
     expect(platform.received.batchesCreated).toBe(1);
   });
 });
+
+describe('run --batch: requests a batch failed', () => {
+  it('are the samples’ errors, and the next run submits only those, in one new batch', async () => {
+    const failing = await startOpenAIPlatform({
+      answer: (prompt) => (prompt.length % 5 === 0 ? { status: 400 } : variedAnswer(prompt)),
+    });
+    try {
+      const home = temporaryHome();
+      const config = openAIConfig(failing.url);
+      const first = await run(home, config, ['--batch', '--batch-poll-ms', '20']);
+      expect(first.code, first.stderr).toBe(3);
+      const failed = [...failing.batches.jobs.values()][0]!;
+      const errored = [...failed.results.values()].filter((result) => result.status !== 200);
+      expect(errored.length).toBeGreaterThan(0);
+      expect(first.stderr).toContain(`${errored.length} samples got no answer`);
+      const second = await run(home, config, ['--batch', '--batch-poll-ms', '20']);
+      expect(second.code, second.stderr).toBe(3);
+      expect(failing.received.batchesCreated).toBe(2);
+      const resent = [...failing.batches.jobs.values()][1]!.lines.map((line) => line.customId).sort();
+      expect(resent).toEqual(errored.map((result) => result.customId).sort());
+    } finally {
+      await failing.close();
+    }
+  });
+});
