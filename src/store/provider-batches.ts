@@ -123,7 +123,10 @@ export class ProviderBatches extends StoreTable {
       .all(id) as string[];
   }
 
-  /** The next step of a batch (with what it learnt: a file id, a provider id, the submit time, a reason). */
+  /**
+   * The next step of a batch, with what it learnt: a file id, a provider id, a reason, and the
+   * submit time (the first is kept: a search for a batch a create may have made looks from there).
+   */
   advance(
     id: string,
     state: BatchState,
@@ -133,7 +136,7 @@ export class ProviderBatches extends StoreTable {
     this.database()
       .prepare(
         `UPDATE provider_batches SET state = ?, file_id = COALESCE(?, file_id), batch_id = COALESCE(?, batch_id),
-           submitted_at = COALESCE(?, submitted_at), reason = COALESCE(?, reason), updated_at = ? WHERE id = ?`,
+           submitted_at = COALESCE(submitted_at, ?), reason = COALESCE(?, reason), updated_at = ? WHERE id = ?`,
       )
       .run(
         state,
