@@ -30,7 +30,7 @@ export function batchEndpoint(
   const refuse = (message: string, hint: string) => new MedbenchError({ code: 'USAGE', message, hint });
   if (!client)
     throw refuse(
-      `${model.label} (${model.provider}) has no batch API medbench can use: --batch works with openai, azure-openai and anthropic models.`,
+      `${model.label} (${model.provider}) has no batch API medbench can use: --batch works with openai, azure-openai, anthropic and gemini models (the Gemini API, not Vertex AI).`,
       'Leave out --batch, or name a model of one of those providers (docs/batch-mode.md).',
     );
   if (request.redact)

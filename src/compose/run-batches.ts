@@ -139,7 +139,7 @@ class BatchLifecycle {
     const signal = this.options.hooks.abortSignal;
     switch (batch.state) {
       case 'prepared': {
-        const fileId = await client.upload(identity(batch), this.lines(batch), signal);
+        const fileId = await client.upload?.(identity(batch), this.lines(batch), signal);
         // A provider without files carries the requests in the creating call.
         return fileId ? { batch: batches.advance(batch.id, 'uploaded', { fileId }) } : this.create(batch);
       }

@@ -54,14 +54,10 @@ export interface BatchIdentity {
  * call, so that a run killed anywhere resumes the same batch and never creates a second one.
  */
 export interface BatchClient {
-  /** The most requests one batch may hold (OpenAI and Azure: 50,000; Anthropic: 100,000). */
+  /** The most requests one batch may hold (OpenAI and Azure: 50,000; Anthropic: 100,000; Gemini, inlined: 1,000). */
   readonly maxRequests: number;
-  /** Uploads the requests as a file; undefined where the batch carries them itself (Anthropic). */
-  upload(
-    batch: BatchIdentity,
-    lines: readonly BatchRequestLine[],
-    signal?: AbortSignal,
-  ): Promise<string | undefined>;
+  /** Uploads the requests as a file: its id. Absent where the creating call carries them (Anthropic, Gemini). */
+  upload?(batch: BatchIdentity, lines: readonly BatchRequestLine[], signal?: AbortSignal): Promise<string>;
   /** Creates the batch (the paid step): its provider id. `lines`: for a client without an upload. */
   create(batch: BatchIdentity, lines: readonly BatchRequestLine[], signal?: AbortSignal): Promise<string>;
   /**

@@ -23,6 +23,8 @@ export async function startInterceptingProxy(
   target: string | (() => string),
   decide: (method: string, path: string) => Interception,
   onHold: () => void,
+  /** The path forwarded for the path received (default: the same). */
+  rewrite: (path: string) => string = (path) => path,
 ): Promise<InterceptingProxy> {
   const server = createServer((request, response) => {
     void (async () => {
@@ -39,11 +41,14 @@ export async function startInterceptingProxy(
             typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name),
         ),
       ) as Record<string, string>;
-      const answered = await fetch(`${typeof target === 'string' ? target : target()}${request.url}`, {
-        method: request.method ?? 'GET',
-        headers,
-        ...(body.length > 0 ? { body } : {}),
-      });
+      const answered = await fetch(
+        `${typeof target === 'string' ? target : target()}${rewrite(request.url ?? '/')}`,
+        {
+          method: request.method ?? 'GET',
+          headers,
+          ...(body.length > 0 ? { body } : {}),
+        },
+      );
       const text = Buffer.from(await answered.arrayBuffer());
       if (decision === 'hold-after') return onHold();
       response.writeHead(answered.status, {

@@ -88,7 +88,7 @@ export function retryOptions(command: Command, options: { forRuns?: boolean } = 
       )
       .option(
         '--batch',
-        "send the requests through the provider's batch API (openai, azure-openai, anthropic: half price, answered within 24 hours); each batch is kept in the store, waited for with a progress line, and a re-run after Ctrl-C or a crash picks it up without submitting anything twice (docs/batch-mode.md)",
+        "send the requests through the provider's batch API (openai, azure-openai, anthropic, gemini: half price, answered within 24 hours); each batch is kept in the store, waited for with a progress line, and a re-run after Ctrl-C or a crash picks it up without submitting anything twice (docs/batch-mode.md)",
       )
       .option(
         '--batch-poll-ms <ms>',

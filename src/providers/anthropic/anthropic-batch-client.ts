@@ -66,11 +66,6 @@ export class AnthropicBatchClient implements BatchClient {
     return batchCall(this.access, { url, schema, body, signal });
   }
 
-  /** No file: the requests travel in the creating call. */
-  async upload(): Promise<undefined> {
-    return undefined;
-  }
-
   async create(
     _batch: BatchIdentity,
     lines: readonly BatchRequestLine[],
