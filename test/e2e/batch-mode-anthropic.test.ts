@@ -1,10 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type InterceptingProxy, startInterceptingProxy } from '../support/intercepting-proxy.js';
 import { type AnthropicPlatform, startAnthropicPlatform } from '../support/platform/anthropic-platform.js';
 import {
   billed,
+  createKiller,
+  type Killer,
   modelConfig,
   reportedCost,
   reportedScores,
@@ -13,31 +14,29 @@ import {
   storedBatch,
   variedAnswer,
 } from './batch-runs.js';
-import { buildSampleNiah, startCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, temporaryHome } from './cli.js';
 
 const scratch = temporaryHome();
 const dataset = join(scratch, 'niah-counting.jsonl');
 const environment = { ANTHROPIC_KEY_FOR_TEST: 'sk-ant-test-batch-77c1' };
 const run = runModel(dataset, environment);
 let platform: AnthropicPlatform;
-let proxy: InterceptingProxy;
-let holdCreate = false;
-let victim: ReturnType<typeof startCli>['child'] | undefined;
+let proxy: Killer;
 
 beforeAll(async () => {
   await buildSampleNiah(dataset, '2000', 'niah,counting');
   platform = await startAnthropicPlatform({ answer: variedAnswer });
-  proxy = await startInterceptingProxy(
-    () => platform.url,
-    (method, path) => {
-      // The Models API (a synchronous run's probe), which the platform does not stand in for.
+  proxy = await createKiller({
+    target: () => platform.url,
+    isCreate: (method, path) => method === 'POST' && path === '/v1/messages/batches',
+    // The Models API (a synchronous run's probe), which the platform does not stand in for.
+    answer: (method, path) => {
       const model = /^GET \/v1\/models\/([\w.-]+)$/.exec(`${method} ${path}`);
-      if (model) return { status: 200, body: { type: 'model', id: model[1], display_name: model[1] } };
-      // The create reaches the platform; its answer never reaches medbench (the run is killed first).
-      return holdCreate && method === 'POST' && path === '/v1/messages/batches' ? 'hold-after' : 'forward';
+      return model
+        ? { status: 200, body: { type: 'model', id: model[1], display_name: model[1] } }
+        : undefined;
     },
-    () => victim?.kill('SIGKILL'),
-  );
+  });
 });
 afterAll(async () => {
   await proxy.close();
@@ -73,14 +72,10 @@ describe('run --batch on Anthropic (Message Batches)', () => {
   async function killedAfterCreate(home: string, config: string) {
     platform.received.batchLines.clear();
     platform.received.batchesCreated = 0;
-    holdCreate = true;
-    const started = startCli(
+    await proxy.killAfterCreate(
       runArgs(dataset, home, config, ['--batch', '--batch-poll-ms', '20']),
       environment,
     );
-    victim = started.child;
-    expect((await started.done).code).toBeNull();
-    holdCreate = false;
     expect(storedBatch(home)).toEqual({ state: 'submitting', settled: false });
     expect(platform.received.batchesCreated).toBe(1);
   }

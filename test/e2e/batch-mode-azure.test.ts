@@ -1,19 +1,16 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type InterceptingProxy, startInterceptingProxy } from '../support/intercepting-proxy.js';
 import { type OpenAIPlatform, startOpenAIPlatform } from '../support/platform/openai-platform.js';
 import * as batchRuns from './batch-runs.js';
-import { buildSampleNiah, startCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, temporaryHome } from './cli.js';
 
 const scratch = temporaryHome();
 const dataset = join(scratch, 'niah-counting.jsonl');
 const environment = { AZURE_KEY_FOR_TEST: 'azure-test-batch-41aa' };
 const run = batchRuns.runModel(dataset, environment);
 let platform: OpenAIPlatform;
-let proxy: InterceptingProxy;
-let holdCreate = false;
-let victim: ReturnType<typeof startCli>['child'] | undefined;
+let proxy: batchRuns.Killer;
 
 beforeAll(async () => {
   await buildSampleNiah(dataset, '2000', 'niah,counting');
@@ -22,13 +19,10 @@ beforeAll(async () => {
     deployments: { 'gpt-41-batch': 'gpt-4.1' },
     answer: batchRuns.variedAnswer,
   });
-  // The create reaches the platform; its answer never reaches medbench (the run is killed first).
-  proxy = await startInterceptingProxy(
-    platform.url,
-    (method, path) =>
-      holdCreate && method === 'POST' && path.startsWith('/openai/batches?') ? 'hold-after' : 'forward',
-    () => victim?.kill('SIGKILL'),
-  );
+  proxy = await batchRuns.createKiller({
+    target: () => platform.url,
+    isCreate: (method, path) => method === 'POST' && path.startsWith('/openai/batches?'),
+  });
 });
 afterAll(async () => {
   await proxy.close();
@@ -75,14 +69,10 @@ describe('run --batch on Azure OpenAI (Global Batch)', () => {
     platform.received.batchesCreated = 0;
     const home = temporaryHome();
     const config = azureConfig();
-    holdCreate = true;
-    const started = startCli(
+    await proxy.killAfterCreate(
       batchRuns.runArgs(dataset, home, config, ['--batch', '--batch-poll-ms', '20', '--temperature', '0.1']),
       environment,
     );
-    victim = started.child;
-    expect((await started.done).code).toBeNull();
-    holdCreate = false;
     expect(batchRuns.storedBatch(home)).toEqual({ state: 'submitting', settled: false });
     const rerun = await run(home, config, ['--batch', '--batch-poll-ms', '20', '--temperature', '0.1']);
     expect(rerun.code, rerun.stderr).toBe(0);

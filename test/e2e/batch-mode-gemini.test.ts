@@ -1,39 +1,34 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type InterceptingProxy, startInterceptingProxy } from '../support/intercepting-proxy.js';
 import { type GeminiPlatform, startGeminiPlatform } from '../support/platform/gemini-platform.js';
 import * as batchRuns from './batch-runs.js';
-import { buildSampleNiah, startCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, temporaryHome } from './cli.js';
 
 const scratch = temporaryHome();
 const dataset = join(scratch, 'niah-counting.jsonl');
 const environment = { GEMINI_KEY_FOR_TEST: 'gemini-test-batch-93e0' };
 const run = batchRuns.runModel(dataset, environment);
 let platform: GeminiPlatform;
-let proxy: InterceptingProxy;
-let holdCreate = false;
-let victim: ReturnType<typeof startCli>['child'] | undefined;
+let proxy: batchRuns.Killer;
 
 beforeAll(async () => {
   await buildSampleNiah(dataset, '2000', 'niah,counting');
   platform = await startGeminiPlatform({ answer: batchRuns.variedAnswer });
-  proxy = await startInterceptingProxy(
-    platform.url,
-    (method, path) => {
-      // models.get (a synchronous run's probe), which the platform does not stand in for.
+  proxy = await batchRuns.createKiller({
+    target: () => platform.url,
+    isCreate: (method, path) => method === 'POST' && path.includes(':batchGenerateContent'),
+    // models.get (a synchronous run's probe), which the platform does not stand in for.
+    answer: (method, path) => {
       const model = /^GET \/v1(?:beta)?\/models\/([\w.-]+)(?:\?.*)?$/.exec(`${method} ${path}`);
-      if (model) return { status: 200, body: { name: `models/${model[1]}`, inputTokenLimit: 1048576 } };
-      // The create reaches the platform; its answer never reaches medbench (the run is killed first).
-      return holdCreate && method === 'POST' && path.includes(':batchGenerateContent')
-        ? 'hold-after'
-        : 'forward';
+      return model
+        ? { status: 200, body: { name: `models/${model[1]}`, inputTokenLimit: 1048576 } }
+        : undefined;
     },
-    () => victim?.kill('SIGKILL'),
     // The SDK sends generateContent to /v1 (its default), which the platform serves as /v1beta; batch
     // calls are not rewritten: medbench sends them to /v1beta, where Batch Mode is documented.
-    (path) => path.replace(/^\/v1\/(models\/[\w.-]+:generateContent)/, '/v1beta/$1'),
-  );
+    rewrite: (path) => path.replace(/^\/v1\/(models\/[\w.-]+:generateContent)/, '/v1beta/$1'),
+  });
 });
 afterAll(async () => {
   await proxy.close();
@@ -69,12 +64,8 @@ describe('run --batch on Gemini (Batch Mode)', () => {
     platform.received.batchesCreated = 0;
     const home = temporaryHome();
     const config = geminiConfig();
-    holdCreate = true;
     const extra = ['--batch', '--batch-poll-ms', '20', '--temperature', '0.1'];
-    const started = startCli(batchRuns.runArgs(dataset, home, config, extra), environment);
-    victim = started.child;
-    expect((await started.done).code).toBeNull();
-    holdCreate = false;
+    await proxy.killAfterCreate(batchRuns.runArgs(dataset, home, config, extra), environment);
     expect(batchRuns.storedBatch(home)).toEqual({ state: 'submitting', settled: false });
     const rerun = await run(home, config, extra);
     expect(rerun.code, rerun.stderr).toBe(0);

@@ -1,9 +1,11 @@
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
+import { type Interception, startInterceptingProxy } from '../support/intercepting-proxy.js';
 import type { BillingLedger } from '../support/platform/billing-ledger.js';
-import { reportJson, runCli } from './cli.js';
+import { reportJson, runCli, startCli } from './cli.js';
 
 /** Answers that vary by prompt: equal reports mean the same answers in the same places. */
 export const variedAnswer = (prompt: string) =>
@@ -63,4 +65,46 @@ export function storedBatch(home: string): { state: string; settled: boolean } {
   } finally {
     database.close();
   }
+}
+
+export interface Killer {
+  url: string;
+  close(): Promise<void>;
+  /** Runs the CLI with `args` and kills it once its create reached the platform. */
+  killAfterCreate(args: string[], environment: NodeJS.ProcessEnv): Promise<void>;
+}
+
+/**
+ * A proxy in front of a platform that, once armed, lets a run's creating call reach the platform
+ * and kills the run (SIGKILL) before the answer reaches it: the batch exists, medbench never
+ * learnt its id. `answer`: routes the platform does not stand in for; `rewrite`: paths it serves
+ * under another name.
+ */
+export async function createKiller(options: {
+  target: () => string;
+  isCreate: (method: string, path: string) => boolean;
+  answer?: (method: string, path: string) => Interception | undefined;
+  rewrite?: (path: string) => string;
+}): Promise<Killer> {
+  let armed = false;
+  let victim: ChildProcess | undefined;
+  const proxy = await startInterceptingProxy(
+    options.target,
+    (method, path) =>
+      options.answer?.(method, path) ?? (armed && options.isCreate(method, path) ? 'hold-after' : 'forward'),
+    () => victim?.kill('SIGKILL'),
+    options.rewrite,
+  );
+  return {
+    url: proxy.url,
+    close: () => proxy.close(),
+    async killAfterCreate(args, environment) {
+      armed = true;
+      const started = startCli(args, environment);
+      victim = started.child;
+      const killed = await started.done;
+      armed = false;
+      expect(killed.code, killed.stderr).toBeNull();
+    },
+  };
 }
