@@ -40,18 +40,26 @@ export function textOn(value: number): string {
   return contrastRatio(fill, '#000000') >= contrastRatio(fill, '#ffffff') ? '#000000' : '#ffffff';
 }
 
-/** Categorical colours distinguishable with the common colour-vision deficiencies (Okabe–Ito, then two). */
+/**
+ * Categorical colours for up to ten series, told apart with normal vision and with protanopia,
+ * deuteranopia and tritanopia alike (simulated, at least 10 CIELAB ΔE between any two) and seen
+ * on light and dark backgrounds (at least 2:1 on white and on #121212): Okabe–Ito's blue,
+ * vermillion, sky blue, reddish purple, orange and bluish green with Paul Tol's wine, green, olive
+ * and purple (Okabe–Ito's black and yellow vanish on a dark and a light background). Ordered so
+ * that each next colour is the farthest from those before it. Charts add a marker and a dash per
+ * series as a second channel.
+ */
 export const SERIES_COLOURS: readonly string[] = [
   '#0072b2',
+  '#d55e00',
+  '#882255',
+  '#56b4e9',
+  '#cc79a7',
   '#e69f00',
   '#009e73',
-  '#cc79a7',
-  '#56b4e9',
-  '#d55e00',
-  '#b8a500',
-  '#7f7f7f',
-  '#5b3a99',
-  '#1b5e20',
+  '#117733',
+  '#999933',
+  '#aa3377',
 ];
 
 /** The colour of the n-th series of a chart (repeating after ten). */

@@ -1,6 +1,7 @@
-import { SERIES_COLOURS, textOn, viridis } from '../../report/color-scale.js';
+import { seriesColour, textOn, viridis } from '../../report/color-scale.js';
 import type { Estimate, Grid } from '../shared/view-types.js';
 import { el, fraction, href, svg } from './dom.js';
+import { legendKey, markerOf, seriesStyle } from './series-style.js';
 
 const estimateText = (estimate: Estimate) =>
   estimate.n === 0
@@ -104,14 +105,14 @@ export function lineChart(
     svg('polyline', {
       points: points.map((point, index) => `${x(index)},${y(point.mean)}`).join(' '),
       class: 'series-line',
-      stroke: SERIES_COLOURS[0],
+      stroke: seriesColour(0),
     }),
   );
   points.forEach((point, index) => {
     chart.append(
       svg('line', { x1: x(index), x2: x(index), y1: y(point.low), y2: y(point.high), class: 'whisker' }),
     );
-    const dot = svg('circle', { cx: x(index), cy: y(point.mean), r: 4, fill: SERIES_COLOURS[0] });
+    const dot = svg('circle', { cx: x(index), cy: y(point.mean), r: 4, fill: seriesColour(0) });
     dot.append(svg('title', {}, `${xLabel} ${point.label}: ${estimateText(point)}`));
     chart.append(dot);
     chart.append(
@@ -178,7 +179,7 @@ export function radarChart(
     chart.append(svg('text', { x, y: y + 4, class: 'tick', 'text-anchor': anchor }, label));
   });
   const layers = series.map((entry, position) => {
-    const colour = SERIES_COLOURS[position % SERIES_COLOURS.length]!;
+    const { colour, dash } = seriesStyle(position);
     const layer = svg('g', { 'data-series': entry.name });
     const present = entry.values.flatMap((value, index) =>
       value === null ? [] : [{ at: point(index, value / 100), value, axis: axes[index]! }],
@@ -189,34 +190,33 @@ export function radarChart(
         class: 'series-area',
         stroke: colour,
         fill: colour,
+        'stroke-dasharray': dash || undefined,
       }),
     );
     for (const item of present) {
-      const dot = svg('circle', { cx: item.at[0], cy: item.at[1], r: 3.5, fill: colour });
+      // Each series its own marker: told apart without telling colours apart.
+      const dot = markerOf(position, item.at[0], item.at[1], 4.5);
       dot.append(svg('title', {}, `${entry.name} — ${item.axis}: ${item.value.toFixed(2)}`));
       layer.append(dot);
     }
     chart.append(layer);
-    return { layer, colour };
+    return layer;
   });
   const legend = series.length > 1 ? legendOf(series, layers) : null;
   return el('figure', { class: 'radar-figure' }, el('figcaption', { text: title }), chart, legend);
 }
 
 /** One button per series: pressed, the series shows; released, it is hidden. */
-function legendOf(
-  series: readonly RadarSeries[],
-  layers: ReadonlyArray<{ layer: SVGElement; colour: string }>,
-) {
+function legendOf(series: readonly RadarSeries[], layers: readonly SVGElement[]) {
   return el(
     'div',
     { class: 'legend', role: 'group', 'aria-label': 'Series shown' },
     series.map((entry, position) => {
-      const { layer, colour } = layers[position]!;
+      const layer = layers[position]!;
       const button = el(
         'button',
         { type: 'button', 'aria-pressed': 'true', class: 'legend-item' },
-        el('span', { class: 'swatch', style: { background: colour }, 'aria-hidden': 'true' }),
+        legendKey(position),
         entry.name,
       );
       button.addEventListener('click', () => {

@@ -2,10 +2,28 @@ import { textDiff } from '../shared/text-diff.js';
 import type { Comparison, Disagreement, MetricComparison } from '../shared/view-types.js';
 import type { DataSource } from './data-source.js';
 import { dataTable } from './data-table.js';
-import { count, el, figureText, fraction, link, render } from './dom.js';
+import { count, el, figureText, fraction, link, percent, render } from './dom.js';
 import { navigation } from './navigation.js';
 
 const show = (metric: MetricComparison) => (metric.counts ? count : fraction);
+
+/**
+ * A sample's scores as "ESM: 100.00 · SSM: 0.00": rates in percent with two decimals, as the
+ * leaderboard writes them; counts (KG tp/fp/fn) as they are.
+ */
+function scoresText(comparison: Comparison, scores: Record<string, number>): string {
+  const counts = new Set(comparison.metrics.filter((metric) => metric.counts).map((metric) => metric.metric));
+  return Object.entries(scores)
+    .map(([metric, value]) => {
+      const shown = counts.has(metric)
+        ? Number.isInteger(value)
+          ? String(value)
+          : count(value)
+        : percent(100 * value);
+      return `${comparison.metricNames[metric] ?? metric}: ${shown}`;
+    })
+    .join(' · ');
+}
 
 /** An output with the parts the other output lacks marked. */
 function diffView(text: string | null, other: string | null, side: 'left' | 'right'): HTMLElement {
@@ -44,10 +62,6 @@ function figuresSideBySide(comparison: Comparison): HTMLElement | null {
 }
 
 function sideBySide(comparison: Comparison, row: Disagreement): HTMLElement {
-  const scores = (values: Record<string, number>) =>
-    Object.entries(values)
-      .map(([metric, value]) => `${comparison.metricNames[metric] ?? metric} ${value}`)
-      .join(' · ');
   const column = (side: 'a' | 'b') => {
     const [mine, theirs] = side === 'a' ? [row.outputA, row.outputB] : [row.outputB, row.outputA];
     return el(
@@ -60,7 +74,7 @@ function sideBySide(comparison: Comparison, row: Disagreement): HTMLElement {
           run: comparison[side].id,
           id: row.id,
         }),
-        ` — ${scores(row[side])}`,
+        ` — ${scoresText(comparison, row[side])}`,
       ),
       diffView(mine, theirs, side === 'a' ? 'left' : 'right'),
     );
@@ -133,8 +147,8 @@ export async function comparePage(source: DataSource, query: URLSearchParams): P
               sample: row.id,
             }),
         },
-        { label: 'A', value: (row) => JSON.stringify(row.a), attributes: () => ({ class: 'text' }) },
-        { label: 'B', value: (row) => JSON.stringify(row.b), attributes: () => ({ class: 'text' }) },
+        { label: 'A', value: (row) => scoresText(comparison, row.a), attributes: () => ({ class: 'text' }) },
+        { label: 'B', value: (row) => scoresText(comparison, row.b), attributes: () => ({ class: 'text' }) },
         { label: 'Output A', value: (row) => row.outputA, attributes: () => ({ class: 'text clip' }) },
         { label: 'Output B', value: (row) => row.outputB, attributes: () => ({ class: 'text clip' }) },
       ],

@@ -20,6 +20,8 @@ export interface DataTableOptions<Row> {
   rows: readonly Row[];
   /** The exported files' name (without extension). */
   name: string;
+  /** The column the rows come sorted by, ascending (a leaderboard's rank); none by default. */
+  sortedBy?: number;
   /** Set on each row (a data-group, for instance). */
   rowAttributes?: (row: Row) => Record<string, string>;
 }
@@ -106,7 +108,7 @@ export function dataTable<Row>(options: DataTableOptions<Row>): HTMLElement {
     return { values, search, node: el('tr', { ...options.rowAttributes?.(row) }, cells) };
   });
   let shown = entries;
-  let sortColumn = -1;
+  let sortColumn = options.sortedBy ?? -1;
   let descending = false;
   const body = el(
     'tbody',
@@ -117,7 +119,7 @@ export function dataTable<Row>(options: DataTableOptions<Row>): HTMLElement {
   const headers = columns.map((column, index) =>
     el(
       'th',
-      { scope: 'col', 'aria-sort': 'none' },
+      { scope: 'col', 'aria-sort': index === sortColumn ? 'ascending' : 'none' },
       el('button', { type: 'button', class: 'sort', onclick: () => sortBy(index), text: column.label }),
     ),
   );

@@ -1,12 +1,15 @@
 import { viridis } from '../../report/color-scale.js';
+import { averagedColumns, type RankedRow, rankRows, SUITE_AVERAGE } from '../shared/leaderboard-rank.js';
 import type { Leaderboard } from '../shared/view-types.js';
 import { radarChart } from './charts.js';
 import type { DataSource } from './data-source.js';
 import { type Column, dataTable } from './data-table.js';
+import { datasetIdView } from './dataset-id.js';
 import { el, href, link, percent, render } from './dom.js';
 import { navigation, runsById } from './navigation.js';
 
-type Row = Leaderboard['rows'][number];
+type Row = RankedRow<Leaderboard['rows'][number]>;
+type Variant = Leaderboard['variants'][number];
 
 /** A suite's leaderboard: one metric variant at a time, every column sortable, a radar of the runs. */
 export async function leaderboardPage(source: DataSource, query: URLSearchParams): Promise<void> {
@@ -42,21 +45,36 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
       el('option', { value: item.key, text: item.label, selected: item.key === variant.key }),
     ),
   );
-  const columns = boardColumns(variant, runsById(overview));
-  const axes = variant.columns.filter((column) => column.key !== 'Avg.');
+  // The datasets' columns; the viewer's Average (every column present, or "—") replaces a suite's own.
+  const axes = variant.columns.filter((column) => column.key !== SUITE_AVERAGE);
+  const averaged = averagedColumns(
+    board.rows,
+    variant.key,
+    axes.map((column) => column.key),
+  );
+  const rows = rankRows(board.rows, variant.key, averaged);
+  const columns = boardColumns(variant, axes, runsById(overview));
+  const empty = axes.filter((column) => !averaged.includes(column.key)).map((column) => column.label);
   render(
     heading,
     el('div', { class: 'controls' }, el('label', { for: 'variant', text: 'Metric ' }), select),
     el('p', {
       class: 'muted',
-      text: 'Scores in percent; "—" where nothing was counted. Imported rows are the published model outputs re-scored by medbench; limited rows (--limit) scored only the first samples of each task. Click a column header to sort.',
+      id: 'leaderboard-note',
+      text: `Scores in percent; "—" where nothing was counted. Ranked by the average of the dataset columns (a run missing one has no average and no rank${empty.length > 0 ? `; ${empty.join(', ')}: no run has a value, left out of the average` : ''}). Imported rows are the published model outputs re-scored by medbench; limited rows (--limit) scored only the first samples of each task. Click a column header to sort.`,
     }),
-    dataTable({ id: 'leaderboard', columns, rows: board.rows, name: `${suite}-${variant.key}-leaderboard` }),
+    dataTable({
+      id: 'leaderboard',
+      columns,
+      rows,
+      name: `${suite}-${variant.key}-leaderboard`,
+      sortedBy: 0,
+    }),
     axes.length >= 3
       ? radarChart(
           `${variant.label} across datasets`,
           axes.map((column) => column.label),
-          board.rows.map((row) => ({
+          rows.map(({ row }) => ({
             name: row.label,
             values: axes.map((column) => row.values[variant.key]?.[column.key] ?? null),
           })),
@@ -70,17 +88,28 @@ function limitedTag(limited: string | null | undefined): HTMLElement | string {
   return limited ? el('span', { class: 'imported', text: 'limited', title: limited }) : '';
 }
 
-/** The model (linked to its run), its dataset, its sample count and the variant's columns. */
+/** A score in percent with its viridis swatch; "—" where nothing was counted. */
+function scoreCell(value: number | null | undefined): Node | string | Array<Node | string> {
+  if (value === null || value === undefined) return '—';
+  return [
+    el('span', { class: 'swatch', style: { background: viridis(value / 100) }, 'aria-hidden': 'true' }),
+    percent(value),
+  ];
+}
+
+/** Rank, the model (linked to its run), its dataset, its sample count, the datasets' columns and their average. */
 function boardColumns(
-  variant: Leaderboard['variants'][number],
+  variant: Variant,
+  axes: Variant['columns'],
   runs: ReturnType<typeof runsById>,
 ): Column<Row>[] {
   return [
+    { label: 'Rank', value: (entry) => entry.rank },
     {
       label: 'Model',
       rowHeader: true,
-      value: (row) => row.label,
-      cell: (row) => [
+      value: ({ row }) => row.label,
+      cell: ({ row }) => [
         link(row.label, 'run', { id: row.runId }),
         row.imported ? el('span', { class: 'imported', text: 'imported' }) : '',
         // Scores of the first samples only: never to be read as the full run's.
@@ -90,31 +119,26 @@ function boardColumns(
     {
       // The dataset's id is a content hash: its first 12 characters tell datasets apart (the export has it whole).
       label: 'Dataset',
-      value: (row) => runs.get(row.runId)?.datasetId ?? null,
-      cell: (row) => {
+      value: ({ row }) => runs.get(row.runId)?.datasetId ?? null,
+      cell: ({ row }) => {
         const id = runs.get(row.runId)?.datasetId;
-        return id ? el('code', { text: id.length > 12 ? `${id.slice(0, 12)}…` : id, title: id }) : '—';
+        return id ? datasetIdView(id) : '—';
       },
     },
-    { label: 'Samples', value: (row) => row.samples },
-    ...variant.columns.map(
+    { label: 'Samples', value: ({ row }) => row.samples },
+    ...axes.map(
       (column): Column<Row> => ({
         label: column.label,
-        value: (row) => row.values[variant.key]?.[column.key] ?? null,
+        value: ({ row }) => row.values[variant.key]?.[column.key] ?? null,
         attributes: () => ({ class: 'cell', 'data-column': column.key }),
-        cell: (row) => {
-          const value = row.values[variant.key]?.[column.key];
-          if (value === null || value === undefined) return '—';
-          return [
-            el('span', {
-              class: 'swatch',
-              style: { background: viridis(value / 100) },
-              'aria-hidden': 'true',
-            }),
-            percent(value),
-          ];
-        },
+        cell: ({ row }) => scoreCell(row.values[variant.key]?.[column.key]),
       }),
     ),
+    {
+      label: 'Average',
+      value: (entry) => entry.average,
+      attributes: () => ({ class: 'cell', 'data-column': 'average' }),
+      cell: (entry) => scoreCell(entry.average),
+    },
   ];
 }

@@ -2,7 +2,9 @@ import type { GroupSummary, Overview, RunSummary } from '../shared/view-types.js
 import { heatmap, lineChart, radarChart } from './charts.js';
 import type { DataSource } from './data-source.js';
 import { dataTable } from './data-table.js';
+import { datasetIdView } from './dataset-id.js';
 import { count, el, figureText, fraction, href, link, render } from './dom.js';
+import { fieldList } from './field-list.js';
 import { navigation } from './navigation.js';
 
 /** The report's own figures of a group (the paper's tables): KG/Table micro P/R/F1 and counts. */
@@ -136,12 +138,12 @@ function facts(summary: RunSummary): HTMLElement {
     { id: 'run-facts' },
     fact('Run', run.id),
     fact('Suite', link(run.suite, 'leaderboard', { suite: run.suite })),
-    fact('Dataset', run.datasetId),
+    fact('Dataset', datasetIdView(run.datasetId)),
     fact('Model', String(run.model.modelId ?? run.label)),
-    fact('Model description', el('code', { class: 'text', text: JSON.stringify(run.model) })),
+    fact('Model description', fieldList('run-model', run.model)),
     fact('Source', `${run.imported ? 'published outputs, imported' : 'run by medbench'} · ${run.createdAt}`),
     fact('Protocol', `scoring ${run.scoringMode}`),
-    fact('Parameters', el('code', { class: 'text', text: JSON.stringify(run.parameters) })),
+    fact('Parameters', fieldList('run-parameters', run.parameters)),
     summary.limited ? fact('Limited', `${summary.limited}: scores of those samples only`) : null,
     fact(
       'Samples',

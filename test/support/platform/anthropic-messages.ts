@@ -48,23 +48,50 @@ function block(text: string, cacheControl: CacheControl | null | undefined): Pro
   return cacheControl ? { text, breakpointTtlMs: TTL_MS[cacheControl.ttl ?? '5m'] } : { text };
 }
 
+/**
+ * One turn's content blocks: the model reads a turn's text blocks as one text (the role once before
+ * it; a line break between turns), so a message sent as one string and the same text cut into
+ * blocks read, count and answer alike.
+ */
+function turn(
+  role: string,
+  parts: ReadonlyArray<{ text: string; cacheControl: CacheControl | null | undefined }>,
+): Array<{ text: string; cacheControl: CacheControl | null | undefined }> {
+  return parts.map((part, index) => ({ ...part, text: `${index === 0 ? `${role}: ` : ''}${part.text}` }));
+}
+
 /** The prompt's blocks in the order the cache reads them: tools, system, then messages. */
 export function promptBlocks(request: MessageRequest): PromptBlock[] {
   const tools = (request.tools ?? []).map(({ cache_control, ...tool }) =>
-    block(`tool: ${JSON.stringify(tool)}\n`, cache_control),
+    turn('tool', [{ text: JSON.stringify(tool), cacheControl: cache_control }]),
   );
   const system =
     typeof request.system === 'string'
-      ? [block(`system: ${request.system}\n`, undefined)]
-      : (request.system ?? []).map((part) => block(`system: ${part.text ?? ''}\n`, part.cache_control));
-  const messages = request.messages.flatMap((message) =>
+      ? [turn('system', [{ text: request.system, cacheControl: undefined }])]
+      : request.system
+        ? [
+            turn(
+              'system',
+              request.system.map((part) => ({ text: part.text ?? '', cacheControl: part.cache_control })),
+            ),
+          ]
+        : [];
+  const messages = request.messages.map((message) =>
     typeof message.content === 'string'
-      ? [block(`${message.role}: ${message.content}\n`, undefined)]
-      : message.content.map((part) =>
-          block(`${message.role}: ${part.text ?? JSON.stringify(part)}\n`, part.cache_control),
+      ? turn(message.role, [{ text: message.content, cacheControl: undefined }])
+      : turn(
+          message.role,
+          message.content.map((part) => ({
+            text: part.text ?? JSON.stringify(part),
+            cacheControl: part.cache_control,
+          })),
         ),
   );
-  return [...tools, ...system, ...messages];
+  // A line break between turns, at the start of the next one: a block's text never depends on
+  // whether a turn follows it.
+  return [...tools, ...system, ...messages].flatMap((parts, index) =>
+    parts.map((part, at) => block(`${index > 0 && at === 0 ? '\n' : ''}${part.text}`, part.cacheControl)),
+  );
 }
 
 export function anthropicError(status: number, message?: string) {

@@ -8,8 +8,8 @@ afterEach(() => platform.close());
 
 const HEADERS = { 'x-api-key': 'test-key', 'anthropic-version': '2023-06-01' };
 const EPHEMERAL = { type: 'ephemeral' };
-/** "system: " + 7991 characters + "\n" = 8000 characters = 2000 tokens. */
-const SYSTEM = 's'.repeat(8000 - 'system: \n'.length);
+/** "system: " + 7992 characters = 8000 characters = 2000 tokens. */
+const SYSTEM = 's'.repeat(8000 - 'system: '.length);
 
 const message = (body: Record<string, unknown>) => postJson(`${platform.url}/v1/messages`, body, HEADERS);
 const usage = async (body: Record<string, unknown>) => at((await message(body)).body, 'usage');
@@ -17,7 +17,7 @@ const cachedSystem = (question: string, model = 'claude-sonnet-4-5', system = SY
   model,
   max_tokens: 16,
   system: [{ type: 'text', text: system, cache_control: EPHEMERAL }],
-  // "user: question 1\n" = 17 characters; with the system, 8017 characters = 2005 tokens.
+  // "\nuser: question 1" = 17 characters; with the system, 8017 characters = 2005 tokens.
   messages: [{ role: 'user', content: question }],
 });
 
@@ -41,7 +41,7 @@ describe('Anthropic platform: prompt caching at cache_control breakpoints', () =
 
   it('caches nothing under the model minimum (1024 Sonnet, 2048 Haiku 3.5) and nothing without a breakpoint', async () => {
     platform = await startAnthropicPlatform({ clock: new ManualClock() });
-    const short = 't'.repeat(4000 - 'system: \n'.length);
+    const short = 't'.repeat(4000 - 'system: '.length);
     await usage(cachedSystem('q', 'claude-sonnet-4-5', short));
     expect(await usage(cachedSystem('q', 'claude-sonnet-4-5', short))).toMatchObject({
       cache_read_input_tokens: 0,
@@ -73,11 +73,11 @@ describe('Anthropic platform: prompt caching at cache_control breakpoints', () =
 
   it('reads a written prefix through the 20-block lookback, and not past it', async () => {
     platform = await startAnthropicPlatform({ clock: new ManualClock() });
-    // Blocks of "user: " + 394 characters + "\n" = 400 characters = 100 tokens each.
+    // Blocks of 400 characters = 100 tokens each (the first: "user: " + 394 characters).
     const blocks = (count: number, marked: number) =>
       Array.from({ length: count }, (_, index) => ({
         type: 'text',
-        text: `${String(index).padStart(3, '0')}${'b'.repeat(390)}`,
+        text: `${String(index).padStart(3, '0')}${'b'.repeat(index === 0 ? 391 : 397)}`,
         ...(index === marked ? { cache_control: EPHEMERAL } : {}),
       }));
     const conversation = (count: number, marked: number) => ({
