@@ -268,3 +268,41 @@ describe('run --batch: requests a batch failed', () => {
     }
   });
 });
+
+describe('run --batch: a batch that expires', () => {
+  it('keeps what it answered; the rest are the samples’ errors, and the next run submits only those', async () => {
+    const expiring = await startOpenAIPlatform({ answer: variedAnswer });
+    try {
+      expiring.batches.holdAt = 'in_progress';
+      const home = temporaryHome();
+      const config = openAIConfig(expiring.url);
+      const started = startCli(
+        runArgs(dataset, home, config, ['--batch', '--batch-poll-ms', '20']),
+        environment,
+      );
+      let expired = false;
+      started.child.stderr!.on('data', (chunk: Buffer) => {
+        if (expired || !chunk.toString().includes(': in_progress ·')) return;
+        expired = true;
+        // Five answered within the window, then the window ran out.
+        const job = [...expiring.batches.jobs.values()][0]!;
+        expiring.batches.process(job.id, 5);
+        expiring.batches.expire(job.id);
+      });
+      const first = await started.done;
+      expect(first.code, first.stderr).toBe(3);
+      expect(first.stderr).toContain('Not answered in its provider batch');
+      const job = [...expiring.batches.jobs.values()][0]!;
+      const unanswered = [...job.results.values()].filter((result) => result.status !== 200);
+      expect(unanswered.length).toBe(job.lines.length - 5);
+      expiring.batches.holdAt = undefined;
+      const second = await run(home, config, ['--batch', '--batch-poll-ms', '20']);
+      expect(second.code, second.stderr).toBe(0);
+      expect(expiring.received.batchesCreated).toBe(2);
+      const resent = [...expiring.batches.jobs.values()][1]!.lines.map((line) => line.customId).sort();
+      expect(resent).toEqual(unanswered.map((result) => result.customId).sort());
+    } finally {
+      await expiring.close();
+    }
+  });
+});
