@@ -244,6 +244,29 @@ describe('run --batch: what it refuses, what a dry run tells, what Ctrl-C leaves
   });
 });
 
+/** The custom ids the first batch on `on` did not answer. */
+const unansweredIn = (on: OpenAIPlatform) =>
+  [...[...on.batches.jobs.values()][0]!.results.values()]
+    .filter((result) => result.status !== 200)
+    .map((result) => result.customId);
+
+/** The next run submits exactly `unanswered`, in one new (second) batch, and exits with `code`. */
+async function expectResubmitted(
+  on: OpenAIPlatform,
+  run: { home: string; config: string; code: number },
+  unanswered: string[],
+) {
+  const second = await runModel(dataset, environment)(run.home, run.config, [
+    '--batch',
+    '--batch-poll-ms',
+    '20',
+  ]);
+  expect(second.code, second.stderr).toBe(run.code);
+  expect(on.received.batchesCreated).toBe(2);
+  const resent = [...on.batches.jobs.values()][1]!.lines.map((line) => line.customId).sort();
+  expect(resent).toEqual([...unanswered].sort());
+}
+
 describe('run --batch: requests a batch failed', () => {
   it('are the samples’ errors, and the next run submits only those, in one new batch', async () => {
     const failing = await startOpenAIPlatform({
@@ -254,15 +277,11 @@ describe('run --batch: requests a batch failed', () => {
       const config = openAIConfig(failing.url);
       const first = await run(home, config, ['--batch', '--batch-poll-ms', '20']);
       expect(first.code, first.stderr).toBe(3);
-      const failed = [...failing.batches.jobs.values()][0]!;
-      const errored = [...failed.results.values()].filter((result) => result.status !== 200);
+      const errored = unansweredIn(failing);
       expect(errored.length).toBeGreaterThan(0);
       expect(first.stderr).toContain(`${errored.length} samples got no answer`);
-      const second = await run(home, config, ['--batch', '--batch-poll-ms', '20']);
-      expect(second.code, second.stderr).toBe(3);
-      expect(failing.received.batchesCreated).toBe(2);
-      const resent = [...failing.batches.jobs.values()][1]!.lines.map((line) => line.customId).sort();
-      expect(resent).toEqual(errored.map((result) => result.customId).sort());
+      // They fail again (the platform refuses those prompts), as they would sent one by one.
+      await expectResubmitted(failing, { home, config, code: 3 }, errored);
     } finally {
       await failing.close();
     }
@@ -292,15 +311,10 @@ describe('run --batch: a batch that expires', () => {
       const first = await started.done;
       expect(first.code, first.stderr).toBe(3);
       expect(first.stderr).toContain('Not answered in its provider batch');
-      const job = [...expiring.batches.jobs.values()][0]!;
-      const unanswered = [...job.results.values()].filter((result) => result.status !== 200);
-      expect(unanswered.length).toBe(job.lines.length - 5);
+      const unanswered = unansweredIn(expiring);
+      expect(unanswered.length).toBe([...expiring.batches.jobs.values()][0]!.lines.length - 5);
       expiring.batches.holdAt = undefined;
-      const second = await run(home, config, ['--batch', '--batch-poll-ms', '20']);
-      expect(second.code, second.stderr).toBe(0);
-      expect(expiring.received.batchesCreated).toBe(2);
-      const resent = [...expiring.batches.jobs.values()][1]!.lines.map((line) => line.customId).sort();
-      expect(resent).toEqual(unanswered.map((result) => result.customId).sort());
+      await expectResubmitted(expiring, { home, config, code: 0 }, unanswered);
     } finally {
       await expiring.close();
     }
