@@ -10,7 +10,7 @@ import {
 } from '../providers/openai-compatible/openai-chat-completion.js';
 import { type CachedResponse, type ExportedRequest, reportedCounts, Store } from '../store/store.js';
 import { resolveHome, storePathIn } from './home.js';
-import { redactKnownSecrets } from './known-secrets.js';
+import { redactKnownSecrets, shortReason } from './known-secrets.js';
 
 /** What `importResponses` did with a file. */
 export interface ImportSummary {
@@ -56,7 +56,7 @@ export function importResponses(options: { file: string; home?: string }): Impor
       seen.set(value.custom_id, line);
       const failure = batchLineFailure(value);
       if (failure) {
-        summary.failed.push({ line, customId: value.custom_id, reason: redactKnownSecrets(failure) });
+        summary.failed.push({ line, customId: value.custom_id, reason: shortReason(failure) });
         continue;
       }
       if (store.getCachedResponse(value.custom_id)) {

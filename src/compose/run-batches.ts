@@ -6,7 +6,7 @@ import type { ModelBinding } from '../runner/model-binding.js';
 import { type RetryPolicy, sleep } from '../runner/retry.js';
 import type { BatchOwner, ProviderBatch } from '../store/provider-batches.js';
 import type { CachedResponse, Store } from '../store/store.js';
-import { redactKnownSecrets } from './known-secrets.js';
+import { redactKnownSecrets, shortReason } from './known-secrets.js';
 import type { PendingRequest } from './pending-requests.js';
 import type { RunHooks } from './run-model.js';
 
@@ -210,7 +210,7 @@ class BatchLifecycle {
   private outcome(
     result: BatchResult,
   ): { customId: string; response: CachedResponse } | { customId: string; error: string } {
-    if ('error' in result) return { customId: result.customId, error: redactKnownSecrets(result.error) };
+    if ('error' in result) return { customId: result.customId, error: shortReason(result.error) };
     return {
       customId: result.customId,
       response: cachedResponse(result.response, {

@@ -47,5 +47,5 @@ function errorText(error: unknown): string {
       : 'message' in parsed.data
         ? parsed.data.message
         : parsed.data.error.message;
-  return text.replace(/\s+/g, ' ').slice(0, 200);
+  return text.replace(/\s+/g, ' ');
 }
