@@ -1,3 +1,4 @@
+import type { BatchProgress } from '../core/batch-client.js';
 import type { RunProgress } from '../runner/run-samples.js';
 
 function duration(seconds: number): string {
@@ -50,5 +51,31 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
       if (stream.isTTY && !finished) stream.write('\n');
       finished = true;
     },
+  };
+}
+
+/** `Batch batch_abc (medbench-…): in_progress · 12 done, 1 failed of 40 · 3m05s`. */
+export function formatBatchProgress(progress: BatchProgress): string {
+  const { done, failed, total } = progress.counts;
+  return [
+    `Batch ${progress.batchId ?? progress.localId}${progress.batchId ? ` (${progress.localId})` : ''}: ${progress.state}`,
+    `${done} done, ${failed} failed of ${total}`,
+    duration(progress.elapsedMs / 1000),
+  ].join(' · ');
+}
+
+/** Batch progress on stderr: redrawn in place on a terminal, otherwise a line when the state or counts change. */
+export function batchReporter(stream: NodeJS.WriteStream = process.stderr) {
+  const last = new Map<string, string>();
+  return (progress: BatchProgress) => {
+    if (stream.isTTY) {
+      stream.write(`\r\x1b[2K${formatBatchProgress(progress)}`);
+      return;
+    }
+    const { done, failed, total } = progress.counts;
+    const key = `${progress.state} ${done} ${failed} ${total}`;
+    if (last.get(progress.localId) === key) return;
+    last.set(progress.localId, key);
+    stream.write(`${formatBatchProgress(progress)}\n`);
   };
 }

@@ -3,7 +3,7 @@ import type { RunHooks } from '../compose/run-model.js';
 import type { CommandOutput } from '../core/command-output.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import { errorKind, type RetryEvent, type RunSummary } from '../runner/run-samples.js';
-import { progressReporter } from './progress-bar.js';
+import { batchReporter, progressReporter } from './progress-bar.js';
 
 /** Exit codes of medbench (README, "Exit codes"). */
 export const EXIT = {
@@ -112,6 +112,7 @@ export function terminalSession(output: CommandOutput): { hooks: RunHooks; dispo
     stopSignal: stop.signal,
     abortSignal: abort.signal,
     onProgress: (state) => progress.update(state),
+    onBatch: batchReporter(),
     onRetry: retryPrinter(output),
     onStage: (stage, done, total) => {
       if (process.stderr.isTTY) output.stderr(`\r${stage} ${done}/${total}   `);

@@ -2,14 +2,12 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { dirname, resolve } from 'node:path';
 import type { ChatModel } from '../core/chat-model.js';
 import { fileError, MedbenchError } from '../core/errors.js';
-import type { Sample } from '../core/sample.js';
 import type { ModelBinding } from '../runner/model-binding.js';
-import { responseCacheKey } from '../runner/response-cache-key.js';
 import { checkSamples } from '../runner/run-samples.js';
-import { type SampleRequest, sampleRequest } from '../runner/sample-request.js';
 import { type Shard, samplesOfShard } from '../runner/shard.js';
 import { type ExportedRequest, Store } from '../store/store.js';
 import { resolveHome, storePathIn } from './home.js';
+import { pendingRequests } from './pending-requests.js';
 import { checkRestrictedData } from './restricted-data.js';
 import type { ModelWork, RunPlan } from './run-suite.js';
 
@@ -68,25 +66,20 @@ export async function exportRequests(plan: RunPlan, options: ExportRequestsOptio
         tooLong: 0,
         shared: 0,
       };
+      const { requests, counts } = await pendingRequests(pending, { model: work.model, endpoint, store });
+      Object.assign(summary, counts);
       const exported: ExportedRequest[] = [];
-      const seen = new Set<string>();
       const file = new LineFile(options.out);
       try {
-        for (const sample of pending) {
-          const line = await requestLine({ sample, model: work.model, endpoint, store, summary });
-          if (!line) continue;
-          if (seen.has(line.cacheKey)) {
-            summary.shared++;
-            continue;
-          }
-          seen.add(line.cacheKey);
-          file.write(JSON.stringify({ custom_id: line.cacheKey, method: 'POST', ...line.batch }));
+        for (const { cacheKey, promptTokens, request } of requests) {
+          const batch = endpoint.batchRequest(request);
+          file.write(JSON.stringify({ custom_id: cacheKey, method: 'POST', ...batch }));
           exported.push({
-            cacheKey: line.cacheKey,
+            cacheKey,
             provider: work.model.provider,
             modelId: work.model.modelId,
-            url: line.batch.url,
-            promptTokens: line.promptTokens,
+            url: batch.url,
+            promptTokens,
             runId: plan.run.id,
           });
         }
@@ -130,52 +123,6 @@ function batchEndpoint(model: ModelBinding): ChatModel & Required<Pick<ChatModel
     code: 'USAGE',
     message: `${model.label} (${model.provider}${endpoint.provider !== model.provider ? `, ${endpoint.provider}` : ''}) has no OpenAI batch form: export requests writes OpenAI chat completion requests.`,
     hint: 'Name the model as an OpenAI-style chat endpoint (openai-compatible:<model>@<base URL>, openai:<model>, or a config entry with one of those providers, without --completions).',
-  });
-}
-
-/** One sample's request, unless it is too long or the cache answers it already. */
-async function requestLine(context: {
-  sample: Sample;
-  model: ModelBinding;
-  endpoint: ChatModel & Required<Pick<ChatModel, 'batchRequest'>>;
-  store: Store;
-  summary: ExportSummary;
-}): Promise<
-  | { cacheKey: string; promptTokens: number | null; batch: { url: string; body: Record<string, unknown> } }
-  | undefined
-> {
-  const { sample, model, endpoint, store, summary } = context;
-  const request = await sampleRequest(sample, endpoint, model);
-  if (request.tooLong !== undefined) {
-    summary.tooLong++;
-    return undefined;
-  }
-  // An answer any of the binding's endpoints gave is the run's answer (as the run looks it up).
-  if (model.endpoints.some(({ model: other }) => store.getCachedResponse(cacheKeyOf(other, request)))) {
-    summary.cached++;
-    return undefined;
-  }
-  return {
-    cacheKey: cacheKeyOf(endpoint, request),
-    promptTokens: request.promptTokens,
-    batch: endpoint.batchRequest({
-      messages: request.messages,
-      parameters: request.parameters,
-      ...(request.truncatePromptTokens !== undefined
-        ? { truncatePromptTokens: request.truncatePromptTokens }
-        : {}),
-    }),
-  };
-}
-
-/** The response cache key of a request on one endpoint, as the run computes it. */
-function cacheKeyOf(endpoint: ChatModel, request: SampleRequest): string {
-  return responseCacheKey({
-    provider: endpoint.provider,
-    endpoint: endpoint.endpoint,
-    modelId: endpoint.modelId,
-    parameters: request.keyParameters,
-    messagesDigest: request.digest,
   });
 }
 

@@ -1,30 +1,16 @@
-import { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
 import { readJsonLinesFile } from '../io/text-file.js';
+import {
+  batchLineFailure,
+  batchOutputLineSchema,
+} from '../providers/openai-compatible/openai-batch-output.js';
 import {
   chatCompletionAnswer,
   chatCompletionSchema,
 } from '../providers/openai-compatible/openai-chat-completion.js';
 import { type CachedResponse, type ExportedRequest, reportedCounts, Store } from '../store/store.js';
 import { resolveHome, storePathIn } from './home.js';
-import { redactKnownSecrets } from './known-secrets.js';
-
-/**
- * One line of an OpenAI batch output file (OpenAI's Batch API, `vllm run-batch`, LiteLLM):
- * `response` holds the status and the chat completion; `error` is set for a request that failed
- * (OpenAI: `{code, message}`; vLLM: a message or an error object).
- */
-const outputLineSchema = z.object({
-  custom_id: z.string().min(1),
-  response: z
-    .object({
-      status_code: z.number().int(),
-      body: z.unknown().optional(),
-    })
-    .nullable()
-    .optional(),
-  error: z.unknown().optional(),
-});
+import { redactKnownSecrets, shortReason } from './known-secrets.js';
 
 /** What `importResponses` did with a file. */
 export interface ImportSummary {
@@ -46,7 +32,7 @@ export interface ImportSummary {
  * whole file. Failed lines (an `error`, or a status other than 200) are counted, not cached.
  */
 export function importResponses(options: { file: string; home?: string }): ImportSummary {
-  const lines = readJsonLinesFile(options.file, outputLineSchema, {
+  const lines = readJsonLinesFile(options.file, batchOutputLineSchema, {
     expected: {
       custom_id: "the request's custom_id (a string, as `medbench export requests` wrote it)",
       response: 'an object {"status_code", "body"} or null',
@@ -68,9 +54,9 @@ export function importResponses(options: { file: string; home?: string }): Impor
           `custom_id ${value.custom_id} is answered twice (lines ${first} and ${line}).`,
         );
       seen.set(value.custom_id, line);
-      const failure = failureOf(value);
+      const failure = batchLineFailure(value);
       if (failure) {
-        summary.failed.push({ line, customId: value.custom_id, reason: failure });
+        summary.failed.push({ line, customId: value.custom_id, reason: shortReason(failure) });
         continue;
       }
       if (store.getCachedResponse(value.custom_id)) {
@@ -105,35 +91,6 @@ function exportedRequest(store: Store, file: string, line: number, customId: str
     `custom_id ${JSON.stringify(customId.slice(0, 80))} is not a request medbench exported to this home; nothing was imported.`,
     'Import the answers into the home whose `medbench export requests` wrote the requests (--home), and the output of that very file (an engine keeps each custom_id as it was).',
   );
-}
-
-/** Why a line holds no answer, if it does not: the engine's error, or a status other than 200. */
-function failureOf(value: z.infer<typeof outputLineSchema>): string | undefined {
-  const status = value.response?.status_code;
-  if (value.error !== undefined && value.error !== null)
-    return `${status ?? 'no status'}: ${errorText(value.error)}`;
-  if (!value.response) return 'no response and no error';
-  if (status !== 200) return `status ${status}`;
-  return undefined;
-}
-
-/** An engine's error as one line: OpenAI's {code, message}, vLLM's {error: {message}} or a string. */
-function errorText(error: unknown): string {
-  const parsed = z
-    .union([
-      z.string(),
-      z.object({ message: z.string() }),
-      z.object({ error: z.object({ message: z.string() }) }),
-    ])
-    .safeParse(error);
-  const text = !parsed.success
-    ? JSON.stringify(error)
-    : typeof parsed.data === 'string'
-      ? parsed.data
-      : 'message' in parsed.data
-        ? parsed.data.message
-        : parsed.data.error.message;
-  return redactKnownSecrets(text).replace(/\s+/g, ' ').slice(0, 200);
 }
 
 /** A 200 line's chat completion as the response cache keeps it (as a synchronous answer is kept). */

@@ -13,3 +13,10 @@ export function redactKnownSecrets(text: string): string {
     redacted = redacted.split(secret).join('[redacted]');
   return redacted;
 }
+
+/** A failed line's reason as listed: keys taken out first (a key cut in half would no longer match), then shortened. */
+export function shortReason(failure: string): string {
+  const [status, ...rest] = failure.split(': ');
+  const detail = rest.join(': ');
+  return detail ? `${status}: ${redactKnownSecrets(detail).slice(0, 200)}` : redactKnownSecrets(failure);
+}

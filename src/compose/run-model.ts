@@ -1,3 +1,4 @@
+import type { BatchProgress } from '../core/batch-client.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
@@ -59,6 +60,8 @@ export interface RunHooks {
   onRetry?: (event: RetryEvent, policy: RetryPolicy) => void;
   /** Progress of a computation that calls no chat model (embedding, ranking). */
   onStage?: (stage: string, done: number, total: number) => void;
+  /** `run --batch`: a provider batch being waited for (its state, counts, time so far). */
+  onBatch?: (progress: BatchProgress) => void;
   /** A line worth telling the user before or during the run (what runs, a warning). */
   onNotice?: (text: string) => void;
   /** The end of a model run: its counts, errors by kind, and whether it was stopped. */
@@ -89,6 +92,8 @@ export async function runModel(options: {
   redactText?: boolean;
   /** Each result as the run made it, before --redact takes its text out. */
   onResult?: RunSamplesOptions['onResult'];
+  /** `run --batch`: the cache keys this run's batches answered (paid, at the batch price). */
+  batchAnswers?: ReadonlySet<string>;
 }): Promise<RunSummary> {
   checkRestrictedData(options.model, options.restricted);
   // Only when something is left to send: a finished run resumes without its server.
@@ -128,6 +133,7 @@ export async function runModel(options: {
       claims,
       redactText: options.redactText ?? false,
       ...(options.onResult ? { onResult: options.onResult } : {}),
+      ...(options.batchAnswers ? { batchAnswers: options.batchAnswers } : {}),
     });
   } finally {
     claims.close();

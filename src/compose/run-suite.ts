@@ -1,3 +1,4 @@
+import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
 import { describeSampleLimit, type SampleLimit } from '../core/sample-limit.js';
@@ -9,6 +10,7 @@ import { type RunSummary, startProgress } from '../runner/run-samples.js';
 import { type Shard, samplesOfShard } from '../runner/shard.js';
 import { Store } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
+import { answerInBatches, batchDryRun } from './answer-in-batches.js';
 import type { ModelOverrides } from './bind-model.js';
 import type { MedbenchConfig } from './config.js';
 import { dryRunReport } from './dry-run.js';
@@ -35,6 +37,13 @@ export interface RunRequest extends ModelOverrides, RetryOptions {
   shard?: Shard;
   /** Hand the suite's report of the run to `hooks.onReport` when done (default true). */
   report?: boolean;
+  /**
+   * Send the requests through the provider's batch API (half price, answered within hours): each
+   * batch is recorded in the store, waited for, and resumed by a re-run (docs/batch-mode.md).
+   */
+  batch?: boolean;
+  /** `batch`: the longest wait between two looks at a running batch (default 60000; the first is 5 s or less, then doubling). */
+  batchPollMs?: number;
 }
 
 /** A run of a suite with options of its own (`run <suite> --data …`): each suite's plan reads those it knows. */
@@ -102,7 +111,8 @@ export async function runSuite(
   try {
     store = new Store(storePathIn(resolveHome(request.home)));
     for (const notice of plan.notices ?? []) hooks.onNotice?.(notice);
-    if (request.dryRun) return { kind: 'dry-run', run: plan.run, summary: dryRun(plan, store, hooks) };
+    if (request.dryRun)
+      return { kind: 'dry-run', run: plan.run, summary: await dryRun(plan, { store, request, hooks }) };
     // The run (its id) is the whole run's: the shards' stores merge into one run.
     const share = samplesOfShard(plan.samples, request.shard);
     hooks.onNotice?.(startLine(plan, share.length, request, store.path));
@@ -126,6 +136,7 @@ async function work(
 ): Promise<RunOutcome> {
   const { store, share, request, hooks } = context;
   if (plan.work.kind === 'computed') {
+    if (request.batch) throw batchRefused(plan);
     const summary = await plan.work.compute({
       store,
       run: plan.run,
@@ -135,12 +146,27 @@ async function work(
     });
     return { kind: 'computed', run: plan.run, summary };
   }
+  const batched = request.batch
+    ? await answerInBatches({ store, runId: plan.run.id, work: plan.work, samples: share, request, hooks })
+    : undefined;
+  if (batched?.stopped) {
+    // Stopped while batches run remotely: nothing is scored now, the re-run picks them up.
+    const finished = store.finishedSampleIds(plan.run.id);
+    const summary = emptySummary(
+      share.length,
+      share.filter((sample) => !finished.has(sample.id)).length,
+      true,
+    );
+    hooks.onSummary?.(summary);
+    return { kind: 'model', run: plan.run, summary };
+  }
   const summary = await runModel({
     store,
     run: plan.run,
     samples: share,
     tasks: plan.work.tasks,
-    model: plan.work.model,
+    model: batched?.model ?? plan.work.model,
+    ...(batched ? { batchAnswers: batched.batchAnswers } : {}),
     retry: request,
     defaults: plan.work.defaults,
     hooks,
@@ -161,19 +187,34 @@ function startLine(plan: RunPlan, share: number, request: RunRequest, storePath:
 }
 
 /** What the run would send and cost at most, told through `onReport`; nothing is sent or stored. */
-function dryRun(plan: RunPlan, store: Store, hooks: RunHooks): RunSummary {
+async function dryRun(
+  plan: RunPlan,
+  context: { store: Store; request: RunRequest; hooks: RunHooks },
+): Promise<RunSummary> {
+  const { store, request, hooks } = context;
   const finished = store.getRun(plan.run.id) ? store.finishedSampleIds(plan.run.id) : new Set<string>();
   const done = plan.samples.filter((sample) => finished.has(sample.id)).length;
-  const report =
+  if (request.batch && plan.work.kind !== 'model') throw batchRefused(plan);
+  let report =
     plan.work.kind === 'model'
       ? dryRunReport(plan.samples, plan.work.model, finished)
       : (plan.work.dryRun?.(plan.samples.length - done, done, finished) ??
         `${plan.samples.length - done} of ${plan.samples.length} items left to compute in this process; nothing is sent to a model.`);
+  if (request.batch && plan.work.kind === 'model')
+    report += `\n${await batchDryRun(plan.work, { store, request, samples: plan.samples.filter((sample) => !finished.has(sample.id)) })}`;
   hooks.onReport?.(plan.limit ? `${report}\nThe run is ${describeSampleLimit(plan.limit)}.` : report);
-  return {
-    ...startProgress(plan.samples.length, plan.samples.length - done),
-    interrupted: false,
-    failedFast: undefined,
-    costCapReached: false,
-  };
+  return emptySummary(plan.samples.length, plan.samples.length - done, false);
+}
+
+/** The summary of a run that answered nothing (a dry run, a stop while batches run). */
+function emptySummary(total: number, pending: number, interrupted: boolean): RunSummary {
+  return { ...startProgress(total, pending), interrupted, failedFast: undefined, costCapReached: false };
+}
+
+function batchRefused(plan: RunPlan): MedbenchError {
+  return new MedbenchError({
+    code: 'USAGE',
+    message: `The run of ${plan.run.label} is not answered by a chat model (a baseline, a retriever or an embedding model computes it): --batch has nothing to submit.`,
+    hint: 'Leave out --batch for this run.',
+  });
 }

@@ -23,6 +23,8 @@ export type MedbenchErrorCode =
   | 'FILE_ERROR'
   /** Restricted (credentialed) data would go to an endpoint not approved to receive it. */
   | 'DATA_RESTRICTED'
+  /** A provider batch gave no answer to the request (it failed, expired or was cancelled): a re-run sends it in a new batch. */
+  | 'BATCH_FAILED'
   /** A feature's optional package (an optional peer dependency) is not installed. */
   | 'PART_MISSING'
   | 'USAGE';

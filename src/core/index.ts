@@ -1,4 +1,5 @@
 export * from './answer-text.js';
+export * from './batch-client.js';
 export * from './chat-model.js';
 export * from './embedding-model.js';
 export * from './errors.js';

@@ -252,16 +252,10 @@ function statusFailure(
   });
 }
 
-/**
- * POSTs JSON and validates the JSON answer against `schema`. Every failure becomes a
- * `MedbenchError` whose `retryable` flag the runner's retry loop reads.
- */
-export async function postJson<Schema extends z.ZodType>(options: {
+/** What every request to an endpoint names besides its body: where, with which headers, how to fix a refusal. */
+interface ExchangeOptions {
   url: string;
   headers: Record<string, string>;
-  /** undefined: a GET. */
-  body: unknown;
-  schema: Schema;
   signal?: AbortSignal;
   /** How to fix an authentication failure, e.g. which variable holds the key. */
   authHint: string;
@@ -269,19 +263,23 @@ export async function postJson<Schema extends z.ZodType>(options: {
   notFoundHint?: string;
   /** Values sent that are secret although their header names do not say so (taken out of errors). */
   secrets?: readonly string[];
-}): Promise<z.infer<Schema>> {
+}
+
+/** One request, a 2xx answer's text, or a `MedbenchError`; `payload` undefined: a GET. */
+async function exchange(
+  options: ExchangeOptions & { payload: { contentType: string; text: string } | undefined; accept: string },
+): Promise<{ text: string; shown: string; sent: () => Record<string, string> }> {
   const { shown, url } = parsedUrl(options.url);
   let response: RawResponse;
   try {
-    const get = options.body === undefined;
     response = await post(
       url,
       {
-        ...(get ? {} : { 'content-type': 'application/json' }),
-        accept: 'application/json',
+        ...(options.payload ? { 'content-type': options.payload.contentType } : {}),
+        accept: options.accept,
         ...options.headers,
       },
-      get ? undefined : JSON.stringify(options.body),
+      options.payload?.text,
       options.signal,
     );
   } catch (error) {
@@ -296,13 +294,35 @@ export async function postJson<Schema extends z.ZodType>(options: {
     ),
   });
   if (response.status < 200 || response.status >= 300) throw statusFailure(response, shown, sent(), options);
+  return { text: response.text, shown, sent };
+}
+
+/**
+ * POSTs JSON and validates the JSON answer against `schema`. Every failure becomes a
+ * `MedbenchError` whose `retryable` flag the runner's retry loop reads.
+ */
+export async function postJson<Schema extends z.ZodType>(
+  options: ExchangeOptions & {
+    /** undefined: a GET. */
+    body: unknown;
+    schema: Schema;
+    /** A body that is not JSON (a multipart upload), sent as it is instead of `body`. */
+    rawBody?: { contentType: string; text: string };
+  },
+): Promise<z.infer<Schema>> {
+  const payload =
+    options.rawBody ??
+    (options.body === undefined
+      ? undefined
+      : { contentType: 'application/json', text: JSON.stringify(options.body) });
+  const { text, shown, sent } = await exchange({ ...options, payload, accept: 'application/json' });
   let json: unknown;
   try {
-    json = JSON.parse(response.text);
+    json = JSON.parse(text);
   } catch (error) {
     throw new MedbenchError({
       code: 'ENDPOINT_BAD_RESPONSE',
-      message: `${shown} returned a body that is not JSON${errorDetail(response.text, sent())}`,
+      message: `${shown} returned a body that is not JSON${errorDetail(text, sent())}`,
       retryable: true,
       cause: error,
     });
@@ -317,6 +337,11 @@ export async function postJson<Schema extends z.ZodType>(options: {
     });
   }
   return parsed.data;
+}
+
+/** GETs a text body as it is (a batch's JSONL results file). */
+export async function getText(options: ExchangeOptions): Promise<string> {
+  return (await exchange({ ...options, payload: undefined, accept: '*/*' })).text;
 }
 
 /** `{ [name]: value }` when the value is set, else nothing: a setting left out is never sent. */

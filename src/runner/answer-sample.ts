@@ -3,13 +3,9 @@ import type { ChatMessage, ChatModel } from '../core/chat-model.js';
 import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import { GZIP_THRESHOLD_CHARS } from '../store/prepared-prompt.js';
-import {
-  type CachedResponse,
-  type PreparedPrompt,
-  preparePromptAsync,
-  reportedCounts,
-} from '../store/store.js';
+import { type CachedResponse, type PreparedPrompt, preparePromptAsync } from '../store/store.js';
 import { priceAnswer } from './answer-price.js';
+import { cachedResponse } from './cached-response.js';
 import type { ModelBinding } from './model-binding.js';
 import { resultRecord } from './result-columns.js';
 import { retrying, withRetry } from './retry.js';
@@ -34,6 +30,8 @@ interface Answer {
   prompt: string | PreparedPrompt;
   /** When the request could be sent (its slot's turn came): a fresh answer's latency runs from there. */
   sentAt?: number;
+  /** Answered by a provider batch of this run: paid by this run, at the batch price. */
+  batched?: boolean;
 }
 
 /**
@@ -151,18 +149,11 @@ async function sendAndKeep(
     return giveUp(context, send, { error: outcome.error, stopped: outcome.stopped, attempts });
   }
   context.served?.(endpoint);
-  const { usage, reasoning } = outcome.value;
-  // A server may echo a key in its answer: taken out before it is scored, cached or stored.
-  const text = context.scrubSecrets(outcome.value.text);
-  const response: CachedResponse = {
-    text,
-    inputTokens: usage?.inputTokens ?? request.promptTokens,
-    // Without the provider's count: the answer's and the thinking's tokens, by the model's tokenizer.
-    outputTokens: usage?.outputTokens ?? model.tokenizer?.count(text + (reasoning ?? '')) ?? null,
-    ...reportedCounts(usage),
-    finishReason:
-      outcome.value.finishReason === undefined ? null : context.scrubSecrets(outcome.value.finishReason),
-  };
+  const response = cachedResponse(outcome.value, {
+    promptTokens: request.promptTokens,
+    model,
+    scrubSecrets: context.scrubSecrets,
+  });
   const entry = context.redactText
     ? undefined
     : {
@@ -180,9 +171,9 @@ async function sendAndKeep(
   return { response, fresh: true, attempts, prompt, sentAt: started };
 }
 
-/** What an answer cost and costs at list price; undefined without prices (unknown, not zero). */
-function priceOf(model: ModelBinding, response: CachedResponse) {
-  return model.prices ? priceAnswer(model.prices, response, { batch: false }) : undefined;
+/** What an answer cost (a batch's at the batch price) and costs at list price; undefined without prices (unknown, not zero). */
+function priceOf(model: ModelBinding, response: CachedResponse, batch = false) {
+  return model.prices ? priceAnswer(model.prices, response, { batch }) : undefined;
 }
 
 /** `--count-tokens endpoint`: the endpoint's own count, retried as requests are; else undefined. */
@@ -246,7 +237,11 @@ export async function answerSample(
   const answer = await askModel(context, sample, endpoint, request, started, turn);
   if (answer === 'left') return undefined;
   if (answer === 'failed') return COMMITTED_LATER;
-  if (!answer.fresh) return { committed: scoreAndWrite(context, sample, request, answer, 0) };
+  if (!answer.fresh) {
+    // A batch of this run answered it: paid by this run (at the batch price), once.
+    const batched = context.batchAnswers?.delete(context.cache.keyFor(endpoint, request)) === true;
+    return { committed: scoreAndWrite(context, sample, request, { ...answer, fresh: batched, batched }, 0) };
+  }
   const latencyMs = Date.now() - (answer.sentAt ?? started);
   // A fresh answer is on its way to the store already: the slot sends its next request first,
   // and this one is scored and written right after, once this turn's requests are out.
@@ -274,7 +269,7 @@ function scoreAndWrite(
   const { model, progress } = context;
   const { response, fresh } = answer;
   // A cached answer cost nothing this time: neither paid nor at list price.
-  const price = fresh ? priceOf(model, response) : model.prices && { cost: 0, listCost: 0 };
+  const price = fresh ? priceOf(model, response, answer.batched) : model.prices && { cost: 0, listCost: 0 };
   // A reasoning model's thinking in the output is not its answer: scored without it.
   const scored = context.tasks[sample.task]!.score({
     sample,

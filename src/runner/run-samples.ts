@@ -74,6 +74,11 @@ export interface RunSamplesOptions {
    * from the start while the others take the samples.
    */
   downAtStart?: ReadonlyArray<{ model: ChatModel; error: MedbenchError }>;
+  /**
+   * `run --batch`: the cache keys this run's provider batches answered. A sample answered from
+   * the cache under one of them is the run's own paid answer (at the batch price), not a cache hit.
+   */
+  batchAnswers?: ReadonlySet<string>;
   /** With several endpoints: one failed as a whole and rests while the others take its samples. */
   onEndpointDown?: (event: { endpoint: string; error: MedbenchError; restMs: number }) => void;
 }
@@ -319,6 +324,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     progress: startProgress(options.samples.length, pending.length),
     fatal: undefined,
     failedFast: undefined,
+    ...(options.batchAnswers ? { batchAnswers: new Set(options.batchAnswers) } : {}),
   };
   const slots = slotsOf(model);
   // Each slot sends its run of the prefix order back to back, for the endpoint's prefix cache.

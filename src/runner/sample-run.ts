@@ -77,6 +77,8 @@ export interface SampleRun {
   progress: RunProgress;
   /** The error that stops the whole run (401, unreachable, a 404 model). */
   fatal: MedbenchError | undefined;
+  /** `run --batch`: cache keys answered by this run's batches, each counted paid once (then taken out). */
+  batchAnswers?: Set<string>;
   /**
    * With several endpoints: takes over a sample whose endpoint failed as a whole (it rests and
    * the sample goes to another): refused, unreachable, no such model, or retryable errors until

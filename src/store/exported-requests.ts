@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import { reportDamage } from './store-damage.js';
 import type { CachedResponse } from './store-rows.js';
+import { StoreTable } from './store-table.js';
 
 /** A request written out for an engine to answer, by its response cache key. */
 export interface ExportedRequest {
@@ -18,21 +18,7 @@ export interface ExportedRequest {
  * The requests `medbench export requests` wrote out, so that `medbench import responses` takes
  * an engine's answer only for one of them, into the response cache under that request's model.
  */
-export class ExportedRequests {
-  constructor(
-    private readonly database: () => Database.Database,
-    private readonly beforeWrite: () => void,
-    /** The store's path, named when it turns out damaged. */
-    readonly storePath: () => string,
-    /** The store's own write of one cached response. */
-    private readonly putResponse: (entry: {
-      cacheKey: string;
-      provider: string;
-      modelId: string;
-      response: CachedResponse;
-    }) => void,
-  ) {}
-
+export class ExportedRequests extends StoreTable {
   /** Records requests written out (one transaction); one exported again is recorded again. */
   record(requests: readonly ExportedRequest[]): void {
     if (requests.length === 0) return;

@@ -116,4 +116,32 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE responses ADD COLUMN cached_input_tokens INTEGER;
   ALTER TABLE responses ADD COLUMN cache_write_tokens INTEGER;
   `,
+  `
+  -- Provider batches (\`medbench run --batch\`): each submission's step in its lifecycle, recorded
+  -- before and after every remote call, so that a killed run resumes it and never creates it twice;
+  -- and its requests by custom id (the response cache key), with each one's outcome once read.
+  CREATE TABLE provider_batches (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    model_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('prepared', 'uploaded', 'submitting', 'submitted', 'ended', 'done', 'failed')),
+    size INTEGER NOT NULL,
+    file_id TEXT,
+    batch_id TEXT,
+    submitted_at TEXT,
+    reason TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE provider_batch_requests (
+    custom_id TEXT NOT NULL,
+    batch TEXT NOT NULL REFERENCES provider_batches(id) ON DELETE CASCADE,
+    outcome TEXT CHECK (outcome IN ('answered', 'failed')),
+    error TEXT,
+    PRIMARY KEY (batch, custom_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX provider_batch_requests_by_key ON provider_batch_requests (custom_id);
+  `,
 ];

@@ -7,6 +7,7 @@ import { ExportedRequests } from './exported-requests.js';
 import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
 import { GZIP_THRESHOLD_CHARS, type PreparedPrompt, preparePrompt, sha256 } from './prepared-prompt.js';
+import { ProviderBatches } from './provider-batches.js';
 import { reportDamage } from './store-damage.js';
 import {
   type CachedResponse,
@@ -318,12 +319,20 @@ export class Store {
   );
 
   /** Requests written out for an engine (`export requests`), answered by `import responses`. */
-  readonly exportedRequests = new ExportedRequests(
-    () => this.database,
-    () => this.materialize(),
-    () => this.path,
-    (entry) => this.putCachedResponse(entry),
-  );
+  readonly exportedRequests = new ExportedRequests(...this.tableAccess());
+
+  /** `run --batch`: each provider batch's step in its lifecycle, and its requests' outcomes. */
+  readonly providerBatches = new ProviderBatches(...this.tableAccess());
+
+  /** What a table's own class reads and writes through: the database, the first write, the path, the cache. */
+  private tableAccess() {
+    return [
+      () => this.database,
+      () => this.materialize(),
+      () => this.path,
+      (entry: Parameters<Store['putCachedResponse']>[0]) => this.putCachedResponse(entry),
+    ] as const;
+  }
 
   /** SQLite's data_version: changes when another connection commits (the viewer's cache key). */
   dataVersion(): number {

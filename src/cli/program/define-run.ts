@@ -87,6 +87,15 @@ export function retryOptions(command: Command, options: { forRuns?: boolean } = 
         'print per task what the run would send and the most it may cost (a chat model: the samples, prompt tokens and output limits left; a computation such as a baseline: the items left; an embedding model: the texts it would be sent); send and store nothing',
       )
       .option(
+        '--batch',
+        "send the requests through the provider's batch API (openai, azure-openai, anthropic, gemini: half price, answered within 24 hours); each batch is kept in the store, waited for with a progress line, and a re-run after Ctrl-C or a crash picks it up without submitting anything twice (docs/batch-mode.md)",
+      )
+      .option(
+        '--batch-poll-ms <ms>',
+        '--batch: the longest wait between two looks at a running batch (default 60000)',
+        integer('--batch-poll-ms', { min: 1 }),
+      )
+      .option(
         '--shard <i/n|auto>',
         "this machine's share of the run (its items split by a hash of their ids; a ranked query is still ranked against the whole corpus); `auto`: the index and count of the Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with MEDBENCH_SHARD_COUNT set to its completions) or Slurm array (SLURM_ARRAY_TASK_*) it runs in; `medbench merge` joins the shards' stores into one",
         checked((text) => parseShardOption(text, process.env)),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BatchClient } from '../../core/batch-client.js';
 import type {
   ChatCapabilities,
   ChatMessage,
@@ -7,43 +8,13 @@ import type {
   ChatResponse,
   EndpointFacts,
   GenerationParameters,
-  TokenUsage,
 } from '../../core/chat-model.js';
 import { HttpEndpoint, type HttpEndpointOptions } from '../http-endpoint.js';
 import { field, postJson } from '../http-json.js';
 import { settleProbe } from '../settle-probe.js';
+import { AnthropicBatchClient } from './anthropic-batch-client.js';
 import { anthropicConversation } from './anthropic-conversation.js';
-
-const responseSchema = z.object({
-  content: z.array(
-    z.object({ type: z.string(), text: z.string().optional(), thinking: z.string().optional() }),
-  ),
-  stop_reason: z.string().nullable().optional(),
-  usage: z
-    .object({
-      input_tokens: z.number(),
-      output_tokens: z.number(),
-      cache_read_input_tokens: z.number().nullable().optional(),
-      cache_creation_input_tokens: z.number().nullable().optional(),
-    })
-    .optional(),
-});
-
-/**
- * Anthropic's usage as medbench records it: its `input_tokens` are those after the last cache
- * breakpoint only, so every prompt token is input_tokens + cache_read + cache_creation.
- */
-export function anthropicUsage(usage: z.infer<typeof responseSchema>['usage']): TokenUsage | undefined {
-  if (!usage) return undefined;
-  const read = usage.cache_read_input_tokens ?? 0;
-  const written = usage.cache_creation_input_tokens ?? 0;
-  return {
-    inputTokens: usage.input_tokens + read + written,
-    outputTokens: usage.output_tokens,
-    ...(usage.cache_read_input_tokens != null ? { cachedInputTokens: read } : {}),
-    ...(usage.cache_creation_input_tokens != null ? { cacheWriteTokens: written } : {}),
-  };
-}
+import { messageAnswer, messageSchema } from './anthropic-message.js';
 
 export interface AnthropicChatModelOptions
   extends Pick<HttpEndpointOptions, 'headers' | 'secretHeaders' | 'query'> {
@@ -87,33 +58,38 @@ export class AnthropicChatModel extends HttpEndpoint implements ChatModel {
     return `Set ${this.apiKeyEnv ?? 'ANTHROPIC_API_KEY'} to a valid Anthropic API key.`;
   }
 
+  /** The body of a Messages API request, as `generate` sends it (and a batch request's `params`). */
+  messagesBody(request: ChatRequest): Record<string, unknown> {
+    return {
+      model: this.modelId,
+      ...anthropicGenerationFields(request.parameters),
+      ...anthropicConversation(request.messages, request.promptCache),
+      ...request.parameters.extraBody,
+    };
+  }
+
   async generate(request: ChatRequest): Promise<ChatResponse> {
     const response = await postJson({
       url: this.url('/v1/messages'),
       ...(await this.versioned()),
-      body: {
-        model: this.modelId,
-        ...anthropicGenerationFields(request.parameters),
-        ...anthropicConversation(request.messages, request.promptCache),
-        ...request.parameters.extraBody,
-      },
-      schema: responseSchema,
+      body: this.messagesBody(request),
+      schema: messageSchema,
       ...(request.signal ? { signal: request.signal } : {}),
     });
-    const thinking = response.content
-      .filter((block) => block.type === 'thinking')
-      .map((block) => block.thinking ?? '')
-      .join('');
-    return {
-      text: response.content
-        .filter((block) => block.type === 'text')
-        .map((block) => block.text ?? '')
-        .join(''),
-      ...(thinking ? { reasoning: thinking } : {}),
-      usage: anthropicUsage(response.usage),
-      finishReason: response.stop_reason ?? undefined,
-    };
+    return messageAnswer(response);
   }
+
+  /** Anthropic's Message Batches API for this model (`run --batch`). */
+  batchClient(): BatchClient {
+    this.batches ??= new AnthropicBatchClient({
+      url: (route) => this.url(route),
+      requestOptions: () => this.versioned(),
+      params: (request) => this.messagesBody(request),
+    });
+    return this.batches;
+  }
+
+  private batches: BatchClient | undefined;
 
   /**
    * GET /v1/models/{model} (free): a refused key or an unknown model id (or alias) fails here,

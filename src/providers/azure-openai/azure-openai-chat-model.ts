@@ -1,4 +1,5 @@
-import type { EndpointFacts } from '../../core/chat-model.js';
+import type { ChatRequest, EndpointFacts } from '../../core/chat-model.js';
+import { routeUrl, withQuery } from '../endpoint-identity.js';
 import {
   OpenAICompatibleChatModel,
   type OpenAICompatibleChatModelOptions,
@@ -46,6 +47,8 @@ export function azureEndpointOptions(options: AzureOpenAIOptions) {
     modelInBody: false,
     // A deployment has no /models route: a wrong one answers 404 on the first request.
     modelList: 'none' as const,
+    // Azure OpenAI's Batch API (a Global Batch deployment) on the resource's /openai/files and /openai/batches.
+    batchApi: true,
     notFoundHint: `Azure has no deployment "${options.deployment}" at ${options.resourceURL} (or not in api-version ${options.apiVersion ?? AZURE_OPENAI_DEFAULT_API_VERSION}): check the endpoint's "deployment", "baseURL" and "apiVersion" in medbench.config.json.`,
   };
 }
@@ -58,9 +61,33 @@ export class AzureOpenAIChatModel extends OpenAICompatibleChatModel {
   override readonly provider = 'azure-openai';
   private readonly reasoningModel: boolean;
 
+  private readonly resource: { url: string; deployment: string; query: Record<string, string> };
+
   constructor(options: AzureOpenAIOptions) {
     super(azureEndpointOptions(options));
     this.reasoningModel = options.reasoningModel === true;
+    this.resource = {
+      url: `${options.resourceURL.replace(/\/+$/, '')}/openai`,
+      deployment: options.deployment,
+      query: { ...options.query, 'api-version': options.apiVersion ?? AZURE_OPENAI_DEFAULT_API_VERSION },
+    };
+  }
+
+  /** The resource's Files and Batch API: /openai/files and /openai/batches with the api-version. */
+  protected override batchUrl(route: string): string {
+    return routeUrl(withQuery(this.resource.url, this.resource.query), route);
+  }
+
+  protected override batchEndpoint(): string {
+    return '/chat/completions';
+  }
+
+  /** A line of Azure's batch file: the deployment named as the body's model. */
+  protected override batchLine(request: ChatRequest): { url: string; body: Record<string, unknown> } {
+    return {
+      url: this.batchEndpoint(),
+      body: { ...this.chatBody(request), model: this.resource.deployment },
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { GenerateContentResponse, GoogleGenAI, Model } from '@google/genai';
+import type { BatchClient } from '../../core/batch-client.js';
 import type {
   ChatCapabilities,
   ChatMessage,
@@ -9,6 +10,7 @@ import type {
   GenerationParameters,
 } from '../../core/chat-model.js';
 import { settleProbe } from '../settle-probe.js';
+import { type BatchCallConfig, GeminiBatchClient } from './gemini-batch-client.js';
 import {
   callSignal,
   type GeminiConnection,
@@ -41,10 +43,35 @@ export class GeminiChatModel implements ChatModel {
   readonly endpoint: string;
   private client: Promise<GoogleGenAI> | undefined;
 
+  /** Gemini's Batch Mode (the Gemini API; Vertex AI's batches read and write Cloud Storage: none). */
+  readonly batchClient?: () => BatchClient;
+
   constructor(private readonly options: GeminiChatModelOptions) {
     this.modelId = options.modelId;
     this.provider = options.vertex ? 'vertex-ai' : 'gemini';
     this.endpoint = geminiIdentity(options);
+    if (!options.vertex) {
+      const client = new GeminiBatchClient({
+        modelId: this.modelId,
+        call: (signal, send) => this.mappedCall(signal, send),
+        content: (request) => contentRequest(request),
+        answer: geminiAnswer,
+      });
+      this.batchClient = () => client;
+    }
+  }
+
+  /** One SDK call, its failure as the runner reads it. */
+  private async mappedCall<T>(
+    signal: AbortSignal | undefined,
+    send: (client: GoogleGenAI, config: BatchCallConfig) => Promise<T>,
+  ): Promise<T> {
+    const watched = watchedFetch(this.options);
+    try {
+      return await this.call(watched, signal, send);
+    } catch (caught) {
+      throw this.failure(caught, signal, watched);
+    }
   }
 
   private sdk(): Promise<GoogleGenAI> {
@@ -140,48 +167,50 @@ export class GeminiChatModel implements ChatModel {
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
-    const watched = watchedFetch(this.options);
-    let response: GenerateContentResponse;
-    try {
-      response = await this.call(watched, request.signal, (client, config) =>
-        client.models.generateContent({
-          model: this.modelId,
-          contents: contentsOf(request.messages),
-          config: {
-            ...systemOf(request.messages),
-            ...geminiGeneration(request.parameters),
-            ...config,
-          },
-        }),
-      );
-    } catch (caught) {
-      throw this.failure(caught, request.signal, watched);
-    }
-    const candidate = response.candidates?.[0];
-    const usage = response.usageMetadata;
-    const parts = candidate?.content?.parts ?? [];
-    const thoughts = parts.map((part) => (part.thought ? (part.text ?? '') : '')).join('');
-    return {
-      text: parts.map((part) => (part.thought ? '' : (part.text ?? ''))).join(''),
-      ...(thoughts ? { reasoning: thoughts } : {}),
-      usage:
-        usage?.promptTokenCount !== undefined
-          ? {
-              inputTokens: usage.promptTokenCount,
-              // Thinking tokens are generated and billed as output.
-              outputTokens: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
-              ...(usage.thoughtsTokenCount !== undefined
-                ? { reasoningTokens: usage.thoughtsTokenCount }
-                : {}),
-              // Of promptTokenCount, those the context cache (implicit or explicit) served.
-              ...(usage.cachedContentTokenCount !== undefined
-                ? { cachedInputTokens: usage.cachedContentTokenCount }
-                : {}),
-            }
-          : undefined,
-      finishReason: candidate?.finishReason ?? response.promptFeedback?.blockReason ?? undefined,
-    };
+    const response = await this.mappedCall(request.signal, (client, config) => {
+      const { contents, config: generation } = contentRequest(request);
+      return client.models.generateContent({
+        model: this.modelId,
+        contents,
+        config: { ...generation, ...config },
+      });
+    });
+    return geminiAnswer(response);
   }
+}
+
+/** The contents and config of generateContent for a request (as `generate` sends it, a batch's inlined request). */
+function contentRequest(request: ChatRequest) {
+  return {
+    contents: contentsOf(request.messages),
+    config: { ...systemOf(request.messages), ...geminiGeneration(request.parameters) },
+  };
+}
+
+/** A GenerateContentResponse as medbench records it: the text, the thoughts apart, the usage. */
+function geminiAnswer(response: GenerateContentResponse): ChatResponse {
+  const candidate = response.candidates?.[0];
+  const usage = response.usageMetadata;
+  const parts = candidate?.content?.parts ?? [];
+  const thoughts = parts.map((part) => (part.thought ? (part.text ?? '') : '')).join('');
+  return {
+    text: parts.map((part) => (part.thought ? '' : (part.text ?? ''))).join(''),
+    ...(thoughts ? { reasoning: thoughts } : {}),
+    usage:
+      usage?.promptTokenCount !== undefined
+        ? {
+            inputTokens: usage.promptTokenCount,
+            // Thinking tokens are generated and billed as output.
+            outputTokens: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
+            ...(usage.thoughtsTokenCount !== undefined ? { reasoningTokens: usage.thoughtsTokenCount } : {}),
+            // Of promptTokenCount, those the context cache (implicit or explicit) served.
+            ...(usage.cachedContentTokenCount !== undefined
+              ? { cachedInputTokens: usage.cachedContentTokenCount }
+              : {}),
+          }
+        : undefined,
+    finishReason: candidate?.finishReason ?? response.promptFeedback?.blockReason ?? undefined,
+  };
 }
 
 /**

@@ -37,6 +37,8 @@ export async function openAICompatibleModel(
     promptCacheKey: !serverExtensions,
     // OpenAI's own list is complete: a model it lacks does not exist for this key.
     modelList: serverExtensions ? ('partial' as const) : ('complete' as const),
+    // OpenAI's own API has the Files and Batch API; a vLLM-style server does not.
+    batchApi: !serverExtensions,
     ...httpOptions(options),
   };
   if (options.completions) {

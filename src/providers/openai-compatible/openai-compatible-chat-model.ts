@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BatchClient } from '../../core/batch-client.js';
 import type {
   ChatCapabilities,
   ChatMessage,
@@ -8,6 +9,7 @@ import type {
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import { postJson } from '../http-json.js';
+import { OpenAIBatchClient } from './openai-batch-client.js';
 import { chatCompletionAnswer, chatCompletionSchema } from './openai-chat-completion.js';
 import {
   type OpenAICompatibleChatModelOptions,
@@ -20,11 +22,38 @@ export type { OpenAICompatibleChatModelOptions } from './openai-compatible-endpo
 /** Any server speaking OpenAI's /chat/completions: OpenAI, vLLM, SGLang, Ollama, llama.cpp … */
 export class OpenAICompatibleChatModel extends OpenAICompatibleEndpoint implements ChatModel {
   readonly provider: string = 'openai-compatible';
+  /** OpenAI's Batch API, where the server has it (`batchApi`). */
+  readonly batchClient?: () => BatchClient;
+
   private promptCacheKey: boolean;
 
   constructor(options: OpenAICompatibleChatModelOptions) {
     super(options);
     this.promptCacheKey = options.promptCacheKey ?? false;
+    if (options.batchApi) {
+      const client = new OpenAIBatchClient({
+        url: (route) => this.batchUrl(route),
+        requestOptions: () => this.requestOptions(),
+        batchRequest: (request) => this.batchLine(request),
+        batchEndpoint: () => this.batchEndpoint(),
+      });
+      this.batchClient = () => client;
+    }
+  }
+
+  /** Where the Files and Batch API routes are (OpenAI: under the base URL). */
+  protected batchUrl(route: string): string {
+    return this.url(route);
+  }
+
+  /** The `url` of the provider's batch lines, which its batch names as its endpoint. */
+  protected batchEndpoint(): string {
+    return '/v1/chat/completions';
+  }
+
+  /** A request as a line of the provider's own batch file (OpenAI: the exported line). */
+  protected batchLine(request: ChatRequest): { url: string; body: Record<string, unknown> } {
+    return this.batchRequest(request);
   }
 
   get capabilities(): ChatCapabilities {

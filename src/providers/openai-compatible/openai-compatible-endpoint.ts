@@ -24,6 +24,8 @@ export interface OpenAICompatibleChatModelOptions extends HttpEndpointOptions {
    * error), `none` (no such route: nothing is asked).
    */
   modelList?: 'complete' | 'partial' | 'none';
+  /** The server has OpenAI's Files and Batch API under the base URL (OpenAI's own): `run --batch` uses it. */
+  batchApi?: boolean;
 }
 
 const modelListSchema = z.object({

@@ -1,0 +1,110 @@
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'vitest';
+import { type Interception, startInterceptingProxy } from '../support/intercepting-proxy.js';
+import type { BillingLedger } from '../support/platform/billing-ledger.js';
+import { reportJson, runCli, startCli } from './cli.js';
+
+/** Answers that vary by prompt: equal reports mean the same answers in the same places. */
+export const variedAnswer = (prompt: string) =>
+  JSON.stringify({ answer: prompt.length % 3 === 0 ? 'Odile Varga' : `x${prompt.length % 7}` });
+
+/** A config file in `folder` whose model `gpt` is `entry` (a provider, model and endpoint on a local platform). */
+export function modelConfig(folder: string, entry: Record<string, unknown>): string {
+  const path = join(folder, `config-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, JSON.stringify({ models: { gpt: { contextWindow: 128000, ...entry } } }));
+  return path;
+}
+
+/** `run` of `dataset` on the config's model `gpt` into `home`. */
+export const runArgs = (dataset: string, home: string, config: string, extra: readonly string[] = []) => [
+  ...['--home', home, 'run', '--dataset', dataset],
+  ...['--model', 'gpt', '--config', config, ...extra],
+];
+
+export const runModel = (
+  dataset: string,
+  environment: NodeJS.ProcessEnv,
+): ((home: string, config: string, extra?: readonly string[]) => ReturnType<typeof runCli>) => {
+  return (home, config, extra = []) => runCli(runArgs(dataset, home, config, extra), environment);
+};
+
+/** The report's scores, without the moments it was made, where the answers came from and their cost. */
+export async function reportedScores(home: string): Promise<unknown> {
+  const printed = (await reportJson(home, 'medodyssey', ['generatedAt', 'createdAt', 'cost'])) as Record<
+    string,
+    unknown
+  >;
+  const { usage: _usage, ...rest } = printed;
+  return rest;
+}
+
+/** What the report says the runs cost. */
+export async function reportedCost(home: string): Promise<number> {
+  const printed = (await reportJson(home, 'medodyssey', [])) as { runs: Array<{ usage: { cost: number } }> };
+  return printed.runs.reduce((sum, run) => sum + run.usage.cost, 0);
+}
+
+/** What a platform billed, in dollars, for requests of one mode. */
+export const billed = (ledger: BillingLedger, mode: 'sync' | 'batch') =>
+  ledger.entries.filter((entry) => entry.mode === mode).reduce((sum, entry) => sum + entry.cost, 0);
+
+/** The one submission's step in a home's store, and whether any of its results were kept. */
+export function storedBatch(home: string): { state: string; settled: boolean } {
+  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
+  try {
+    const state = database.prepare('SELECT state FROM provider_batches').pluck().all() as string[];
+    const settled = database
+      .prepare('SELECT COUNT(*) FROM provider_batch_requests WHERE outcome IS NOT NULL')
+      .pluck()
+      .get() as number;
+    expect(state).toHaveLength(1);
+    return { state: state[0]!, settled: settled > 0 };
+  } finally {
+    database.close();
+  }
+}
+
+export interface Killer {
+  url: string;
+  close(): Promise<void>;
+  /** Runs the CLI with `args` and kills it once its create reached the platform. */
+  killAfterCreate(args: string[], environment: NodeJS.ProcessEnv): Promise<void>;
+}
+
+/**
+ * A proxy in front of a platform that, once armed, lets a run's creating call reach the platform
+ * and kills the run (SIGKILL) before the answer reaches it: the batch exists, medbench never
+ * learnt its id. `answer`: routes the platform does not stand in for; `rewrite`: paths it serves
+ * under another name.
+ */
+export async function createKiller(options: {
+  target: () => string;
+  isCreate: (method: string, path: string) => boolean;
+  answer?: (method: string, path: string) => Interception | undefined;
+  rewrite?: (path: string) => string;
+}): Promise<Killer> {
+  let armed = false;
+  let victim: ChildProcess | undefined;
+  const proxy = await startInterceptingProxy(
+    options.target,
+    (method, path) =>
+      options.answer?.(method, path) ?? (armed && options.isCreate(method, path) ? 'hold-after' : 'forward'),
+    () => victim?.kill('SIGKILL'),
+    options.rewrite,
+  );
+  return {
+    url: proxy.url,
+    close: () => proxy.close(),
+    async killAfterCreate(args, environment) {
+      armed = true;
+      const started = startCli(args, environment);
+      victim = started.child;
+      const killed = await started.done;
+      armed = false;
+      expect(killed.code, killed.stderr).toBeNull();
+    },
+  };
+}
