@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { writeOutputFile } from '../../compose/output-file.js';
 import { parseChoiceList } from '../../compose/parse-options.js';
+import { reportDocument } from '../../compose/report-document.js';
 import { storedRuns } from '../../compose/stored-report.js';
 import { suiteNamed } from '../../compose/suites.js';
 import type { CommandOutput } from '../../core/command-output.js';
@@ -84,7 +85,9 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
       output.stderr(`Wrote ${path}\n`);
     }
     if (options.json)
-      output.stdout(`${JSON.stringify({ ...(report as object), usage, limited, settings }, null, 2)}\n`);
+      output.stdout(
+        `${JSON.stringify(reportDocument(suite, report, { usage, limited, settings }), null, 2)}\n`,
+      );
     else if (!options.html) {
       const sections = [
         renderSettingsText(settings),

@@ -1,5 +1,6 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import { escapeHtml } from '../../report/escape-html.js';
+import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderScatter } from '../../report/svg-scatter.js';
 import { renderTextTable } from '../../report/text-table.js';
 import { levelScore } from './level-score.js';
@@ -35,7 +36,8 @@ const COLUMNS = {
   ],
 } as const;
 
-export interface ClueRunReport {
+/** One run of the report: what every suite says of a run (model id, provider, source, statuses, settings), then CLUE's scores. */
+export interface ClueRunReport extends RunSummary {
   runId: string;
   label: string;
   /** Which version of the authors' scripts produced every number of this run. */
@@ -117,6 +119,7 @@ export function buildClueReport(
       return {
         runId: run.id,
         label: run.label,
+        ...runSummary(run, results),
         protocol: protocol ? { name: protocol.name, commit: protocol.commit } : null,
         umls: !umls
           ? null

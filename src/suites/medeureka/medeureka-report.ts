@@ -1,6 +1,7 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import { RETRIEVAL_CUTOFFS } from '../../metrics/retrieval.js';
 import { escapeHtml } from '../../report/escape-html.js';
+import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderLineChart } from '../../report/svg-line-chart.js';
 import { renderRadar } from '../../report/svg-radar.js';
 import { renderTextTable } from '../../report/text-table.js';
@@ -8,7 +9,8 @@ import { dataTypeOf, MEDEUREKA_DATASETS } from './datasets.js';
 
 type Scores = Record<string, number>;
 
-export interface MedEurekaRunReport {
+/** One run of the report: what every suite says of a run (model id, provider, source, statuses, settings), then MedEureka's scores. */
+export interface MedEurekaRunReport extends RunSummary {
   runId: string;
   label: string;
   /** The retriever: kind, provider, model id, revision, instruction template … (no secrets). */
@@ -74,6 +76,7 @@ export function buildMedEurekaReport(
       return {
         runId: run.id,
         label: run.label,
+        ...runSummary(run, results),
         model: run.model,
         datasets,
         average: meanOf(Object.values(datasets)),

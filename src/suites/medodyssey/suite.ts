@@ -17,6 +17,7 @@ import {
   medodysseyTables,
   tenDatasetScores,
 } from './medodyssey-report.js';
+import { medodysseyReportSchema } from './medodyssey-report-schema.js';
 import { renderMedOdysseyText } from './medodyssey-text.js';
 
 /**
@@ -86,6 +87,7 @@ export const medodysseySuite: Suite<MedOdysseyReport> = {
   metricName: medodysseyMetricName,
   primaryMetric: 'esm',
   counts: (row, run) => countedInTables(row, (run.model.contextWindow as number | null | undefined) ?? null),
+  reportSchema: medodysseyReportSchema,
   report: (runs) => buildMedOdysseyReport(runs),
   renderText: (report, options) => renderMedOdysseyText(report, options.metrics),
   renderHtml: renderMedOdysseyHtml,

@@ -51,11 +51,19 @@ export function buildArithSamples(pairs: ReadonlyArray<[number, number]>): Sampl
   );
 }
 
-// 4. Aggregation: one JSON report, the document every form (text, --json, HTML) shows.
-export interface ArithReport {
-  suite: 'arith';
-  runs: Array<{ runId: string; label: string; accuracy: Record<string, number | null> }>;
-}
+// 4. Aggregation: one JSON report, the document every form (text, --json, HTML) shows; its zod
+//    schema checks what `report --json` prints and is part of schemas/report.schema.json.
+const arithReportSchema = z.strictObject({
+  suite: z.literal('arith'),
+  runs: z.array(
+    z.strictObject({
+      runId: z.string(),
+      label: z.string(),
+      accuracy: z.record(z.string(), z.number().nullable()),
+    }),
+  ),
+});
+export type ArithReport = z.infer<typeof arithReportSchema>;
 
 const LANGUAGES = ['en', 'de'] as const;
 
@@ -69,6 +77,7 @@ export const arithSuite: Suite<ArithReport> = {
   // The viewer's sample list offers a menu of this param's values (`size=small`).
   sampleFilters: [{ param: 'size', label: 'sum size' }],
   primaryMetric: 'exact',
+  reportSchema: arithReportSchema,
   report: (runs) => ({
     suite: 'arith',
     runs: runs.map(({ run, results }) => ({

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonSchemaFiles, REPORT_SCHEMA_VERSION, reportDocument } from './report-document.js';
+import { SUITES, suiteNamed } from './suites.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const NO_SECTIONS = { usage: [], limited: [], settings: [] };
+const emptyReport = { suite: 'medeureka', generatedAt: '2026-11-27T00:00:00.000Z', runs: [] };
+
+describe('the report --json document and the shipped JSON Schemas', () => {
+  it('schemas/ holds what the zod schemas generate (run `npm run build` or `node tools/write-schemas.js` after changing one)', () => {
+    for (const [name, text] of Object.entries(jsonSchemaFiles(SUITES)))
+      expect(readFileSync(join(ROOT, 'schemas', name), 'utf8'), `schemas/${name} is stale`).toBe(text);
+  });
+
+  it('the package ships schemas/', () => {
+    const files = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
+    expect(files).toContain('schemas');
+  });
+
+  it('starts with its schema version and carries the sections every suite has', () => {
+    const document = reportDocument(suiteNamed('medeureka'), emptyReport, NO_SECTIONS);
+    expect(Object.keys(document as object)).toEqual([
+      'schemaVersion',
+      'suite',
+      'generatedAt',
+      'runs',
+      'usage',
+      'limited',
+      'settings',
+    ]);
+    expect((document as { schemaVersion: number }).schemaVersion).toBe(REPORT_SCHEMA_VERSION);
+  });
+
+  it('refuses a report its schema does not describe, naming where (the schema cannot drift from what is printed)', () => {
+    const suite = suiteNamed('medeureka');
+    expect(() => reportDocument(suite, { ...emptyReport, extra: 1 }, NO_SECTIONS)).toThrow(
+      /MedEureka report does not fit its schema at \(root\): Unrecognized key: "extra" \(a medbench bug/,
+    );
+    const run = { runId: 'r', label: 'bm25', model: {}, datasets: {}, average: { 'mrr@10': Number.NaN } };
+    expect(() => reportDocument(suite, { ...emptyReport, runs: [run] }, NO_SECTIONS)).toThrow(
+      /does not fit its schema at runs\.0\.modelId/,
+    );
+  });
+
+  it('a JSON Schema per suite, told apart by `suite`, and the config schema with every provider', () => {
+    const files = jsonSchemaFiles(SUITES);
+    const report = JSON.parse(files['report.schema.json']!) as {
+      $schema: string;
+      oneOf: Array<{ properties: { suite: { const: string }; schemaVersion: { const: number } } }>;
+    };
+    expect(report.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(report.oneOf.map((document) => document.properties.suite.const)).toEqual(
+      SUITES.map((suite) => suite.name),
+    );
+    expect(report.oneOf.every((document) => document.properties.schemaVersion.const === 1)).toBe(true);
+    const config = JSON.parse(files['config.schema.json']!) as {
+      properties: { models: { additionalProperties: { properties: { provider: { enum: string[] } } } } };
+    };
+    expect(config.properties.models.additionalProperties.properties.provider.enum).toContain('openai');
+  });
+});

@@ -1,0 +1,169 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportDocumentSchema } from '../../src/compose/report-document.js';
+import { suiteNamed } from '../../src/compose/suites.js';
+import { writeClueFixtures } from '../support/clue-fixtures.js';
+import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
+import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
+
+// Real runs of the three suites in one home: the demo (MedOdyssey's extractive baseline, MedEureka's
+// BM25 and LSA), a priced chat model on NIAH and on CLUE (with generation settings), and CLUE's
+// baseline limited to one item per task.
+const scratch = temporaryHome();
+const home = temporaryHome();
+const clueData = join(scratch, 'clue');
+const niah = join(scratch, 'niah.jsonl');
+let server: LlmTestServer;
+
+beforeAll(async () => {
+  mkdirSync(clueData);
+  writeClueFixtures(clueData);
+  await buildSampleNiah(niah, '1000');
+  // NIAH answers that are no JSON (bad_format); every prompt's first 8 tokens read from the prompt cache.
+  server = await startLlmTestServer({
+    fallback: () => ({ kind: 'answer', text: 'I cannot tell.', cachedTokens: 8 }),
+  });
+  const config = join(scratch, 'config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      models: {
+        clinical: {
+          provider: 'openai-compatible',
+          model: 'clinical-7b',
+          label: 'Clinical 7B',
+          endpoints: [{ baseURL: `${server.url}/v1` }],
+          contextWindow: 8000,
+          tokenizer: 'o200k_base',
+          temperature: 0,
+          topP: 0.9,
+          seed: 7,
+          prices: { inputPerMillion: 1, outputPerMillion: 2 },
+        },
+      },
+    }),
+  );
+  const runs = [
+    ['demo'],
+    ['run', '--dataset', niah, '--model', 'clinical', '--config', config],
+    ['run', 'clue', '--data', clueData, '--model', 'clinical', '--config', config],
+    ['run', 'clue', '--data', clueData, '--model', 'baseline', '--limit', '1'],
+  ];
+  for (const args of runs) {
+    const ran = await runCli(['--home', home, ...args]);
+    expect(ran.code, `${args.join(' ')}: ${ran.stderr}`).toBe(0);
+  }
+}, 120_000);
+afterAll(async () => {
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+interface RunFields {
+  label: string;
+  modelId: string | null;
+  provider: string | null;
+  source: string;
+  scoringMode: string;
+  statuses: Record<string, number>;
+  settings: Record<string, unknown>;
+}
+
+/** `report --json` of a suite, checked against the schema `schemas/report.schema.json` is generated from. */
+async function reportJson(suite: string) {
+  const printed = await runCli(['--home', home, 'report', '--suite', suite, '--json']);
+  expect(printed.code, printed.stderr).toBe(0);
+  const document = JSON.parse(printed.stdout) as unknown;
+  // Strict: a field the schema lacks, a missing one, a NaN printed as null each fail here.
+  reportDocumentSchema(suiteNamed(suite)).parse(document);
+  return document as {
+    schemaVersion: number;
+    runs: RunFields[];
+    usage: Array<{ label: string; task: string; cachedInputTokens: number | null; listCost: number | null }>;
+    limited: Array<{ label: string }>;
+    settings: Array<{ label: string; settings: Record<string, unknown> }>;
+  };
+}
+
+const summaryOf = (run: RunFields) => ({
+  label: run.label,
+  modelId: run.modelId,
+  provider: run.provider,
+  source: run.source,
+  scoringMode: run.scoringMode,
+  statuses: run.statuses,
+  settings: run.settings,
+});
+const chatSettings = { temperature: 0, topP: 0.9, seed: 7 };
+
+describe('report --json of every suite (built CLI)', () => {
+  it('MedOdyssey: the schema version, each run with model id, provider, source, scoring mode, statuses and settings', async () => {
+    const report = await reportJson('medodyssey');
+    expect(report.schemaVersion).toBe(1);
+    const byLabel = new Map(report.runs.map((run) => [run.label, summaryOf(run)]));
+    expect(byLabel.get('Clinical 7B')).toEqual({
+      label: 'Clinical 7B',
+      modelId: 'clinical-7b',
+      provider: 'openai-compatible',
+      source: 'evaluated',
+      scoringMode: 'standard',
+      statuses: { ok: 0, bad_format: 20, too_long: 0, error: 0 },
+      settings: expect.objectContaining(chatSettings),
+    });
+    expect(byLabel.get('baseline:extractive')).toMatchObject({
+      modelId: 'extractive',
+      provider: 'baseline',
+      settings: {},
+    });
+    expect(report.usage.find((row) => row.label === 'Clinical 7B')).toMatchObject({
+      task: 'niah',
+      cachedInputTokens: 8 * 20,
+      listCost: expect.any(Number),
+    });
+  });
+
+  it('CLUE: the same fields per run (none before), the limited run, the settings section', async () => {
+    const report = await reportJson('clue');
+    expect(report.schemaVersion).toBe(1);
+    const [clinical, baseline] = report.runs.map(summaryOf);
+    expect(clinical).toEqual({
+      label: 'Clinical 7B',
+      modelId: 'clinical-7b',
+      provider: 'openai-compatible',
+      source: 'evaluated',
+      scoringMode: 'standard',
+      statuses: expect.objectContaining({ too_long: 0, error: 0 }),
+      settings: expect.objectContaining(chatSettings),
+    });
+    expect(Object.values(clinical!.statuses).reduce((sum, count) => sum + count, 0)).toBeGreaterThan(0);
+    expect(baseline).toEqual({
+      label: 'baseline',
+      modelId: 'clue-baseline',
+      provider: 'baseline',
+      source: 'evaluated',
+      scoringMode: 'standard',
+      statuses: { ok: expect.any(Number), bad_format: 0, too_long: 0, error: 0 },
+      settings: {},
+    });
+    expect(report.limited.map((run) => run.label)).toEqual(['baseline']);
+    expect(report.settings.map((run) => run.label)).toEqual(['Clinical 7B']);
+  });
+
+  it('MedEureka: the same fields per run, the retriever named as the model id', async () => {
+    const report = await reportJson('medeureka');
+    expect(report.schemaVersion).toBe(1);
+    expect(report.runs.map(summaryOf)).toEqual(
+      ['bm25', 'lsa'].map((name) => ({
+        label: name,
+        modelId: name,
+        provider: null,
+        source: 'evaluated',
+        scoringMode: 'standard',
+        statuses: { ok: 18, bad_format: 0, too_long: 0, error: 0 },
+        settings: {},
+      })),
+    );
+  });
+});
