@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configSchema } from './config.js';
 import { jsonSchemaFiles, REPORT_SCHEMA_VERSION, reportDocument } from './report-document.js';
 import { SUITES, suiteNamed } from './suites.js';
 
@@ -60,4 +61,44 @@ describe('the report --json document and the shipped JSON Schemas', () => {
     };
     expect(config.properties.models.additionalProperties.properties.provider.enum).toContain('openai');
   });
+});
+
+/** The configs the docs show whole (a ```json block with `models` or `embeddingModels`), by file. */
+function documentedConfigs(): Array<[string, Record<string, unknown>]> {
+  const pages = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.md'))
+      .map((path) => join('docs', path)),
+  ];
+  return pages.flatMap((page) =>
+    [
+      ...readFileSync(join(ROOT, page), 'utf8').matchAll(
+        /```json\n(\{\s*"(?:models|embeddingModels|defaults)"[\s\S]*?)```/g,
+      ),
+    ].map(
+      (match) =>
+        [page, JSON.parse(match[1]!) as Record<string, unknown>] as [string, Record<string, unknown>],
+    ),
+  );
+}
+
+describe('the config schema (schemas/config.schema.json is generated from it)', () => {
+  const configs = documentedConfigs();
+
+  it('the docs show whole configs', () => {
+    expect(configs.map(([page]) => page)).toEqual(
+      expect.arrayContaining(['docs/formats.md', 'docs/providers/azure-openai.md']),
+    );
+  });
+
+  it.each(configs)(
+    '%s: its config is valid, also naming the shipped schema as its $schema',
+    (_page, config) => {
+      expect(configSchema.safeParse(config).error?.issues).toBeUndefined();
+      const named = { $schema: './node_modules/medbench/schemas/config.schema.json', ...config };
+      expect(configSchema.safeParse(named).error?.issues).toBeUndefined();
+      expect(configSchema.safeParse({ ...config, $schemas: 'x' }).success).toBe(false);
+    },
+  );
 });
