@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportDocumentSchema } from '../../src/compose/report-document.js';
@@ -32,7 +32,7 @@ beforeAll(async () => {
         clinical: {
           provider: 'openai-compatible',
           model: 'clinical-7b',
-          label: 'Clinical 7B',
+          label: 'Clinical, 7B',
           endpoints: [{ baseURL: `${server.url}/v1` }],
           contextWindow: 8000,
           tokenizer: 'o200k_base',
@@ -103,8 +103,8 @@ describe('report --json of every suite (built CLI)', () => {
     const report = await reportJson('medodyssey');
     expect(report.schemaVersion).toBe(1);
     const byLabel = new Map(report.runs.map((run) => [run.label, summaryOf(run)]));
-    expect(byLabel.get('Clinical 7B')).toEqual({
-      label: 'Clinical 7B',
+    expect(byLabel.get('Clinical, 7B')).toEqual({
+      label: 'Clinical, 7B',
       modelId: 'clinical-7b',
       provider: 'openai-compatible',
       source: 'evaluated',
@@ -117,7 +117,7 @@ describe('report --json of every suite (built CLI)', () => {
       provider: 'baseline',
       settings: {},
     });
-    expect(report.usage.find((row) => row.label === 'Clinical 7B')).toMatchObject({
+    expect(report.usage.find((row) => row.label === 'Clinical, 7B')).toMatchObject({
       task: 'niah',
       cachedInputTokens: 8 * 20,
       listCost: expect.any(Number),
@@ -129,7 +129,7 @@ describe('report --json of every suite (built CLI)', () => {
     expect(report.schemaVersion).toBe(1);
     const [clinical, baseline] = report.runs.map(summaryOf);
     expect(clinical).toEqual({
-      label: 'Clinical 7B',
+      label: 'Clinical, 7B',
       modelId: 'clinical-7b',
       provider: 'openai-compatible',
       source: 'evaluated',
@@ -148,7 +148,7 @@ describe('report --json of every suite (built CLI)', () => {
       settings: {},
     });
     expect(report.limited.map((run) => run.label)).toEqual(['baseline']);
-    expect(report.settings.map((run) => run.label)).toEqual(['Clinical 7B']);
+    expect(report.settings.map((run) => run.label)).toEqual(['Clinical, 7B']);
   });
 
   it('MedEureka: the same fields per run, the retriever named as the model id', async () => {
@@ -165,5 +165,75 @@ describe('report --json of every suite (built CLI)', () => {
         settings: {},
       })),
     );
+  });
+});
+
+/** The records of a CSV text (RFC 4180: quoted fields may hold commas, quotes doubled, line breaks). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    const next = text[index + 1];
+    if (quoted && char === '"' && next === '"') {
+      field += '"';
+      index++;
+    } else if (char === '"') quoted = !quoted;
+    else if (quoted) field += char;
+    else if (char === ',') {
+      record.push(field);
+      field = '';
+    } else if (char === '\r' && next === '\n') {
+      records.push([...record, field]);
+      record = [];
+      field = '';
+      index++;
+    } else field += char;
+  }
+  expect(field + record.join(''), 'the last record ends in CRLF').toBe('');
+  return records;
+}
+
+/** A text report line as cells: the columns are 2 or more spaces apart (a label has single spaces). */
+const cellsOf = (line: string) => line.split(/ {2,}/).join('|');
+
+describe('report --csv <folder> of every suite (built CLI)', () => {
+  it.each([
+    [
+      'medodyssey',
+      [
+        ...['niah-en-esm', 'niah-zh-esm', 'counting-esm', 'niah-en-ssm', 'niah-zh-ssm', 'counting-ssm'],
+        ...['medical-esm', 'medical-ssm', 'medical-by-level-esm', 'medical-by-level-ssm'],
+        ...['niah-errors-esm', 'niah-errors-ssm', 'usage'],
+      ],
+    ],
+    ['clue', ['level-1', 'level-2', 'usage']],
+    ['medeureka', ['mrr-10', 'hr-10', 'mrr-10-by-data-type', 'mrr-10-by-language', 'mrr-10-by-granularity']],
+  ])('%s: a CSV per table the text shows, its cells as shown, the paths on stdout', async (suite, names) => {
+    const folder = join(scratch, `csv-${suite}`);
+    const written = await runCli(['--home', home, 'report', '--suite', suite, '--csv', folder]);
+    expect(written.code, written.stderr).toBe(0);
+    const paths = written.stdout.trim().split('\n');
+    expect(paths).toEqual(names.map((name) => join(folder, `${suite}-${name}.csv`)));
+    const text = (await runCli(['--home', home, 'report', '--suite', suite])).stdout;
+    const lines = text.split('\n');
+    // The tables come in the text's order (MRR@10's and HR@10's share a header): each after the last.
+    let after = -1;
+    for (const path of paths) {
+      expect(existsSync(path)).toBe(true);
+      const records = parseCsv(readFileSync(path, 'utf8'));
+      expect(records.length).toBeGreaterThan(1);
+      expect(new Set(records.map((record) => record.length)).size, `${path}: one width`).toBe(1);
+      // The text report's table with the same header: the same rows, cell for cell.
+      const at = lines.findIndex((line, index) => index > after && cellsOf(line) === records[0]!.join('|'));
+      after = at;
+      expect(at, `${path}: its header in the text report`).toBeGreaterThanOrEqual(0);
+      expect(lines[at + 1]).toMatch(/^-+( +-+)*$/);
+      const shown = lines.slice(at + 2, at + 1 + records.length).map(cellsOf);
+      expect(shown).toEqual(records.slice(1).map((record) => record.join('|').replace(/\|+$/, '')));
+    }
+    if (suite === 'clue') expect(readFileSync(paths[0]!, 'utf8')).toContain('\r\n"Clinical, 7B",');
   });
 });

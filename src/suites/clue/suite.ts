@@ -1,5 +1,11 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
-import { buildClueReport, type ClueReport, renderClueHtml, renderClueText } from './clue-report.js';
+import {
+  buildClueReport,
+  type ClueReport,
+  clueTables,
+  renderClueHtml,
+  renderClueText,
+} from './clue-report.js';
 import { clueReportSchema } from './clue-report-schema.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
 
@@ -79,6 +85,7 @@ export const clueSuite: Suite<ClueReport> = {
   reportSchema: clueReportSchema,
   report: (runs, options) => buildClueReport(runs, options.base ? { base: options.base } : {}),
   renderText: (report) => renderClueText(report),
+  tables: (report) => clueTables(report),
   renderHtml: renderClueHtml,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => clueLeaderboard(buildClueReport(runs)),

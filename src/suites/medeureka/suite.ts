@@ -3,6 +3,7 @@ import { datasetOfKey } from './datasets.js';
 import {
   buildMedEurekaReport,
   type MedEurekaReport,
+  medeurekaTables,
   renderMedEurekaHtml,
   renderMedEurekaText,
 } from './medeureka-report.js';
@@ -60,6 +61,7 @@ export const medeurekaSuite: Suite<MedEurekaReport> = {
   reportSchema: medeurekaReportSchema,
   report: (runs) => buildMedEurekaReport(runs),
   renderText: (report) => renderMedEurekaText(report),
+  tables: (report) => medeurekaTables(report),
   renderHtml: renderMedEurekaHtml,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => medeurekaLeaderboard(buildMedEurekaReport(runs)),

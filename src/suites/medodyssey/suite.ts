@@ -18,6 +18,7 @@ import {
   tenDatasetScores,
 } from './medodyssey-report.js';
 import { medodysseyReportSchema } from './medodyssey-report-schema.js';
+import { medodysseyReportTables } from './medodyssey-tables.js';
 import { renderMedOdysseyText } from './medodyssey-text.js';
 
 /**
@@ -90,6 +91,7 @@ export const medodysseySuite: Suite<MedOdysseyReport> = {
   reportSchema: medodysseyReportSchema,
   report: (runs) => buildMedOdysseyReport(runs),
   renderText: (report, options) => renderMedOdysseyText(report, options.metrics),
+  tables: (report, options) => medodysseyReportTables(report, options.metrics),
   renderHtml: renderMedOdysseyHtml,
   runCount: (report) => report.runs.length,
   leaderboard: medodysseyLeaderboard,

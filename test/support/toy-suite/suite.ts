@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Sample } from '../../../src/core/sample.js';
 import type { Suite } from '../../../src/core/suite.js';
 import type { Task } from '../../../src/core/task.js';
-import { renderTextTable } from '../../../src/report/text-table.js';
+import { renderReportTable } from '../../../src/report/text-table.js';
 
 /**
  * A fourth suite, whole, as docs/adding-a-suite.md walks through it: "arith", sums of small
@@ -92,14 +92,19 @@ export const arithSuite: Suite<ArithReport> = {
       ),
     })),
   }),
-  renderText: (report) =>
-    renderTextTable(
-      ['Model', ...LANGUAGES],
-      report.runs.map((run) => [
+  // The tables the text shows, by name (`report --csv` writes each).
+  tables: (report) => [
+    {
+      name: 'accuracy',
+      title: 'Arith: accuracy (%) per language',
+      header: ['Model', ...LANGUAGES],
+      rows: report.runs.map((run) => [
         run.label,
         ...LANGUAGES.map((language) => run.accuracy[language]?.toFixed(1) ?? '—'),
       ]),
-    ),
+    },
+  ],
+  renderText: (report) => arithSuite.tables(report, {}).map(renderReportTable).join('\n\n'),
   renderHtml: (report) => `<!doctype html><title>Arith</title><pre>${report.runs.length} runs</pre>`,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => {
