@@ -72,8 +72,8 @@ interface RunFields {
 }
 
 /** `report --json` of a suite, checked against the schema `schemas/report.schema.json` is generated from. */
-async function reportJson(suite: string) {
-  const printed = await runCli(['--home', home, 'report', '--suite', suite, '--json']);
+async function reportJson(suite: string, extra: readonly string[] = []) {
+  const printed = await runCli(['--home', home, 'report', '--suite', suite, '--json', ...extra]);
   expect(printed.code, printed.stderr).toBe(0);
   const document = JSON.parse(printed.stdout) as unknown;
   // Strict: a field the schema lacks, a missing one, a NaN printed as null each fail here.
@@ -149,6 +149,12 @@ describe('report --json of every suite (built CLI)', () => {
     });
     expect(report.limited.map((run) => run.label)).toEqual(['baseline']);
     expect(report.settings.map((run) => run.label)).toEqual(['Clinical, 7B']);
+    // Figure 5's differences (`--base`) are part of the document and of its schema.
+    const based = (await reportJson('clue', ['--base', 'baseline'])) as unknown as {
+      base: { label: string; differences: Array<{ label: string }> };
+    };
+    expect(based.base.label).toBe('baseline');
+    expect(based.base.differences.map((difference) => difference.label)).toEqual(['Clinical, 7B']);
   });
 
   it('MedEureka: the same fields per run, the retriever named as the model id', async () => {
@@ -210,30 +216,35 @@ describe('report --csv <folder> of every suite (built CLI)', () => {
       ],
     ],
     ['clue', ['level-1', 'level-2', 'usage']],
+    ['clue --base baseline', ['level-1', 'level-2', 'difference', 'usage']],
     ['medeureka', ['mrr-10', 'hr-10', 'mrr-10-by-data-type', 'mrr-10-by-language', 'mrr-10-by-granularity']],
-  ])('%s: a CSV per table the text shows, its cells as shown, the paths on stdout', async (suite, names) => {
-    const folder = join(scratch, `csv-${suite}`);
-    const written = await runCli(['--home', home, 'report', '--suite', suite, '--csv', folder]);
-    expect(written.code, written.stderr).toBe(0);
-    const paths = written.stdout.trim().split('\n');
-    expect(paths).toEqual(names.map((name) => join(folder, `${suite}-${name}.csv`)));
-    const text = (await runCli(['--home', home, 'report', '--suite', suite])).stdout;
-    const lines = text.split('\n');
-    // The tables come in the text's order (MRR@10's and HR@10's share a header): each after the last.
-    let after = -1;
-    for (const path of paths) {
-      expect(existsSync(path)).toBe(true);
-      const records = parseCsv(readFileSync(path, 'utf8'));
-      expect(records.length).toBeGreaterThan(1);
-      expect(new Set(records.map((record) => record.length)).size, `${path}: one width`).toBe(1);
-      // The text report's table with the same header: the same rows, cell for cell.
-      const at = lines.findIndex((line, index) => index > after && cellsOf(line) === records[0]!.join('|'));
-      after = at;
-      expect(at, `${path}: its header in the text report`).toBeGreaterThanOrEqual(0);
-      expect(lines[at + 1]).toMatch(/^-+( +-+)*$/);
-      const shown = lines.slice(at + 2, at + 1 + records.length).map(cellsOf);
-      expect(shown).toEqual(records.slice(1).map((record) => record.join('|').replace(/\|+$/, '')));
-    }
-    if (suite === 'clue') expect(readFileSync(paths[0]!, 'utf8')).toContain('\r\n"Clinical, 7B",');
-  });
+  ])(
+    '%s: a CSV per table the text shows, its cells as shown, the paths on stdout',
+    async (command, names) => {
+      const [suite, ...extra] = command.split(' ') as [string, ...string[]];
+      const folder = join(scratch, `csv-${command.replaceAll(' ', '-')}`);
+      const written = await runCli(['--home', home, 'report', '--suite', suite, ...extra, '--csv', folder]);
+      expect(written.code, written.stderr).toBe(0);
+      const paths = written.stdout.trim().split('\n');
+      expect(paths).toEqual(names.map((name) => join(folder, `${suite}-${name}.csv`)));
+      const text = (await runCli(['--home', home, 'report', '--suite', suite, ...extra])).stdout;
+      const lines = text.split('\n');
+      // The tables come in the text's order (MRR@10's and HR@10's share a header): each after the last.
+      let after = -1;
+      for (const path of paths) {
+        expect(existsSync(path)).toBe(true);
+        const records = parseCsv(readFileSync(path, 'utf8'));
+        expect(records.length).toBeGreaterThan(1);
+        expect(new Set(records.map((record) => record.length)).size, `${path}: one width`).toBe(1);
+        // The text report's table with the same header: the same rows, cell for cell.
+        const at = lines.findIndex((line, index) => index > after && cellsOf(line) === records[0]!.join('|'));
+        after = at;
+        expect(at, `${path}: its header in the text report`).toBeGreaterThanOrEqual(0);
+        expect(lines[at + 1]).toMatch(/^-+( +-+)*$/);
+        const shown = lines.slice(at + 2, at + 1 + records.length).map(cellsOf);
+        expect(shown).toEqual(records.slice(1).map((record) => record.join('|').replace(/\|+$/, '')));
+      }
+      if (suite === 'clue') expect(readFileSync(paths[0]!, 'utf8')).toContain('\r\n"Clinical, 7B",');
+    },
+  );
 });
