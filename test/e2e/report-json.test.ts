@@ -247,4 +247,15 @@ describe('report --csv <folder> of every suite (built CLI)', () => {
       if (suite === 'clue') expect(readFileSync(paths[0]!, 'utf8')).toContain('\r\n"Clinical, 7B",');
     },
   );
+
+  it('a --csv path through a file is a clear error naming the file to write, and writes nothing', async () => {
+    const file = join(scratch, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const refused = await runCli(['--home', home, 'report', '--suite', 'medeureka', '--csv', file]);
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toContain(
+      `error [FILE_ERROR] Cannot write ${join(file, 'medeureka-mrr-10.csv')}: a part of the path is a file, not a folder`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('not a folder');
+  });
 });
