@@ -17,6 +17,11 @@ export function schemaOf<Shape>() {
   ): Schema => schema;
 }
 
+/** When a report was made: an ISO 8601 time in UTC (`Date.toISOString`). */
+export const generatedAtSchema = z.iso
+  .datetime()
+  .meta({ description: 'When the report was made (ISO 8601, UTC).' });
+
 /** A count of samples, queries or tokens. */
 export const countSchema = z.number().int().nonnegative();
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countSchema, runSummaryShape, schemaOf } from '../../report/report-schema.js';
+import { countSchema, generatedAtSchema, runSummaryShape, schemaOf } from '../../report/report-schema.js';
 import type { ClueReport } from './clue-report.js';
 
 /** dataset → metric → a number (×100). */
@@ -36,7 +36,7 @@ const clueDifferenceSchema = z.strictObject({
 export const clueReportSchema = schemaOf<ClueReport>()(
   z.strictObject({
     suite: z.literal('clue'),
-    generatedAt: z.string(),
+    generatedAt: generatedAtSchema,
     runs: z.array(clueRunReportSchema),
     base: z
       .strictObject({ label: z.string(), differences: z.array(clueDifferenceSchema) })

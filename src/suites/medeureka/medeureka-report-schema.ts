@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runSummaryShape, schemaOf } from '../../report/report-schema.js';
+import { generatedAtSchema, runSummaryShape, schemaOf } from '../../report/report-schema.js';
 import type { MedEurekaReport } from './medeureka-report.js';
 
 /** `mrr@n` and `hr@n` → percent (a dataset's also `queries`). */
@@ -10,7 +10,7 @@ const byGroup = z.record(z.string(), scoresSchema);
 export const medeurekaReportSchema = schemaOf<MedEurekaReport>()(
   z.strictObject({
     suite: z.literal('medeureka'),
-    generatedAt: z.string(),
+    generatedAt: generatedAtSchema,
     runs: z.array(
       z.strictObject({
         runId: z.string(),

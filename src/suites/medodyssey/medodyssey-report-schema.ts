@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { countSchema, runSummaryShape, schemaOf, statusCountsSchema } from '../../report/report-schema.js';
+import {
+  countSchema,
+  generatedAtSchema,
+  runSummaryShape,
+  schemaOf,
+  statusCountsSchema,
+} from '../../report/report-schema.js';
 import type { CountingTable, MedicalScore, NiahErrorTable, NiahTable, Tally } from './aggregate.js';
 import type { MedOdysseyReport, MissingOutputs } from './medodyssey-report.js';
 
@@ -126,7 +132,7 @@ const runReportSchema = z.strictObject({
 export const medodysseyReportSchema = schemaOf<MedOdysseyReport>()(
   z.strictObject({
     suite: z.literal('medodyssey'),
-    generatedAt: z.string(),
+    generatedAt: generatedAtSchema,
     runs: z.array(runReportSchema),
   }),
 );
