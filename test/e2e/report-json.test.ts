@@ -5,11 +5,11 @@ import { reportDocumentSchema } from '../../src/compose/report-document.js';
 import { suiteNamed } from '../../src/compose/suites.js';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { buildSampleNiah, runCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
 
 // Real runs of the three suites in one home: the demo (MedOdyssey's extractive baseline, MedEureka's
-// BM25 and LSA), a priced chat model on NIAH and on CLUE (with generation settings), and CLUE's
-// baseline limited to one item per task.
+// BM25 and LSA), published MedOdyssey outputs imported, a priced chat model on NIAH and on CLUE (with
+// generation settings), and CLUE's baseline limited to one item per task.
 const scratch = temporaryHome();
 const home = temporaryHome();
 const clueData = join(scratch, 'clue');
@@ -46,6 +46,7 @@ beforeAll(async () => {
   );
   const runs = [
     ['demo'],
+    ['import', 'medodyssey-outputs', join(ROOT, 'test', 'e2e', 'fixtures', 'published-release')],
     ['run', '--dataset', niah, '--model', 'clinical', '--config', config],
     ['run', 'clue', '--data', clueData, '--model', 'clinical', '--config', config],
     ['run', 'clue', '--data', clueData, '--model', 'baseline', '--limit', '1'],
@@ -111,6 +112,16 @@ describe('report --json of every suite (built CLI)', () => {
       scoringMode: 'standard',
       statuses: { ok: 0, bad_format: 20, too_long: 0, error: 0 },
       settings: expect.objectContaining(chatSettings),
+    });
+    // The authors' released outputs: published, scored by the published scorer's rules.
+    expect(byLabel.get('GPT-4o (published)')).toEqual({
+      label: 'GPT-4o (published)',
+      modelId: 'gpt-4o',
+      provider: 'published',
+      source: 'published',
+      scoringMode: 'compat',
+      statuses: { ok: 11, bad_format: 2, too_long: 5, error: 0 },
+      settings: { temperature: 0, maxOutputTokens: 500 },
     });
     expect(byLabel.get('baseline:extractive')).toMatchObject({
       modelId: 'extractive',

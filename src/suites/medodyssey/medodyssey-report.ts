@@ -148,7 +148,18 @@ export function tenDatasetScores(
 /** The release files of an imported run that lack part of the grid (recorded by the import). */
 function missingOutputsOf(run: RunRecord): MissingOutputs[] {
   const release = run.parameters.release as { files?: MissingOutputs[] } | undefined;
-  return (release?.files ?? []).filter((file) => file.missing.length > 0);
+  // The report's fields only, whatever else a store's record holds.
+  return (release?.files ?? [])
+    .filter((file) => file.missing.length > 0)
+    .map(({ file, task, language, setting, outputs, expected, missing }) => ({
+      file,
+      task,
+      language,
+      setting,
+      outputs,
+      expected,
+      missing,
+    }));
 }
 
 function runReport(run: RunRecord, results: readonly StoredResult[], label: string): RunReport {
