@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jsonSchemaErrors } from '../../test/support/json-schema-check.js';
 import { configSchema } from './config.js';
 import { jsonSchemaFiles, REPORT_SCHEMA_VERSION, reportDocument } from './report-document.js';
 import { SUITES, suiteNamed } from './suites.js';
@@ -101,4 +102,67 @@ describe('the config schema (schemas/config.schema.json is generated from it)', 
       expect(configSchema.safeParse({ ...config, $schemas: 'x' }).success).toBe(false);
     },
   );
+});
+
+describe('schemas/*.schema.json checked directly (test/support/json-schema-check.ts)', () => {
+  const schemaFile = (name: string) => JSON.parse(readFileSync(join(ROOT, 'schemas', name), 'utf8'));
+
+  it('report.schema.json takes a document report --json prints and refuses what its zod schema refuses', () => {
+    const schema = schemaFile('report.schema.json');
+    const document = reportDocument(suiteNamed('medeureka'), emptyReport, NO_SECTIONS) as Record<
+      string,
+      unknown
+    >;
+    expect(jsonSchemaErrors(schema, document)).toEqual([]);
+    const run = {
+      runId: 'r',
+      label: 'bm25',
+      modelId: 'bm25',
+      provider: null,
+      source: 'evaluated',
+      scoringMode: 'standard',
+      statuses: { ok: 1, bad_format: 0, too_long: 0, error: 0 },
+      settings: {},
+      model: { retriever: 'bm25' },
+      datasets: {},
+      average: { 'mrr@10': 50 },
+      byDataType: {},
+      byLanguage: {},
+      byGranularity: {},
+    };
+    expect(jsonSchemaErrors(schema, { ...document, runs: [run] })).toEqual([]);
+    expect(jsonSchemaErrors(schema, { ...document, extra: 1 })).toContain('$.extra: not allowed');
+    expect(jsonSchemaErrors(schema, { ...document, schemaVersion: 2 })).toContain('$.schemaVersion: not 1');
+    expect(jsonSchemaErrors(schema, { ...document, suite: 'other' })[0]).toBe('$: 0 oneOf branches fit');
+    expect(jsonSchemaErrors(schema, { ...document, generatedAt: 'today' })).toContain(
+      '$.generatedAt: not a date-time',
+    );
+    const { modelId: _, ...withoutModelId } = run;
+    expect(jsonSchemaErrors(schema, { ...document, runs: [withoutModelId] })).toContain(
+      '$.runs[0].modelId: required',
+    );
+    const negative = { ...run, statuses: { ...run.statuses, ok: -1 } };
+    expect(jsonSchemaErrors(schema, { ...document, runs: [negative] })).toContain(
+      '$.runs[0].statuses.ok: below 0',
+    );
+  });
+
+  it('config.schema.json refuses an unknown provider, a field of no model and a concurrency below 1', () => {
+    const schema = schemaFile('config.schema.json');
+    const model = {
+      provider: 'openai',
+      model: 'gpt-4o',
+      endpoints: [{ baseURL: 'https://api.openai.com/v1' }],
+    };
+    expect(jsonSchemaErrors(schema, { models: { m: model } })).toEqual([]);
+    expect(jsonSchemaErrors(schema, { models: { m: { ...model, provider: 'opanai' } } })[0]).toMatch(
+      /^\$\.models\.m\.provider: not one of/,
+    );
+    expect(jsonSchemaErrors(schema, { models: { m: { ...model, temprature: 0 } } })).toEqual([
+      '$.models.m.temprature: not allowed',
+    ]);
+    expect(jsonSchemaErrors(schema, { defaults: { concurrency: 0 } })).toEqual([
+      '$.defaults.concurrency: not above 0',
+    ]);
+  });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportDocumentSchema } from '../../src/compose/report-document.js';
 import { suiteNamed } from '../../src/compose/suites.js';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
+import { jsonSchemaErrors } from '../support/json-schema-check.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
 import { buildSampleNiah, ROOT, runCli, temporaryHome } from './cli.js';
 
@@ -15,6 +16,7 @@ const home = temporaryHome();
 const clueData = join(scratch, 'clue');
 const niah = join(scratch, 'niah.jsonl');
 let server: LlmTestServer;
+const reportJsonSchemaFile = JSON.parse(readFileSync(join(ROOT, 'schemas', 'report.schema.json'), 'utf8'));
 
 beforeAll(async () => {
   mkdirSync(clueData);
@@ -77,8 +79,10 @@ async function reportJson(suite: string, extra: readonly string[] = []) {
   const printed = await runCli(['--home', home, 'report', '--suite', suite, '--json', ...extra]);
   expect(printed.code, printed.stderr).toBe(0);
   const document = JSON.parse(printed.stdout) as unknown;
-  // Strict: a field the schema lacks, a missing one, a NaN printed as null each fail here.
+  // Strict: a field the schema lacks, a missing one, a NaN printed as null each fail here, under
+  // the zod schema and under the JSON Schema the package ships.
   reportDocumentSchema(suiteNamed(suite)).parse(document);
+  expect(jsonSchemaErrors(reportJsonSchemaFile, document)).toEqual([]);
   return document as {
     schemaVersion: number;
     runs: RunFields[];
