@@ -3,8 +3,9 @@
  *
  * - Runs: `evaluateDataset` (a built dataset file), `evaluateSuite` (a suite's own run from its
  *   data folder), `runSuite` with a plan (`datasetPlan`), `runModel`, `runSamples`.
- * - Reports: `storedReport` of a suite's stored runs, each suite's `renderText`/`renderHtml`;
- *   the store itself (`Store`, `storePathIn`).
+ * - Reports: `storedReport` of a suite's stored runs, each suite's `renderText`/`renderHtml`/`tables`;
+ *   the `report --json` document (`reportDocument`, `REPORT_SCHEMA_VERSION`) and the JSON Schemas
+ *   of it and of the config (`reportJsonSchema`, `configJsonSchema`); the store itself (`Store`, `storePathIn`).
  * - Models: every provider's adapter (OpenAI-compatible, Anthropic, Azure OpenAI, Amazon
  *   Bedrock, Gemini and Vertex AI, Ollama, GGUF on this machine, local ONNX encoders, the
  *   extractive baseline), the retrievers (BM25, LSA, dense), and the registries the CLI binds
@@ -29,6 +30,14 @@ export { evaluateSuite } from './compose/evaluate-suite.js';
 export { type ExportRequestsOptions, type ExportSummary, exportRequests } from './compose/export-requests.js';
 export { resolveHome, storePathIn } from './compose/home.js';
 export { type ImportSummary, importResponses } from './compose/import-responses.js';
+export {
+  configJsonSchema,
+  REPORT_SCHEMA_VERSION,
+  type ReportSections,
+  reportDocument,
+  reportDocumentSchema,
+  reportJsonSchema,
+} from './compose/report-document.js';
 export { type RetryOptions, type RunHooks, retryPolicyFrom, runModel } from './compose/run-model.js';
 export {
   type ComputedWork,

@@ -188,6 +188,8 @@ function embeddingModelSchemaFor(providers: readonly EmbeddingDescriptor[]) {
 export function configSchemaFor(providers: ProviderRegistry) {
   return z
     .object({
+      /** The JSON Schema the file follows, for an editor (`node_modules/medbench/schemas/config.schema.json`); not read. */
+      $schema: z.string().optional(),
       models: z.record(z.string(), modelSchemaFor(providers)).default({}),
       /** Embedding models for MedEureka, by name. */
       embeddingModels: z.record(z.string(), embeddingModelSchemaFor(EMBEDDING_PROVIDERS)).default({}),

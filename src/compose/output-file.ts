@@ -15,7 +15,16 @@ export function writeOutputFile(path: string, content: string | Buffer): void {
     writeFileSync(partial, content);
     renameSync(partial, target);
   } catch (error) {
-    rmSync(partial, { force: true });
+    removePartial(partial);
     throw fileError(error, { path, action: 'write' });
+  }
+}
+
+/** Removes what a failed write left; where the folder itself could not be made there is nothing to remove. */
+function removePartial(partial: string): void {
+  try {
+    rmSync(partial, { force: true });
+  } catch {
+    // ENOTDIR, EACCES: the write's own error says what is wrong.
   }
 }

@@ -69,6 +69,27 @@ export interface SuiteReportOptions {
   base?: string;
 }
 
+/**
+ * The schema of a suite's report document: in medbench's suites a strict zod object (its `shape`
+ * is what `report --json` extends with the sections every suite has, and what
+ * `schemas/report.schema.json` is generated from); `parse` returns the document it checked.
+ */
+export interface ReportSchema<Report> {
+  readonly shape: Readonly<Record<string, unknown>>;
+  parse(value: unknown): Report;
+}
+
+/** One table of a suite's report as the text report shows it: `report --csv` writes each to a file named after it. */
+export interface ReportTable {
+  /** Its name, unique in the report (`niah-en-esm`, `level-1`): the CSV file's name. */
+  name: string;
+  /** The heading the text report prints above it. */
+  title: string;
+  header: string[];
+  /** The cells as the text report shows them (`12/20`, `45.0%`, `—`). */
+  rows: string[][];
+}
+
 /** What a suite's build produced: samples, made as they are consumed, and what to tell about them. */
 export interface SuiteBuild<Used = Record<string, unknown>> {
   /** The samples, produced lazily (a dataset file is written as they come); every input error is thrown before the first. */
@@ -129,8 +150,12 @@ export interface Suite<Report = unknown> {
   /** How one stored result was scored: normalised forms and the gold alternative that matched. */
   explain?(result: StoredResult, run: RunRecord): SampleExplanation | null;
   /** The suite's report of stored runs: one JSON document, the same one every form shows. */
+  readonly reportSchema: ReportSchema<Report>;
+  /** The suite's report of stored runs (checked by `reportSchema`): one JSON document, the same one every form shows. */
   report(runs: readonly RunWithResults[], options: SuiteReportOptions): Report;
   renderText(report: Report, options: SuiteReportOptions): string;
+  /** The tables `renderText` shows, by name, built by the same functions (`report --csv`). */
+  tables(report: Report, options: SuiteReportOptions): ReportTable[];
   renderHtml(report: Report): string;
   /** Number of runs a report holds (0: nothing matched). */
   runCount(report: Report): number;

@@ -32,13 +32,18 @@ function generationParameters(
     : parameters;
 }
 
+/** The generation settings stored with a run, those set only, in the order a report lists them. */
+export function generationSettingsOf(run: RunRecord): Record<string, unknown> {
+  const stored = generationParameters(run.parameters);
+  return Object.fromEntries(
+    SETTING_NAMES.filter((name) => stored[name] !== undefined).map((name) => [name, stored[name]]),
+  );
+}
+
 /** The generation settings of every run that has any (a retriever or an import has none), in their order. */
 export function runSettings(runs: ReadonlyArray<{ run: RunRecord }>): RunSettings[] {
   return runs.flatMap(({ run }) => {
-    const stored = generationParameters(run.parameters);
-    const settings = Object.fromEntries(
-      SETTING_NAMES.filter((name) => stored[name] !== undefined).map((name) => [name, stored[name]]),
-    );
+    const settings = generationSettingsOf(run);
     if (Object.keys(settings).length === 0) return [];
     return [{ runId: run.id, label: run.label, settings, text: describeSettings(settings) }];
   });

@@ -1,3 +1,5 @@
+import type { ReportTable } from '../core/suite.js';
+
 /** Renders rows as a plain-text table: first column left-aligned, the others right-aligned. */
 export function renderTextTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const widths = header.map((cell, column) =>
@@ -12,4 +14,9 @@ export function renderTextTable(header: readonly string[], rows: ReadonlyArray<r
       .join('  ')
       .trimEnd();
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+/** A report's table as text: its title, then the table. */
+export function renderReportTable(table: Pick<ReportTable, 'title' | 'header' | 'rows'>): string {
+  return `${table.title}\n${renderTextTable(table.header, table.rows)}`;
 }

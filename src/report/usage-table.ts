@@ -1,6 +1,7 @@
 import type { RunWithResults, StoredResult } from '../core/run-record.js';
+import type { ReportTable } from '../core/suite.js';
 import { escapeHtml } from './escape-html.js';
-import { renderTextTable } from './text-table.js';
+import { renderReportTable } from './text-table.js';
 import { withSection } from './with-section.js';
 
 /** What one run's task took from its model: answers, tokens and what was paid. */
@@ -185,14 +186,22 @@ function note(rows: readonly TaskUsage[], columns: readonly Column[]): string {
   return sentences.join(' ');
 }
 
+/** The usage table as the text shows it (`report --csv`), or undefined when no run has figures. */
+export function usageReportTable(rows: readonly TaskUsage[]): ReportTable | undefined {
+  if (rows.length === 0) return undefined;
+  const columns = columnsOf(rows);
+  return {
+    name: 'usage',
+    title: 'Tokens and cost per model and task',
+    header: columns.map((column) => column.header),
+    rows: rows.map((row) => columns.map((column) => column.cell(row))),
+  };
+}
+
 /** The usage table as text, or '' when no run has figures. */
 export function renderUsageText(rows: readonly TaskUsage[]): string {
-  if (rows.length === 0) return '';
-  const columns = columnsOf(rows);
-  return `Tokens and cost per model and task\n${renderTextTable(
-    columns.map((column) => column.header),
-    rows.map((row) => columns.map((column) => column.cell(row))),
-  )}\n${note(rows, columns)}`;
+  const table = usageReportTable(rows);
+  return table ? `${renderReportTable(table)}\n${note(rows, columnsOf(rows))}` : '';
 }
 
 /** The usage table as an HTML section, or '' when no run has figures. */

@@ -2,6 +2,8 @@ import { join, resolve } from 'node:path';
 import { resolveHome, storePathIn } from '../../compose/home.js';
 import { writeOutputFile } from '../../compose/output-file.js';
 import { parseChoiceList } from '../../compose/parse-options.js';
+import { writeReportCsv } from '../../compose/report-csv.js';
+import { reportDocument } from '../../compose/report-document.js';
 import { storedRuns } from '../../compose/stored-report.js';
 import { suiteNamed } from '../../compose/suites.js';
 import type { CommandOutput } from '../../core/command-output.js';
@@ -21,6 +23,8 @@ export interface ReportCommandOptions {
   metric?: string;
   json?: boolean;
   html?: string;
+  /** A folder: each table as a CSV file, their paths on stdout. */
+  csv?: string;
   /** The run every other run is compared with (CLUE, Figure 5). */
   base?: string;
   /** The suites the program knows. */
@@ -83,8 +87,13 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
       writeOutputFile(path, withLimitedSection(withSettingsSection(page, settings), limited));
       output.stderr(`Wrote ${path}\n`);
     }
-    if (options.json)
-      output.stdout(`${JSON.stringify({ ...(report as object), usage, limited, settings }, null, 2)}\n`);
+    if (options.csv) {
+      const files = writeReportCsv({ folder: options.csv, suite, report, reportOptions, usage });
+      output.stdout(files.map((file) => `${file}\n`).join(''));
+    } else if (options.json)
+      output.stdout(
+        `${JSON.stringify(reportDocument(suite, report, { usage, limited, settings }), null, 2)}\n`,
+      );
     else if (!options.html) {
       const sections = [
         renderSettingsText(settings),

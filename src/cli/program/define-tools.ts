@@ -28,7 +28,7 @@ export function defineTools(program: Command, context: ProgramContext): void {
 
   program
     .command('report')
-    .description('print stored results as tables (or --json, --html)')
+    .description('print stored results as tables (or --json, --csv, --html)')
     .addOption(
       new Option('--suite <suite>', suites.map((suite) => suite.name).join(', '))
         .choices(suites.map((suite) => suite.name))
@@ -42,6 +42,12 @@ export function defineTools(program: Command, context: ProgramContext): void {
       ),
     )
     .option('--json', 'one machine-readable JSON document')
+    .addOption(
+      new Option(
+        '--csv <folder>',
+        'each table as a CSV file in this folder (their paths on stdout)',
+      ).conflicts('json'),
+    )
     .option(
       '--html <file|folder>',
       'a .html file: one self-contained report; a folder: the viewer as a static site',

@@ -1,7 +1,9 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
+import type { ReportTable } from '../../core/suite.js';
 import { escapeHtml } from '../../report/escape-html.js';
+import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderScatter } from '../../report/svg-scatter.js';
-import { renderTextTable } from '../../report/text-table.js';
+import { renderReportTable } from '../../report/text-table.js';
 import { levelScore } from './level-score.js';
 import type { ClueTaskName } from './load-tasks.js';
 import { averaged, CLUE_PROTOCOL, type ClueProtocol, type ClueProtocolName } from './protocols.js';
@@ -35,7 +37,8 @@ const COLUMNS = {
   ],
 } as const;
 
-export interface ClueRunReport {
+/** One run of the report: what every suite says of a run (model id, provider, source, statuses, settings), then CLUE's scores. */
+export interface ClueRunReport extends RunSummary {
   runId: string;
   label: string;
   /** Which version of the authors' scripts produced every number of this run. */
@@ -117,6 +120,7 @@ export function buildClueReport(
       return {
         runId: run.id,
         label: run.label,
+        ...runSummary(run, results),
         protocol: protocol ? { name: protocol.name, commit: protocol.commit } : null,
         umls: !umls
           ? null
@@ -213,27 +217,41 @@ function levelTable(report: ClueReport, level: 1 | 2): { header: string[]; rows:
 const signed = (value: number | null) =>
   value === null ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
 
-/** Figure 5 as text: each run's difference from the base run, per level and metric. */
-function differenceText(report: ClueReport): string[] {
-  if (!report.base) return [];
-  if (report.base.differences.length === 0) return [`No other run to compare with "${report.base.label}".`];
+/** Figure 5's table: each run's difference from the base run, per level and metric. */
+function differenceTable(base: NonNullable<ClueReport['base']>): ReportTable {
   const columns = [...COLUMNS[1], ...COLUMNS[2]];
   const header = ['Model', 'Level 1', 'Level 2', ...columns.map(([, , name]) => name)];
-  const rows = report.base.differences.map((difference) => [
+  const rows = base.differences.map((difference) => [
     difference.label,
     signed(difference.level1),
     signed(difference.level2),
     ...columns.map(([dataset, metric]) => signed(difference.differences[dataset]?.[metric] ?? null)),
   ]);
-  return [`Difference from ${report.base.label} (points)\n${renderTextTable(header, rows)}`];
+  return { name: 'difference', title: `Difference from ${base.label} (points)`, header, rows };
+}
+
+/** Figure 5 as text: each run's difference from the base run, per level and metric. */
+function differenceText(report: ClueReport): string[] {
+  if (!report.base) return [];
+  if (report.base.differences.length === 0) return [`No other run to compare with "${report.base.label}".`];
+  return [renderReportTable(differenceTable(report.base))];
+}
+
+/** Table 3's two levels, and Figure 5's differences when there is a base run with others to compare. */
+export function clueTables(report: ClueReport): ReportTable[] {
+  const levels = ([1, 2] as const).map((level) => ({
+    name: `level-${level}`,
+    title: `CLUE level ${level} (scores ×100; n/c = not computed, — = task not run; * = level score without every metric)`,
+    ...levelTable(report, level),
+  }));
+  return report.base?.differences.length ? [...levels, differenceTable(report.base)] : levels;
 }
 
 /** Table 3 as text: level score then every metric; n/c = not computed, — = task not run. */
 export function renderClueText(report: ClueReport): string {
-  const tables = ([1, 2] as const).map((level) => {
-    const { header, rows } = levelTable(report, level);
-    return `CLUE level ${level} (scores ×100; n/c = not computed, — = task not run; * = level score without every metric)\n${renderTextTable(header, rows)}`;
-  });
+  const tables = clueTables(report)
+    .filter((table) => table.name !== 'difference')
+    .map(renderReportTable);
   const reasons = report.runs.flatMap((run) =>
     Object.entries(run.notComputed).map(
       ([metric, reason]) => `${run.label}: ${metric} not computed — ${reason}`,

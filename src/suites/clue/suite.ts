@@ -1,5 +1,12 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
-import { buildClueReport, type ClueReport, renderClueHtml, renderClueText } from './clue-report.js';
+import {
+  buildClueReport,
+  type ClueReport,
+  clueTables,
+  renderClueHtml,
+  renderClueText,
+} from './clue-report.js';
+import { clueReportSchema } from './clue-report-schema.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
 
 const CLUE_TITLES: Readonly<Record<string, string>> = {
@@ -75,8 +82,10 @@ export const clueSuite: Suite<ClueReport> = {
   metricName: (metric) => CLUE_METRIC_NAMES[metric] ?? metric,
   primaryMetric: 'accuracy',
   primaryMetrics: CLUE_PRIMARY_METRICS,
+  reportSchema: clueReportSchema,
   report: (runs, options) => buildClueReport(runs, options.base ? { base: options.base } : {}),
   renderText: (report) => renderClueText(report),
+  tables: (report) => clueTables(report),
   renderHtml: renderClueHtml,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => clueLeaderboard(buildClueReport(runs)),

@@ -1,14 +1,17 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
+import type { ReportTable } from '../../core/suite.js';
 import { RETRIEVAL_CUTOFFS } from '../../metrics/retrieval.js';
 import { escapeHtml } from '../../report/escape-html.js';
+import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderLineChart } from '../../report/svg-line-chart.js';
 import { renderRadar } from '../../report/svg-radar.js';
-import { renderTextTable } from '../../report/text-table.js';
+import { renderReportTable } from '../../report/text-table.js';
 import { dataTypeOf, MEDEUREKA_DATASETS } from './datasets.js';
 
 type Scores = Record<string, number>;
 
-export interface MedEurekaRunReport {
+/** One run of the report: what every suite says of a run (model id, provider, source, statuses, settings), then MedEureka's scores. */
+export interface MedEurekaRunReport extends RunSummary {
   runId: string;
   label: string;
   /** The retriever: kind, provider, model id, revision, instruction template … (no secrets). */
@@ -74,6 +77,7 @@ export function buildMedEurekaReport(
       return {
         runId: run.id,
         label: run.label,
+        ...runSummary(run, results),
         model: run.model,
         datasets,
         average: meanOf(Object.values(datasets)),
@@ -122,23 +126,30 @@ function groupTable(
   };
 }
 
-/** Table 3 (MRR@10 and Exact HR@10 per model and dataset), then the means by data type, language and granularity. */
+const GROUP_TABLES = [
+  ['byDataType', 'by data type', 'by-data-type'],
+  ['byLanguage', 'by language', 'by-language'],
+  ['byGranularity', 'by query → target granularity', 'by-granularity'],
+] as const;
+
+/** Table 3 (MRR@10 and Exact HR@10 per model and dataset), then the MRR@10 means by data type, language and granularity. */
+export function medeurekaTables(report: MedEurekaReport): ReportTable[] {
+  const tables: ReportTable[] = (['mrr@10', 'hr@10'] as const).map((metric) => ({
+    name: metric.replace('@', '-'),
+    ...table3(report, metric),
+  }));
+  for (const [field, title, name] of GROUP_TABLES)
+    tables.push({
+      name: `mrr-10-${name}`,
+      title: `MedEureka — MRR@10 (%) ${title}, plain means of dataset scores`,
+      ...groupTable(report, field, 'mrr@10'),
+    });
+  return tables;
+}
+
+/** The tables as text (`medeurekaTables`). */
 export function renderMedEurekaText(report: MedEurekaReport): string {
-  const parts = (['mrr@10', 'hr@10'] as const).map((metric) => {
-    const { title, header, rows } = table3(report, metric);
-    return `${title}\n${renderTextTable(header, rows)}`;
-  });
-  for (const [field, title] of [
-    ['byDataType', 'by data type'],
-    ['byLanguage', 'by language'],
-    ['byGranularity', 'by query → target granularity'],
-  ] as const) {
-    const { header, rows } = groupTable(report, field, 'mrr@10');
-    parts.push(
-      `MedEureka — MRR@10 (%) ${title}, plain means of dataset scores\n${renderTextTable(header, rows)}`,
-    );
-  }
-  return parts.join('\n\n');
+  return medeurekaTables(report).map(renderReportTable).join('\n\n');
 }
 
 function htmlTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {

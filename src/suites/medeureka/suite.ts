@@ -3,9 +3,11 @@ import { datasetOfKey } from './datasets.js';
 import {
   buildMedEurekaReport,
   type MedEurekaReport,
+  medeurekaTables,
   renderMedEurekaHtml,
   renderMedEurekaText,
 } from './medeureka-report.js';
+import { medeurekaReportSchema } from './medeureka-report-schema.js';
 
 /** Table 3's MRR@10 and Exact HR@10 first (the page opens on the first), then every other n. */
 const VARIANT_CUTOFFS = [10, 1, 5, 20, 50, 100, 200, 500];
@@ -56,8 +58,10 @@ export const medeurekaSuite: Suite<MedEurekaReport> = {
     return dataset ? `${dataset.name} (${key})` : key;
   },
   metricName: (metric) => metric.replace(/^mrr@/, 'MRR@').replace(/^hr@/, 'Exact HR@'),
+  reportSchema: medeurekaReportSchema,
   report: (runs) => buildMedEurekaReport(runs),
   renderText: (report) => renderMedEurekaText(report),
+  tables: (report) => medeurekaTables(report),
   renderHtml: renderMedEurekaHtml,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => medeurekaLeaderboard(buildMedEurekaReport(runs)),

@@ -1,4 +1,5 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
+import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import {
   type CountingTable,
   countingBySetting,
@@ -31,19 +32,13 @@ export interface MissingOutputs {
   missing: string[];
 }
 
-export interface RunReport {
+/** One run of the report: what every suite says of a run (model id, provider, source, statuses, settings), then MedOdyssey's tables. */
+export interface RunReport extends RunSummary {
   runId: string;
-  /** The raw model id as the provider knows it (e.g. `gpt-4o`). */
-  modelId: string | null;
-  provider: string | null;
   /** The display label (the paper's name for published models). */
   label: string;
-  /** `published`: the authors' released outputs, imported; `evaluated`: run by medbench here. */
-  source: 'published' | 'evaluated';
   /** The rules behind every number of this run; `own` beside a cell gives medbench's own rules where they differ. */
   scoring: ScoringRules;
-  /** The same, as stored (`compat` or `standard`). */
-  scoringMode: RunRecord['scoringMode'];
   contextWindow: number | null;
   datasetId: string;
   createdAt: string;
@@ -153,7 +148,18 @@ export function tenDatasetScores(
 /** The release files of an imported run that lack part of the grid (recorded by the import). */
 function missingOutputsOf(run: RunRecord): MissingOutputs[] {
   const release = run.parameters.release as { files?: MissingOutputs[] } | undefined;
-  return (release?.files ?? []).filter((file) => file.missing.length > 0);
+  // The report's fields only, whatever else a store's record holds.
+  return (release?.files ?? [])
+    .filter((file) => file.missing.length > 0)
+    .map(({ file, task, language, setting, outputs, expected, missing }) => ({
+      file,
+      task,
+      language,
+      setting,
+      outputs,
+      expected,
+      missing,
+    }));
 }
 
 function runReport(run: RunRecord, results: readonly StoredResult[], label: string): RunReport {
@@ -176,12 +182,9 @@ function runReport(run: RunRecord, results: readonly StoredResult[], label: stri
   }
   return {
     runId: run.id,
-    modelId: typeof run.model.modelId === 'string' ? run.model.modelId : null,
-    provider: typeof run.model.provider === 'string' ? run.model.provider : null,
     label,
-    source: run.source === 'imported' ? 'published' : 'evaluated',
+    ...runSummary(run, results),
     scoring: run.scoringMode === 'compat' ? 'compat' : 'own',
-    scoringMode: run.scoringMode,
     contextWindow,
     datasetId: run.datasetId,
     createdAt: run.createdAt,

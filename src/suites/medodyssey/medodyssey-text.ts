@@ -1,4 +1,4 @@
-import { renderTextTable } from '../../report/text-table.js';
+import { renderReportTable } from '../../report/text-table.js';
 import type { CountingTable, NiahTable, Tally } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
@@ -79,7 +79,8 @@ export function missingNote(report: MedOdysseyReport, tasks: readonly string[]):
   );
 }
 
-function countingTextTable(report: MedOdysseyReport, metric: string): string | undefined {
+/** Table 3 (Counting) under one metric: correct per type and language, a row per run. */
+export function countingReportTable(report: MedOdysseyReport, metric: string) {
   const runs = report.runs.filter((run) => LANGUAGES.some((language) => run.counting[language]?.[metric]));
   if (runs.length === 0) return undefined;
   const header = ['Model'];
@@ -106,8 +107,15 @@ function countingTextTable(report: MedOdysseyReport, metric: string): string | u
       return table ? [{ run, table }] : [];
     }),
   );
+  const title = `Counting — ${METRIC_NAMES[metric]}: correct per type (Table 3; medical haystack, identical context)`;
+  return { name: `counting-${metric}`, title, header, rows, tables };
+}
+
+function countingTextTable(report: MedOdysseyReport, metric: string): string | undefined {
+  const table = countingReportTable(report, metric);
+  if (!table) return undefined;
   const missing = missingNote(report, ['counting']);
-  return `Counting — ${METRIC_NAMES[metric]}: correct per type (Table 3; medical haystack, identical context)\n${renderTextTable(header, rows)}${statusNote(tables)}${missing.length > 0 ? `\n${missing.join('\n')}` : ''}`;
+  return `${renderReportTable(table)}${statusNote(table.tables)}${missing.length > 0 ? `\n${missing.join('\n')}` : ''}`;
 }
 
 /** Table 2 (ESM: P/R/F1 for KG and Table, accuracy for Term and Case) or Table A4 (SSM, accuracy). */
@@ -194,7 +202,8 @@ export function ablationGaps(settings: readonly string[]): string[] {
   );
 }
 
-function ablationText(report: MedOdysseyReport): string | undefined {
+/** Figure 6 as a table: a row per model and context setting, a column per type. */
+export function ablationTable(report: MedOdysseyReport) {
   const ablation = countingAblation(report);
   if (ablation.models.length === 0) return undefined;
   const rows = ablation.models.flatMap((model) =>
@@ -210,17 +219,25 @@ function ablationText(report: MedOdysseyReport): string | undefined {
         ];
       }),
   );
-  const gaps = ablationGaps(ablation.settings);
-  return `Counting — ESM by context setting and type (Figure 6)\n${renderTextTable(
-    ['Model', 'Setting', ...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All'],
+  return {
+    name: 'counting-settings',
+    title: 'Counting — ESM by context setting and type (Figure 6)',
+    header: ['Model', 'Setting', ...COUNTING_TYPES.map((type) => TYPE_NAMES[type]!), 'All'],
     rows,
-  )}${gaps.length > 0 ? `\n${gaps.join('\n')}` : ''}`;
+    gaps: ablationGaps(ablation.settings),
+  };
+}
+
+function ablationText(report: MedOdysseyReport): string | undefined {
+  const table = ablationTable(report);
+  if (!table) return undefined;
+  return `${renderReportTable(table)}${table.gaps.length > 0 ? `\n${table.gaps.join('\n')}` : ''}`;
 }
 
 type ByLevelKey = 'medicalByLevel' | 'medicalByLevelSsm';
 
 /** Figure 5 (ESM) or A4 (SSM) as a table: a row per model and medical dataset, a column per level. */
-function medicalByLevelTable(
+export function medicalByLevelTable(
   report: MedOdysseyReport,
   key: ByLevelKey,
 ): { header: string[]; rows: string[][] } | undefined {
@@ -290,11 +307,44 @@ export function niahErrorRows(report: MedOdysseyReport, metric: string) {
   return { header, rows, totals };
 }
 
-function errorAnalysisText(report: MedOdysseyReport, metric: string): string | undefined {
+/** The NIAH error analysis under one metric as a table, with the totals over its rows. */
+export function niahErrorTable(report: MedOdysseyReport, metric: string) {
   const { header, rows, totals } = niahErrorRows(report, metric);
   if (rows.length === 0) return undefined;
+  const title = `NIAH errors — ${METRIC_NAMES[metric]}: wrong of counted, per needle type and depth, over the levels within each model's window`;
+  return { name: `niah-errors-${metric}`, title, header, rows, totals };
+}
+
+function errorAnalysisText(report: MedOdysseyReport, metric: string): string | undefined {
+  const table = niahErrorTable(report, metric);
+  if (!table) return undefined;
+  const { totals } = table;
   const ratio = totals.med > 0 ? (totals.general / totals.med).toFixed(2) : '—';
-  return `NIAH errors — ${METRIC_NAMES[metric]}: wrong of counted, per needle type and depth, over the levels within each model's window\n${renderTextTable(header, rows)}\nAll rows: ${totals.general} errors on general needles, ${totals.med} on medical ones (ratio ${ratio} : 1).`;
+  return `${renderReportTable(table)}\nAll rows: ${totals.general} errors on general needles, ${totals.med} on medical ones (ratio ${ratio} : 1).`;
+}
+
+/** Figures 5 and A4 as tables: their key in a run, title, metric and table name. */
+export const BY_LEVEL_TABLES = [
+  [
+    'medicalByLevel',
+    'Medical tasks — ESM score against context length (Figure 5)',
+    'esm',
+    'medical-by-level-esm',
+  ],
+  [
+    'medicalByLevelSsm',
+    'Medical tasks — SSM accuracy against context length (Figure A4)',
+    'ssm',
+    'medical-by-level-ssm',
+  ],
+] as const;
+
+/** Tables A2/A3 under one metric and language: its name and title (with the legend) beside its rows. */
+export function niahReportTable(report: MedOdysseyReport, language: string, metric: string) {
+  const niah = niahTextRows(report, language, metric);
+  if (!niah) return undefined;
+  const title = `${LANGUAGE_NAMES[language]}.NIAH — ${METRIC_NAMES[metric]}: correct per length × depth; ${niah.legend}`;
+  return { name: `niah-${language}-${metric}`, title, ...niah };
 }
 
 /** Tables A2/A3 (NIAH), Table 3 (Counting), Tables 2/A4, Figures 6/5/A4 and the NIAH error analysis as text. */
@@ -305,11 +355,8 @@ export function renderMedOdysseyText(
   const sections: string[] = [];
   for (const metric of metrics) {
     for (const language of LANGUAGES) {
-      const niah = niahTextRows(report, language, metric);
-      if (!niah) continue;
-      sections.push(
-        `${LANGUAGE_NAMES[language]}.NIAH — ${METRIC_NAMES[metric]}: correct per length × depth; ${niah.legend}\n${renderTextTable(niah.header, niah.rows)}${statusNote(niah.tables)}`,
-      );
+      const niah = niahReportTable(report, language, metric);
+      if (niah) sections.push(`${renderReportTable(niah)}${statusNote(niah.tables)}`);
     }
     const counting = countingTextTable(report, metric);
     if (counting) sections.push(counting);
@@ -323,19 +370,14 @@ export function renderMedOdysseyText(
       ...table.ownNotes,
       ...(metric === metrics[0] ? missingNote(report, ['kg', 'term', 'table', 'case']) : []),
     ];
-    sections.push(
-      `${table.title}\n${renderTextTable(table.header, table.rows)}${notes.length > 0 ? `\n${notes.join('\n')}` : ''}`,
-    );
+    sections.push(`${renderReportTable(table)}${notes.length > 0 ? `\n${notes.join('\n')}` : ''}`);
   }
   const ablation = ablationText(report);
   if (ablation) sections.push(ablation);
-  for (const [key, title, metric] of [
-    ['medicalByLevel', 'Medical tasks — ESM score against context length (Figure 5)', 'esm'],
-    ['medicalByLevelSsm', 'Medical tasks — SSM accuracy against context length (Figure A4)', 'ssm'],
-  ] as const) {
+  for (const [key, title, metric] of BY_LEVEL_TABLES) {
     if (!metrics.includes(metric)) continue;
     const byLevel = medicalByLevelTable(report, key);
-    if (byLevel) sections.push(`${title}\n${renderTextTable(byLevel.header, byLevel.rows)}`);
+    if (byLevel) sections.push(renderReportTable({ title, ...byLevel }));
   }
   for (const metric of metrics) {
     const errors = errorAnalysisText(report, metric);

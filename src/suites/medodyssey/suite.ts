@@ -17,6 +17,8 @@ import {
   medodysseyTables,
   tenDatasetScores,
 } from './medodyssey-report.js';
+import { medodysseyReportSchema } from './medodyssey-report-schema.js';
+import { medodysseyReportTables } from './medodyssey-tables.js';
 import { renderMedOdysseyText } from './medodyssey-text.js';
 
 /**
@@ -86,8 +88,10 @@ export const medodysseySuite: Suite<MedOdysseyReport> = {
   metricName: medodysseyMetricName,
   primaryMetric: 'esm',
   counts: (row, run) => countedInTables(row, (run.model.contextWindow as number | null | undefined) ?? null),
+  reportSchema: medodysseyReportSchema,
   report: (runs) => buildMedOdysseyReport(runs),
   renderText: (report, options) => renderMedOdysseyText(report, options.metrics),
+  tables: (report, options) => medodysseyReportTables(report, options.metrics),
   renderHtml: renderMedOdysseyHtml,
   runCount: (report) => report.runs.length,
   leaderboard: medodysseyLeaderboard,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Sample } from '../../../src/core/sample.js';
 import type { Suite } from '../../../src/core/suite.js';
 import type { Task } from '../../../src/core/task.js';
-import { renderTextTable } from '../../../src/report/text-table.js';
+import { renderReportTable } from '../../../src/report/text-table.js';
 
 /**
  * A fourth suite, whole, as docs/adding-a-suite.md walks through it: "arith", sums of small
@@ -51,11 +51,19 @@ export function buildArithSamples(pairs: ReadonlyArray<[number, number]>): Sampl
   );
 }
 
-// 4. Aggregation: one JSON report, the document every form (text, --json, HTML) shows.
-export interface ArithReport {
-  suite: 'arith';
-  runs: Array<{ runId: string; label: string; accuracy: Record<string, number | null> }>;
-}
+// 4. Aggregation: one JSON report, the document every form (text, --json, HTML) shows; its zod
+//    schema checks what `report --json` prints and is part of schemas/report.schema.json.
+const arithReportSchema = z.strictObject({
+  suite: z.literal('arith'),
+  runs: z.array(
+    z.strictObject({
+      runId: z.string(),
+      label: z.string(),
+      accuracy: z.record(z.string(), z.number().nullable()),
+    }),
+  ),
+});
+export type ArithReport = z.infer<typeof arithReportSchema>;
 
 const LANGUAGES = ['en', 'de'] as const;
 
@@ -69,6 +77,7 @@ export const arithSuite: Suite<ArithReport> = {
   // The viewer's sample list offers a menu of this param's values (`size=small`).
   sampleFilters: [{ param: 'size', label: 'sum size' }],
   primaryMetric: 'exact',
+  reportSchema: arithReportSchema,
   report: (runs) => ({
     suite: 'arith',
     runs: runs.map(({ run, results }) => ({
@@ -83,14 +92,19 @@ export const arithSuite: Suite<ArithReport> = {
       ),
     })),
   }),
-  renderText: (report) =>
-    renderTextTable(
-      ['Model', ...LANGUAGES],
-      report.runs.map((run) => [
+  // The tables the text shows, by name (`report --csv` writes each).
+  tables: (report) => [
+    {
+      name: 'accuracy',
+      title: 'Arith: accuracy (%) per language',
+      header: ['Model', ...LANGUAGES],
+      rows: report.runs.map((run) => [
         run.label,
         ...LANGUAGES.map((language) => run.accuracy[language]?.toFixed(1) ?? '—'),
       ]),
-    ),
+    },
+  ],
+  renderText: (report) => arithSuite.tables(report, {}).map(renderReportTable).join('\n\n'),
   renderHtml: (report) => `<!doctype html><title>Arith</title><pre>${report.runs.length} runs</pre>`,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => {

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import {
+  countSchema,
+  generatedAtSchema,
+  runSummaryShape,
+  schemaOf,
+  statusCountsSchema,
+} from '../../report/report-schema.js';
+import type { CountingTable, MedicalScore, NiahErrorTable, NiahTable, Tally } from './aggregate.js';
+import type { MedOdysseyReport, MissingOutputs } from './medodyssey-report.js';
+
+const tallySchema = schemaOf<Tally>()(
+  z.strictObject({ correct: z.number().nonnegative(), counted: countSchema }),
+);
+const byKey = <Schema extends z.ZodType>(schema: Schema) => z.record(z.string(), schema);
+/** language → metric (`esm`, `ssm`) → a table. */
+const byLanguageAndMetric = <Schema extends z.ZodType>(schema: Schema) => byKey(byKey(schema));
+
+const niahTableSchema = schemaOf<NiahTable>()(
+  z.strictObject({
+    language: z.string(),
+    metric: z.string(),
+    levels: z.array(z.number()),
+    depths: z.array(z.number()),
+    cells: byKey(byKey(tallySchema.nullable())).meta({
+      description: "cells[depth][level]; null where the level exceeds the model's window.",
+    }),
+    byLevel: byKey(tallySchema.nullable()),
+    byDepth: byKey(tallySchema),
+    all: tallySchema,
+    excludedLevels: z.array(z.number()),
+    statuses: statusCountsSchema,
+  }),
+);
+
+const countingTableSchema = schemaOf<CountingTable>()(
+  z.strictObject({
+    language: z.string(),
+    metric: z.string(),
+    byType: byKey(tallySchema),
+    byLevel: byKey(tallySchema),
+    all: tallySchema,
+    statuses: statusCountsSchema,
+  }),
+);
+
+/** A medical cell's figures: micro P/R/F1 ×100 and their sums, or accuracy ×100 and correct of counted. */
+const medicalFigures = {
+  precision: z.number().optional(),
+  recall: z.number().optional(),
+  f1: z.number().optional(),
+  tp: z.number().optional(),
+  fp: z.number().optional(),
+  fn: z.number().optional(),
+  accuracy: z.number().optional(),
+  correct: z.number().optional(),
+  counted: countSchema,
+};
+
+const medicalScoreSchema = schemaOf<MedicalScore>()(
+  z.strictObject({
+    task: z.string(),
+    language: z.string(),
+    metric: z.string(),
+    ...medicalFigures,
+    statuses: statusCountsSchema,
+    own: z
+      .strictObject(medicalFigures)
+      .optional()
+      .meta({ description: "The same cell under medbench's own rules, where they give another number." }),
+  }),
+);
+
+const missingOutputsSchema = schemaOf<MissingOutputs>()(
+  z.strictObject({
+    file: z.string(),
+    task: z.string(),
+    language: z.string(),
+    setting: z.string().nullable(),
+    outputs: countSchema,
+    expected: countSchema,
+    missing: z.array(z.string()),
+  }),
+);
+
+const errorTallySchema = z.strictObject({ ...tallySchema.shape, errors: countSchema });
+
+const niahErrorTableSchema = schemaOf<NiahErrorTable>()(
+  z.strictObject({
+    language: z.string(),
+    metric: z.string(),
+    counted: countSchema,
+    errors: countSchema,
+    byNeedleType: byKey(errorTallySchema),
+    byDepth: byKey(errorTallySchema),
+    byNeedleTypeAndDepth: byKey(byKey(errorTallySchema)),
+    badFormat: countSchema,
+    tooLong: countSchema,
+  }),
+);
+
+const runReportSchema = z.strictObject({
+  runId: z.string(),
+  label: z.string().meta({ description: "The display label (the paper's name for published models)." }),
+  ...runSummaryShape,
+  scoring: z.enum(['compat', 'own']),
+  contextWindow: countSchema.nullable(),
+  datasetId: z.string(),
+  createdAt: z.string(),
+  samples: countSchema,
+  missingOutputs: z.array(missingOutputsSchema),
+  usage: z.strictObject({
+    inputTokens: countSchema.nullable(),
+    outputTokens: countSchema.nullable(),
+    cost: z.number().nullable(),
+  }),
+  niah: byLanguageAndMetric(niahTableSchema).meta({ description: 'Tables A2/A3.' }),
+  counting: byLanguageAndMetric(countingTableSchema).meta({ description: 'Table 3.' }),
+  medical: byLanguageAndMetric(medicalScoreSchema).meta({
+    description: '"kg-en" … → metric → Table 2 (esm) / Table A4 (ssm) cell.',
+  }),
+  medicalByLevel: byKey(byKey(z.number())).meta({ description: 'Figure 5: dataset → level → ESM score.' }),
+  medicalByLevelSsm: byKey(byKey(z.number())).meta({ description: 'Figure A4: the same with SSM.' }),
+  overview: byKey(z.number().nullable()).meta({
+    description: "Figure 2: each of the ten datasets' main ESM score ×100, null when not run.",
+  }),
+  countingSettings: byKey(z.strictObject({ all: tallySchema, byType: byKey(tallySchema) })),
+  niahErrors: byLanguageAndMetric(niahErrorTableSchema),
+});
+
+/** The MedOdyssey report document (`medbench report --json` prints it with the sections every suite has). */
+export const medodysseyReportSchema = schemaOf<MedOdysseyReport>()(
+  z.strictObject({
+    suite: z.literal('medodyssey'),
+    generatedAt: generatedAtSchema,
+    runs: z.array(runReportSchema),
+  }),
+);
