@@ -10,6 +10,7 @@ import { endpointHeaders } from './endpoint-headers.js';
 import { generationSettings, ignoredSettingsNote } from './generation-settings.js';
 import { rememberSecret } from './known-secrets.js';
 import { modelPrices } from './model-prices.js';
+import { specSuggestion } from './spec-suggestion.js';
 
 export interface ModelOverrides {
   /** Send plain-text prompts to /completions (a base model). */
@@ -79,9 +80,10 @@ export function modelConfigFromSpec(
   }
   const misfit = descriptor?.spec.misfit?.(rest);
   if (misfit) throw new MedbenchError({ code: 'MODEL_SPEC_INVALID', ...misfit });
+  const suggestion = specSuggestion(spec, config, providers);
   throw new MedbenchError({
     code: 'MODEL_SPEC_INVALID',
-    message: `Cannot understand the model spec "${spec}".`,
+    message: `Cannot understand the model spec "${spec}".${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
     hint: specHelp(providers),
   });
 }
