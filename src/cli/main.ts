@@ -8,6 +8,7 @@ import { defineRun } from './program/define-run.js';
 import { defineSuiteCommands } from './program/define-suite-commands.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
 import { type ProgramContext, printError } from './program/program-context.js';
+import { showUsageHints } from './program/usage-hint.js';
 import { EXIT } from './run-session.js';
 
 export { printError } from './program/program-context.js';
@@ -30,8 +31,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
     .option(
       '--home <dir>',
       'folder for all state (store, caches, reports); default $MEDBENCH_HOME or ~/.medbench',
-    )
-    .showHelpAfterError();
+    );
   const context: ProgramContext = {
     output,
     plugins: options.plugins ?? SUITE_PLUGINS,
@@ -45,6 +45,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
   defineRun(program, context);
   defineSuiteCommands(program, context.plugins, context);
   defineHandOff(program, context);
+  showUsageHints(program);
   return program;
 }
 
