@@ -66,6 +66,7 @@ export async function retrieverPlan(
       overrides: request,
       ...(cache ? { cache } : {}),
       retry: retryPolicyFrom(request, config.defaults),
+      dryRun: request.dryRun === true,
       onProgress: (stage, done, total) => hooks.onStage?.(`${current.task}: embedding ${stage}`, done, total),
     });
   } catch (error) {
