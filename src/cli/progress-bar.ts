@@ -14,6 +14,11 @@ function compact(count: number): string {
   return String(count);
 }
 
+/** A cost as the report shows it: four decimals, or — when no price is known. */
+export function money(cost: number | null): string {
+  return cost === null ? '—' : cost.toFixed(4);
+}
+
 /** One progress line: bar, counts, ETA, tokens and cost so far. */
 export function formatProgress(progress: RunProgress, now = Date.now()): string {
   const remaining = progress.total - progress.alreadyDone;
@@ -27,7 +32,7 @@ export function formatProgress(progress: RunProgress, now = Date.now()): string 
     `${(share * 100).toFixed(0)}%`,
     `ETA ${duration(eta)}`,
     `${compact(progress.inputTokens)} in / ${compact(progress.outputTokens)} out tokens`,
-    `cost ${progress.cost.toFixed(4)}`,
+    `cost ${money(progress.cost)}`,
     `${progress.cached} cached, ${progress.tooLong} too_long, ${progress.errors} errors`,
   ].join(' · ');
 }

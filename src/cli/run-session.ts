@@ -3,7 +3,7 @@ import type { RunHooks } from '../compose/run-model.js';
 import type { CommandOutput } from '../core/command-output.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import { errorKind, type RetryEvent, type RunSummary } from '../runner/run-samples.js';
-import { progressReporter } from './progress-bar.js';
+import { money, progressReporter } from './progress-bar.js';
 
 /** Exit codes of medbench (README, "Exit codes"). */
 export const EXIT = {
@@ -61,7 +61,7 @@ function kinds(counts: Record<string, number>): string {
 function printSummary(output: CommandOutput, summary: RunSummary): void {
   const heading = summary.interrupted ? 'Interrupted' : summary.errors > 0 ? 'Finished with errors' : 'Done';
   output.stderr(
-    `${heading}: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} from cache, ${summary.tooLong} too_long, ${summary.errors} errors; ${summary.inputTokens} input / ${summary.outputTokens} output tokens, cost ${summary.cost.toFixed(4)}.\n`,
+    `${heading}: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} from cache, ${summary.tooLong} too_long, ${summary.errors} errors; ${summary.inputTokens} input / ${summary.outputTokens} output tokens, cost ${money(summary.cost)}.\n`,
   );
   if (summary.failedFast)
     output.stderr(
