@@ -9,6 +9,7 @@ import { defineSuiteCommands } from './program/define-suite-commands.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
 import { type ProgramContext, printError } from './program/program-context.js';
 import { showUsageHints } from './program/usage-hint.js';
+import { progressLine } from './progress-bar.js';
 import { EXIT } from './run-session.js';
 
 export { printError } from './program/program-context.js';
@@ -16,6 +17,7 @@ export { printError } from './program/program-context.js';
 const output: CommandOutput = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  progress: progressLine(process.stderr),
 };
 
 /** The medbench program; `plugins`: the suites it knows (a library user or a test may add its own). */

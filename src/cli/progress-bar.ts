@@ -1,3 +1,4 @@
+import type { ProgressLine } from '../core/command-output.js';
 import type { RunProgress } from '../runner/run-samples.js';
 
 function duration(seconds: number): string {
@@ -37,23 +38,39 @@ export function formatProgress(progress: RunProgress, now = Date.now()): string 
   ].join(' · ');
 }
 
-/** Draws progress on stderr: redrawn in place on a terminal, a line every 10 s otherwise. */
-export function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
+/**
+ * A progress line on `stream`: redrawn in place on a terminal (at most every 100 ms), a line every
+ * 10 s otherwise (the first at once), as `run`'s progress is drawn.
+ */
+export function progressLine(stream: NodeJS.WriteStream = process.stderr): ProgressLine {
   let lastLine = 0;
-  let finished = false;
+  let drawn = false;
   return {
-    update(progress: RunProgress) {
+    update(text, force = false) {
       const now = Date.now();
+      if (now - lastLine < (stream.isTTY ? 100 : 10_000) && !force) return;
+      lastLine = now;
       if (stream.isTTY) {
-        stream.write(`\r\x1b[2K${formatProgress(progress, now)}`);
-      } else if (now - lastLine >= 10_000 || progress.done + progress.alreadyDone === progress.total) {
-        lastLine = now;
-        stream.write(`${formatProgress(progress, now)}\n`);
-      }
+        stream.write(`\r\x1b[2K${text}`);
+        drawn = true;
+      } else stream.write(`${text}\n`);
     },
     finish() {
-      if (stream.isTTY && !finished) stream.write('\n');
-      finished = true;
+      if (drawn) stream.write('\n');
+      drawn = false;
+      lastLine = 0;
     },
+  };
+}
+
+/** Draws a run's progress on stderr: redrawn in place on a terminal, a line every 10 s otherwise. */
+export function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
+  const line = progressLine(stream);
+  return {
+    update(progress: RunProgress) {
+      const complete = progress.done + progress.alreadyDone === progress.total;
+      line.update(formatProgress(progress), complete);
+    },
+    finish: () => line.finish(),
   };
 }

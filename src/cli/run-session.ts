@@ -3,7 +3,7 @@ import type { RunHooks } from '../compose/run-model.js';
 import type { CommandOutput } from '../core/command-output.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import { errorKind, type RetryEvent, type RunSummary } from '../runner/run-samples.js';
-import { money, progressReporter } from './progress-bar.js';
+import { money, progressLine, progressReporter } from './progress-bar.js';
 
 /** Exit codes of medbench (README, "Exit codes"). */
 export const EXIT = {
@@ -108,21 +108,22 @@ export function terminalSession(output: CommandOutput): { hooks: RunHooks; dispo
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = progressReporter();
+  // A computed run's stages (MedEureka: embedding, ranking), drawn as the run's progress is.
+  const stages = progressLine();
   const hooks: RunHooks = {
     stopSignal: stop.signal,
     abortSignal: abort.signal,
     onProgress: (state) => progress.update(state),
     onRetry: retryPrinter(output),
-    onStage: (stage, done, total) => {
-      if (process.stderr.isTTY) output.stderr(`\r${stage} ${done}/${total}   `);
-    },
+    onStage: (stage, done, total) => stages.update(`${stage} ${done}/${total}`, done === total),
     onNotice: (text) => output.stderr(redactKnownSecrets(`${text}\n`)),
     onSummary: (summary) => {
       progress.finish();
       printSummary(output, summary);
     },
     onComputed: (summary) => {
-      output.stderr(`${process.stderr.isTTY ? '\r' : ''}${summary.detail}\n`);
+      stages.finish();
+      output.stderr(`${summary.detail}\n`);
       if (summary.interrupted) {
         output.stderr('Stopped: every finished part is stored; re-run the same command to finish.\n');
         process.exitCode = EXIT.interrupted;
@@ -134,6 +135,7 @@ export function terminalSession(output: CommandOutput): { hooks: RunHooks; dispo
     hooks,
     dispose: () => {
       progress.finish();
+      stages.finish();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     },
