@@ -13,8 +13,9 @@ import { renderUsageText, usageByTask, withUsageSection } from '../../report/usa
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
 import { checkBase, nothingMatched } from './report-checks.js';
+import { type ReportTextOptions, reportText } from './report-text.js';
 
-export interface ReportCommandOptions {
+export interface ReportCommandOptions extends ReportTextOptions {
   home?: string;
   suite: string;
   run?: string[];
@@ -88,7 +89,11 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
         renderLimitedText(limited),
       ].filter(Boolean);
       output.stdout(
-        `${suite.renderText(report, reportOptions)}\n${sections.map((text) => `\n${text}\n`).join('')}`,
+        reportText(
+          `${suite.renderText(report, reportOptions)}\n${sections.map((text) => `\n${text}\n`).join('')}`,
+          suite,
+          options,
+        ),
       );
     }
   } finally {

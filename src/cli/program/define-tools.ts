@@ -47,6 +47,12 @@ export function defineTools(program: Command, context: ProgramContext): void {
       'a .html file: one self-contained report; a folder: the viewer as a static site',
     )
     .option('--base <label>', 'compare every other model with this one (CLUE, Figure 5)')
+    .option('--table <name>', 'text: only the tables whose title holds this (e.g. "Table 2", En.NIAH, cost)')
+    .option(
+      '--width <columns>',
+      "text: split wider tables by columns (default: the terminal's width, 100 when not a terminal; 0: no limit)",
+      integer('--width', { min: 0 }),
+    )
     .action(action((options) => reportCommand({ ...context.withHome(options), suites }, context.output)));
 
   program
