@@ -7,6 +7,7 @@ import { defineHandOff } from './program/define-hand-off.js';
 import { defineRun } from './program/define-run.js';
 import { defineSuiteCommands } from './program/define-suite-commands.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
+import { addFlagAliases } from './program/flag-aliases.js';
 import { type ProgramContext, printError } from './program/program-context.js';
 import { showUsageHints } from './program/usage-hint.js';
 import { progressLine } from './progress-bar.js';
@@ -47,6 +48,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
   defineRun(program, context);
   defineSuiteCommands(program, context.plugins, context);
   defineHandOff(program, context);
+  addFlagAliases(program);
   showUsageHints(program);
   return program;
 }

@@ -58,11 +58,17 @@ export function defineTools(program: Command, context: ProgramContext): void {
   program
     .command('providers')
     .description('list the chat providers: how to name each, and what each can do')
-    .action(() => providersCommand(context.output));
+    .option('--json', 'one JSON array: name, spec form, sign-in and declared capabilities of each')
+    .action((options: { json?: boolean }) => providersCommand(context.output, options));
   program
     .command('tokenizers')
     .description('list the tokenizers medbench can count with')
-    .action(() => {
+    .option('--json', 'one JSON array: name, description and whether it can cut text, of each')
+    .action((options: { json?: boolean }) => {
+      if (options.json) {
+        context.output.stdout(`${JSON.stringify(listTokenizers(), null, 2)}\n`);
+        return;
+      }
       for (const { name, description, cuts } of listTokenizers())
         context.output.stdout(
           `${name.padEnd(14)} ${description}${cuts ? '' : ' (counts only: cannot cut text)'}\n`,
