@@ -7,7 +7,10 @@ import { defineHandOff } from './program/define-hand-off.js';
 import { defineRun } from './program/define-run.js';
 import { defineSuiteCommands } from './program/define-suite-commands.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
+import { addFlagAliases } from './program/flag-aliases.js';
 import { type ProgramContext, printError } from './program/program-context.js';
+import { showUsageHints } from './program/usage-hint.js';
+import { progressLine } from './progress-bar.js';
 import { EXIT } from './run-session.js';
 
 export { printError } from './program/program-context.js';
@@ -15,6 +18,7 @@ export { printError } from './program/program-context.js';
 const output: CommandOutput = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  progress: progressLine(process.stderr),
 };
 
 /** The medbench program; `plugins`: the suites it knows (a library user or a test may add its own). */
@@ -30,8 +34,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
     .option(
       '--home <dir>',
       'folder for all state (store, caches, reports); default $MEDBENCH_HOME or ~/.medbench',
-    )
-    .showHelpAfterError();
+    );
   const context: ProgramContext = {
     output,
     plugins: options.plugins ?? SUITE_PLUGINS,
@@ -45,6 +48,8 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
   defineRun(program, context);
   defineSuiteCommands(program, context.plugins, context);
   defineHandOff(program, context);
+  addFlagAliases(program);
+  showUsageHints(program);
   return program;
 }
 

@@ -1,4 +1,5 @@
 import type { BatchProgress } from '../core/batch-client.js';
+import type { ProgressLine } from '../core/command-output.js';
 import type { RunProgress } from '../runner/run-samples.js';
 
 function duration(seconds: number): string {
@@ -15,6 +16,11 @@ function compact(count: number): string {
   return String(count);
 }
 
+/** A cost as the report shows it: four decimals, or — when no price is known. */
+export function money(cost: number | null): string {
+  return cost === null ? '—' : cost.toFixed(4);
+}
+
 /** One progress line: bar, counts, ETA, tokens and cost so far. */
 export function formatProgress(progress: RunProgress, now = Date.now()): string {
   const remaining = progress.total - progress.alreadyDone;
@@ -28,29 +34,45 @@ export function formatProgress(progress: RunProgress, now = Date.now()): string 
     `${(share * 100).toFixed(0)}%`,
     `ETA ${duration(eta)}`,
     `${compact(progress.inputTokens)} in / ${compact(progress.outputTokens)} out tokens`,
-    `cost ${progress.cost.toFixed(4)}`,
+    `cost ${money(progress.cost)}`,
     `${progress.cached} cached, ${progress.tooLong} too_long, ${progress.errors} errors`,
   ].join(' · ');
 }
 
-/** Draws progress on stderr: redrawn in place on a terminal, a line every 10 s otherwise. */
-export function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
+/**
+ * A progress line on `stream`: redrawn in place on a terminal (at most every 100 ms), a line every
+ * 10 s otherwise (the first at once), as `run`'s progress is drawn.
+ */
+export function progressLine(stream: NodeJS.WriteStream = process.stderr): ProgressLine {
   let lastLine = 0;
-  let finished = false;
+  let drawn = false;
   return {
-    update(progress: RunProgress) {
+    update(text, force = false) {
       const now = Date.now();
+      if (now - lastLine < (stream.isTTY ? 100 : 10_000) && !force) return;
+      lastLine = now;
       if (stream.isTTY) {
-        stream.write(`\r\x1b[2K${formatProgress(progress, now)}`);
-      } else if (now - lastLine >= 10_000 || progress.done + progress.alreadyDone === progress.total) {
-        lastLine = now;
-        stream.write(`${formatProgress(progress, now)}\n`);
-      }
+        stream.write(`\r\x1b[2K${text}`);
+        drawn = true;
+      } else stream.write(`${text}\n`);
     },
     finish() {
-      if (stream.isTTY && !finished) stream.write('\n');
-      finished = true;
+      if (drawn) stream.write('\n');
+      drawn = false;
+      lastLine = 0;
     },
+  };
+}
+
+/** Draws a run's progress on stderr: redrawn in place on a terminal, a line every 10 s otherwise. */
+export function progressReporter(stream: NodeJS.WriteStream = process.stderr) {
+  const line = progressLine(stream);
+  return {
+    update(progress: RunProgress) {
+      const complete = progress.done + progress.alreadyDone === progress.total;
+      line.update(formatProgress(progress), complete);
+    },
+    finish: () => line.finish(),
   };
 }
 

@@ -3,7 +3,7 @@ import type { RunHooks } from '../compose/run-model.js';
 import type { CommandOutput } from '../core/command-output.js';
 import type { RetryPolicy } from '../runner/retry.js';
 import { errorKind, type RetryEvent, type RunSummary } from '../runner/run-samples.js';
-import { batchReporter, progressReporter } from './progress-bar.js';
+import { batchReporter, money, progressLine, progressReporter } from './progress-bar.js';
 
 /** Exit codes of medbench (README, "Exit codes"). */
 export const EXIT = {
@@ -61,7 +61,7 @@ function kinds(counts: Record<string, number>): string {
 function printSummary(output: CommandOutput, summary: RunSummary): void {
   const heading = summary.interrupted ? 'Interrupted' : summary.errors > 0 ? 'Finished with errors' : 'Done';
   output.stderr(
-    `${heading}: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} from cache, ${summary.tooLong} too_long, ${summary.errors} errors; ${summary.inputTokens} input / ${summary.outputTokens} output tokens, cost ${summary.cost.toFixed(4)}.\n`,
+    `${heading}: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} from cache, ${summary.tooLong} too_long, ${summary.errors} errors; ${summary.inputTokens} input / ${summary.outputTokens} output tokens, cost ${money(summary.cost)}.\n`,
   );
   if (summary.failedFast)
     output.stderr(
@@ -108,22 +108,23 @@ export function terminalSession(output: CommandOutput): { hooks: RunHooks; dispo
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const progress = progressReporter();
+  // A computed run's stages (MedEureka: embedding, ranking), drawn as the run's progress is.
+  const stages = progressLine();
   const hooks: RunHooks = {
     stopSignal: stop.signal,
     abortSignal: abort.signal,
     onProgress: (state) => progress.update(state),
     onBatch: batchReporter(),
     onRetry: retryPrinter(output),
-    onStage: (stage, done, total) => {
-      if (process.stderr.isTTY) output.stderr(`\r${stage} ${done}/${total}   `);
-    },
+    onStage: (stage, done, total) => stages.update(`${stage} ${done}/${total}`, done === total),
     onNotice: (text) => output.stderr(redactKnownSecrets(`${text}\n`)),
     onSummary: (summary) => {
       progress.finish();
       printSummary(output, summary);
     },
     onComputed: (summary) => {
-      output.stderr(`${process.stderr.isTTY ? '\r' : ''}${summary.detail}\n`);
+      stages.finish();
+      output.stderr(`${summary.detail}\n`);
       if (summary.interrupted) {
         output.stderr('Stopped: every finished part is stored; re-run the same command to finish.\n');
         process.exitCode = EXIT.interrupted;
@@ -135,6 +136,7 @@ export function terminalSession(output: CommandOutput): { hooks: RunHooks; dispo
     hooks,
     dispose: () => {
       progress.finish();
+      stages.finish();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     },

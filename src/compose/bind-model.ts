@@ -10,6 +10,7 @@ import { endpointHeaders } from './endpoint-headers.js';
 import { generationSettings, ignoredSettingsNote } from './generation-settings.js';
 import { rememberSecret } from './known-secrets.js';
 import { modelPrices } from './model-prices.js';
+import { specSuggestion } from './spec-suggestion.js';
 
 export interface ModelOverrides {
   /** Send plain-text prompts to /completions (a base model). */
@@ -79,9 +80,10 @@ export function modelConfigFromSpec(
   }
   const misfit = descriptor?.spec.misfit?.(rest);
   if (misfit) throw new MedbenchError({ code: 'MODEL_SPEC_INVALID', ...misfit });
+  const suggestion = specSuggestion(spec, config, providers);
   throw new MedbenchError({
     code: 'MODEL_SPEC_INVALID',
-    message: `Cannot understand the model spec "${spec}".`,
+    message: `Cannot understand the model spec "${spec}".${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
     hint: specHelp(providers),
   });
 }
@@ -147,6 +149,8 @@ export async function bindModel(options: {
   environment?: NodeJS.ProcessEnv;
   /** The providers a spec or config entry may name: `PROVIDERS`, or with a caller's own (`providersWith`). */
   providers?: ProviderRegistry;
+  /** A dry run sends nothing: a key that is not set is no error yet (the run that sends asks for it). */
+  dryRun?: boolean;
 }): Promise<ModelBinding> {
   const overrides = options.overrides ?? {};
   const environment = options.environment ?? process.env;
@@ -180,6 +184,7 @@ export async function bindModel(options: {
     environment,
     contextWindow,
     defaultConcurrency,
+    keyRequired: provider.keyRequired && !options.dryRun,
   });
   const tokenizerName = overrides.tokenizer ?? modelConfig.tokenizer ?? tryTokenizerName(modelConfig.model);
   // A GGUF file carries its own vocabulary and chat template: llama.cpp counts exactly.
@@ -238,6 +243,7 @@ async function bindEndpoints(options: {
   environment: NodeJS.ProcessEnv;
   contextWindow: number | undefined;
   defaultConcurrency: number;
+  keyRequired: boolean;
 }): Promise<ModelBinding['endpoints']> {
   const { provider, modelConfig, overrides, environment } = options;
   return Promise.all(
@@ -246,7 +252,7 @@ async function bindEndpoints(options: {
       const model = await provider.createChat({
         baseURL: endpoint.baseURL ?? '',
         modelId: modelConfig.model,
-        apiKey: readKey(apiKeyEnv, provider.keyRequired, environment),
+        apiKey: readKey(apiKeyEnv, options.keyRequired, environment),
         apiKeyEnv,
         completions: overrides.completions ?? modelConfig.api === 'completions',
         ...endpointHeaders(endpoint.headers, environment),

@@ -28,7 +28,7 @@ export async function datasetPlan(
   suites: readonly Suite[],
 ): Promise<RunPlan> {
   const { config } = await loadConfig(request.config);
-  const model = await bindModel({ spec: request.model, config, overrides: request });
+  const model = await bindModel({ spec: request.model, config, overrides: request, dryRun: request.dryRun });
   const dataset = await readDataset(request.dataset);
   const suite = suites.find((entry) => entry.name === dataset.header.suite && entry.tasks);
   if (!suite?.tasks) {

@@ -101,10 +101,12 @@ async function embeddingModel(
   config: EmbeddingModelConfig,
   overrides: RetrieverOverrides,
   environment: NodeJS.ProcessEnv,
+  dryRun: boolean,
 ): Promise<EmbeddingModel> {
   const made = await embeddingProvider(config).create({
     entry: config,
     overrides,
+    keysDeferred: dryRun,
     readSecret(variable) {
       const value = environment[variable];
       rememberSecret(value);
@@ -157,6 +159,8 @@ export async function retrieverFromSpec(options: {
   cache?: EmbeddingCache;
   retry?: RetryPolicy;
   environment?: NodeJS.ProcessEnv;
+  /** A dry run sends nothing: a key that is not set is no error yet. */
+  dryRun?: boolean;
   onProgress?: (stage: 'corpus' | 'queries', done: number, total: number) => void;
 }): Promise<Retriever> {
   const sparse = sparseRetrieverSpec(options.spec);
@@ -171,7 +175,12 @@ export async function retrieverFromSpec(options: {
   }
   const config = embeddingConfigFromSpec(options.spec, options.config);
   return new DenseRetriever({
-    model: await embeddingModel(config, overrides, options.environment ?? process.env),
+    model: await embeddingModel(
+      config,
+      overrides,
+      options.environment ?? process.env,
+      options.dryRun === true,
+    ),
     instructionTemplate: instructionTemplateOf(options.spec, options.config, overrides)!,
     ...(options.cache ? { cache: options.cache } : {}),
     ...(options.retry ? { retry: options.retry } : {}),

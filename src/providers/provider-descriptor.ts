@@ -145,6 +145,8 @@ export interface EmbeddingFactoryOptions<Own = Record<string, unknown>> {
   overrides: EmbeddingOverrides;
   /** The value of an environment variable (a key), remembered as a secret to keep out of output. */
   readSecret(variable: string): string | undefined;
+  /** A dry run sends nothing: a key that is not set is no error yet (the run that sends asks for it). */
+  keysDeferred?: boolean;
   /** An entry's headers: fixed values, and secret ones read from the environment. */
   headers(headers: HeadersConfig | undefined): {
     headers: Record<string, string>;

@@ -308,7 +308,7 @@ function scoreAndWrite(
   if (fresh) {
     progress.inputTokens += response.inputTokens ?? 0;
     progress.outputTokens += response.outputTokens ?? 0;
-    progress.cost += price?.cost ?? 0;
+    if (price) progress.cost = (progress.cost ?? 0) + price.cost;
   } else progress.cached++;
   return written;
 }

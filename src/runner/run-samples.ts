@@ -251,8 +251,8 @@ function slotsOf(model: ModelBinding): ChatModel[] {
   return slots;
 }
 
-/** Counts of a run about to start: `pending` of `total` samples left. */
-export function startProgress(total: number, pending: number): RunProgress {
+/** Counts of a run about to start: `pending` of `total` samples left; `priced`: the model has prices. */
+export function startProgress(total: number, pending: number, priced = false): RunProgress {
   return {
     total,
     alreadyDone: total - pending,
@@ -264,7 +264,7 @@ export function startProgress(total: number, pending: number): RunProgress {
     errorExamples: {},
     inputTokens: 0,
     outputTokens: 0,
-    cost: 0,
+    cost: priced ? 0 : null,
     startedAt: Date.now(),
   };
 }
@@ -321,7 +321,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     control,
     writer,
     cache: new AnswerCache(store, model, options.claims, (key) => writer.unconfirmedAnswer(key)),
-    progress: startProgress(options.samples.length, pending.length),
+    progress: startProgress(options.samples.length, pending.length, model.prices !== undefined),
     fatal: undefined,
     failedFast: undefined,
     ...(options.batchAnswers ? { batchAnswers: new Set(options.batchAnswers) } : {}),

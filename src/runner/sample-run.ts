@@ -26,7 +26,8 @@ export interface RunProgress {
   errorExamples: Record<string, string>;
   inputTokens: number;
   outputTokens: number;
-  cost: number;
+  /** What the run paid so far; null when the model has no prices (unknown, not zero). */
+  cost: number | null;
   startedAt: number;
 }
 

@@ -2,7 +2,10 @@ import { MedbenchError } from '../core/errors.js';
 import type { Sample } from '../core/sample.js';
 import type { SampleLimit } from '../core/sample-limit.js';
 
-/** Picks the samples a model sees: a per-model dataset holds one fitted copy per tokenizer. */
+/**
+ * Picks the samples a model sees: those of `task` (a task, or a comma list of them), and of a
+ * per-model dataset, which holds one fitted copy per tokenizer, the tokenizer's.
+ */
 export function samplesFor(
   samples: readonly Sample[],
   tokenizerName: string | undefined,
@@ -15,14 +18,16 @@ export function samplesFor(
       hint: "Build it again with its suite's build command (`medbench build --help`); check the options there that choose its tasks.",
     });
   }
-  let selected = task ? samples.filter((sample) => sample.task === task) : [...samples];
-  if (selected.length === 0) {
-    const tasks = [...new Set(samples.map((sample) => sample.task))].sort();
+  const wanted = task?.split(',').map((name) => name.trim());
+  const tasks = [...new Set(samples.map((sample) => sample.task))].sort();
+  const missing = wanted?.filter((name) => !tasks.includes(name)) ?? [];
+  if (missing.length > 0) {
     throw new MedbenchError({
       code: 'USAGE',
-      message: `--task ${task}: the dataset has no samples of that task; it has ${tasks.join(', ')}.`,
+      message: `--task ${task}: the dataset has no samples of ${missing.join(', ')}; it has ${tasks.join(', ')}.`,
     });
   }
+  let selected = wanted ? samples.filter((sample) => wanted.includes(sample.task)) : [...samples];
   const fitted = selected.some((sample) => sample.params.fitFor !== undefined);
   if (fitted) {
     selected = selected.filter((sample) => sample.params.fitFor === tokenizerName);

@@ -133,7 +133,8 @@ describe('tokens and cost per model and task', () => {
       });
     }
 
-    const text = await runCli(['--home', home, 'report', '--suite', 'medodyssey']);
+    // Whole rows (--width 0): a pipe's 100 columns would split the table.
+    const text = await runCli(['--home', home, 'report', '--suite', 'medodyssey', '--width', '0']);
     expect(text.stdout).toContain('Tokens and cost per model and task');
     const niahLine = text.stdout.split('\n').find((line) => /^priced\s.*\bniah\b/.test(line))!;
     const niahInput = counted.priced.get('niah')!;

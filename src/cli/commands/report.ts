@@ -14,8 +14,10 @@ import { renderSettingsText, runSettings, withSettingsSection } from '../../repo
 import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
 import { Store } from '../../store/store.js';
 import { writeStaticSite } from '../../view/static-site.js';
+import { checkBase, nothingMatched } from './report-checks.js';
+import { type ReportTextOptions, reportText } from './report-text.js';
 
-export interface ReportCommandOptions {
+export interface ReportCommandOptions extends ReportTextOptions {
   home?: string;
   suite: string;
   run?: string[];
@@ -68,14 +70,9 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
       ...(options.model ? { labels: options.model } : {}),
     };
     const runs = storedRuns(store, suite, filter);
+    checkBase(options.base, runs, suite);
     const report = suite.report(runs, reportOptions);
-    if (suite.runCount(report) === 0) {
-      throw new MedbenchError({
-        code: 'DATA_NOT_FOUND',
-        message: `No matching ${suite.title} runs in ${store.path}.`,
-        hint: suite.firstRun,
-      });
-    }
+    if (suite.runCount(report) === 0) throw nothingMatched(store, suite, options.suites, filter);
     const usage = usageByTask(runs);
     // Runs made with --limit: their scores are of the first samples only.
     const limited = limitedRuns(runs);
@@ -101,7 +98,11 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
         renderLimitedText(limited),
       ].filter(Boolean);
       output.stdout(
-        `${suite.renderText(report, reportOptions)}\n${sections.map((text) => `\n${text}\n`).join('')}`,
+        reportText(
+          `${suite.renderText(report, reportOptions)}\n${sections.map((text) => `\n${text}\n`).join('')}`,
+          suite,
+          options,
+        ),
       );
     }
   } finally {

@@ -20,7 +20,7 @@ export function modelOptions(
   if (options.forRuns !== false)
     command
       .option('--label <name>', 'display name in reports')
-      .option('--task <task>', 'only this task of the dataset')
+      .option('--task <tasks>', 'only these tasks of the dataset (a comma list)')
       .option(
         '--redact',
         'store SHA-256 hashes and lengths instead of prompt, output, gold and error text (a run of its own; scores, counts and timings are kept)',

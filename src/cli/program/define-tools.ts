@@ -53,16 +53,28 @@ export function defineTools(program: Command, context: ProgramContext): void {
       'a .html file: one self-contained report; a folder: the viewer as a static site',
     )
     .option('--base <label>', 'compare every other model with this one (CLUE, Figure 5)')
+    .option('--table <name>', 'text: only the tables whose title holds this (e.g. "Table 2", En.NIAH, cost)')
+    .option(
+      '--width <columns>',
+      "text: split wider tables by columns (default: the terminal's width, 100 when not a terminal; 0: no limit)",
+      integer('--width', { min: 0 }),
+    )
     .action(action((options) => reportCommand({ ...context.withHome(options), suites }, context.output)));
 
   program
     .command('providers')
     .description('list the chat providers: how to name each, and what each can do')
-    .action(() => providersCommand(context.output));
+    .option('--json', 'one JSON array: name, spec form, sign-in and declared capabilities of each')
+    .action((options: { json?: boolean }) => providersCommand(context.output, options));
   program
     .command('tokenizers')
     .description('list the tokenizers medbench can count with')
-    .action(() => {
+    .option('--json', 'one JSON array: name, description and whether it can cut text, of each')
+    .action((options: { json?: boolean }) => {
+      if (options.json) {
+        context.output.stdout(`${JSON.stringify(listTokenizers(), null, 2)}\n`);
+        return;
+      }
       for (const { name, description, cuts } of listTokenizers())
         context.output.stdout(
           `${name.padEnd(14)} ${description}${cuts ? '' : ' (counts only: cannot cut text)'}\n`,

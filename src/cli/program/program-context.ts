@@ -5,6 +5,7 @@ import type { SuitePlugin } from '../../compose/suite-plugin.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { fileError, isFileSystemError, MedbenchError } from '../../core/errors.js';
 import { EXIT } from '../run-session.js';
+import { usageHint } from './usage-hint.js';
 
 /** What every command definition needs: where output goes, and the global --home. */
 export interface ProgramContext {
@@ -40,15 +41,10 @@ export function action<Arguments extends unknown[]>(handler: (...args: Arguments
       await handler(...args);
     } catch (error) {
       process.exitCode = printError(error);
-      // A usage error also shows how the command is called (commander passes it last).
+      // A usage error also says where the command's options are (commander passes it last).
       const command = args.at(-1);
       if (MedbenchError.is(error) && error.code === 'USAGE' && command instanceof Command)
-        process.stderr.write(
-          `  usage: ${command.parent?.name() ?? ''} ${command.name()} ${command.usage()} (--help for every option)\n`.replace(
-            /^ {2}usage: {2}/,
-            '  usage: ',
-          ),
-        );
+        process.stderr.write(`  ${usageHint(command)}\n`);
     }
   };
 }

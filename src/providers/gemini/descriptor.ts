@@ -63,7 +63,7 @@ export async function geminiEmbeddingModel(
   const { GeminiEmbeddingModel } = await import('./gemini-embedding-model.js');
   const apiKeyEnv = options.overrides.apiKeyEnv ?? entry.apiKeyEnv ?? keyEnv;
   const apiKey = keyEnv && apiKeyEnv ? options.readSecret(apiKeyEnv) : undefined;
-  if (keyEnv && !apiKey)
+  if (keyEnv && !apiKey && !options.keysDeferred)
     throw new MedbenchError({
       code: 'MISSING_SECRET',
       message: `The environment variable ${apiKeyEnv} is not set.`,

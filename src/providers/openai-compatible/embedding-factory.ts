@@ -31,7 +31,7 @@ export function httpEmbeddingOptions(
   const batchSize = overrides.batchSize ?? entry.batchSize;
   const apiKeyEnv = overrides.apiKeyEnv ?? entry.apiKeyEnv ?? key.defaultKeyEnv;
   const apiKey = apiKeyEnv ? options.readSecret(apiKeyEnv) : undefined;
-  if (apiKeyEnv && !apiKey && key.keyRequired)
+  if (apiKeyEnv && !apiKey && key.keyRequired && !options.keysDeferred)
     throw new MedbenchError({
       code: 'MISSING_SECRET',
       message: `The environment variable ${apiKeyEnv} is not set.`,

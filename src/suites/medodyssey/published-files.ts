@@ -139,3 +139,12 @@ export function noOutputs(evaluationFolder: string, files: ReadonlyArray<{ name:
     hint: 'Pass the release whose evaluation_result/ files hold the model outputs (one JSON object per line).',
   });
 }
+
+/** What `readPublishedOutputs` reads: the evaluation folder, the release beside it, and who hears of each file. */
+export interface ReadPublishedOptions {
+  folder: string;
+  /** The release's dataset/ folder (needles, Case alternatives), if not beside the evaluation folder. */
+  datasetFolder?: string;
+  /** Called before each file is read (`index` of `total`), for a progress line. */
+  onFile?: (name: string, index: number, total: number) => void;
+}

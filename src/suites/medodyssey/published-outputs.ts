@@ -12,6 +12,7 @@ import {
   listPublishedFiles,
   noOutputs,
   type PublishedFile,
+  type ReadPublishedOptions,
   releaseFolderBeside,
   resolveEvaluationFolder,
 } from './published-files.js';
@@ -317,7 +318,7 @@ function missingIds(reader: Reader): void {
  * answers are checked against every accepted answer of the needles file (by `idx`), as the
  * published scorer did; without the needles file, against the line's own `true_answer`.
  */
-export function readPublishedOutputs(options: { folder: string; datasetFolder?: string }): {
+export function readPublishedOutputs(options: ReadPublishedOptions): {
   evaluationFolder: string;
   results: ImportedResult[];
   files: PublishedFileSummary[];
@@ -366,7 +367,8 @@ export function readPublishedOutputs(options: { folder: string; datasetFolder?: 
   };
   const results: ImportedResult[] = [];
   const summaries: PublishedFileSummary[] = [];
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
+    options.onFile?.(file.name, index, files.length);
     const reader: Reader = {
       file,
       results: [],

@@ -43,7 +43,7 @@ export async function cluePlan(request: SuiteRunRequest, hooks: RunHooks): Promi
   const { config } = await loadConfig(options.config);
   const model = BASELINE_SPECS.includes(options.model)
     ? undefined
-    : await bindModel({ spec: options.model, config, overrides: options });
+    : await bindModel({ spec: options.model, config, overrides: options, dryRun: options.dryRun });
   const restricted = checkDataUse(options, tasks, bertscore, model);
   const encoders = await openBertScoreEncoders(bertscore);
   try {

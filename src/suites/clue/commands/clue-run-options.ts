@@ -85,13 +85,8 @@ const clueOptionsSchema = z.object({
 
 /** The request with CLUE's options checked: a wrong one is a usage error naming it. */
 export function clueRunRequest(request: SuiteRunRequest): ClueRunRequest {
-  // A dataset run's option: refused, not ignored.
-  if (request.task !== undefined)
-    throw new MedbenchError({
-      code: 'USAGE',
-      message: `--task ${String(request.task)}: --task picks a task of a built dataset (run --dataset); run clue takes --tasks <list>.`,
-    });
-  const parsed = clueOptionsSchema.safeParse(request);
+  // --task and --tasks are one flag (the CLI syncs them; a library caller may give either).
+  const parsed = clueOptionsSchema.safeParse({ ...request, tasks: request.tasks ?? request.task });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new MedbenchError({

@@ -66,6 +66,7 @@ export async function retrieverPlan(
       overrides: request,
       ...(cache ? { cache } : {}),
       retry: retryPolicyFrom(request, config.defaults),
+      dryRun: request.dryRun === true,
       onProgress: (stage, done, total) => hooks.onStage?.(`${current.task}: embedding ${stage}`, done, total),
     });
   } catch (error) {
@@ -110,10 +111,11 @@ function rankingWork(
         run,
         redactText,
         ...(hooks.stopSignal ? { stopSignal: hooks.stopSignal } : {}),
-        batches: share.map((task) => ({
+        batches: share.map((task, index) => ({
           ids: task.queries.map((query) => query.id),
           compute: async (signal) => {
             context.current.task = task.key;
+            hooks.onStage?.(`ranking ${task.key}; tasks done`, index, share.length);
             const results = await evaluateRetrieval(retriever, [task], { signal });
             return results.map((result) => queryResultRecord(run.id, result));
           },

@@ -10,6 +10,7 @@ import {
 import type { SuiteCommand } from '../../../compose/suite-plugin.js';
 import type { CommandOutput } from '../../../core/command-output.js';
 import { MedbenchError } from '../../../core/errors.js';
+import type { Sample } from '../../../core/sample.js';
 import type { Tokenizer } from '../../../core/tokenizer.js';
 import { writeDataset } from '../../../runner/dataset-file.js';
 import { getTokenizer } from '../../../tokenizers/registry.js';
@@ -225,26 +226,55 @@ function buildRecord(
   };
 }
 
+/** The samples as they are made, each counted on the progress line (the task being built, the time so far). */
+function* withProgress(samples: Iterable<Sample>, started: number, output: CommandOutput): Iterable<Sample> {
+  let count = 0;
+  for (const sample of samples) {
+    count++;
+    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    output.progress?.update(`build medodyssey: samples written ${count} (now ${sample.task}) · ${seconds} s`);
+    yield sample;
+  }
+}
+
+/** Builds the samples and writes them to `out`, each counted on the progress line. */
+async function writeBuild(context: {
+  options: BuildMedOdysseyOptions;
+  plan: ReturnType<typeof taskPlan>;
+  settings: BuildSettings;
+  out: string;
+  started: number;
+  output: CommandOutput;
+}) {
+  const { options, plan, settings, output } = context;
+  const build = await buildMedOdysseyDataset(datasetRequest(options, plan, settings));
+  if (build.notices.length > 0) output.progress?.finish();
+  for (const notice of build.notices) output.stderr(`${notice}\n`);
+  const written = await writeDataset({
+    path: context.out,
+    header: {
+      suite: 'medodyssey',
+      createdAt: new Date().toISOString(),
+      generator: `medbench ${VERSION}`,
+      build: buildRecord(options, settings, plan.requested, build.record.prompts),
+      tokenizers: settings.tokenizers.map((tokenizer) => tokenizer.name),
+    },
+    samples: withProgress(build.samples, context.started, output),
+  });
+  return { build, written };
+}
+
 /** `medbench build medodyssey`: writes the NIAH/Counting grid to a versioned JSONL dataset. */
 export async function buildMedOdyssey(options: BuildMedOdysseyOptions, output: CommandOutput): Promise<void> {
   const plan = taskPlan(options);
   const settings = await buildSettings(options);
   const { mic, tokenizers } = settings;
   const started = Date.now();
-  const build = await buildMedOdysseyDataset(datasetRequest(options, plan, settings));
-  for (const notice of build.notices) output.stderr(`${notice}\n`);
   const out = resolve(options.out);
-  const written = await writeDataset({
-    path: out,
-    header: {
-      suite: 'medodyssey',
-      createdAt: new Date().toISOString(),
-      generator: `medbench ${VERSION}`,
-      build: buildRecord(options, settings, plan.requested, build.record.prompts),
-      tokenizers: tokenizers.map((tokenizer) => tokenizer.name),
-    },
-    samples: build.samples,
-  });
+  output.progress?.update('build medodyssey: reading and counting the inputs', true);
+  const { build, written } = await writeBuild({ options, plan, settings, out, started, output }).finally(() =>
+    output.progress?.finish(),
+  );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   output.stdout(
     `Wrote ${written.count} samples to ${out} in ${seconds} s (mic ${mic}, tokenizers ${tokenizers.map((tokenizer) => tokenizer.name).join(', ')}).\n`,

@@ -132,12 +132,18 @@ export function importMedOdysseyOutputs(options: ImportMedOdysseyOptions, output
   // copying rows between threads costs what the second core saves). See bench/README.md.
   const read = readPublishedOutputs({
     folder: resolve(options.folder),
+    onFile: (name, index, total) =>
+      output.progress?.update(`import medodyssey-outputs: ${index}/${total} files read; reading ${name}`),
     ...(options.needles ? { datasetFolder: resolveDatasetFolder(resolve(options.needles)) } : {}),
   });
   const models = [...new Set(read.files.map((file) => file.model))].sort();
   const store = new Store(storePathIn(resolveHome(options.home)));
   let added = 0;
   let unchanged = 0;
+  output.progress?.update(
+    `import medodyssey-outputs: storing ${read.results.length} outputs of ${models.length} models`,
+    true,
+  );
   try {
     store.transaction(() => {
       for (const model of models) {
@@ -149,6 +155,7 @@ export function importMedOdysseyOutputs(options: ImportMedOdysseyOptions, output
     suiteLeaderboard(store, medodysseySuite, { save: true });
   } finally {
     store.close();
+    output.progress?.finish();
   }
   for (const file of read.files) output.stdout(fileLine(file));
   for (const name of read.unknownFiles) output.stderr(`skipped ${name}: not a published output file name\n`);
