@@ -16,9 +16,10 @@
 // at list price, or at the batch price in the batch configuration: the figures are an upper bound.
 // Tokens are counted with o200k_base for both platforms (Claude's tokenizer is not public).
 //
-// Usage: npm run build && node bench/prompt-cost.js [release folder]   (LEVELS=4000,8000 to try it)
+// Usage: npm run build && node bench/prompt-cost.js [release folder]   (LEVELS=4000,8000 to try it;
+//        PROFILES=openai or anthropic for one of the two)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -49,6 +50,10 @@ async function loadPlatforms() {
     packages: 'external',
     outfile,
     logLevel: 'error',
+  });
+  // The platforms read the providers' documented error bodies beside their own file.
+  cpSync(join(root, 'test', 'support', 'providers', 'fixtures'), join(outfile, '..', 'fixtures'), {
+    recursive: true,
   });
   return import(outfile);
 }
@@ -99,10 +104,13 @@ const PROFILES = [
   { provider: 'openai', model: 'gpt-4.1', start: 'startOpenAIPlatform', keyEnv: 'OPENAI_API_KEY' },
 ];
 
+/** PROFILES=openai (or anthropic) runs one of them. */
+const only = process.env.PROFILES?.split(',');
+
 const CONFIGS = [
   { name: 'naive (no cache hints)', flags: ['--no-prompt-cache'] },
   { name: 'medbench: prefix order + caching', flags: [] },
-  // { name: 'medbench: caching + batch', flags: ['--batch', '--batch-poll-ms', '50'] },
+  { name: 'medbench: caching + batch', flags: ['--batch', '--batch-poll-ms', '50'] },
 ];
 
 /**
@@ -206,7 +214,7 @@ console.log(
 );
 
 const rows = [];
-for (const profile of PROFILES) {
+for (const profile of PROFILES.filter((p) => !only || only.includes(p.provider))) {
   let naiveList;
   let reference;
   for (const config of CONFIGS) {
@@ -248,3 +256,26 @@ for (const profile of PROFILES) {
   }
 }
 rmSync(scratch, { recursive: true, force: true });
+
+console.log(
+  '\nModel | Configuration | Input tokens | Cached | Cache-written | Cost (platform) | Cost (medbench report) | × naive list price | Scores',
+);
+for (const row of rows)
+  console.log(
+    [
+      row.model,
+      row.config,
+      row.inputTokens.toLocaleString('en-US'),
+      row.cachedTokens.toLocaleString('en-US'),
+      row.writtenTokens.toLocaleString('en-US'),
+      `$${row.cost.toFixed(2)}`,
+      `$${row.reported.toFixed(2)}`,
+      row.ratio.toFixed(3),
+      row.same ? 'identical' : 'DIFFER',
+    ].join(' | '),
+  );
+const wrong = rows.filter((row) => !row.same || Math.abs(row.cost - row.reported) > 1e-6 * row.cost);
+if (wrong.length > 0) {
+  console.error(`${wrong.length} configurations differ in scores or in cost from the platform's ledger`);
+  process.exitCode = 1;
+}

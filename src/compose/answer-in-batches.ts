@@ -169,3 +169,21 @@ function batchAnsweredBinding(
   };
   return { ...model, endpoints: [{ ...model.endpoints[0]!, model: batchOnly }] };
 }
+
+/**
+ * A run without `--batch` while batches of the same run are open at the provider would send their
+ * requests again and pay for them twice: refused, saying how to take their answers or give them up.
+ */
+export function refuseOpenBatches(store: Store, runId: string, model: ModelBinding): void {
+  const open = model.endpoints.flatMap(({ model: endpoint }) =>
+    store.providerBatches
+      .active({ provider: model.provider, modelId: model.modelId, endpoint: endpoint.endpoint })
+      .filter((batch) => batch.runId === runId && batch.state !== 'prepared'),
+  );
+  if (open.length === 0) return;
+  throw new MedbenchError({
+    code: 'USAGE',
+    message: `This run has ${open.length} provider ${open.length === 1 ? 'batch' : 'batches'} still open (${open.map((batch) => batch.batchId ?? batch.id).join(', ')}): without --batch its requests would be sent again and paid for twice.`,
+    hint: 'Re-run with --batch to take their answers (nothing is submitted twice). To give them up, cancel them at the provider and run once with --batch: what they did not answer is submitted again.',
+  });
+}

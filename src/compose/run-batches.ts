@@ -56,10 +56,7 @@ export async function runBatches(options: {
   const resumed = open.length;
   const held = new Set(open.flatMap((batch) => batches.requests(batch.id)));
   const fresh = options.requests.filter((request) => !held.has(request.cacheKey));
-  for (let start = 0; start < fresh.length; start += client.maxRequests) {
-    const chunk = fresh.slice(start, start + client.maxRequests).map((request) => request.cacheKey);
-    open.push(batches.prepare(owner, options.runId, chunk));
-  }
+  for (const chunk of batchChunks(fresh, client)) open.push(batches.prepare(owner, options.runId, chunk));
   if (open.length === 0) return { stopped: false, open: [] };
   const byKey = new Map(options.requests.map((request) => [request.cacheKey, request]));
   const lifecycle = new BatchLifecycle({ ...options, byKey });
@@ -70,6 +67,40 @@ export async function runBatches(options: {
   const ends = await Promise.all(open.map((batch) => lifecycle.drive(batch)));
   const left = ends.filter((batch) => batch.state !== 'done' && batch.state !== 'failed');
   return { stopped: left.length > 0, open: left };
+}
+
+/** A request's share of a batch's input, over-estimated: its texts' UTF-8 bytes, 2% for JSON's escapes, 4 KB for the rest. */
+export function estimatedLineBytes(request: PendingRequest): number {
+  let bytes = 4096;
+  for (const message of request.request.messages) bytes += Buffer.byteLength(message.content, 'utf8') * 1.02;
+  return bytes;
+}
+
+/**
+ * The pending requests cut into submissions, in their order (the prefix order: what shares a
+ * prefix stays together): each at most `maxRequests` and, by `estimatedLineBytes`, at most 90% of
+ * `maxBytes` (a request larger than that alone goes in a batch of its own, for the provider to judge).
+ */
+export function batchChunks(
+  requests: readonly PendingRequest[],
+  limits: { maxRequests: number; maxBytes: number },
+): string[][] {
+  const budget = limits.maxBytes * 0.9;
+  const chunks: string[][] = [];
+  let chunk: string[] = [];
+  let bytes = 0;
+  for (const request of requests) {
+    const size = estimatedLineBytes(request);
+    if (chunk.length > 0 && (chunk.length >= limits.maxRequests || bytes + size > budget)) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(request.cacheKey);
+    bytes += size;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
 }
 
 /** One model's batches as they move through their steps. */
@@ -148,7 +179,8 @@ class BatchLifecycle {
       case 'submitting': {
         // The creating call may have reached the provider before the run died: look for its batch first.
         const claimed = batches.claimedBy(batch, batch.id);
-        const found = await client.find({ ...identity(batch), claimed }, signal);
+        const customIds = new Set(batches.requests(batch.id));
+        const found = await client.find({ ...identity(batch), claimed, customIds }, signal);
         if (found) return { batch: batches.advance(batch.id, 'submitted', { batchId: found }) };
         return this.create(batch);
       }

@@ -10,7 +10,7 @@ import { type RunSummary, startProgress } from '../runner/run-samples.js';
 import { type Shard, samplesOfShard } from '../runner/shard.js';
 import { Store } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
-import { answerInBatches, batchDryRun } from './answer-in-batches.js';
+import { answerInBatches, batchDryRun, refuseOpenBatches } from './answer-in-batches.js';
 import type { ModelOverrides } from './bind-model.js';
 import type { MedbenchConfig } from './config.js';
 import { dryRunReport } from './dry-run.js';
@@ -146,6 +146,7 @@ async function work(
     });
     return { kind: 'computed', run: plan.run, summary };
   }
+  if (!request.batch) refuseOpenBatches(store, plan.run.id, plan.work.model);
   const batched = request.batch
     ? await answerInBatches({ store, runId: plan.run.id, work: plan.work, samples: share, request, hooks })
     : undefined;

@@ -45,6 +45,8 @@ export interface BatchIdentity {
   size: number;
   /** Provider ids the store holds for other submissions of the model (never this one's batch). */
   claimed?: readonly string[];
+  /** The custom ids the submission holds (given to `find`: a batch that answered another is not this one's). */
+  customIds?: ReadonlySet<string>;
 }
 
 /**
@@ -56,6 +58,11 @@ export interface BatchIdentity {
 export interface BatchClient {
   /** The most requests one batch may hold (OpenAI and Azure: 50,000; Anthropic: 100,000; Gemini, inlined: 1,000). */
   readonly maxRequests: number;
+  /**
+   * The most bytes one batch's input may hold (OpenAI and Azure: a 200 MB file; Anthropic: 256 MB
+   * of requests; Gemini, inlined: 20 MB): the lifecycle cuts submissions below it.
+   */
+  readonly maxBytes: number;
   /** Uploads the requests as a file: its id. Absent where the creating call carries them (Anthropic, Gemini). */
   upload?(batch: BatchIdentity, lines: readonly BatchRequestLine[], signal?: AbortSignal): Promise<string>;
   /** Creates the batch (the paid step): its provider id. `lines`: for a client without an upload. */

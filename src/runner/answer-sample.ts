@@ -240,7 +240,11 @@ export async function answerSample(
   if (!answer.fresh) {
     // A batch of this run answered it: paid by this run (at the batch price), once.
     const batched = context.batchAnswers?.delete(context.cache.keyFor(endpoint, request)) === true;
-    return { committed: scoreAndWrite(context, sample, request, { ...answer, fresh: batched, batched }, 0) };
+    // Sent once, in the batch: a sent answer in the usage table, not a cache hit.
+    const attempts = batched ? 1 : answer.attempts;
+    return {
+      committed: scoreAndWrite(context, sample, request, { ...answer, fresh: batched, batched, attempts }, 0),
+    };
   }
   const latencyMs = Date.now() - (answer.sentAt ?? started);
   // A fresh answer is on its way to the store already: the slot sends its next request first,

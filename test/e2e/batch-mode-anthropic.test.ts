@@ -89,7 +89,9 @@ describe('run --batch on Anthropic (Message Batches)', () => {
     expect(rerun.stderr).toMatch(
       /Anthropic has 2 batches of its size made since \(msgbatch_\w+, msgbatch_\w+\)/,
     );
-    expect(rerun.stderr).toContain('Cancel in the Anthropic console the batches that are not this run');
+    expect(rerun.stderr).toContain(
+      'Cancel in the Anthropic console the batches still running that are not this run',
+    );
     expect(platform.received.batchesCreated).toBe(1);
     expect(storedBatch(home)).toEqual({ state: 'submitting', settled: false });
   });

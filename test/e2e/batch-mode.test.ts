@@ -18,7 +18,7 @@ import {
   storedBatch,
   variedAnswer,
 } from './batch-runs.js';
-import { buildSampleNiah, runCli, startCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, reportJson, runCli, startCli, temporaryHome } from './cli.js';
 import { storeDigest } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -84,6 +84,12 @@ describe('run --batch on OpenAI', () => {
     // Each run's cost is what the platform billed it: the batch's at the batch price.
     expect(await cost(home)).toBeCloseTo(billedHere('batch'), 10);
     expect(billedHere('batch')).toBeGreaterThan(0);
+    // The usage table counts each batch answer as sent (once), none as cached.
+    const usage = (
+      (await reportJson(home, 'medodyssey', [])) as { usage: Array<{ sent: number; cached: number }> }
+    ).usage;
+    expect(usage.reduce((sum, row) => sum + row.sent, 0)).toBe(sent);
+    expect(usage.reduce((sum, row) => sum + row.cached, 0)).toBe(0);
 
     // Done: a re-run submits nothing and changes nothing.
     const before = storeDigest(home);
@@ -236,6 +242,14 @@ describe('run --batch: what it refuses, what a dry run tells, what Ctrl-C leaves
     const stopped = await started.done;
     expect(stopped.code, stopped.stderr).toBe(130);
     expect(stopped.stderr).toMatch(/1 batch is left at the provider \(batch_\w+\)\. Re-run the same command/);
+    // The same run without --batch would send the open batch's requests again: refused, nothing sent.
+    const syncRequests = platform.received.syncRequests;
+    const plain = await run(home, config, []);
+    expect(plain.code, plain.stderr).toBe(2);
+    expect(plain.stderr).toMatch(
+      /1 provider batch still open \(batch_\w+\): without --batch its requests would be sent again/,
+    );
+    expect(platform.received.syncRequests).toBe(syncRequests);
     platform.batches.holdAt = undefined;
     const rerun = await run(home, config, ['--batch', '--batch-poll-ms', '20']);
     expect(rerun.code, rerun.stderr).toBe(0);

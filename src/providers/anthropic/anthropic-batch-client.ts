@@ -44,7 +44,7 @@ const resultLineSchema = z.object({
 });
 
 /** How far before the recorded submit time a batch may say it was created (the two clocks differ). */
-const CLOCK_SLACK_MS = 10 * 60_000;
+const CLOCK_SLACK_MS = 2 * 60_000;
 
 /** The endpoint's routes, headers (key and `anthropic-version`) and Messages body builder. */
 export interface AnthropicBatchAccess extends BatchHttpAccess {
@@ -59,6 +59,8 @@ export interface AnthropicBatchAccess extends BatchHttpAccess {
  */
 export class AnthropicBatchClient implements BatchClient {
   readonly maxRequests = 100_000;
+  /** Message Batches: at most 256 MB of requests in a batch. */
+  readonly maxBytes = 256_000_000;
 
   constructor(private readonly access: AnthropicBatchAccess) {}
 
@@ -86,8 +88,9 @@ export class AnthropicBatchClient implements BatchClient {
 
   /**
    * A Message Batch carries no metadata, so the batch a killed run may have created is one made
-   * after the submit time medbench recorded (less some clock slack) with as many requests as the
-   * submission, not cancelled and not another submission's: exactly one such is taken (its results are checked
+   * after the submit time medbench recorded (less two minutes of clock slack) with as many requests as the
+   * submission, not cancelled, not another submission's, and, once ended, answering only the
+   * submission's custom ids: exactly one such is taken (a running one's results are checked
    * against the submission's custom ids when read); none means the create never arrived; more
    * than one is not guessed at.
    */
@@ -107,7 +110,8 @@ export class AnthropicBatchClient implements BatchClient {
         // A batch the user cancelled (as the refusal below asks) is not taken.
         const cancelled = Boolean(entry.cancel_initiated_at);
         if (recent && !cancelled && size === batch.size && !batch.claimed?.includes(entry.id))
-          matches.push(entry.id);
+          if (entry.processing_status !== 'ended' || (await this.answersOnly(entry.id, batch, signal)))
+            matches.push(entry.id);
       }
       const last = page.last_id ?? page.data.at(-1)?.id;
       // Newest first: a page ending before the submit time ends the search.
@@ -119,9 +123,17 @@ export class AnthropicBatchClient implements BatchClient {
       throw new MedbenchError({
         code: 'USAGE',
         message: `medbench's submission ${batch.localId} was being created when the run stopped, and Anthropic has ${matches.length} batches of its size made since (${matches.join(', ')}): a Message Batch carries no id of medbench's to tell which is this submission's.`,
-        hint: "Cancel in the Anthropic console the batches that are not this run's, then re-run: the one left is taken, and its results are checked against the submission's requests.",
+        hint: "Cancel in the Anthropic console the batches still running that are not this run's, then re-run: the one left is taken, and its results are checked against the submission's requests (a batch that has ended is taken only when its results answer this submission's requests and no other).",
       });
     return matches[0];
+  }
+
+  /** Whether an ended batch's results answer only the submission's custom ids (another store's batch of the same size does not). */
+  private async answersOnly(batchId: string, batch: BatchIdentity, signal?: AbortSignal): Promise<boolean> {
+    if (!batch.customIds) return true;
+    for await (const page of this.results(batchId, signal))
+      if (page.some((result) => !batch.customIds?.has(result.customId))) return false;
+    return true;
   }
 
   async status(batchId: string, signal?: AbortSignal): Promise<BatchStatus> {

@@ -48,6 +48,8 @@ const RUNNING = new Set([
 export class GeminiBatchClient implements BatchClient {
   /** Inlined requests: the create call's body stays under the documented 20 MB in practice. */
   readonly maxRequests = 1_000;
+  /** Batch Mode, inlined requests: at most 20 MB in all. */
+  readonly maxBytes = 20_000_000;
 
   constructor(private readonly access: GeminiBatchAccess) {}
 

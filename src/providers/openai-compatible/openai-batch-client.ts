@@ -60,6 +60,8 @@ export interface OpenAIBatchAccess extends BatchHttpAccess {
  */
 export class OpenAIBatchClient implements BatchClient {
   readonly maxRequests = 50_000;
+  /** The Batch API: an input file of at most 200 MB (Azure the same). */
+  readonly maxBytes = 200_000_000;
 
   constructor(private readonly access: OpenAIBatchAccess) {}
 
