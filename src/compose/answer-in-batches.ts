@@ -122,9 +122,17 @@ export async function batchDryRun(
   const fresh = requests.filter((pending) => !held.has(pending.cacheKey)).length;
   return [
     `--batch: ${fresh} requests would be submitted in new provider batches (answered at the batch price, within 24 hours)`,
-    `${requests.length - fresh} are in ${open.length} batches from before, which the run resumes`,
-    `${counts.cached} samples are answered from the response cache and ${counts.shared} share another's request (neither enters a batch).`,
+    `${requests.length - fresh} are in ${open.length} ${open.length === 1 ? 'batch' : 'batches'} from before, which the run resumes`,
+    `${counts.cached} samples are answered from the response cache and ${counts.shared} share another's request (neither enters a batch)${batchPriceNote(work.model)}.`,
   ].join('; ');
+}
+
+/** The dry run's costs are at list price: what a batch answer costs of them. */
+function batchPriceNote(model: ModelBinding): string {
+  const multiplier = model.prices?.batchMultiplier;
+  return multiplier === undefined
+    ? ''
+    : `; the costs above are at list price, and a batch answer costs ${multiplier}× of them`;
 }
 
 /** Waits that double from the default first one (or `maxMs`, if shorter) up to `maxMs`. */

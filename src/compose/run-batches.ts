@@ -22,6 +22,8 @@ export const DEFAULT_BATCH_POLLING: BatchPolling = { initialMs: 5_000, maxMs: 60
 type Step = {
   batch: ProviderBatch;
   waiting?: string;
+  /** The provider's last state, once the batch has ended (or failed): the progress line's last word. */
+  ended?: string;
   counts?: { done: number; failed: number; total: number };
 };
 
@@ -132,14 +134,16 @@ class BatchLifecycle {
         const step = await this.step(batch);
         batch = step.batch;
         failures = 0;
-        if (step.waiting !== undefined) {
+        const shown = step.waiting ?? step.ended;
+        if (shown !== undefined)
           hooks.onBatch?.({
             localId: batch.id,
             batchId: batch.batchId,
-            state: step.waiting,
+            state: shown,
             counts: step.counts ?? { done: 0, failed: 0, total: batch.size },
             elapsedMs: Date.now() - began,
           });
+        if (step.waiting !== undefined) {
           wait = delay;
           delay = Math.min(delay * 2, polling.maxMs);
         }
@@ -187,10 +191,15 @@ class BatchLifecycle {
       case 'submitted': {
         const status = await client.status(batch.batchId!, signal);
         if (status.phase === 'running') return { batch, waiting: status.state, counts: status.counts };
-        if (status.phase === 'ended') return { batch: batches.advance(batch.id, 'ended') };
+        if (status.phase === 'ended')
+          return { batch: batches.advance(batch.id, 'ended'), ended: status.state, counts: status.counts };
         const reason = `the batch ${batch.batchId} ${status.state}${status.reason ? `: ${status.reason}` : ''}`;
         batches.failUnsettled(batch.id, reason);
-        return { batch: batches.advance(batch.id, 'failed', { reason }) };
+        return {
+          batch: batches.advance(batch.id, 'failed', { reason }),
+          ended: status.state,
+          counts: status.counts,
+        };
       }
       case 'ended':
         return { batch: await this.readResults(batch) };

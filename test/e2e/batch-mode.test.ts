@@ -78,6 +78,10 @@ describe('run --batch on OpenAI', () => {
     expect(batched.stderr).toMatch(
       /Batch batch_\w+ \(medbench-[\w-]+\): in_progress · \d+ done, 0 failed of \d+/,
     );
+    // Its last line is the state it ended in.
+    expect(batched.stderr).toMatch(
+      /Batch batch_\w+ \(medbench-[\w-]+\): completed · \d+ done, 0 failed of \d+/,
+    );
     // Paid by this run, at half the list price: not counted as cache hits.
     expect(batched.stderr).toContain(`Done: ${sent} new, 0 from before, 0 from cache`);
     expect(await scores(home)).toEqual(await scores(synchronous));
