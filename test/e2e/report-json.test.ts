@@ -242,7 +242,9 @@ describe('report --csv <folder> of every suite (built CLI)', () => {
       expect(written.code, written.stderr).toBe(0);
       const paths = written.stdout.trim().split('\n');
       expect(paths).toEqual(names.map((name) => join(folder, `${suite}-${name}.csv`)));
-      const text = (await runCli(['--home', home, 'report', '--suite', suite, ...extra])).stdout;
+      // Each table whole (--width 0): the CSV holds the table a wide terminal shows unsplit.
+      const text = (await runCli(['--home', home, 'report', '--suite', suite, ...extra, '--width', '0']))
+        .stdout;
       const lines = text.split('\n');
       // The tables come in the text's order (MRR@10's and HR@10's share a header): each after the last.
       let after = -1;
