@@ -62,6 +62,7 @@ export async function runBatches(options: {
   // from before, left out (their samples' error says why) for a run without --batch once those end.
   const tooFew = fresh.length > 0 && fresh.length < (client.minRequests ?? 1);
   if (tooFew && resumed === 0) throw tooFewRefusal(model, fresh.length, client.minRequests ?? 1);
+  if (open.length > 0 || fresh.length > 0) await client.ready?.(hooks.abortSignal);
   for (const batch of active) if (batch.state === 'prepared') batches.discard(batch.id);
   const chunks = tooFew ? [] : batchChunks(fresh, client);
   for (const chunk of chunks) open.push(batches.prepare(owner, options.runId, chunk));

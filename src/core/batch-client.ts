@@ -68,6 +68,11 @@ export interface BatchClient {
    * of requests; Gemini, inlined: 20 MB; Bedrock: a 1 GB file): the lifecycle cuts submissions below it.
    */
   readonly maxBytes: number;
+  /**
+   * Checks what the client needs before anything is recorded (packages to load, a region): the
+   * lifecycle calls it first, so that a missing part fails with the store as it was.
+   */
+  ready?(signal?: AbortSignal): Promise<void>;
   /** Uploads the requests as a file: its id. Absent where the creating call carries them (Anthropic, Gemini). */
   upload?(batch: BatchIdentity, lines: readonly BatchRequestLine[], signal?: AbortSignal): Promise<string>;
   /** Creates the batch (the paid step): its provider id. `lines`: for a client without an upload. */

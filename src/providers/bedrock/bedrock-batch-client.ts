@@ -52,6 +52,11 @@ export class BedrockBatchClient implements Batches.BatchClient {
     }
   }
 
+  /** The SDK clients loaded (optional parts) and the region known, before anything is recorded. */
+  async ready(): Promise<void> {
+    await this.access.sdk();
+  }
+
   async upload(
     batch: Batches.BatchIdentity,
     lines: readonly Batches.BatchRequestLine[],

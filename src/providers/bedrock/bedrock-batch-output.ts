@@ -37,16 +37,19 @@ function resultOf(line: z.infer<typeof outputLineSchema>): BatchResult {
   return { customId, response: messageAnswer(message.data) };
 }
 
+/** A page of results: at most this many lines, or this many characters of them (a longer line alone). */
+const PAGE_LINES = 1000;
+const PAGE_CHARACTERS = 256 * 1024;
+
 /**
- * An output file's results as it streams in, `size` lines a page; a line that is not an output
- * record is a bad answer naming `where` (retryable: the next read may get it whole).
+ * An output file's results as it streams in, a page at a time (1,000 lines or 256 KB of them: each
+ * line carries its whole prompt again, `modelInput`, so a page of long-context records is short);
+ * a line that is not an output record is a bad answer naming `where` (retryable: the next read
+ * may get it whole).
  */
-export async function* outputPages(
-  stream: Readable,
-  where: string,
-  size = 1000,
-): AsyncIterable<BatchResult[]> {
+export async function* outputPages(stream: Readable, where: string): AsyncIterable<BatchResult[]> {
   let page: BatchResult[] = [];
+  let characters = 0;
   for await (const text of createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
     if (text.trim() === '') continue;
     const parsed = outputLineSchema.safeParse(jsonOrUndefined(text));
@@ -57,9 +60,11 @@ export async function* outputPages(
         retryable: true,
       });
     page.push(resultOf(parsed.data));
-    if (page.length >= size) {
+    characters += text.length;
+    if (page.length >= PAGE_LINES || characters >= PAGE_CHARACTERS) {
       yield page;
       page = [];
+      characters = 0;
     }
   }
   if (page.length > 0) yield page;
