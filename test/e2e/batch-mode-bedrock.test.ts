@@ -143,6 +143,13 @@ describe('run --batch on Amazon Bedrock (batch inference through S3)', () => {
     expect(few.code).toBe(2);
     expect(few.stderr).toContain('a bedrock batch holds at least 100');
     expect(few.stderr).toContain('Run without --batch');
+    const dry = await run(home, bedrockConfig(), [...BATCH, '--limit', '40', '--dry-run']);
+    expect([dry.code, dry.stderr]).toEqual([
+      2,
+      expect.stringContaining('a bedrock batch holds at least 100'),
+    ]);
+    const enough = await run(temporaryHome(), bedrockConfig(), [...BATCH, '--dry-run']);
+    expect(enough.stdout).toMatch(/--batch: 132 requests would be submitted in new provider batches/);
     const bare = await run(home, bedrockConfig({}), BATCH);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/has no "batchS3Uri" .* and no "batchRoleArn"/);
@@ -150,6 +157,42 @@ describe('run --batch on Amazon Bedrock (batch inference through S3)', () => {
     expect(platform.received.batchesCreated).toBe(0);
     decide = () => 'forward';
     expect(batchRuns.settledRequests(home)).toBe(0);
+  });
+});
+
+describe('run --batch on Bedrock beside a job from before, with fewer new requests than a job takes', () => {
+  it('resumes the job, leaves the rest out (their error says why), and a run without --batch sends only those', async () => {
+    resetCounters();
+    const home = temporaryHome();
+    const config = bedrockConfig();
+    // A run of the first 120 samples, killed while its job runs.
+    decide = (service, method, path) =>
+      service === 'control' && GET_JOB.test(`${method} ${path}`) ? 'hold-after' : 'forward';
+    let victim: ChildProcess | undefined;
+    onHold = () => void victim?.kill('SIGKILL');
+    const started = startCli(
+      batchRuns.runArgs(dataset, home, config, [...BATCH, '--limit', '120']),
+      environment,
+    );
+    victim = started.child;
+    expect((await started.done).code).toBeNull();
+    decide = () => 'forward';
+
+    // All 132: the 120 are the open job's; 12 are too few for a job of their own.
+    const whole = await run(home, config, BATCH);
+    expect(whole.code, whole.stderr).toBe(3);
+    expect(whole.stderr).toContain(
+      '12 requests left out (fewer than the 100 a bedrock batch takes); 1 batch from before resumed (120 requests)',
+    );
+    expect(whole.stderr).toContain('it was left out of the batches');
+    expect(platform.received.batchesCreated).toBe(1);
+    expect(platform.received.batchLines.size).toBe(120);
+
+    const converse = () => runtime.requests.filter((request) => request.path.endsWith('/converse')).length;
+    const before = converse();
+    const rest = await run(home, config);
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(converse() - before).toBe(12);
   });
 });
 
