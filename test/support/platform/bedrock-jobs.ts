@@ -97,6 +97,8 @@ export class BedrockBatches {
    * problem as its message.
    */
   validateAt: 'create' | 'job' = 'create';
+  /** The documented output order is not guaranteed to follow the input: 'reversed' writes it backwards. */
+  outputOrder: 'input' | 'reversed' = 'input';
 
   constructor(readonly options: BedrockBatchesOptions) {}
 
@@ -281,7 +283,9 @@ export class BedrockBatches {
     const output = parseS3Uri(job.request.outputDataConfig.s3OutputDataConfig.s3Uri)!;
     const prefix = `${output.key === '' || output.key.endsWith('/') ? output.key : `${output.key}/`}${job.id}/`;
     const byFile = new Map<string, string[]>();
-    for (const record of job.records ?? []) {
+    const records = [...(job.records ?? [])];
+    if (this.outputOrder === 'reversed') records.reverse();
+    for (const record of records) {
       const result = job.results.get(record.recordId);
       if (!result) continue;
       byFile.set(record.file, [...(byFile.get(record.file) ?? []), outputLine(record, result)]);
