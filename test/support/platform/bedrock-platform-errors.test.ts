@@ -81,6 +81,19 @@ describe('Bedrock platform: documented errors', () => {
     expect(failed.totalRecordCount).toBeUndefined();
   });
 
+  it('fails a job whose output bucket does not exist, with the reason as its message', async () => {
+    const bedrock = await start();
+    await putJsonl(bedrock, 'in/batch.jsonl', claudeRecords(100));
+    const arn = await createJob(bedrock, {
+      outputDataConfig: { s3OutputDataConfig: { s3Uri: 's3://no-such-bucket/out/' } },
+    });
+    for (let poll = 0; poll < 4; poll++) await getJob(bedrock, arn);
+    expect(await getJob(bedrock, arn)).toMatchObject({
+      status: 'Failed',
+      message: 'Unable to write the output to s3://no-such-bucket/out/: NoSuchBucket.',
+    });
+  });
+
   it('answers an unknown job 404 and a malformed job identifier 400', async () => {
     const bedrock = await start();
     const client = bedrockClient(bedrock);
