@@ -75,6 +75,21 @@ describe('Bedrock platform: the Converse runtime with cachePoint caching', () =>
     expect(bedrock.requests.map((request) => request.operation)).toEqual(['Converse', 'Converse']);
   });
 
+  it('writes a 1-hour cachePoint at its own price and keeps it past five minutes', async () => {
+    const clock = new ManualClock();
+    const bedrock = await start({ clock });
+    const client = runtime(bedrock);
+    const hour = {
+      system: [{ text: SYSTEM }, { cachePoint: { type: 'default' as const, ttl: '1h' as const } }],
+    };
+    await client.send(new ConverseCommand(cachedSystem('a', hour)));
+    clock.advance(30 * 60_000);
+    const later = await client.send(new ConverseCommand(cachedSystem('b', hour)));
+    expect(later.usage).toMatchObject({ cacheReadInputTokens: 2000, cacheWriteInputTokens: 0 });
+    // "\nuser: a" = 8 characters = 2 tokens: 2·$3 + 2000·$6 + $15, then 2·$3 + 2000·$0.30 + $15 (per million).
+    expect(bedrock.ledger.entries.map((entry) => Math.round(entry.cost * 1e6))).toEqual([12021, 621]);
+  });
+
   it('keeps an entry five minutes from its last use; caches nothing under the model minimum', async () => {
     const clock = new ManualClock();
     const bedrock = await start({ clock });
