@@ -27,7 +27,7 @@ export function claudeModelName(modelId: string): string {
   return match?.[1] ?? modelId;
 }
 
-const ERROR_MESSAGES: Record<number, string> = {
+export const ERROR_MESSAGES: Record<number, string> = {
   400: 'Malformed input request, please reformat your input and try again.',
   408: 'Model has timed out in processing the request.',
   429: 'Too many requests, please wait before trying again.',
@@ -47,18 +47,22 @@ function clip(text: string, limit: number, countTokens: TokenCounter): string {
   return text.slice(0, low);
 }
 
-/** The answer cut at the first stop sequence, then at max_tokens, and why it stopped. */
-function finish(answer: string, body: z.infer<typeof claudeBodySchema>, countTokens: TokenCounter) {
+/** The answer cut at the first stop sequence, then at the token limit, and why it stopped. */
+export function finishAnswer(
+  answer: string,
+  limits: { stopSequences?: string[] | undefined; maxTokens?: number | undefined },
+  countTokens: TokenCounter,
+) {
   let text = answer;
   let stopSequence: string | null = null;
-  for (const sequence of body.stop_sequences ?? []) {
+  for (const sequence of limits.stopSequences ?? []) {
     const at = text.indexOf(sequence);
     if (at >= 0) {
       text = text.slice(0, at);
       stopSequence = sequence;
     }
   }
-  const clipped = clip(text, body.max_tokens, countTokens);
+  const clipped = limits.maxTokens === undefined ? text : clip(text, limits.maxTokens, countTokens);
   if (clipped !== text) return { text: clipped, stopReason: 'max_tokens', stopSequence: null };
   return { text, stopReason: stopSequence === null ? 'end_turn' : 'stop_sequence', stopSequence };
 }
@@ -92,7 +96,11 @@ export function answerClaudeRecord(
   const answer = context.answer(prompt, record.modelInput);
   if (typeof answer !== 'string')
     return failed(answer.status, ERROR_MESSAGES[answer.status] ?? 'The model returned an error.');
-  const { text, stopReason, stopSequence } = finish(answer, body, context.countTokens);
+  const { text, stopReason, stopSequence } = finishAnswer(
+    answer,
+    { stopSequences: body.stop_sequences, maxTokens: body.max_tokens },
+    context.countTokens,
+  );
   const inputTokens = context.countTokens(prompt);
   const outputTokens = context.countTokens(text);
   context.ledger.charge({ mode: 'batch', customId: record.recordId }, modelId, {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isClaudeModel } from './bedrock-claude.js';
+import { type ConverseContext, converse } from './bedrock-converse.js';
 import {
   type BedrockBatches,
   type BedrockJob,
@@ -17,10 +18,11 @@ import {
   sendBedrockError,
   sendBedrockJson,
 } from './bedrock-wire.js';
-import { type Clock, type Exchange, parseJson } from './platform-basics.js';
+import { type Clock, type Exchange, parseJson, type Received } from './platform-basics.js';
 
 /** The control-plane operations the platform answers. */
 export type BedrockOperation =
+  | 'Converse'
   | 'CreateModelInvocationJob'
   | 'GetModelInvocationJob'
   | 'ListModelInvocationJobs'
@@ -44,6 +46,8 @@ export interface InjectedError {
 }
 
 export interface ControlPlaneState {
+  runtime: ConverseContext;
+  received: Received;
   region: string;
   accountId: string;
   credentials: BedrockCredentials;
@@ -127,6 +131,9 @@ function operationOf(exchange: Exchange): { operation: BedrockOperation | 'unkno
   const path = exchange.url.pathname;
   if (method === 'POST' && path === '/model-invocation-job') return { operation: 'CreateModelInvocationJob' };
   if (method === 'GET' && path === '/model-invocation-jobs') return { operation: 'ListModelInvocationJobs' };
+  const runtime = /^\/model\/([^/]+)\/converse$/.exec(path);
+  if (method === 'POST' && runtime)
+    return { operation: 'Converse', identifier: decodeURIComponent(runtime[1]!) };
   const match = /^\/model-invocation-job\/([^/]+)(\/stop)?$/.exec(path);
   if (!match) return { operation: 'unknown' };
   const identifier = decodeURIComponent(match[1]!);
@@ -156,6 +163,7 @@ export async function routeControlPlane(state: ControlPlaneState, exchange: Exch
   }
   if (operation === 'CreateModelInvocationJob') return createJob(state, exchange);
   if (operation === 'ListModelInvocationJobs') return listJobs(state, exchange);
+  if (operation === 'Converse') return runConverse(state, exchange, identifier!);
   const id = jobIdOf(identifier!);
   if (!id)
     return sendBedrockError(
@@ -192,12 +200,6 @@ async function createJob(state: ControlPlaneState, exchange: Exchange): Promise<
       'ValidationException',
       `The provided model identifier is invalid: ${request.modelId} (this platform runs Anthropic Claude models).`,
     );
-  if ((request.modelInvocationType ?? 'InvokeModel') !== 'InvokeModel')
-    return sendBedrockError(
-      exchange,
-      'ValidationException',
-      'This platform runs InvokeModel batch jobs only.',
-    );
   const quota = state.batches.options.quotas.maxConcurrentJobs;
   if (state.batches.running() >= quota)
     return sendBedrockError(
@@ -217,6 +219,20 @@ async function createJob(state: ControlPlaneState, exchange: Exchange): Promise<
     ...(loaded ? { records: loaded.records } : {}),
   });
   sendBedrockJson(exchange, 200, { jobArn: job.arn });
+}
+
+/** The runtime's Converse (POST /model/{modelId}/converse), billed at the on-demand price. */
+function runConverse(state: ControlPlaneState, exchange: Exchange, modelId: string) {
+  if (!isClaudeModel(modelId))
+    return sendBedrockError(
+      exchange,
+      'ValidationException',
+      `The provided model identifier is invalid: ${modelId} (this platform runs Anthropic Claude models).`,
+    );
+  state.received.syncRequests += 1;
+  const answered = converse(state.runtime, modelId, parseJson(exchange.raw), { mode: 'sync' });
+  if ('error' in answered) return sendBedrockError(exchange, answered.error.type, answered.error.message);
+  sendBedrockJson(exchange, 200, answered.body);
 }
 
 async function stopJob(state: ControlPlaneState, exchange: Exchange, id: string): Promise<void> {

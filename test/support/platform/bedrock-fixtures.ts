@@ -5,12 +5,34 @@ import {
   GetModelInvocationJobCommand,
 } from '@aws-sdk/client-bedrock';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { BedrockPlatform } from './bedrock-platform.js';
+import { afterEach } from 'vitest';
+import {
+  type BedrockPlatform,
+  type BedrockPlatformOptions,
+  startBedrockPlatform,
+} from './bedrock-platform.js';
 import { S3RVER_CREDENTIALS } from './bedrock-s3.js';
+import { ManualClock } from './platform-basics.js';
 
 /** Helpers for tests that drive a Bedrock platform with the AWS SDK clients. */
 export const CLAUDE_MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 export const BATCH_ROLE = 'arn:aws:iam::123456789012:role/BedrockBatchInference';
+
+/**
+ * A `start(options)` for a test file: each test's platform (default: a ManualClock, every answer
+ * "ok") is closed after the test.
+ */
+export function bedrockPlatformPerTest(): (options?: BedrockPlatformOptions) => Promise<BedrockPlatform> {
+  let platform: BedrockPlatform | undefined;
+  afterEach(async () => {
+    await platform?.close();
+    platform = undefined;
+  });
+  return async (options = {}) => {
+    platform = await startBedrockPlatform({ clock: new ManualClock(), answer: () => 'ok', ...options });
+    return platform;
+  };
+}
 
 /** A Bedrock control-plane client for the platform (no retries, so a test sees each error once). */
 export function bedrockClient(platform: BedrockPlatform, credentials = platform.credentials): BedrockClient {

@@ -97,6 +97,8 @@ export class BedrockBatches {
    * problem as its message.
    */
   validateAt: 'create' | 'job' = 'create';
+  /** The documented output order is not guaranteed to follow the input: 'reversed' writes it backwards. */
+  outputOrder: 'input' | 'reversed' = 'input';
 
   constructor(readonly options: BedrockBatchesOptions) {}
 
@@ -235,10 +237,8 @@ export class BedrockBatches {
 
   private async timeOut(job: BedrockJob): Promise<void> {
     if (ENDED_STATUSES.includes(job.status)) return;
-    if (job.status === 'InProgress' || job.status === 'Stopping') {
-      await this.writeOutputs(job);
-      return this.enter(job, job.status === 'Stopping' ? 'Stopped' : 'PartiallyCompleted');
-    }
+    if (job.status === 'InProgress' || job.status === 'Stopping')
+      return this.end(job, job.status === 'Stopping' ? 'Stopped' : 'PartiallyCompleted');
     job.message = `The job did not begin within its timeout of ${job.timeoutDurationInHours} hours.`;
     this.enter(job, 'Expired');
   }
@@ -253,11 +253,9 @@ export class BedrockBatches {
         return this.enter(job, 'InProgress');
       case 'InProgress':
         this.process(job.id);
-        await this.writeOutputs(job);
-        return this.enter(job, 'Completed');
+        return this.end(job, 'Completed');
       case 'Stopping':
-        await this.writeOutputs(job);
-        return this.enter(job, 'Stopped');
+        return this.end(job, 'Stopped');
       default:
         return;
     }
@@ -276,12 +274,26 @@ export class BedrockBatches {
     this.enter(job, 'Scheduled');
   }
 
+  /** Writes the outputs and enters `status`; a job whose output cannot be written fails. */
+  private async end(job: BedrockJob, status: BedrockStatus): Promise<void> {
+    try {
+      await this.writeOutputs(job);
+    } catch (error) {
+      const uri = job.request.outputDataConfig.s3OutputDataConfig.s3Uri;
+      job.message = `Unable to write the output to ${uri}: ${(error as Error).name}.`;
+      return this.enter(job, 'Failed');
+    }
+    this.enter(job, status);
+  }
+
   /** `<output uri>/<jobId>/<input name>.out` per input file, then `manifest.json.out`. */
   private async writeOutputs(job: BedrockJob): Promise<void> {
     const output = parseS3Uri(job.request.outputDataConfig.s3OutputDataConfig.s3Uri)!;
     const prefix = `${output.key === '' || output.key.endsWith('/') ? output.key : `${output.key}/`}${job.id}/`;
     const byFile = new Map<string, string[]>();
-    for (const record of job.records ?? []) {
+    const records = [...(job.records ?? [])];
+    if (this.outputOrder === 'reversed') records.reverse();
+    for (const record of records) {
       const result = job.results.get(record.recordId);
       if (!result) continue;
       byFile.set(record.file, [...(byFile.get(record.file) ?? []), outputLine(record, result)]);

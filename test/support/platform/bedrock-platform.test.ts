@@ -1,7 +1,8 @@
 import { StopModelInvocationJobCommand } from '@aws-sdk/client-bedrock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   bedrockClient,
+  bedrockPlatformPerTest,
   CLAUDE_MODEL,
   claudeRecord,
   claudeRecords,
@@ -13,21 +14,10 @@ import {
   readObject,
   rejection,
 } from './bedrock-fixtures.js';
-import { type BedrockPlatform, startBedrockPlatform } from './bedrock-platform.js';
 import { ManualClock } from './platform-basics.js';
 
-let platform: BedrockPlatform | undefined;
-afterEach(async () => {
-  await platform?.close();
-  platform = undefined;
-});
-
+const start = bedrockPlatformPerTest();
 const HOUR = 3_600_000;
-
-async function start(options: Parameters<typeof startBedrockPlatform>[0] = {}): Promise<BedrockPlatform> {
-  platform = await startBedrockPlatform({ clock: new ManualClock(), answer: () => 'ok', ...options });
-  return platform;
-}
 
 describe('Bedrock platform: a batch inference job from S3 input to S3 output', () => {
   it('moves Submitted → Validating → Scheduled → InProgress → Completed and writes outputs and manifest', async () => {
@@ -128,7 +118,7 @@ describe('Bedrock platform: a batch inference job from S3 input to S3 output', (
     expect(await getJob(bedrock, first)).toMatchObject({ clientRequestToken: 'medbench-token-1' });
   });
 
-  it('reads every .jsonl file under a prefix and writes one .out per file; a record without recordId gets one', async () => {
+  it('reads every .jsonl file under a prefix and writes one .out per file (in any order); a record without recordId gets one', async () => {
     const bedrock = await start();
     await putJsonl(bedrock, 'in/run/a.jsonl', claudeRecords(60, 'a'));
     await putJsonl(bedrock, 'in/run/b.jsonl', [...claudeRecords(49, 'b'), claudeRecord(undefined, 'no id')]);
@@ -137,13 +127,13 @@ describe('Bedrock platform: a batch inference job from S3 input to S3 output', (
       inputDataConfig: { s3InputDataConfig: { s3Uri: `s3://${bedrock.bucket}/in/run/` } },
       outputDataConfig: { s3OutputDataConfig: { s3Uri: `s3://${bedrock.bucket}/results` } },
     });
-    await bedrock.batches.advance(jobIdOfArn(arn));
-    bedrock.batches.holdAt = 'Completed';
+    bedrock.batches.outputOrder = 'reversed';
     for (let poll = 0; poll < 4; poll++) await getJob(bedrock, arn);
     const id = jobIdOfArn(arn);
-    expect(await readJsonl(bedrock, `results/${id}/a.jsonl.out`)).toHaveLength(60);
+    const a = await readJsonl(bedrock, `results/${id}/a.jsonl.out`);
+    expect([a.length, a[0]?.recordId, a.at(-1)?.recordId]).toEqual([60, 'a0059', 'a0000']);
     const b = await readJsonl(bedrock, `results/${id}/b.jsonl.out`);
-    expect(b.at(-1)?.recordId).toMatch(/^[A-Z0-9]{11}$/);
+    expect(b[0]).toMatchObject({ recordId: expect.stringMatching(/^[A-Z0-9]{11}$/), modelOutput: {} });
     expect(bedrock.received.files).toBe(2);
   });
 

@@ -5,6 +5,7 @@ import {
   type InjectedError,
   routeControlPlane,
 } from './bedrock-control-plane.js';
+import { answerConverseRecord } from './bedrock-converse.js';
 import { BedrockBatches } from './bedrock-jobs.js';
 import { type BedrockQuotas, DEFAULT_BEDROCK_QUOTAS } from './bedrock-records.js';
 import { type BedrockS3, S3RVER_CREDENTIALS, startBedrockS3 } from './bedrock-s3.js';
@@ -13,6 +14,7 @@ import type { BillingLedger } from './billing-ledger.js';
 import { DEFAULT_PRICES } from './billing-ledger.js';
 import { type Clock, listen, type Received } from './platform-basics.js';
 import { type PlatformBaseOptions, platformSetup } from './platform-setup.js';
+import { BreakpointCache } from './prefix-cache.js';
 
 export type { BedrockJob, BedrockStatus } from './bedrock-jobs.js';
 export type { BedrockQuotas } from './bedrock-records.js';
@@ -75,14 +77,20 @@ export async function startBedrockPlatform(options: BedrockPlatformOptions = {})
     },
     ...(options.s3Endpoint ? { endpoint: options.s3Endpoint } : {}),
   });
+  const runtime = { ...setup, cache: new BreakpointCache(setup.clock, setup.countTokens) };
   const batches = new BedrockBatches({
     clock: setup.clock,
     received: setup.received,
     s3,
     quotas: { ...DEFAULT_BEDROCK_QUOTAS, ...options.quotas },
-    answer: (job, record) => answerClaudeRecord(setup, job.request.modelId, record),
+    answer: (job, record) =>
+      job.request.modelInvocationType === 'Converse'
+        ? answerConverseRecord(runtime, job.request.modelId, record)
+        : answerClaudeRecord(setup, job.request.modelId, record),
   });
   const state: ControlPlaneState = {
+    runtime,
+    received: setup.received,
     region: options.region ?? 'us-east-1',
     accountId: options.accountId ?? '123456789012',
     credentials: options.credentials ?? S3RVER_CREDENTIALS,

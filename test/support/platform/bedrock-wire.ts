@@ -14,6 +14,10 @@ export const BEDROCK_ERRORS = {
   UnknownOperationException: 404,
   ThrottlingException: 429,
   InternalServerException: 500,
+  // The runtime's (Converse) errors besides the above.
+  ModelTimeoutException: 408,
+  ModelErrorException: 424,
+  ServiceUnavailableException: 503,
 } as const;
 
 export type BedrockErrorType = keyof typeof BEDROCK_ERRORS;
@@ -31,7 +35,22 @@ const DEFAULT_MESSAGES: Record<BedrockErrorType, string> = {
   UnknownOperationException: 'The operation is not known to this service.',
   ThrottlingException: 'The number of requests exceeds the limit. Resubmit your request later.',
   InternalServerException: 'An internal server error occurred. Retry your request.',
+  ModelTimeoutException: 'Model has timed out in processing the request. Try your request again.',
+  ModelErrorException: 'The model returned an error.',
+  ServiceUnavailableException: 'Bedrock is unable to process your request.',
 };
+
+/** The error type the runtime answers with for an HTTP status. */
+export function errorTypeOfStatus(status: number): BedrockErrorType {
+  const found = Object.entries(BEDROCK_ERRORS).find(
+    ([type, code]) =>
+      code === status && !['ConflictException', 'ServiceQuotaExceededException'].includes(type),
+  );
+  return (
+    (found?.[0] as BedrockErrorType | undefined) ??
+    (status >= 500 ? 'InternalServerException' : 'ValidationException')
+  );
+}
 
 /** An error as AWS's REST-JSON services send it: the type in x-amzn-ErrorType, `{ message }` as the body. */
 export function sendBedrockError(exchange: Exchange, type: BedrockErrorType, message?: string): void {
