@@ -94,6 +94,8 @@ describe('BedrockBatchClient against the Bedrock platform (control plane and S3)
       modelInput: claudeInvokeBody(requests[7]!.request),
     });
     platform.batches.failRecords.set(requests[3]!.customId, { errorCode: 400, errorMessage: 'bad request' });
+    // Bedrock does not keep the input's order in the output: answers are taken by record id.
+    platform.batches.outputOrder = 'reversed';
     const jobArn = await batches.create({ ...identity, fileId }, []);
     const created = platform.requests.find((request) => request.operation === 'CreateModelInvocationJob');
     expect(created?.body).toEqual({
