@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import type { MedbenchConfig } from './config.js';
 import { type PendingRequest, pendingRequests } from './pending-requests.js';
 import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
-import { type BatchPolling, DEFAULT_BATCH_POLLING, runBatches } from './run-batches.js';
+import { type BatchPolling, DEFAULT_BATCH_POLLING, runBatches, tooFewRefusal } from './run-batches.js';
 import { type RetryOptions, type RunHooks, retryPolicyFrom } from './run-model.js';
 
 /** What a batched run needs of the plan's model work (`ModelWork`). */
@@ -30,7 +30,7 @@ export function batchEndpoint(
   const refuse = (message: string, hint: string) => new MedbenchError({ code: 'USAGE', message, hint });
   if (!client)
     throw refuse(
-      `${model.label} (${model.provider}) has no batch API medbench can use: --batch works with openai, azure-openai, anthropic and gemini models (the Gemini API, not Vertex AI).`,
+      `${model.label} (${model.provider}) has no batch API medbench can use: --batch works with openai, azure-openai, anthropic, gemini (the Gemini API, not Vertex AI) and bedrock (Claude models) models.`,
       'Leave out --batch, or name a model of one of those providers (docs/batch-mode.md).',
     );
   if (request.redact)
@@ -98,9 +98,15 @@ export async function answerInBatches(options: {
       `Stopped waiting: ${outcome.open.length} ${outcome.open.length === 1 ? 'batch is' : 'batches are'} left at the provider (${outcome.open.map((batch) => batch.batchId ?? `${batch.id}, ${batch.state}`).join('; ')}). Re-run the same command to pick ${outcome.open.length === 1 ? 'it' : 'them'} up: nothing is submitted twice.`,
     );
   const { answered, failed } = store.providerBatches.outcomesOfRun(options.runId);
+  const unsent = new Map(failed);
+  for (const key of outcome.leftOut)
+    unsent.set(
+      key,
+      `it was left out of the batches: fewer requests than the ${client.minRequests} a ${work.model.provider} batch takes were left beside the batches from before (run without --batch to send them at list price)`,
+    );
   return {
     stopped: outcome.stopped,
-    model: batchAnsweredBinding(work.model, endpoint, requests, failed),
+    model: batchAnsweredBinding(work.model, endpoint, requests, unsent),
     batchAnswers: answered,
   };
 }
@@ -111,7 +117,7 @@ export async function batchDryRun(
   context: { store: Store; request: RetryOptions & { redact?: boolean }; samples: readonly Sample[] },
 ): Promise<string> {
   const { store } = context;
-  const { endpoint } = batchEndpoint(work, context.request);
+  const { endpoint, client } = batchEndpoint(work, context.request);
   const { requests, counts } = await pendingRequests(context.samples, { model: work.model, endpoint, store });
   const open = store.providerBatches.active({
     provider: work.model.provider,
@@ -120,6 +126,8 @@ export async function batchDryRun(
   });
   const held = new Set(open.flatMap((batch) => store.providerBatches.requests(batch.id)));
   const fresh = requests.filter((pending) => !held.has(pending.cacheKey)).length;
+  const least = client.minRequests ?? 1;
+  if (fresh > 0 && fresh < least && open.length === 0) throw tooFewRefusal(work.model, fresh, least);
   return [
     `--batch: ${fresh} requests would be submitted in new provider batches (answered at the batch price, within 24 hours)`,
     `${requests.length - fresh} are in ${open.length} ${open.length === 1 ? 'batch' : 'batches'} from before, which the run resumes`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { batchChunks, estimatedLineBytes } from './batch-chunks.js';
 import type { PendingRequest } from './pending-requests.js';
-import { batchChunks, estimatedLineBytes } from './run-batches.js';
 
 /** A pending request whose one message holds `chars` ASCII characters. */
 function pending(cacheKey: string, chars: number): PendingRequest {
@@ -40,5 +40,35 @@ describe('batchChunks', () => {
       maxBytes: 1_000_000,
     });
     expect(chunks).toEqual([['a'], ['huge'], ['b']]);
+  });
+
+  it('never cuts a batch below the least a provider takes: the last one is balanced with those before', () => {
+    const requests = Array.from({ length: 250 }, (_, index) => pending(`k${index}`, 10));
+    const limits = { maxRequests: 150, maxBytes: 1e12, minRequests: 100 };
+    // Greedy: 150 and 60, the 60 below the least; balanced: 105 and 105.
+    const chunks = batchChunks(requests.slice(0, 210), limits);
+    expect(chunks.map((chunk) => chunk.length)).toEqual([105, 105]);
+    expect(chunks.flat()).toEqual(requests.slice(0, 210).map((request) => request.cacheKey));
+    expect(batchChunks(requests.slice(0, 230), { ...limits, maxRequests: 200 }).map((c) => c.length)).toEqual(
+      [115, 115],
+    );
+    // 250 in batches of 100 to 120: two pass 120, three fall below 100.
+    expect(() => batchChunks(requests, { ...limits, maxRequests: 120 })).toThrow(
+      /at least 100 requests each/,
+    );
+    // Cuts the greedy walk makes whole are kept.
+    expect(batchChunks(requests.slice(0, 240), { ...limits, maxRequests: 120 }).map((c) => c.length)).toEqual(
+      [120, 120],
+    );
+  });
+
+  it('balances within the byte limit too, and refuses what no cut of at least the least fits', () => {
+    // Each line about 101,918 bytes: eight fit 90% of 1,000,000.
+    const requests = Array.from({ length: 13 }, (_, index) => pending(`k${index}`, 95_904));
+    const limits = { maxRequests: 100, maxBytes: 1_000_000, minRequests: 6 };
+    expect(batchChunks(requests, limits).map((chunk) => chunk.length)).toEqual([6, 7]);
+    expect(() => batchChunks(requests, { ...limits, minRequests: 7 })).toThrow(
+      /cannot be cut into batches of at least 7 requests each/,
+    );
   });
 });

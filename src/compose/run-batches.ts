@@ -6,6 +6,7 @@ import type { ModelBinding } from '../runner/model-binding.js';
 import { type RetryPolicy, sleep } from '../runner/retry.js';
 import type { BatchOwner, ProviderBatch } from '../store/provider-batches.js';
 import type { CachedResponse, Store } from '../store/store.js';
+import { batchChunks } from './batch-chunks.js';
 import { redactKnownSecrets, shortReason } from './known-secrets.js';
 import type { PendingRequest } from './pending-requests.js';
 import type { RunHooks } from './run-model.js';
@@ -35,7 +36,8 @@ type Step = {
  * call; a call that may have created a batch is followed, after a kill or a failure, by a search
  * for it (`BatchClient.find`) before any second create. A stop ends the waits and leaves the
  * batches running remotely: the next run picks them up. Returns whether it was stopped and the
- * provider ids of the batches still open.
+ * provider ids of the batches still open, and the requests left out of any batch (fewer than
+ * the provider's least batch beside batches from before).
  */
 export async function runBatches(options: {
   store: Store;
@@ -47,62 +49,43 @@ export async function runBatches(options: {
   retry: RetryPolicy;
   polling?: BatchPolling;
   hooks: RunHooks;
-}): Promise<{ stopped: boolean; open: ProviderBatch[] }> {
+}): Promise<{ stopped: boolean; open: ProviderBatch[]; leftOut: string[] }> {
   const { store, model, endpoint, client, hooks } = options;
   const batches = store.providerBatches;
   const owner: BatchOwner = { provider: model.provider, modelId: model.modelId, endpoint: endpoint.endpoint };
-  const open: ProviderBatch[] = [];
-  for (const batch of batches.active(owner))
-    if (batch.state === 'prepared') batches.discard(batch.id);
-    else open.push(batch);
+  const active = batches.active(owner);
+  const open = active.filter((batch) => batch.state !== 'prepared');
   const resumed = open.length;
   const held = new Set(open.flatMap((batch) => batches.requests(batch.id)));
   const fresh = options.requests.filter((request) => !held.has(request.cacheKey));
-  for (const chunk of batchChunks(fresh, client)) open.push(batches.prepare(owner, options.runId, chunk));
-  if (open.length === 0) return { stopped: false, open: [] };
+  // Too few for the provider's least batch: refused before anything is stored, or, beside batches
+  // from before, left out (their samples' error says why) for a run without --batch once those end.
+  const tooFew = fresh.length > 0 && fresh.length < (client.minRequests ?? 1);
+  if (tooFew && resumed === 0) throw tooFewRefusal(model, fresh.length, client.minRequests ?? 1);
+  if (open.length > 0 || fresh.length > 0) await client.ready?.(hooks.abortSignal);
+  for (const batch of active) if (batch.state === 'prepared') batches.discard(batch.id);
+  const chunks = tooFew ? [] : batchChunks(fresh, client);
+  for (const chunk of chunks) open.push(batches.prepare(owner, options.runId, chunk));
+  const leftOut = tooFew ? fresh.map((request) => request.cacheKey) : [];
+  if (open.length === 0) return { stopped: false, open: [], leftOut };
   const byKey = new Map(options.requests.map((request) => [request.cacheKey, request]));
   const lifecycle = new BatchLifecycle({ ...options, byKey });
   const created = open.length - resumed;
   hooks.onNotice?.(
-    `Batch mode: ${fresh.length} requests in ${created} new ${created === 1 ? 'batch' : 'batches'}${resumed > 0 ? `; ${resumed} ${resumed === 1 ? 'batch' : 'batches'} from before resumed (${held.size} requests)` : ''}.`,
+    `Batch mode: ${tooFew ? `${fresh.length} requests left out (fewer than the ${client.minRequests} a ${model.provider} batch takes)` : `${fresh.length} requests in ${created} new ${created === 1 ? 'batch' : 'batches'}`}${resumed > 0 ? `; ${resumed} ${resumed === 1 ? 'batch' : 'batches'} from before resumed (${held.size} requests)` : ''}.`,
   );
   const ends = await Promise.all(open.map((batch) => lifecycle.drive(batch)));
   const left = ends.filter((batch) => batch.state !== 'done' && batch.state !== 'failed');
-  return { stopped: left.length > 0, open: left };
+  return { stopped: left.length > 0, open: left, leftOut };
 }
 
-/** A request's share of a batch's input, over-estimated: its texts' UTF-8 bytes, 2% for JSON's escapes, 4 KB for the rest. */
-export function estimatedLineBytes(request: PendingRequest): number {
-  let bytes = 4096;
-  for (const message of request.request.messages) bytes += Buffer.byteLength(message.content, 'utf8') * 1.02;
-  return bytes;
-}
-
-/**
- * The pending requests cut into submissions, in their order (the prefix order: what shares a
- * prefix stays together): each at most `maxRequests` and, by `estimatedLineBytes`, at most 90% of
- * `maxBytes` (a request larger than that alone goes in a batch of its own, for the provider to judge).
- */
-export function batchChunks(
-  requests: readonly PendingRequest[],
-  limits: { maxRequests: number; maxBytes: number },
-): string[][] {
-  const budget = limits.maxBytes * 0.9;
-  const chunks: string[][] = [];
-  let chunk: string[] = [];
-  let bytes = 0;
-  for (const request of requests) {
-    const size = estimatedLineBytes(request);
-    if (chunk.length > 0 && (chunk.length >= limits.maxRequests || bytes + size > budget)) {
-      chunks.push(chunk);
-      chunk = [];
-      bytes = 0;
-    }
-    chunk.push(request.cacheKey);
-    bytes += size;
-  }
-  if (chunk.length > 0) chunks.push(chunk);
-  return chunks;
+/** The refusal of a batched run whose pending requests are fewer than the provider's least batch. */
+export function tooFewRefusal(model: ModelBinding, pending: number, least: number): MedbenchError {
+  return new MedbenchError({
+    code: 'USAGE',
+    message: `--batch: ${pending} ${pending === 1 ? 'request is' : 'requests are'} left to send to ${model.label}, and a ${model.provider} batch holds at least ${least} (the provider's documented minimum): medbench submits no batch below it.`,
+    hint: `Run without --batch to send ${pending === 1 ? 'it' : 'them'} one at a time at list price, or run more samples (at least ${least} requests) with --batch.`,
+  });
 }
 
 /** One model's batches as they move through their steps. */

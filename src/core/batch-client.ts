@@ -56,13 +56,23 @@ export interface BatchIdentity {
  * call, so that a run killed anywhere resumes the same batch and never creates a second one.
  */
 export interface BatchClient {
-  /** The most requests one batch may hold (OpenAI and Azure: 50,000; Anthropic: 100,000; Gemini, inlined: 1,000). */
+  /** The most requests one batch may hold (OpenAI, Azure and Bedrock: 50,000; Anthropic: 100,000; Gemini, inlined: 1,000). */
   readonly maxRequests: number;
   /**
+   * The fewest requests one batch may hold (Bedrock: 100, a documented minimum); absent: one. The
+   * lifecycle never cuts a submission below it, and submits no fewer pending requests than that.
+   */
+  readonly minRequests?: number;
+  /**
    * The most bytes one batch's input may hold (OpenAI and Azure: a 200 MB file; Anthropic: 256 MB
-   * of requests; Gemini, inlined: 20 MB): the lifecycle cuts submissions below it.
+   * of requests; Gemini, inlined: 20 MB; Bedrock: a 1 GB file): the lifecycle cuts submissions below it.
    */
   readonly maxBytes: number;
+  /**
+   * Checks what the client needs before anything is recorded (packages to load, a region): the
+   * lifecycle calls it first, so that a missing part fails with the store as it was.
+   */
+  ready?(signal?: AbortSignal): Promise<void>;
   /** Uploads the requests as a file: its id. Absent where the creating call carries them (Anthropic, Gemini). */
   upload?(batch: BatchIdentity, lines: readonly BatchRequestLine[], signal?: AbortSignal): Promise<string>;
   /** Creates the batch (the paid step): its provider id. `lines`: for a client without an upload. */

@@ -31,6 +31,10 @@ export const OPTIONAL_PARTS = {
     feature: 'Amazon Bedrock (provider "bedrock")',
     packages: { '@aws-sdk/client-bedrock-runtime': '3.1162.0', '@smithy/node-http-handler': '4.14.2' },
   },
+  bedrockBatch: {
+    feature: 'Amazon Bedrock batch inference (run --batch on a "bedrock" model)',
+    packages: { '@aws-sdk/client-bedrock': '3.1161.0', '@aws-sdk/client-s3': '3.1169.0' },
+  },
   entraId: {
     feature: 'Azure OpenAI signed in with Microsoft Entra ID ("auth": "entra-id")',
     packages: { '@azure/identity': '4.14.1' },

@@ -55,7 +55,8 @@ export async function readResultLines<Schema extends z.ZodType>(
     });
 }
 
-function jsonOrUndefined(line: string): unknown {
+/** A line's JSON, or undefined where it is not JSON. */
+export function jsonOrUndefined(line: string): unknown {
   try {
     return JSON.parse(line);
   } catch {

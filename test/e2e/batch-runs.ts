@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
@@ -56,12 +56,23 @@ export function storedBatch(home: string): { state: string; settled: boolean } {
   const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
   try {
     const state = database.prepare('SELECT state FROM provider_batches').pluck().all() as string[];
-    const settled = database
+    expect(state).toHaveLength(1);
+    return { state: state[0]!, settled: settledRequests(home) > 0 };
+  } finally {
+    database.close();
+  }
+}
+
+/** How many requests of a home's submissions have their outcome kept (0 without a store yet). */
+export function settledRequests(home: string): number {
+  const path = join(home, 'medbench.sqlite');
+  if (!existsSync(path)) return 0;
+  const database = new Database(path, { readonly: true });
+  try {
+    return database
       .prepare('SELECT COUNT(*) FROM provider_batch_requests WHERE outcome IS NOT NULL')
       .pluck()
       .get() as number;
-    expect(state).toHaveLength(1);
-    return { state: state[0]!, settled: settled > 0 };
   } finally {
     database.close();
   }

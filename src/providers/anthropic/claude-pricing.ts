@@ -21,15 +21,19 @@ const BEDROCK_CACHE = byModelPrefix([
   ['amazon.nova', { cachedShare: 0.25, writeShare: 1 }],
 ]);
 
+/**
+ * The foundation model a Bedrock model id names: an inference profile's ARN ends in its id, a
+ * profile id starts with its geography (`us.anthropic.claude-…` → `anthropic.claude-…`).
+ */
+export function bedrockFoundationModel(modelId: string): string {
+  return modelId
+    .split('/')
+    .at(-1)!
+    .replace(/^(?:us|eu|apac|jp|au|global|us-gov)\./, '');
+}
+
 export const BEDROCK_PRICING: ProviderPricing = {
-  // An inference profile's ARN ends in its id; a profile id starts with its geography.
-  cache: (modelId) =>
-    BEDROCK_CACHE(
-      modelId
-        .split('/')
-        .at(-1)!
-        .replace(/^(?:us|eu|apac|jp|au|global|us-gov)\./, ''),
-    ),
+  cache: (modelId) => BEDROCK_CACHE(bedrockFoundationModel(modelId)),
   batchMultiplier: 0.5,
   source:
     "Bedrock's pricing page (2025-09): Claude as Anthropic's (read 0.1×, write 1.25×), Nova read 0.25×, batch inference 50% off",

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmTestServer, startLlmTestServer } from '../../../test/support/llm-test-server.js';
 import { verifySigV4 } from '../../../test/support/sigv4.js';
+import type { ChatRequest } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import { BedrockChatModel } from './bedrock-chat-model.js';
+import { claudeInvokeBody, isClaudeOnBedrock } from './bedrock-claude-body.js';
 
 let server: LlmTestServer;
 const saved = { ...process.env };
@@ -133,5 +135,103 @@ describe('Amazon Bedrock on the wire', () => {
       expect.stringContaining('AWS_REGION'),
     ]);
     expect(server.requests.length).toBe(before);
+  });
+});
+
+const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
+const haystack = 'A long shared document. '.repeat(20);
+const request: ChatRequest = {
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'system', content: 'Answer in English.' },
+    { role: 'user', content: `${haystack}Who?` },
+    { role: 'assistant', content: 'Nobody.' },
+    { role: 'user', content: 'Who, then?' },
+  ],
+  parameters: { temperature: 0, maxOutputTokens: 500, topP: 0.9, stop: ['END'] },
+  promptCache: { breakpoints: [{ message: 2, offset: haystack.length }], key: 'k1' },
+};
+
+/** A Converse content list's texts, joined, and where its cache checkpoints fall (after which text). */
+function converseTexts(blocks: Array<{ text?: string; cachePoint?: unknown }>) {
+  return blocks.map((block) => (block.cachePoint ? '|cache|' : block.text)).join('');
+}
+function claudeTexts(blocks: Array<{ text: string; cache_control?: unknown }>) {
+  return blocks.map((block) => block.text + (block.cache_control ? '|cache|' : '')).join('');
+}
+
+// Bedrock's Claude parameters page (Messages API on InvokeModel): anthropic_version
+// "bedrock-2023-05-31", max_tokens, system, messages, temperature, top_p, stop_sequences; Converse's
+// inferenceConfig and system/content blocks are what Bedrock maps onto those fields.
+describe("a Claude model's InvokeModel body for batch inference", () => {
+  it('carries the text, turns, cache checkpoints and settings the synchronous Converse request sends', async () => {
+    await new BedrockChatModel({ modelId: MODEL, region: 'us-east-1', endpointURL: server.url }).generate(
+      request,
+    );
+    const converse = server.requests.at(-1)!.body as {
+      system: Array<{ text?: string; cachePoint?: unknown }>;
+      messages: Array<{ role: string; content: Array<{ text?: string; cachePoint?: unknown }> }>;
+      inferenceConfig: Record<string, unknown>;
+    };
+    const body = claudeInvokeBody(request, request.promptCache) as {
+      system: Array<{ text: string; cache_control?: unknown }>;
+      messages: Array<{ role: string; content: Array<{ text: string; cache_control?: unknown }> }>;
+    };
+    expect(converseTexts(converse.system)).toBe(claudeTexts(body.system));
+    expect(body.messages.map((message) => [message.role, claudeTexts(message.content)])).toEqual(
+      converse.messages.map((message) => [message.role, converseTexts(message.content)]),
+    );
+    expect(converse.inferenceConfig).toEqual({
+      maxTokens: 500,
+      temperature: 0,
+      topP: 0.9,
+      stopSequences: ['END'],
+    });
+    expect(body).toEqual({
+      anthropic_version: 'bedrock-2023-05-31',
+      max_tokens: 500,
+      temperature: 0,
+      top_p: 0.9,
+      stop_sequences: ['END'],
+      system: [
+        { type: 'text', text: 'Be brief.' },
+        { type: 'text', text: 'Answer in English.' },
+      ],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: haystack, cache_control: { type: 'ephemeral' } },
+            { type: 'text', text: 'Who?' },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'text', text: 'Nobody.' }] },
+        { role: 'user', content: [{ type: 'text', text: 'Who, then?' }] },
+      ],
+    });
+  });
+
+  it('thinking: its budget on top of max_tokens, no temperature, as Converse sends it', () => {
+    const thinking = {
+      ...request,
+      parameters: { temperature: 1, maxOutputTokens: 500, thinkingBudget: 2048 },
+    };
+    const body = claudeInvokeBody(thinking);
+    expect(body).toMatchObject({ max_tokens: 2548, thinking: { type: 'enabled', budget_tokens: 2048 } });
+    expect(body).not.toHaveProperty('temperature');
+    // Without a hint, no cache_control anywhere.
+    expect(JSON.stringify(body)).not.toContain('cache_control');
+  });
+
+  it('knows Claude by its foundation model: an id, an inference profile or an ARN', () => {
+    expect(isClaudeOnBedrock('anthropic.claude-3-haiku-20240307-v1:0')).toBe(true);
+    expect(isClaudeOnBedrock('eu.anthropic.claude-3-7-sonnet-20250219-v1:0')).toBe(true);
+    expect(
+      isClaudeOnBedrock(
+        'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-v1:0',
+      ),
+    ).toBe(true);
+    expect(isClaudeOnBedrock('amazon.nova-pro-v1:0')).toBe(false);
+    expect(isClaudeOnBedrock('meta.llama3-70b-instruct-v1:0')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import type { BatchClient } from '../../core/batch-client.js';
 import type {
   ChatCapabilities,
   ChatMessage,
@@ -6,20 +7,25 @@ import type {
   ChatRequest,
   ChatResponse,
   EndpointFacts,
-  GenerationParameters,
   PromptCacheHint,
   TokenUsage,
 } from '../../core/chat-model.js';
 import { MedbenchError } from '../../core/errors.js';
 import { loadOptionalPart, OPTIONAL_PARTS } from '../../core/optional-part.js';
-import { PromptCachePieces } from '../prompt-cache-pieces.js';
 import { settleProbe } from '../settle-probe.js';
-import { bedrockFailure, isInvalidModelId } from './bedrock-errors.js';
+import { BedrockBatchClient } from './bedrock-batch-client.js';
+import { type BatchSdk, batchSdk } from './bedrock-batch-sdk.js';
+import { type BedrockBatchSettings, batchPlacement } from './bedrock-batch-settings.js';
+import { claudeInvokeBody } from './bedrock-claude-body.js';
+import { bedrockFailure, isInvalidModelId, s3Failure } from './bedrock-errors.js';
 import { type BedrockConnection, bedrockRuntime, regionOf, runtimeIdentity } from './bedrock-runtime.js';
+import { converseGeneration, converseShape } from './converse-shape.js';
 
 export interface BedrockChatModelOptions extends BedrockConnection {
   /** A Bedrock model id or inference profile, e.g. anthropic.claude-3-5-sonnet-20240620-v1:0. */
   modelId: string;
+  /** Where `run --batch` puts its batches (S3) and the role Bedrock runs them as. */
+  batch?: BedrockBatchSettings;
 }
 
 /**
@@ -109,6 +115,35 @@ export class BedrockChatModel implements ChatModel {
     }
   }
 
+  /**
+   * Bedrock's batch inference for this model (`run --batch`): Claude models, their native
+   * InvokeModel body made from the Converse request the synchronous run sends. A usage error for
+   * another model family, or an endpoint without the batch settings (they are named).
+   */
+  batchClient(): BatchClient {
+    if (this.batches) return this.batches;
+    const settings = this.options.batch ?? {};
+    const placement = batchPlacement(this.modelId, settings);
+    let sdk: Promise<BatchSdk> | undefined;
+    this.batches = new BedrockBatchClient({
+      modelId: this.modelId,
+      placement,
+      sdk: () => {
+        sdk ??= batchSdk(this.options, settings);
+        return sdk;
+      },
+      body: (request) =>
+        claudeInvokeBody(request, bedrockCachesPrompts(this.modelId) ? request.promptCache : undefined),
+      failure: (caught, shown, signal) => {
+        const error = bedrockFailure(caught, { shown, modelId: this.modelId, region: this.region, signal });
+        return shown.startsWith('s3://') ? s3Failure(error) : error;
+      },
+    });
+    return this.batches;
+  }
+
+  private batches: BatchClient | undefined;
+
   private async converse(request: ChatRequest, hint: PromptCacheHint | undefined): Promise<ChatResponse> {
     try {
       const { ConverseCommand } = await loadOptionalPart(
@@ -151,25 +186,6 @@ export class BedrockChatModel implements ChatModel {
 }
 
 /**
- * Converse's generation fields: inferenceConfig, and Claude's thinking in
- * additionalModelRequestFields (its budget on top of the answer's limit, no temperature with it).
- */
-function converseGeneration(parameters: GenerationParameters) {
-  const budget = parameters.thinkingBudget;
-  return {
-    inferenceConfig: {
-      maxTokens: parameters.maxOutputTokens + (budget ?? 0),
-      ...(budget === undefined ? { temperature: parameters.temperature } : {}),
-      ...(parameters.topP !== undefined ? { topP: parameters.topP } : {}),
-      ...(parameters.stop !== undefined ? { stopSequences: parameters.stop } : {}),
-    },
-    ...(budget !== undefined
-      ? { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: budget } } }
-      : {}),
-  };
-}
-
-/**
  * The model families Bedrock documents prompt caching for (cache checkpoints in Converse): Claude
  * 3.5 Haiku, 3.7 Sonnet and the Claude 4 generation on (`claude-{sonnet,opus,haiku}-N`), Amazon
  * Nova (Micro, Lite, Pro, Premier). Bedrock refuses a checkpoint for any other model.
@@ -185,41 +201,6 @@ export function bedrockCachesPrompts(modelId: string): boolean {
 /** Bedrock's 400 for cache points it does not take ("…did not allow prompt caching"). */
 function refusesCaching(error: unknown): boolean {
   return MedbenchError.is(error) && error.status === 400 && /prompt caching|cachePoint/i.test(error.message);
-}
-
-/** A message's text as Converse blocks: cut at its breakpoints, a cache checkpoint after each cut. */
-function converseBlocks(pieces: PromptCachePieces, index: number, content: string) {
-  if (!pieces.cuts(index)) return [{ text: content }];
-  return pieces
-    .pieces(index, content)
-    .flatMap((piece) => (piece.cached ? [{ text: piece.text }, CACHE_POINT] : [{ text: piece.text }]));
-}
-
-const CACHE_POINT = { cachePoint: { type: 'default' as const } };
-
-/**
- * Converse's shape of a conversation: system messages as `system` blocks, the rest as text
- * messages. With a `PromptCacheHint` (a model that caches), a text is cut at its breakpoints and a
- * `cachePoint` block follows each cut (at most four): the text blocks join to the same text.
- */
-function converseShape(messages: readonly ChatMessage[], hint?: PromptCacheHint) {
-  const pieces = new PromptCachePieces(hint);
-  const system = messages.flatMap((message, index) =>
-    message.role === 'system' ? converseBlocks(pieces, index, message.content) : [],
-  );
-  return {
-    messages: messages.flatMap((message, index) =>
-      message.role === 'system'
-        ? []
-        : [
-            {
-              role: message.role as 'user' | 'assistant',
-              content: converseBlocks(pieces, index, message.content),
-            },
-          ],
-    ),
-    ...(system.length > 0 ? { system } : {}),
-  };
 }
 
 /**

@@ -91,3 +91,19 @@ export function bedrockFailure(
 export function isInvalidModelId(error: MedbenchError): boolean {
   return error.status === 400 && /The provided model identifier is invalid/i.test(error.message);
 }
+
+/**
+ * A failure of an S3 call of batch inference (`shown`: the S3 URI): a refused or missing bucket
+ * or key names the settings to check instead of the model.
+ */
+export function s3Failure(error: MedbenchError): MedbenchError {
+  if (error.status !== 403 && error.status !== 404) return error;
+  return new MedbenchError({
+    code: error.code,
+    message: error.message,
+    hint: 'Check "batchS3Uri" (and "batchOutputS3Uri"): the bucket must exist in the model\'s region, and the AWS identity medbench runs as may put, list and get objects under it.',
+    retryable: false,
+    status: error.status,
+    cause: error,
+  });
+}

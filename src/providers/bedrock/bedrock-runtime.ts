@@ -40,30 +40,41 @@ export async function bedrockRuntime(
   connection: BedrockConnection,
   modelId: string,
 ): Promise<BedrockRuntimeClient> {
-  const region = regionOf(connection);
-  if (!region)
-    throw new MedbenchError({
-      code: 'CONFIG_INVALID',
-      message: `Bedrock model "${modelId}" has no region.`,
-      hint: 'Give the endpoint "region" in medbench.config.json, or set AWS_REGION.',
-    });
+  const common = await sdkClientConfig(connection, `Bedrock model "${modelId}"`);
   const { BedrockRuntimeClient } = await loadOptionalPart(
     OPTIONAL_PARTS.bedrock,
     () => import('@aws-sdk/client-bedrock-runtime'),
   );
+  const client = new BedrockRuntimeClient({
+    ...common,
+    ...(connection.endpointURL ? { endpoint: connection.endpointURL } : {}),
+  });
+  addEndpointParameters(client, connection);
+  return client;
+}
+
+/**
+ * What every AWS SDK client of medbench is made with: the region (a usage error naming `what`
+ * without one), one attempt a call, HTTP/1.1 with keep-alive, the named profile if any.
+ */
+export async function sdkClientConfig(connection: BedrockConnection, what: string) {
+  const region = regionOf(connection);
+  if (!region)
+    throw new MedbenchError({
+      code: 'CONFIG_INVALID',
+      message: `${what} has no region.`,
+      hint: 'Give the endpoint "region" in medbench.config.json, or set AWS_REGION.',
+    });
   const { NodeHttpHandler } = await loadOptionalPart(
     OPTIONAL_PARTS.bedrock,
     () => import('@smithy/node-http-handler'),
   );
-  const client = new BedrockRuntimeClient({
+  return {
     region,
     maxAttempts: 1,
     requestHandler: new NodeHttpHandler({ connectionTimeout: 3000 }),
-    ...(connection.endpointURL ? { endpoint: connection.endpointURL } : {}),
     ...(connection.profile ? { profile: connection.profile } : {}),
-  });
-  addEndpointParameters(client, connection);
-  return client;
+  };
 }
 
 /** What the SDK's build step hands on: the HTTP request about to be signed. */

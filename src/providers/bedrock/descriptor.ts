@@ -4,6 +4,7 @@ import { dimensionsOf, sdkEmbeddingOptions } from '../embedding-options.js';
 import { sdkParameters } from '../factory-options.js';
 import { APPROVED_REMOTE } from '../openai-compatible/descriptor.js';
 import { defineEmbedding, defineProvider } from '../provider-descriptor.js';
+import { BEDROCK_BATCH_SETTINGS, batchSettingsOf } from './bedrock-batch-fields.js';
 import { runtimeIdentity } from './bedrock-runtime.js';
 
 /** Amazon Bedrock's Converse API, signed (SigV4) with the AWS credential chain. */
@@ -31,6 +32,7 @@ export const bedrockProvider = defineProvider({
       .optional(),
     /** A named AWS profile (default: the credential chain). */
     profile: z.string().min(1).optional(),
+    ...BEDROCK_BATCH_SETTINGS,
   },
   capabilities: {
     tokenCounting: 'route',
@@ -53,6 +55,7 @@ export const bedrockProvider = defineProvider({
       modelId: options.modelId,
       ...(region ? { region } : {}),
       ...(profile ? { profile } : {}),
+      batch: batchSettingsOf(options.settings),
       ...(options.baseURL ? { endpointURL: options.baseURL } : {}),
       ...sdkParameters(options),
     });

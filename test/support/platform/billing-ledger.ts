@@ -23,6 +23,8 @@ export interface PlatformPrices {
  *   Message Batches 50% off, stacking with the caching prices.
  * - Gemini gemini-2.5-flash: $0.30 input, $0.03 cached, $2.50 output, $1.00 per million tokens per
  *   hour of explicit-cache storage; Batch Mode 50% off.
+ * - Amazon Bedrock, Anthropic Claude Sonnet 4.5 on demand: $3 input, $15 output, $3.75 5-minute and
+ *   $6 1-hour cache write, $0.30 cache read; batch inference at 50% of the on-demand price.
  */
 export const DEFAULT_PRICES = {
   openai: {
@@ -54,6 +56,14 @@ export const DEFAULT_PRICES = {
     cacheWritePerMillion: 0.3,
     batchMultiplier: 0.5,
     storagePerMillionPerHour: 1,
+  },
+  bedrock: {
+    inputPerMillion: 3,
+    outputPerMillion: 15,
+    cachedInputPerMillion: 0.3,
+    cacheWritePerMillion: 3.75,
+    cacheWriteHourPerMillion: 6,
+    batchMultiplier: 0.5,
   },
 } satisfies Record<string, PlatformPrices>;
 
