@@ -108,3 +108,25 @@ export async function createKiller(options: {
     },
   };
 }
+
+/**
+ * A killer in front of the Gemini platform: it answers models.get (a synchronous run's probe),
+ * which the platform does not stand in for, and serves a plain generateContent, which the SDK sends
+ * to /v1 (its default), as /v1beta; medbench sends batch and cache calls to /v1beta itself.
+ */
+export function geminiKiller(
+  target: () => string,
+  isCreate: (method: string, path: string) => boolean,
+): Promise<Killer> {
+  return createKiller({
+    target,
+    isCreate,
+    answer: (method, path) => {
+      const model = /^GET \/v1(?:beta)?\/models\/([\w.-]+)(?:\?.*)?$/.exec(`${method} ${path}`);
+      return model
+        ? { status: 200, body: { name: `models/${model[1]}`, inputTokenLimit: 1048576 } }
+        : undefined;
+    },
+    rewrite: (path) => path.replace(/^\/v1\/(models\/[\w.-]+:generateContent)/, '/v1beta/$1'),
+  });
+}
