@@ -161,4 +161,9 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX explicit_caches_by_owner ON explicit_caches (provider, model_id, endpoint);
   `,
+  `
+  -- Provider batches a search took for a submission killed while creating its batch, refused once
+  -- their results answered other requests (space-separated provider ids): no search takes them again.
+  ALTER TABLE provider_batches ADD COLUMN refused TEXT;
+  `,
 ];

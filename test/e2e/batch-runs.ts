@@ -51,6 +51,16 @@ export async function reportedCost(home: string): Promise<number> {
 export const billed = (ledger: BillingLedger, mode: 'sync' | 'batch') =>
   ledger.entries.filter((entry) => entry.mode === mode).reduce((sum, entry) => sum + entry.cost, 0);
 
+/** A column of a home's store (a query's first column, every row). */
+export function storedColumn(home: string, sql: string): unknown[] {
+  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
+  try {
+    return database.prepare(sql).pluck().all();
+  } finally {
+    database.close();
+  }
+}
+
 /** The one submission's step in a home's store, and whether any of its results were kept. */
 export function storedBatch(home: string): { state: string; settled: boolean } {
   const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
@@ -70,8 +80,15 @@ export function storedBatch(home: string): { state: string; settled: boolean } {
 export interface Killer {
   url: string;
   close(): Promise<void>;
-  /** Runs the CLI with `args` and kills it once its create reached the platform. */
-  killAfterCreate(args: string[], environment: NodeJS.ProcessEnv): Promise<void>;
+  /**
+   * Runs the CLI with `args` and kills it once its create reached the platform (`hold-before`:
+   * before it reached it).
+   */
+  killAfterCreate(
+    args: string[],
+    environment: NodeJS.ProcessEnv,
+    hold?: 'hold-before' | 'hold-after',
+  ): Promise<void>;
 }
 
 /**
@@ -87,19 +104,21 @@ export async function createKiller(options: {
   rewrite?: (path: string) => string;
 }): Promise<Killer> {
   let armed = false;
+  let hold: 'hold-before' | 'hold-after' = 'hold-after';
   let victim: ChildProcess | undefined;
   const proxy = await startInterceptingProxy(
     options.target,
     (method, path) =>
-      options.answer?.(method, path) ?? (armed && options.isCreate(method, path) ? 'hold-after' : 'forward'),
+      options.answer?.(method, path) ?? (armed && options.isCreate(method, path) ? hold : 'forward'),
     () => victim?.kill('SIGKILL'),
     options.rewrite,
   );
   return {
     url: proxy.url,
     close: () => proxy.close(),
-    async killAfterCreate(args, environment) {
+    async killAfterCreate(args, environment, at = 'hold-after') {
       armed = true;
+      hold = at;
       const started = startCli(args, environment);
       victim = started.child;
       const killed = await started.done;

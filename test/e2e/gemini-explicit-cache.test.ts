@@ -1,10 +1,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { type GeminiPlatform, startGeminiPlatform } from '../support/platform/gemini-platform.js';
-import { geminiKiller, type Killer, modelConfig } from './batch-runs.js';
+import { geminiKiller, type Killer, modelConfig, storedColumn } from './batch-runs.js';
 import { reportJson, runCli, temporaryHome } from './cli.js';
 
 /**
@@ -108,18 +107,8 @@ async function scores(home: string): Promise<unknown> {
   return rest;
 }
 
-/** A column of a home's store. */
-function column(home: string, sql: string): unknown[] {
-  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
-  try {
-    return database.prepare(sql).pluck().all();
-  } finally {
-    database.close();
-  }
-}
-
 /** The explicit caches a home's store records (made and not deleted). */
-const recorded = (home: string) => column(home, 'SELECT name FROM explicit_caches');
+const recorded = (home: string) => storedColumn(home, 'SELECT name FROM explicit_caches');
 
 const live = () => [...platform.explicitCaches.values()].filter((cache) => !cache.deleted);
 
@@ -135,7 +124,7 @@ describe('Gemini explicit cache on a CLUE few-shot run', () => {
     expect(cached.cost).toBeLessThan(plain.cost * 0.5);
     expect(await scores(cached.home)).toEqual(await scores(plain.home));
     const keys = 'SELECT cache_key FROM responses ORDER BY cache_key';
-    expect(column(cached.home, keys)).toEqual(column(plain.home, keys));
+    expect(storedColumn(cached.home, keys)).toEqual(storedColumn(plain.home, keys));
     expect(live()).toEqual([]);
     expect(recorded(cached.home)).toEqual([]);
     console.info(
