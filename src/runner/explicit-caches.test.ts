@@ -121,6 +121,14 @@ describe('ExplicitCaches: a run’s Gemini explicit caches', () => {
     for (const item of samples) planned!.finished(item);
     await planned!.close();
     expect(calls).toEqual(['POST', 'PATCH', 'DELETE']);
+    // Made at $0.10 per million tokens, stored a moment at $1.00 per million an hour.
+    const { made, tokens, cost } = planned!.spent;
+    expect({ made, tokens }).toEqual({
+      made: 1,
+      tokens: [...platform.explicitCaches.values()].at(-1)!.tokens,
+    });
+    expect(cost).toBeGreaterThanOrEqual((tokens * 0.1) / 1e6);
+    expect(cost).toBeLessThan((tokens * 0.1) / 1e6 + (tokens * 1) / 1e6 / 60);
     expect([...platform.explicitCaches.values()].at(-1)!.deleted).toBe(true);
     expect(
       store.explicitCaches.of({

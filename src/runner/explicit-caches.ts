@@ -24,10 +24,24 @@ interface CachedGroup {
 /** One group's cache at one endpoint. */
 interface Held {
   entry?: ExplicitCacheEntry;
+  /** When this run made or took it over: its storage is counted from there. */
+  heldSince?: number;
   making?: Promise<void>;
   extending?: Promise<void>;
   /** No cache (any more): too small, a failed call, the group done, or found gone. */
   closed: boolean;
+}
+
+/**
+ * What a run's explicit caches cost, billed by the provider apart from any answer: each made at
+ * the input price, and its storage for as long as the run held it.
+ */
+export interface ExplicitCacheCosts {
+  made: number;
+  /** Tokens of the caches made. */
+  tokens: number;
+  /** Currency units at the model's prices. */
+  cost: number;
 }
 
 /** What the decision and the lifecycle need of the run. */
@@ -60,8 +74,17 @@ export class ExplicitCaches {
   private readonly groups = new Map<Sample, CachedGroup>();
   private readonly held = new Map<ChatModel, Map<string, Held>>();
   private readonly removals = new Set<Promise<void>>();
+  private readonly costs: ExplicitCacheCosts = { made: 0, tokens: 0, cost: 0 };
 
-  private constructor(private readonly options: ExplicitCachesOptions) {}
+  private constructor(
+    private readonly options: ExplicitCachesOptions,
+    private readonly prices: { inputPerMillion: number; storagePerMillionPerHour: number },
+  ) {}
+
+  /** What the caches this run made and held cost (billed apart from the answers). */
+  get spent(): ExplicitCacheCosts {
+    return { ...this.costs };
+  }
 
   /** The run's paying groups; undefined when no endpoint has an explicit cache or none pays. */
   static plan(options: ExplicitCachesOptions): ExplicitCaches | undefined {
@@ -75,7 +98,7 @@ export class ExplicitCaches {
       storagePerMillionPerHour: storage,
     };
     const concurrency = model.endpoints.reduce((sum, endpoint) => sum + endpoint.concurrency, 0);
-    const caches = new ExplicitCaches(options);
+    const caches = new ExplicitCaches(options, prices);
     for (const group of leadingGroups(options.samples, conversationOf)) {
       const ttlSeconds = holdSeconds(group.items.length, concurrency);
       const verdict = explicitCachePays({
@@ -110,7 +133,7 @@ export class ExplicitCaches {
       for (const record of this.options.records.of(this.ownerOf(endpoint))) {
         if (wanted.has(record.prefixDigest) && !this.heldAt(endpoint).has(record.prefixDigest)) {
           const entry = { name: record.name, tokens: record.tokens, expiresAt: 0 };
-          this.heldAt(endpoint).set(record.prefixDigest, { entry, closed: false });
+          this.heldAt(endpoint).set(record.prefixDigest, { entry, heldSince: Date.now(), closed: false });
         } else await this.removeQuietly(api, record.name);
       }
     }
@@ -161,6 +184,10 @@ export class ExplicitCaches {
         return;
       }
       held.entry = entry;
+      held.heldSince = Date.now();
+      this.costs.made++;
+      this.costs.tokens += entry.tokens;
+      this.costs.cost += (entry.tokens * this.prices.inputPerMillion) / 1_000_000;
       this.options.records.add({
         ...this.ownerOf(endpoint),
         name: entry.name,
@@ -206,10 +233,13 @@ export class ExplicitCaches {
   }
 
   private drop(api: ExplicitCacheApi, held: Held): void {
-    const name = held.entry?.name;
+    const { entry, heldSince } = held;
     held.closed = true;
     held.entry = undefined;
-    if (name === undefined) return;
+    if (entry === undefined) return;
+    const name = entry.name;
+    const hours = (Date.now() - (heldSince ?? Date.now())) / 3_600_000;
+    this.costs.cost += (entry.tokens * this.prices.storagePerMillionPerHour * hours) / 1_000_000;
     const removal = this.removeQuietly(api, name).finally(() => this.removals.delete(removal));
     this.removals.add(removal);
   }

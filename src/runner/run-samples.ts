@@ -9,7 +9,7 @@ import { answerSample, type RetryEvent, type RunProgress, type SampleRun } from 
 import { AnswerCache } from './cached-answer.js';
 import { costBudgetFor } from './cost-budget.js';
 import { EndpointHealth } from './endpoint-health.js';
-import { ExplicitCaches } from './explicit-caches.js';
+import { type ExplicitCacheCosts, ExplicitCaches } from './explicit-caches.js';
 import type { ModelBinding } from './model-binding.js';
 import { PrefixRuns } from './prefix-order.js';
 import { promptCacheHints } from './prompt-cache-hints.js';
@@ -30,6 +30,8 @@ export interface RunSummary extends RunProgress {
   failedFast: MedbenchError | undefined;
   /** True when --max-cost held a request back (the run stopped there). */
   costCapReached: boolean;
+  /** Gemini's explicit caches the run made: billed apart from the answers, not in `cost`. */
+  explicitCaches?: ExplicitCacheCosts;
 }
 
 export interface RunSamplesOptions {
@@ -387,5 +389,6 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     interrupted: progress.done < pending.length,
     failedFast: context.failedFast,
     costCapReached: context.budget?.reached ?? false,
+    ...(context.explicitCaches?.spent.made ? { explicitCaches: context.explicitCaches.spent } : {}),
   };
 }

@@ -92,8 +92,12 @@ async function billedRun(data: string, extra: readonly string[] = []) {
   expect(ran.code, ran.stderr).toBe(0);
   platform.settleStorage();
   const entries = platform.ledger.entries.slice(from);
+  // What the run says it paid: the answers, and its explicit caches apart.
+  const paid = Number(/^Done: .*, cost ([\d.]+)\.$/m.exec(ran.stderr)?.[1]);
+  const caching = Number(/^Explicit prompt caches: .* cost ([\d.]+) to make/m.exec(ran.stderr)?.[1] ?? 0);
   return {
     home,
+    said: paid + caching,
     cost: entries.reduce((sum, entry) => sum + entry.cost, 0),
     cachesMade: platform.explicitCaches.size - caches,
     cachedTokens: entries.reduce((sum, entry) => sum + entry.cachedInputTokens, 0),
@@ -122,13 +126,16 @@ describe('Gemini explicit cache on a CLUE few-shot run', () => {
     // Every item read the shots (about 7,700 tokens) from it.
     expect(cached.cachedTokens).toBe(20 * [...platform.explicitCaches.values()].at(-1)!.tokens);
     expect(cached.cost).toBeLessThan(plain.cost * 0.5);
+    // The answers' cost and the caches' (printed apart) are what the platform billed, to the 4 decimals shown.
+    expect(plain.said).toBeCloseTo(plain.cost, 4);
+    expect(cached.said).toBeCloseTo(cached.cost, 3);
     expect(await scores(cached.home)).toEqual(await scores(plain.home));
     const keys = 'SELECT cache_key FROM responses ORDER BY cache_key';
     expect(storedColumn(cached.home, keys)).toEqual(storedColumn(plain.home, keys));
     expect(live()).toEqual([]);
     expect(recorded(cached.home)).toEqual([]);
     console.info(
-      `MedNLI, 20 items, 3 shots of 12,000 characters: ledger $${plain.cost.toFixed(6)} without the explicit cache, $${cached.cost.toFixed(6)} with it`,
+      `MedNLI, 20 items, 3 shots of 12,000 characters: ledger $${plain.cost.toFixed(6)} without the explicit cache, $${cached.cost.toFixed(6)} with it (medbench says $${plain.said.toFixed(4)} and $${cached.said.toFixed(4)}, answers and caches)`,
     );
   });
 
