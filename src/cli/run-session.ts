@@ -63,6 +63,11 @@ function printSummary(output: CommandOutput, summary: RunSummary): void {
   output.stderr(
     `${heading}: ${summary.done} new, ${summary.alreadyDone} from before, ${summary.cached} from cache, ${summary.tooLong} too_long, ${summary.errors} errors; ${summary.inputTokens} input / ${summary.outputTokens} output tokens, cost ${money(summary.cost)}.\n`,
   );
+  const caches = summary.explicitCaches;
+  if (caches)
+    output.stderr(
+      `Explicit prompt caches: ${caches.made} made (${caches.tokens} tokens), cost ${money(caches.cost)} to make and store, billed apart from the answers: not in the cost above nor in the report.\n`,
+    );
   if (summary.failedFast)
     output.stderr(
       redactKnownSecrets(

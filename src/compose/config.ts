@@ -57,6 +57,10 @@ const pricesSchema = z
     outputPerMillion: perMillion,
     cachedInputPerMillion: perMillion.optional(),
     cacheWritePerMillion: perMillion.optional(),
+    cacheStoragePerMillionPerHour: z
+      .number({ error: 'must be a number: currency units per million tokens held an hour' })
+      .nonnegative()
+      .optional(),
     batchMultiplier: z
       .number()
       .positive()

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GEMINI_PRICING } from '../providers/gemini/gemini-pricing.js';
 import { providerNamed } from '../providers/registry.js';
 import { configSchema } from './config.js';
 import { modelPrices } from './model-prices.js';
@@ -86,6 +87,21 @@ describe("modelPrices: the provider's documented rule fills what the config leav
     expect(defaults('vertex-ai', 'gemini-2.5-pro', 1.25)).toMatchObject({ cachedInputPerMillion: 0.125 });
     expect(defaults('gemini', 'gemini-2.0-flash', 0.1)).toMatchObject({ cachedInputPerMillion: 0.025 });
     expect(defaults('gemini', 'gemini-2.5-flash', 0.3)).not.toHaveProperty('cacheWritePerMillion');
+  });
+
+  it("Gemini's explicit-cache storage: $4.50 per million tokens an hour for Pro, $1.00 for the others; the config's wins", () => {
+    expect(defaults('gemini', 'gemini-2.5-pro', 1.25)).toMatchObject({ cacheStoragePerMillionPerHour: 4.5 });
+    expect(defaults('gemini', 'gemini-2.5-flash', 0.3)).toMatchObject({ cacheStoragePerMillionPerHour: 1 });
+    expect(defaults('gemini', 'gemini-3-pro-preview', 2)).toMatchObject({
+      cacheStoragePerMillionPerHour: 4.5,
+    });
+    const own = modelPrices(
+      { inputPerMillion: 0.3, outputPerMillion: 2.5, cacheStoragePerMillionPerHour: 0.8 },
+      GEMINI_PRICING,
+      'gemini-2.5-flash',
+    );
+    expect(own).toMatchObject({ cacheStoragePerMillionPerHour: 0.8 });
+    expect(defaults('anthropic', 'claude-sonnet-4-5', 3)).not.toHaveProperty('cacheStoragePerMillionPerHour');
   });
 
   it("the config's own cached, write and batch prices win; no prices stay none", () => {

@@ -17,12 +17,14 @@ export function modelPrices(
   const cached = configured.cachedInputPerMillion ?? scaled(configured.inputPerMillion, rule?.cachedShare);
   const write = configured.cacheWritePerMillion ?? scaled(configured.inputPerMillion, rule?.writeShare);
   const batch = configured.batchMultiplier ?? pricing?.batchMultiplier;
+  const storage = configured.cacheStoragePerMillionPerHour ?? rule?.storagePerMillionPerHour;
   return {
     inputPerMillion: configured.inputPerMillion,
     outputPerMillion: configured.outputPerMillion,
     ...(cached !== undefined ? { cachedInputPerMillion: cached } : {}),
     ...(write !== undefined ? { cacheWritePerMillion: write } : {}),
     ...(batch !== undefined ? { batchMultiplier: batch } : {}),
+    ...(storage !== undefined ? { cacheStoragePerMillionPerHour: storage } : {}),
   };
 }
 

@@ -165,14 +165,16 @@ class BatchLifecycle {
         return this.create(batch);
       case 'submitting': {
         // The creating call may have reached the provider before the run died: look for its batch first.
-        const claimed = batches.claimedBy(batch, batch.id);
+        // Neither another submission's batch nor one this submission's results refused before.
+        const claimed = [...batches.claimedBy(batch, batch.id), ...batch.refused];
         const customIds = new Set(batches.requests(batch.id));
         const found = await client.find({ ...identity(batch), claimed, customIds }, signal);
         if (found) return { batch: batches.advance(batch.id, 'submitted', { batchId: found }) };
         return this.create(batch);
       }
       case 'submitted': {
-        const status = await client.status(batch.batchId!, signal);
+        const status = await this.gone(batch, () => client.status(batch.batchId!, signal));
+        if (!status) return this.failGone(batch);
         if (status.phase === 'running') return { batch, waiting: status.state, counts: status.counts };
         if (status.phase === 'ended')
           return { batch: batches.advance(batch.id, 'ended'), ended: status.state, counts: status.counts };
@@ -184,11 +186,35 @@ class BatchLifecycle {
           counts: status.counts,
         };
       }
-      case 'ended':
-        return { batch: await this.readResults(batch) };
+      case 'ended': {
+        const read = await this.gone(batch, () => this.readResults(batch));
+        return read ? { batch: read } : this.failGone(batch);
+      }
       default:
         return { batch };
     }
+  }
+
+  /** A call about a batch the provider no longer has (404: deleted, or past its retention): undefined. */
+  private async gone<T>(batch: ProviderBatch, call: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await call();
+    } catch (caught) {
+      if (MedbenchError.is(caught) && caught.status === 404 && batch.batchId) return undefined;
+      throw caught;
+    }
+  }
+
+  /**
+   * The provider answered 404 for the batch (deleted, or its results past their retention): the
+   * submission fails, its requests without an answer read fail with the reason, and the next run
+   * sends them again in a new batch; the answers read before stay in the response cache.
+   */
+  private failGone(batch: ProviderBatch): Step {
+    const batches = this.options.store.providerBatches;
+    const reason = `the batch ${batch.batchId} is gone at the provider (404: deleted, or past its results' retention); its requests without an answer are sent again by the next run`;
+    batches.failUnsettled(batch.id, reason);
+    return { batch: batches.advance(batch.id, 'failed', { reason }), ended: 'deleted' };
   }
 
   /** The paid step: recorded as `submitting` (with the time) before the call, `submitted` after. */
@@ -216,12 +242,7 @@ class BatchLifecycle {
     const held = new Set(batches.requests(batch.id));
     for await (const page of client.results(batch.batchId!, hooks.abortSignal)) {
       const stranger = page.find((result) => !held.has(result.customId));
-      if (stranger)
-        throw new MedbenchError({
-          code: 'ENDPOINT_BAD_RESPONSE',
-          message: `The batch ${batch.batchId} answered custom_id ${stranger.customId}, which medbench's submission ${batch.id} did not hold: it is not that submission's batch.`,
-          hint: "Check the batch in the provider's console; to give up on it, cancel it there (medbench then submits the requests again).",
-        });
+      if (stranger) return this.refuse(batch, stranger.customId);
       batches.settle(
         batch,
         page.map((result) => this.outcome(result)),
@@ -229,6 +250,22 @@ class BatchLifecycle {
     }
     batches.failUnsettled(batch.id, `the batch ${batch.batchId} returned no result for it`);
     return batches.advance(batch.id, 'done');
+  }
+
+  /**
+   * A batch whose results answer a request the submission did not hold is not its batch (a search
+   * after a kill took another's of the same size): refused and remembered, the submission back to
+   * `submitting`, which searches again and creates its batch if none is found. Were some of its
+   * requests answered already (a results file of several pages), it fails instead: its other
+   * requests are sent again by the next run, the answers kept.
+   */
+  private refuse(batch: ProviderBatch, customId: string): ProviderBatch {
+    const batches = this.options.store.providerBatches;
+    const reason = `the batch ${batch.batchId} answered custom_id ${customId}, which medbench's submission ${batch.id} did not hold: not that submission's batch`;
+    this.options.hooks.onNotice?.(`Batch mode: ${reason}; passed over.`);
+    if (batches.settledCount(batch.id) === 0) return batches.refuse(batch.id, batch.batchId!, reason);
+    batches.failUnsettled(batch.id, reason);
+    return batches.advance(batch.id, 'failed', { reason });
   }
 
   private outcome(

@@ -70,6 +70,12 @@ export interface ChatRequest {
   truncatePromptTokens?: number;
   /** The prefixes this conversation shares with others of the run (absent: `--no-prompt-cache`, or none). */
   promptCache?: PromptCacheHint;
+  /**
+   * The leading messages are held in the provider's explicit cache (Gemini's `cachedContents`): the
+   * adapter sends the other messages and names the cache. The text the model reads is the same;
+   * never part of the response cache key. Set by the runner only for a model with `explicitCache`.
+   */
+  explicitCache?: ExplicitCacheUse;
   signal?: AbortSignal;
 }
 
@@ -186,4 +192,43 @@ export interface ChatModel {
    * `generate` sends. Absent where the API is not OpenAI's chat completions.
    */
   batchRequest?(request: ChatRequest): { url: string; body: Record<string, unknown> };
+  /** The provider's explicit prompt cache (Gemini API), where medbench makes one when it pays. */
+  readonly explicitCache?: ExplicitCacheApi;
+}
+
+/** A provider's explicit cache of a conversation's leading messages, once made. */
+export interface ExplicitCacheEntry {
+  /** The provider's name of it (Gemini: `cachedContents/…`). */
+  name: string;
+  /** The tokens it holds, as the provider counted them. */
+  tokens: number;
+  /** When it expires unless extended (milliseconds since the epoch). */
+  expiresAt: number;
+}
+
+/**
+ * A provider's explicit prompt cache (Gemini's `cachedContents`): whole leading messages held by
+ * the provider for a time (billed for storage by the hour), which a request then names and leaves
+ * out. The runner decides which prefixes pay (`explicitCachePays`) and makes, extends and deletes
+ * them; the adapter sends a request that names one (`ChatRequest.explicitCache`).
+ */
+export interface ExplicitCacheApi {
+  /** The least tokens the provider holds in an explicit cache for this model. */
+  readonly minimumTokens: number;
+  /** Makes a cache of `messages` for `ttlSeconds`; undefined when the provider refuses it as too small. */
+  create(
+    messages: readonly ChatMessage[],
+    options: { ttlSeconds: number; signal?: AbortSignal },
+  ): Promise<ExplicitCacheEntry | undefined>;
+  /** A new lifetime from now; the new expiry, or undefined when the cache is gone (expired or deleted). */
+  extend(name: string, ttlSeconds: number, signal?: AbortSignal): Promise<number | undefined>;
+  /** Deletes it (one already gone is not an error). */
+  remove(name: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** A request's leading messages held in an explicit cache: the adapter sends the rest and names it. */
+export interface ExplicitCacheUse {
+  name: string;
+  /** How many of the request's leading messages (system messages included) the cache holds. */
+  messages: number;
 }

@@ -4,6 +4,8 @@ export interface CachePrice {
   cachedShare: number;
   /** A token written to the cache, where the provider bills writes apart (Anthropic's 5-minute write: 1.25). */
   writeShare?: number;
+  /** An explicit cache's storage, per million tokens per hour (Gemini's `cachedContents`; the pricing page's dollars). */
+  storagePerMillionPerHour?: number;
 }
 
 /**

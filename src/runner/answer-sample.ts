@@ -121,6 +121,8 @@ async function sendAndKeep(
   const prompt =
     sample.prompt.length < GZIP_THRESHOLD_CHARS ? sample.prompt : await preparePromptAsync(sample.prompt);
   const hint = context.promptCache?.get(sample);
+  // Its leading messages held in an explicit cache (Gemini's): the request names it.
+  const held = await context.explicitCaches?.use(endpoint, sample);
   const generation = {
     messages: request.messages,
     parameters: request.parameters,
@@ -129,6 +131,7 @@ async function sendAndKeep(
       : {}),
     // Where its prefix is shared with other samples of the run; never part of the cache key.
     ...(hint ? { promptCache: hint } : {}),
+    ...(held ? { explicitCache: held } : {}),
   };
   const outcome = await retrying({
     policy: context.retry,

@@ -11,6 +11,11 @@ export interface Prices {
   cacheWritePerMillion?: number;
   /** What a batch API answer costs as a share of the prices above (default: the provider's, 0.5 where documented). */
   batchMultiplier?: number;
+  /**
+   * Per million tokens held an hour in an explicit cache (Gemini's `cachedContents`; default: the
+   * provider's documented storage price). Without it no explicit cache is made: whether one pays is unknown.
+   */
+  cacheStoragePerMillionPerHour?: number;
 }
 
 /** A model as the runner uses it: one or more endpoints, its window, tokenizer and prices. */

@@ -9,6 +9,7 @@ import { answerSample, type RetryEvent, type RunProgress, type SampleRun } from 
 import { AnswerCache } from './cached-answer.js';
 import { costBudgetFor } from './cost-budget.js';
 import { EndpointHealth } from './endpoint-health.js';
+import { type ExplicitCacheCosts, ExplicitCaches } from './explicit-caches.js';
 import type { ModelBinding } from './model-binding.js';
 import { PrefixRuns } from './prefix-order.js';
 import { promptCacheHints } from './prompt-cache-hints.js';
@@ -29,6 +30,8 @@ export interface RunSummary extends RunProgress {
   failedFast: MedbenchError | undefined;
   /** True when --max-cost held a request back (the run stopped there). */
   costCapReached: boolean;
+  /** Gemini's explicit caches the run made: billed apart from the answers, not in `cost`. */
+  explicitCaches?: ExplicitCacheCosts;
 }
 
 export interface RunSamplesOptions {
@@ -203,6 +206,7 @@ function workerOf(
         answered = await answerSample(context, sample, endpoint, turn);
       } finally {
         queue.inFlight--;
+        context.explicitCaches?.finished(sample);
       }
       if (!answered) continue;
       // Counted once committed; the slot sends its next request meanwhile, unless too many
@@ -249,6 +253,27 @@ function slotsOf(model: ModelBinding): ChatModel[] {
     for (const endpoint of model.endpoints) if (round < endpoint.concurrency) slots.push(endpoint.model);
   }
   return slots;
+}
+
+/**
+ * Where each prompt shares its prefix with its neighbours in the walk, for the provider's cache
+ * (`promptCacheHints`); and the whole leading messages many share, held by the provider where
+ * that pays (Gemini's explicit cache), a killed run's caches taken over or deleted first.
+ */
+async function usePromptCaches(
+  context: SampleRun,
+  walk: readonly Sample[],
+  pending: readonly Sample[],
+): Promise<void> {
+  context.promptCache = promptCacheHints(walk);
+  context.explicitCaches = ExplicitCaches.plan({
+    samples: pending,
+    model: context.model,
+    records: context.store.explicitCaches,
+    runId: context.run.id,
+    signal: context.control.hardStop.signal,
+  });
+  await context.explicitCaches?.start();
 }
 
 /** Counts of a run about to start: `pending` of `total` samples left; `priced`: the model has prices. */
@@ -329,8 +354,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
   const slots = slotsOf(model);
   // Each slot sends its run of the prefix order back to back, for the endpoint's prefix cache.
   const runs = new PrefixRuns(pending, slots.length);
-  // Where each prompt shares its prefix with its neighbours in that order, for the provider's cache.
-  if (model.promptCache !== false) context.promptCache = promptCacheHints(runs.walk);
+  if (model.promptCache !== false) await usePromptCaches(context, runs.walk, pending);
   const queue = new SampleQueue(runs);
   if (model.endpoints.length > 1) failOver(context, queue, options);
   const commits: Commits = { uncommitted: new Set(), failure: undefined };
@@ -348,6 +372,7 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     );
   } finally {
     await Promise.all(commits.uncommitted);
+    await context.explicitCaches?.close();
     control.dispose();
     // A fatal error keeps what was committed before it, never what waited for a first answer.
     await writer.close(context.fatal !== undefined);
@@ -364,5 +389,6 @@ export async function runSamples(options: RunSamplesOptions): Promise<RunSummary
     interrupted: progress.done < pending.length,
     failedFast: context.failedFast,
     costCapReached: context.budget?.reached ?? false,
+    ...(context.explicitCaches?.spent.made ? { explicitCaches: context.explicitCaches.spent } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { Task } from '../core/task.js';
 import type { Store } from '../store/store.js';
 import type { AnswerCache } from './cached-answer.js';
 import type { CostBudget } from './cost-budget.js';
+import type { ExplicitCaches } from './explicit-caches.js';
 import type { ModelBinding } from './model-binding.js';
 import type { ResultWriter } from './result-writer.js';
 import type { RetryPolicy } from './retry.js';
@@ -75,6 +76,8 @@ export interface SampleRun {
   cache: AnswerCache;
   /** Each sample's prompt cache hint (`promptCacheHints`); undefined: `--no-prompt-cache`. */
   promptCache?: ReadonlyMap<Sample, PromptCacheHint>;
+  /** The run's explicit prompt caches (Gemini's), where one pays; undefined: none (or `--no-prompt-cache`). */
+  explicitCaches?: ExplicitCaches;
   progress: RunProgress;
   /** The error that stops the whole run (401, unreachable, a 404 model). */
   fatal: MedbenchError | undefined;

@@ -144,4 +144,26 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX provider_batch_requests_by_key ON provider_batch_requests (custom_id);
   `,
+  `
+  -- Explicit prompt caches (Gemini's cachedContents) a run made and has not deleted yet: a run
+  -- killed before deleting one leaves its row, and the next run reuses or deletes it, so that no
+  -- cache is left billing storage.
+  CREATE TABLE explicit_caches (
+    name TEXT PRIMARY KEY,
+    provider TEXT NOT NULL,
+    model_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    prefix_digest TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    expires_at TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX explicit_caches_by_owner ON explicit_caches (provider, model_id, endpoint);
+  `,
+  `
+  -- Provider batches a search took for a submission killed while creating its batch, refused once
+  -- their results answered other requests (space-separated provider ids): no search takes them again.
+  ALTER TABLE provider_batches ADD COLUMN refused TEXT;
+  `,
 ];

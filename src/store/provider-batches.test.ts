@@ -35,6 +35,30 @@ describe('ProviderBatches: the lifecycle of run --batch in the store', () => {
     expect(batches.active({ ...owner, endpoint: 'elsewhere' })).toEqual([]);
   });
 
+  it('a refused batch: the submission back to submitting, its provider id forgotten and remembered as refused', () => {
+    const batches = open();
+    const batch = batches.prepare(owner, 'run-1', [key(1), key(2)]);
+    batches.advance(batch.id, 'submitting', { submittedAt: '2026-11-27T04:00:00.000Z' });
+    batches.advance(batch.id, 'submitted', { batchId: 'msgbatch_other' });
+    batches.advance(batch.id, 'ended');
+    expect(batches.settledCount(batch.id)).toBe(0);
+    const refused = batches.refuse(batch.id, 'msgbatch_other', 'not its batch');
+    expect(refused).toMatchObject({
+      state: 'submitting',
+      batchId: undefined,
+      refused: ['msgbatch_other'],
+      reason: 'not its batch',
+      submittedAt: '2026-11-27T04:00:00.000Z',
+    });
+    batches.advance(batch.id, 'submitted', { batchId: 'msgbatch_third' });
+    expect(batches.refuse(batch.id, 'msgbatch_third', 'again').refused).toEqual([
+      'msgbatch_other',
+      'msgbatch_third',
+    ]);
+    batches.settle(refused, [{ customId: key(1), error: 'errored' }]);
+    expect(batches.settledCount(batch.id)).toBe(1);
+  });
+
   it('drops a prepared submission only: one that reached the provider stays', () => {
     const batches = open();
     const prepared = batches.prepare(owner, 'run-1', [key(1)]);

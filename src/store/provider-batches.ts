@@ -29,6 +29,8 @@ export interface ProviderBatch extends BatchOwner {
   submittedAt: string | undefined;
   reason: string | undefined;
   createdAt: string;
+  /** Provider batches a search took for this submission and its results then refused (they answered other requests). */
+  refused: string[];
 }
 
 interface BatchRow {
@@ -44,6 +46,7 @@ interface BatchRow {
   submitted_at: string | null;
   reason: string | null;
   created_at: string;
+  refused: string | null;
 }
 
 function toBatch(row: BatchRow): ProviderBatch {
@@ -60,6 +63,7 @@ function toBatch(row: BatchRow): ProviderBatch {
     submittedAt: row.submitted_at ?? undefined,
     reason: row.reason ?? undefined,
     createdAt: row.created_at,
+    refused: row.refused ? row.refused.split(' ') : [],
   };
 }
 
@@ -148,6 +152,30 @@ export class ProviderBatches extends StoreTable {
         id,
       );
     return this.get(id)!;
+  }
+
+  /**
+   * The batch a search took for this submission answered requests it does not hold: not its batch.
+   * Back to `submitting` (its provider id forgotten, remembered as refused: no search takes it
+   * again), so that the next step searches anew and creates the batch if none is found.
+   */
+  refuse(id: string, batchId: string, reason: string): ProviderBatch {
+    this.beforeWrite();
+    this.database()
+      .prepare(
+        `UPDATE provider_batches SET state = 'submitting', batch_id = NULL, reason = ?,
+           refused = TRIM(COALESCE(refused, '') || ' ' || ?), updated_at = ? WHERE id = ?`,
+      )
+      .run(reason, batchId, new Date().toISOString(), id);
+    return this.get(id)!;
+  }
+
+  /** How many of a batch's requests have an outcome recorded. */
+  settledCount(id: string): number {
+    return this.database()
+      .prepare('SELECT COUNT(*) FROM provider_batch_requests WHERE batch = ? AND outcome IS NOT NULL')
+      .pluck()
+      .get(id) as number;
   }
 
   /** A batch never uploaded nor submitted, dropped (its requests are chosen again). */

@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import type { ResultFields, RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
+import { ExplicitCacheRecords } from './explicit-cache-records.js';
 import { ExportedRequests } from './exported-requests.js';
 import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
@@ -323,6 +324,9 @@ export class Store {
 
   /** `run --batch`: each provider batch's step in its lifecycle, and its requests' outcomes. */
   readonly providerBatches = new ProviderBatches(...this.tableAccess());
+
+  /** Explicit prompt caches (Gemini's) made and not deleted yet: a killed run's, for the next run. */
+  readonly explicitCaches = new ExplicitCacheRecords(...this.tableAccess());
 
   /** What a table's own class reads and writes through: the database, the first write, the path, the cache. */
   private tableAccess() {

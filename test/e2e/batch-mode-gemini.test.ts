@@ -15,20 +15,10 @@ let proxy: batchRuns.Killer;
 beforeAll(async () => {
   await buildSampleNiah(dataset, '2000', 'niah,counting');
   platform = await startGeminiPlatform({ answer: batchRuns.variedAnswer });
-  proxy = await batchRuns.createKiller({
-    target: () => platform.url,
-    isCreate: (method, path) => method === 'POST' && path.includes(':batchGenerateContent'),
-    // models.get (a synchronous run's probe), which the platform does not stand in for.
-    answer: (method, path) => {
-      const model = /^GET \/v1(?:beta)?\/models\/([\w.-]+)(?:\?.*)?$/.exec(`${method} ${path}`);
-      return model
-        ? { status: 200, body: { name: `models/${model[1]}`, inputTokenLimit: 1048576 } }
-        : undefined;
-    },
-    // The SDK sends generateContent to /v1 (its default), which the platform serves as /v1beta; batch
-    // calls are not rewritten: medbench sends them to /v1beta, where Batch Mode is documented.
-    rewrite: (path) => path.replace(/^\/v1\/(models\/[\w.-]+:generateContent)/, '/v1beta/$1'),
-  });
+  proxy = await batchRuns.geminiKiller(
+    () => platform.url,
+    (method, path) => method === 'POST' && path.includes(':batchGenerateContent'),
+  );
 });
 afterAll(async () => {
   await proxy.close();

@@ -51,6 +51,16 @@ export async function reportedCost(home: string): Promise<number> {
 export const billed = (ledger: BillingLedger, mode: 'sync' | 'batch') =>
   ledger.entries.filter((entry) => entry.mode === mode).reduce((sum, entry) => sum + entry.cost, 0);
 
+/** A column of a home's store (a query's first column, every row). */
+export function storedColumn(home: string, sql: string): unknown[] {
+  const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
+  try {
+    return database.prepare(sql).pluck().all();
+  } finally {
+    database.close();
+  }
+}
+
 /** The one submission's step in a home's store, and whether any of its results were kept. */
 export function storedBatch(home: string): { state: string; settled: boolean } {
   const database = new Database(join(home, 'medbench.sqlite'), { readonly: true });
@@ -81,8 +91,15 @@ export function settledRequests(home: string): number {
 export interface Killer {
   url: string;
   close(): Promise<void>;
-  /** Runs the CLI with `args` and kills it once its create reached the platform. */
-  killAfterCreate(args: string[], environment: NodeJS.ProcessEnv): Promise<void>;
+  /**
+   * Runs the CLI with `args` and kills it once its create reached the platform (`hold-before`:
+   * before it reached it).
+   */
+  killAfterCreate(
+    args: string[],
+    environment: NodeJS.ProcessEnv,
+    hold?: 'hold-before' | 'hold-after',
+  ): Promise<void>;
 }
 
 /**
@@ -98,19 +115,21 @@ export async function createKiller(options: {
   rewrite?: (path: string) => string;
 }): Promise<Killer> {
   let armed = false;
+  let hold: 'hold-before' | 'hold-after' = 'hold-after';
   let victim: ChildProcess | undefined;
   const proxy = await startInterceptingProxy(
     options.target,
     (method, path) =>
-      options.answer?.(method, path) ?? (armed && options.isCreate(method, path) ? 'hold-after' : 'forward'),
+      options.answer?.(method, path) ?? (armed && options.isCreate(method, path) ? hold : 'forward'),
     () => victim?.kill('SIGKILL'),
     options.rewrite,
   );
   return {
     url: proxy.url,
     close: () => proxy.close(),
-    async killAfterCreate(args, environment) {
+    async killAfterCreate(args, environment, at = 'hold-after') {
       armed = true;
+      hold = at;
       const started = startCli(args, environment);
       victim = started.child;
       const killed = await started.done;
@@ -118,4 +137,26 @@ export async function createKiller(options: {
       expect(killed.code, killed.stderr).toBeNull();
     },
   };
+}
+
+/**
+ * A killer in front of the Gemini platform: it answers models.get (a synchronous run's probe),
+ * which the platform does not stand in for, and serves a plain generateContent, which the SDK sends
+ * to /v1 (its default), as /v1beta; medbench sends batch and cache calls to /v1beta itself.
+ */
+export function geminiKiller(
+  target: () => string,
+  isCreate: (method: string, path: string) => boolean,
+): Promise<Killer> {
+  return createKiller({
+    target,
+    isCreate,
+    answer: (method, path) => {
+      const model = /^GET \/v1(?:beta)?\/models\/([\w.-]+)(?:\?.*)?$/.exec(`${method} ${path}`);
+      return model
+        ? { status: 200, body: { name: `models/${model[1]}`, inputTokenLimit: 1048576 } }
+        : undefined;
+    },
+    rewrite: (path) => path.replace(/^\/v1\/(models\/[\w.-]+:generateContent)/, '/v1beta/$1'),
+  });
 }

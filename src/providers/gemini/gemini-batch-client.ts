@@ -28,7 +28,7 @@ export interface BatchCallConfig {
 }
 
 /** Batch Mode is documented under v1beta (the SDK's default for the Gemini API is v1). */
-const inBeta = (config: BatchCallConfig): BatchCallConfig => ({
+export const inBeta = (config: BatchCallConfig): BatchCallConfig => ({
   ...config,
   httpOptions: { ...config.httpOptions, apiVersion: 'v1beta' },
 });

@@ -7,10 +7,11 @@ import type {
   ChatRequest,
   ChatResponse,
   EndpointFacts,
+  ExplicitCacheApi,
   GenerationParameters,
 } from '../../core/chat-model.js';
 import { settleProbe } from '../settle-probe.js';
-import { type BatchCallConfig, GeminiBatchClient } from './gemini-batch-client.js';
+import { type BatchCallConfig, GeminiBatchClient, inBeta } from './gemini-batch-client.js';
 import {
   callSignal,
   type GeminiConnection,
@@ -22,6 +23,7 @@ import {
   watchedFetch,
 } from './gemini-client.js';
 import { geminiFailure } from './gemini-errors.js';
+import { geminiExplicitCache, isCacheGone } from './gemini-explicit-cache.js';
 
 export interface GeminiChatModelOptions extends GeminiConnection {
   /** A Gemini model name, e.g. gemini-2.5-pro. */
@@ -46,6 +48,12 @@ export class GeminiChatModel implements ChatModel {
   /** Gemini's Batch Mode (the Gemini API; Vertex AI's batches read and write Cloud Storage: none). */
   readonly batchClient?: () => BatchClient;
 
+  /** Gemini's explicit context cache (the Gemini API; not made on Vertex AI). */
+  readonly explicitCache?: ExplicitCacheApi;
+
+  /** Caches found gone (expired, deleted): their requests go whole. */
+  private readonly goneCaches = new Set<string>();
+
   constructor(private readonly options: GeminiChatModelOptions) {
     this.modelId = options.modelId;
     this.provider = options.vertex ? 'vertex-ai' : 'gemini';
@@ -58,6 +66,11 @@ export class GeminiChatModel implements ChatModel {
         answer: geminiAnswer,
       });
       this.batchClient = () => client;
+      this.explicitCache = geminiExplicitCache({
+        modelId: this.modelId,
+        call: (signal, send) => this.mappedCall(signal, send),
+        content: (messages) => ({ contents: contentsOf(messages), ...systemOf(messages) }),
+      });
     }
   }
 
@@ -167,6 +180,29 @@ export class GeminiChatModel implements ChatModel {
   }
 
   async generate(request: ChatRequest): Promise<ChatResponse> {
+    const held = request.explicitCache;
+    if (held && !this.goneCaches.has(held.name)) {
+      try {
+        return geminiAnswer(
+          await this.mappedCall(request.signal, (client, config) =>
+            client.models.generateContent({
+              model: this.modelId,
+              // The cache holds the system instruction and the leading contents: the rest goes.
+              contents: contentsOf(request.messages.slice(held.messages)),
+              config: {
+                ...geminiGeneration(request.parameters),
+                cachedContent: held.name,
+                ...inBeta(config),
+              },
+            }),
+          ),
+        );
+      } catch (caught) {
+        // Expired or deleted meanwhile: the same text goes whole, as without the cache.
+        if (!isCacheGone(caught)) throw caught;
+        this.goneCaches.add(held.name);
+      }
+    }
     const response = await this.mappedCall(request.signal, (client, config) => {
       const { contents, config: generation } = contentRequest(request);
       return client.models.generateContent({

@@ -73,6 +73,16 @@ export function minimumCachingTokens(model: string): number {
   return /gemini-2\./.test(model) ? 2048 : 4096;
 }
 
+/**
+ * Whether a model caches implicitly: "Implicit caching is enabled by default for all Gemini 2.5
+ * and newer models" (caching guide, ai.google.dev/gemini-api/docs/caching, updated 2026-10-13).
+ * A name without a version is taken to.
+ */
+export function cachesImplicitly(model: string): boolean {
+  const version = /gemini-(\d+(?:\.\d+)?)/.exec(model)?.[1];
+  return version === undefined || Number(version) >= 2.5;
+}
+
 export interface GeminiContext extends Omit<PlatformSetup, 'received'> {
   /** The implicit cache: tokens of `text` served from cache for `model`. */
   implicit: Pick<AutomaticPrefixCache, 'read'>;

@@ -38,6 +38,18 @@ describe('Gemini platform: generateContent and caching', () => {
     expect(micro()[1]).toBe(94);
   });
 
+  it('caches implicitly for Gemini 2.5 and newer only, as the caching guide says', async () => {
+    platform = await startGeminiPlatform({ clock: new ManualClock(), answer: () => 'ok' });
+    await usage({ contents: contents('A question') }, 'gemini-2.0-flash');
+    expect(await usage({ contents: contents('B question') }, 'gemini-2.0-flash')).not.toHaveProperty(
+      'cachedContentTokenCount',
+    );
+    await usage({ contents: contents('A question') }, 'gemini-2.5-pro');
+    expect(await usage({ contents: contents('B question') }, 'gemini-2.5-pro')).toMatchObject({
+      cachedContentTokenCount: 3000,
+    });
+  });
+
   it('creates an explicit cache, prepends it, bills its write, its reads and its storage by the hour', async () => {
     const clock = new ManualClock();
     platform = await startGeminiPlatform({ clock, answer: () => 'ok' });

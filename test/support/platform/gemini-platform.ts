@@ -3,6 +3,7 @@ import { BatchEngine, type BatchJob, ENDED, type Phase, rfc3339 } from './batch-
 import { DEFAULT_PRICES } from './billing-ledger.js';
 import { billStorage, createCache, manageCache } from './gemini-caches.js';
 import {
+  cachesImplicitly,
   type ExplicitCache,
   type GeminiContext,
   geminiError,
@@ -123,6 +124,7 @@ function implicitPerModel(
   const caches = new Map<string, AutomaticPrefixCache>();
   return {
     read(model, text, promptTokens) {
+      if (!cachesImplicitly(model)) return 0;
       if (!caches.has(model))
         caches.set(
           model,

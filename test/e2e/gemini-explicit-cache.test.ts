@@ -1,0 +1,162 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeClueFixtures } from '../support/clue-fixtures.js';
+import { type GeminiPlatform, startGeminiPlatform } from '../support/platform/gemini-platform.js';
+import { geminiKiller, type Killer, modelConfig, storedColumn } from './batch-runs.js';
+import { reportJson, runCli, temporaryHome } from './cli.js';
+
+/**
+ * Gemini's explicit cache on a CLUE few-shot run (MedNLI: a system prompt and three shots as
+ * user and assistant turns, the same for every item), against the Gemini platform. Gemini 2.0
+ * Flash caches nothing implicitly: without the explicit cache every request pays its shots.
+ */
+const scratch = temporaryHome();
+const environment = { GEMINI_KEY_FOR_TEST: 'gemini-test-cache-5d1a' };
+/** Gemini 2.0 Flash's list prices: $0.10 input, $0.025 cached, $0.40 output, $1.00 per million tokens an hour held. */
+const PRICES = {
+  inputPerMillion: 0.1,
+  outputPerMillion: 0.4,
+  cachedInputPerMillion: 0.025,
+  cacheWritePerMillion: 0.1,
+  batchMultiplier: 0.5,
+  storagePerMillionPerHour: 1,
+};
+let platform: GeminiPlatform;
+let proxy: Killer;
+
+/** A MedNLI file: three shots whose premises are long case notes, then `items` short pairs. */
+function mednli(folder: string, items: number, shotChars: number): string {
+  const labels = ['entailment', 'neutral', 'contradiction'];
+  const note = (index: number) =>
+    Array.from({ length: shotChars / 40 }, (_, line) => `Day ${line} note ${index}: stable, afebrile.`)
+      .join(' ')
+      .slice(0, shotChars);
+  const rows = Array.from({ length: 3 + items }, (_, index) =>
+    JSON.stringify({
+      sentence1: index < 3 ? note(index) : `Premise ${index}.`,
+      sentence2: `Hypothesis ${index}.`,
+      gold_label: labels[index % 3],
+      pairID: `p${index}`,
+    }),
+  );
+  writeFileSync(join(folder, 'mli_test_v1.jsonl'), rows.join('\n'));
+  return folder;
+}
+
+function clueData(name: string, items: number, shotChars: number): string {
+  const folder = join(scratch, name);
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder);
+  writeClueFixtures(folder);
+  return mednli(folder, items, shotChars);
+}
+
+beforeAll(async () => {
+  platform = await startGeminiPlatform({
+    prices: PRICES,
+    // The answer is a function of the exact text the model reads: another text, another score.
+    answer: (prompt) => ['ENTAILMENT', 'NEUTRAL', 'CONTRADICTION'][prompt.length % 3]!,
+  });
+  // Armed, it kills the run at its first generateContent: after the cache was made and recorded.
+  proxy = await geminiKiller(
+    () => platform.url,
+    (method, path) => method === 'POST' && path.includes(':generateContent'),
+  );
+});
+afterAll(async () => {
+  await proxy.close();
+  await platform.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const config = () =>
+  modelConfig(scratch, {
+    provider: 'gemini',
+    model: 'gemini-2.0-flash',
+    prices: { inputPerMillion: 0.1, outputPerMillion: 0.4 },
+    endpoints: [{ baseURL: proxy.url, apiKeyEnv: 'GEMINI_KEY_FOR_TEST' }],
+  });
+
+const runArgs = (home: string, data: string, extra: readonly string[] = []) => [
+  ...['--home', home, 'run', 'clue', '--data', data, '--tasks', 'mednli'],
+  ...['--model', 'gpt', '--config', config(), ...extra],
+];
+
+/** A run of MedNLI into a new home; what the platform billed for it (storage settled) and the home. */
+async function billedRun(data: string, extra: readonly string[] = []) {
+  const home = temporaryHome();
+  const from = platform.ledger.entries.length;
+  const caches = platform.explicitCaches.size;
+  const ran = await runCli(runArgs(home, data, extra), environment);
+  expect(ran.code, ran.stderr).toBe(0);
+  platform.settleStorage();
+  const entries = platform.ledger.entries.slice(from);
+  // What the run says it paid: the answers, and its explicit caches apart.
+  const paid = Number(/^Done: .*, cost ([\d.]+)\.$/m.exec(ran.stderr)?.[1]);
+  const caching = Number(/^Explicit prompt caches: .* cost ([\d.]+) to make/m.exec(ran.stderr)?.[1] ?? 0);
+  return {
+    home,
+    said: paid + caching,
+    cost: entries.reduce((sum, entry) => sum + entry.cost, 0),
+    cachesMade: platform.explicitCaches.size - caches,
+    cachedTokens: entries.reduce((sum, entry) => sum + entry.cachedInputTokens, 0),
+  };
+}
+
+/** The report's scores, without the moments it was made and what the answers cost. */
+async function scores(home: string): Promise<unknown> {
+  const printed = (await reportJson(home, 'clue', ['generatedAt', 'createdAt'])) as Record<string, unknown>;
+  const { usage: _usage, ...rest } = printed;
+  return rest;
+}
+
+/** The explicit caches a home's store records (made and not deleted). */
+const recorded = (home: string) => storedColumn(home, 'SELECT name FROM explicit_caches');
+
+const live = () => [...platform.explicitCaches.values()].filter((cache) => !cache.deleted);
+
+describe('Gemini explicit cache on a CLUE few-shot run', () => {
+  it('holds the shots in one cache, costs less than without, scores the same, deletes it', async () => {
+    const data = clueData('many', 20, 12_000);
+    const plain = await billedRun(data, ['--no-prompt-cache']);
+    expect(plain.cachesMade).toBe(0);
+    const cached = await billedRun(data);
+    expect(cached.cachesMade).toBe(1);
+    // Every item read the shots (about 7,700 tokens) from it.
+    expect(cached.cachedTokens).toBe(20 * [...platform.explicitCaches.values()].at(-1)!.tokens);
+    expect(cached.cost).toBeLessThan(plain.cost * 0.5);
+    // The answers' cost and the caches' (printed apart) are what the platform billed, to the 4 decimals shown.
+    expect(plain.said).toBeCloseTo(plain.cost, 4);
+    expect(cached.said).toBeCloseTo(cached.cost, 3);
+    expect(await scores(cached.home)).toEqual(await scores(plain.home));
+    const keys = 'SELECT cache_key FROM responses ORDER BY cache_key';
+    expect(storedColumn(cached.home, keys)).toEqual(storedColumn(plain.home, keys));
+    expect(live()).toEqual([]);
+    expect(recorded(cached.home)).toEqual([]);
+    console.info(
+      `MedNLI, 20 items, 3 shots of 12,000 characters: ledger $${plain.cost.toFixed(6)} without the explicit cache, $${cached.cost.toFixed(6)} with it (medbench says $${plain.said.toFixed(4)} and $${cached.said.toFixed(4)}, answers and caches)`,
+    );
+  });
+
+  it('makes no cache where it does not pay: one item, or shots below the minimum', async () => {
+    const few = await billedRun(clueData('few', 1, 12_000));
+    expect(few.cachesMade).toBe(0);
+    const short = await billedRun(clueData('short', 20, 1_600));
+    expect(short.cachesMade).toBe(0);
+  });
+
+  it('a run killed while its cache lives: the re-run takes it over, makes none, and deletes it', async () => {
+    const data = clueData('killed', 20, 12_000);
+    const home = temporaryHome();
+    const caches = platform.explicitCaches.size;
+    await proxy.killAfterCreate(runArgs(home, data), environment);
+    expect(platform.explicitCaches.size - caches).toBe(1);
+    expect(recorded(home)).toHaveLength(1);
+    const rerun = await runCli(runArgs(home, data), environment);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(platform.explicitCaches.size - caches).toBe(1);
+    expect(live()).toEqual([]);
+    expect(recorded(home)).toEqual([]);
+  });
+});
