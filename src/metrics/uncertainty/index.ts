@@ -18,9 +18,12 @@ export {
   DEFAULT_SEED,
   type Interval,
   type IntervalMethod,
+  type IntervalSettings,
   percentileBounds,
   pointInterval,
   quantileSorted,
+  type ReportInterval,
+  reportInterval,
 } from './interval.js';
 export {
   bootstrapMean,
@@ -30,6 +33,7 @@ export {
   meanInterval,
   microScores,
 } from './mean-interval.js';
+export { meanOfMeansInterval, type Stratum, stratumOf } from './mean-of-means.js';
 export { minimumDetectableDifference, standardDeviation } from './minimum-detectable-difference.js';
 export { normalQuantile } from './normal-quantile.js';
 export {

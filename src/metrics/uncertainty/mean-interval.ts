@@ -30,13 +30,21 @@ const isBinary = (values: readonly number[]) => values.every((value) => value ==
 
 /**
  * The interval a score's mean gets: Wilson for a plain proportion (0/1 scores of independent
- * samples: no units, or one value per unit), otherwise the cluster bootstrap of the mean.
+ * samples: no units, or one value per unit), otherwise the cluster bootstrap of the mean —
+ * except 0/1 scores all 0 or all 1 in clusters, where the bootstrap collapses to a point: Wilson
+ * with the number of units as n.
  */
 export function meanInterval(values: readonly number[], options: ClusterOptions = {}): Interval {
   const independent = !options.units || new Set(options.units).size === options.units.length;
-  if (values.length > 0 && independent && isBinary(values)) {
+  if (values.length > 0 && isBinary(values)) {
     const ones = values.reduce<number>((sum, value) => sum + value, 0);
-    return wilsonInterval(ones, values.length, options.level);
+    if (independent) return wilsonInterval(ones, values.length, options.level);
+    // All 0 or all 1 in clusters: the bootstrap has no spread to show. Wilson at the number of
+    // units (the effective sample size when a cluster's samples agree fully) does, conservatively.
+    if (ones === 0 || ones === values.length) {
+      const units = new Set(options.units).size;
+      return { ...wilsonInterval(ones === 0 ? 0 : units, units, options.level), n: values.length };
+    }
   }
   return bootstrapMean(values, options);
 }
