@@ -3,6 +3,7 @@ export { bootstrapRanks, type RankInterval, ranksOf } from './bootstrap-ranks.js
 export {
   additiveBootstrap,
   additiveReplicates,
+  additiveReplicatesOf,
   clusterBootstrap,
   groupByUnit,
   percentileInterval,

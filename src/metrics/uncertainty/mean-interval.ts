@@ -1,4 +1,10 @@
-import { additiveBootstrap, groupByUnit } from './cluster-bootstrap.js';
+import {
+  additiveBootstrap,
+  additiveReplicatesOf,
+  groupByUnit,
+  percentileInterval,
+  totalsOf,
+} from './cluster-bootstrap.js';
 import type { BootstrapOptions, Interval } from './interval.js';
 import { wilsonInterval } from './wilson.js';
 
@@ -86,10 +92,26 @@ export function bootstrapMicroScores(
       return sums;
     },
   );
-  const run = (pick: 'precision' | 'recall' | 'f1') =>
-    additiveBootstrap(units, (sums) => microScores({ tp: sums[0]!, fp: sums[1]!, fn: sums[2]! })[pick], {
-      ...options,
-      n: rows.length,
-    });
-  return { precision: run('precision'), recall: run('recall'), f1: run('f1') };
+  const picks = ['precision', 'recall', 'f1'] as const;
+  const statistics = picks.map(
+    (pick) => (sums: Float64Array) => microScores({ tp: sums[0]!, fp: sums[1]!, fn: sums[2]! })[pick],
+  );
+  // The three from the same resamples, drawn once.
+  let replicates: Float64Array[] | undefined;
+  const [precision, recall, f1] = picks.map(
+    (_, index) =>
+      percentileInterval(
+        {
+          units: units.length,
+          n: rows.length,
+          estimate: () => statistics[index]!(totalsOf(units)),
+          replicates: (settings) => {
+            replicates ??= additiveReplicatesOf(units, statistics, settings);
+            return replicates[index]!;
+          },
+        },
+        options,
+      ).interval,
+  );
+  return { precision: precision!, recall: recall!, f1: f1! };
 }
