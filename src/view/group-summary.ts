@@ -1,10 +1,27 @@
 import type { RunRecord } from '../core/run-record.js';
 import type { SuiteGrid } from '../core/suite.js';
-import { bootstrapMean, type Estimate, seedOf } from './shared/statistics.js';
+import { type Interval, meanInterval, seedOf } from '../metrics/uncertainty/index.js';
 import type { ColumnLine, Grid, GroupSummary, ListRow } from './shared/view-types.js';
 
-export function estimate(values: readonly number[], seedText: string): Estimate {
-  return bootstrapMean(values, seedOf(seedText));
+/**
+ * A metric's mean over rows with its 95% interval (`meanInterval`: Wilson for 0/1 scores of
+ * independent rows, else the bootstrap clustered by each row's `unit`), seeded from `seedText`.
+ * Rows without the metric are left out, or count as 0 with `missingAsZero`.
+ */
+export function estimate(
+  rows: readonly ListRow[],
+  options: { metric: string; seedText: string; missingAsZero?: boolean },
+): Interval {
+  const kept = options.missingAsZero
+    ? rows
+    : rows.filter((row) => typeof row.scores[options.metric] === 'number');
+  return meanInterval(
+    kept.map((row) => row.scores[options.metric] ?? 0),
+    {
+      seed: seedOf(options.seedText),
+      units: kept.map((row) => row.unit ?? `sample:${row.id}`),
+    },
+  );
 }
 
 /** The values a numeric param takes in a group's rows, in order. */
@@ -21,17 +38,18 @@ function gridOf(
 ): Grid | undefined {
   const { metric, rows, columns } = options;
   if (rows.values.length === 0 || columns.values.length === 0) return undefined;
-  const cells: Record<string, Estimate> = {};
+  const cells: Record<string, Interval> = {};
   for (const row of rows.values)
     for (const column of columns.values) {
       const members = counted.filter(
         (result) => result.params[rows.param] === row && result.params[columns.param] === column,
       );
       if (members.length > 0)
-        cells[`${row}|${column}`] = estimate(
-          members.map((result) => result.scores[metric] ?? 0),
-          `${options.seed}/${row}/${column}`,
-        );
+        cells[`${row}|${column}`] = estimate(members, {
+          metric,
+          seedText: `${options.seed}/${row}/${column}`,
+          missingAsZero: true,
+        });
     }
   return { metric, rows, columns, cells };
 }
@@ -48,10 +66,11 @@ function columnLineOf(
     .filter(([, members]) => members.length > 0)
     .map(([value, members]) => [
       value,
-      estimate(
-        members.map((row) => row.scores[metric] ?? 0),
-        `${options.seed}/${axis.param}/${value}`,
-      ),
+      estimate(members, {
+        metric,
+        seedText: `${options.seed}/${axis.param}/${value}`,
+        missingAsZero: true,
+      }),
     ]);
   return { axis, points: Object.fromEntries(points) };
 }
@@ -98,13 +117,7 @@ export function summariseGroup(
     counted.every((row) => row.scores[key] === undefined || (row.scores[key]! >= 0 && row.scores[key]! <= 1)),
   );
   const metrics = Object.fromEntries(
-    metricKeys.map((key) => [
-      key,
-      estimate(
-        counted.flatMap((row) => (typeof row.scores[key] === 'number' ? [row.scores[key]!] : [])),
-        `${run.id}/${group}/${key}`,
-      ),
-    ]),
+    metricKeys.map((key) => [key, estimate(counted, { metric: key, seedText: `${run.id}/${group}/${key}` })]),
   );
   const { grid, byColumn } = figuresAlongGrid(rows, counted, {
     grid: suiteGrid,

@@ -86,7 +86,12 @@ export class ViewData {
       const suite = this.suite(run.suite);
       const score = this.store.scoreRows(run.id);
       const list = score.map((row) =>
-        listRowOf(row, suite?.groupOf(row) ?? row.task, suite?.counts?.(row, run) ?? true),
+        listRowOf(
+          row,
+          suite?.groupOf(row) ?? row.task,
+          suite?.counts?.(row, run) ?? true,
+          suite?.unitOf?.(row),
+        ),
       );
       rows = { score, list };
       this.cache.set(run.id, rows);

@@ -5,6 +5,7 @@ import { mergeCommand } from '../commands/merge.js';
 import { providersCommand } from '../commands/providers.js';
 import { reportCommand, textMetricChoices } from '../commands/report.js';
 import { viewCommand } from '../commands/view.js';
+import { addIntervalOptions } from './interval-options.js';
 import { action, integer, type ProgramContext } from './program-context.js';
 
 /** `medbench demo`, `view`, `report`, `providers` and `tokenizers`. */
@@ -26,7 +27,7 @@ export function defineTools(program: Command, context: ProgramContext): void {
     )
     .action(action((options) => viewCommand({ ...context.withHome(options), suites }, context.output)));
 
-  program
+  const report = program
     .command('report')
     .description('print stored results as tables (or --json, --csv, --html)')
     .addOption(
@@ -58,8 +59,10 @@ export function defineTools(program: Command, context: ProgramContext): void {
       '--width <columns>',
       "text: split wider tables by columns (default: the terminal's width, 100 when not a terminal; 0: no limit)",
       integer('--width', { min: 0 }),
-    )
-    .action(action((options) => reportCommand({ ...context.withHome(options), suites }, context.output)));
+    );
+  addIntervalOptions(report).action(
+    action((options) => reportCommand({ ...context.withHome(options), suites }, context.output)),
+  );
 
   program
     .command('providers')
