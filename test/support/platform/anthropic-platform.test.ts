@@ -269,3 +269,17 @@ describe('Anthropic platform: Message Batches', () => {
     expect(Object.fromEntries(platform.received.batchLines)).toEqual({ a: 2, b: 1 });
   });
 });
+
+describe('Anthropic platform: Models API', () => {
+  it('knows a claude- id at GET /v1/models/{model_id}, answers 404 not_found_error otherwise, lists its models', async () => {
+    platform = await startAnthropicPlatform({ clock: new ManualClock() });
+    const known = await fetchJson(`${platform.url}/v1/models/claude-sonnet-4-5`, { headers: HEADERS });
+    expect(known.status).toBe(200);
+    expect(known.body).toMatchObject({ type: 'model', id: 'claude-sonnet-4-5' });
+    const unknown = await fetchJson(`${platform.url}/v1/models/gpt-4o`, { headers: HEADERS });
+    expect(unknown.status).toBe(404);
+    expect(at(unknown.body, 'error')).toMatchObject({ type: 'not_found_error' });
+    const listed = await fetchJson(`${platform.url}/v1/models`, { headers: HEADERS });
+    expect(listed.body).toMatchObject({ has_more: false, first_id: 'claude-sonnet-4-5' });
+  });
+});

@@ -15,7 +15,12 @@ import { BreakpointCache } from './prefix-cache.js';
 export interface AnthropicPlatformOptions extends PlatformBaseOptions {
   /** The minimum cacheable prompt length per model (default: the prompt-caching guide's table). */
   minimumCacheableTokens?: (model: string) => number;
+  /** The model ids the Models API knows (default: every id starting `claude-`, listed as DEFAULT_MODELS). */
+  models?: readonly string[];
 }
+
+/** What GET /v1/models lists by default (any `claude-` id is known to GET /v1/models/{id}). */
+export const DEFAULT_MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-1'];
 
 export type AnthropicPlatform = Platform;
 
@@ -38,6 +43,7 @@ const DAY_MS = 24 * 3_600_000;
 
 interface State extends AnthropicPlatform, PlatformSetup {
   messages: MessagesContext;
+  models: readonly string[] | undefined;
 }
 
 /**
@@ -64,7 +70,14 @@ export async function startAnthropicPlatform(
     unprocessed: (line, why) => ({ customId: line.customId, outcome: why, status: 0, body: null }),
   });
   const server = await listen((exchange) => route(state, exchange));
-  const state: State = { ...setup, ...server, messages, batches, cutNextDownload: false };
+  const state: State = {
+    ...setup,
+    ...server,
+    messages,
+    batches,
+    models: options.models,
+    cutNextDownload: false,
+  };
   return state;
 }
 
@@ -80,6 +93,9 @@ function route(state: State, exchange: Exchange) {
   if (key === 'POST /v1/messages') return syncMessage(state, exchange);
   if (key === 'POST /v1/messages/batches') return createBatch(state, exchange);
   if (key === 'GET /v1/messages/batches') return listBatches(state, exchange);
+  if (key === 'GET /v1/models') return listModels(state, exchange);
+  const model = /^GET \/v1\/models\/([^/]+)$/.exec(key)?.[1];
+  if (model !== undefined) return getModel(state, exchange, decodeURIComponent(model));
   const batch = /^(GET|POST|DELETE) \/v1\/messages\/batches\/([^/]+)(\/cancel|\/results)?$/.exec(key);
   if (batch?.[1] === 'DELETE' && batch[3] === undefined) return deleteBatch(state, exchange, batch[2]!);
   if (batch?.[1] === 'GET' && batch[3] === undefined)
@@ -88,6 +104,29 @@ function route(state: State, exchange: Exchange) {
     return retrieve(state, exchange, state.batches.cancel(batch[2]!));
   if (batch?.[1] === 'GET' && batch[3] === '/results') return results(state, exchange, batch[2]!);
   fail(exchange, 404);
+}
+
+/** The Models API's object for a model id. */
+function modelObject(id: string) {
+  return { type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z' };
+}
+
+/** GET /v1/models/{model_id}: a known id (or alias), else 404 not_found_error. */
+function getModel(state: State, exchange: Exchange, id: string) {
+  const known = state.models ? state.models.includes(id) : id.startsWith('claude-');
+  if (!known) return fail(exchange, 404, `model: ${id}`);
+  sendJson(exchange.response, 200, modelObject(id));
+}
+
+/** GET /v1/models: one page of every known model, newest first. */
+function listModels(state: State, exchange: Exchange) {
+  const data = (state.models ?? DEFAULT_MODELS).map(modelObject);
+  sendJson(exchange.response, 200, {
+    data,
+    has_more: false,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+  });
 }
 
 function syncMessage(state: State, exchange: Exchange) {
