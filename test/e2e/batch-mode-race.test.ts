@@ -9,6 +9,7 @@ import {
 import { type OpenAIPlatform, startOpenAIPlatform } from '../support/platform/openai-platform.js';
 import { modelConfig, reportedScores, runArgs, variedAnswer } from './batch-runs.js';
 import { buildSampleNiah, runCli, startCli, temporaryHome } from './cli.js';
+import { storeSnapshot } from './store-snapshot.js';
 
 // Two processes on one home at the same moment: `run --batch` twice, or with a run without
 // --batch. The proxy holds the platform at the step where both are inside the window (an upload,
@@ -167,8 +168,10 @@ describe('two processes on one home never submit (nor pay for) the same requests
     const uploads = gate(UPLOAD);
     const batched = startCli(runArgs(dataset, home, config(), BATCH), environment);
     await uploads.arrived;
+    const before = storeSnapshot(home);
     const plain = await runCli(runArgs(dataset, home, config()), environment);
     expect(plain.code, plain.stderr).toBe(2);
+    expect(storeSnapshot(home)).toEqual(before);
     expect(plain.stderr).toContain(`medbench process ${batched.child.pid} on `);
     expect(plain.stderr).toContain('pay for them twice');
     expect(platform.received.syncRequests).toBe(0);
