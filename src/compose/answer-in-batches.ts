@@ -7,6 +7,7 @@ import { prefixOrder } from '../runner/prefix-order.js';
 import { promptCacheHints } from '../runner/prompt-cache-hints.js';
 import type { Store } from '../store/store.js';
 import type { MedbenchConfig } from './config.js';
+import { holdForBatches } from './model-hold.js';
 import { type PendingRequest, pendingRequests } from './pending-requests.js';
 import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
 import { type BatchPolling, DEFAULT_BATCH_POLLING, runBatches, tooFewRefusal } from './run-batches.js';
@@ -65,10 +66,24 @@ export async function answerInBatches(options: {
   request: RetryOptions & { redact?: boolean; batchPollMs?: number };
   hooks: RunHooks;
 }): Promise<{ stopped: boolean; model: ModelBinding; batchAnswers: Set<string> }> {
-  const { store, work, hooks } = options;
-  const { endpoint, client } = batchEndpoint(work, options.request);
+  const { endpoint, client } = batchEndpoint(options.work, options.request);
   // Nothing goes to a provider that may not receive the data, in a batch either.
-  checkRestrictedData(work.model, work.restricted);
+  checkRestrictedData(options.work.model, options.work.restricted);
+  // No other process chooses or submits this model's batches (nor sends its requests) meanwhile.
+  const release = await holdForBatches(options.store, options.work.model, options.hooks);
+  if (!release) return { stopped: true, model: options.work.model, batchAnswers: new Set() };
+  try {
+    return await answerHeld({ ...options, endpoint, client });
+  } finally {
+    release();
+  }
+}
+
+/** `answerInBatches` once the model is held: what is left is chosen now (another process's answers are in the cache). */
+async function answerHeld(
+  options: Parameters<typeof answerInBatches>[0] & { endpoint: ChatModel; client: BatchClient },
+): Promise<{ stopped: boolean; model: ModelBinding; batchAnswers: Set<string> }> {
+  const { store, work, hooks, endpoint, client } = options;
   const finished = store.getRun(options.runId) ? store.finishedSampleIds(options.runId) : new Set<string>();
   // In the prefix order, with the hints a synchronous run sends: the provider's prompt cache
   // serves batch requests too (its discounts stack with the batch's).

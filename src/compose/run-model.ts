@@ -16,6 +16,7 @@ import { RequestClaims } from '../store/request-claims.js';
 import type { Store } from '../store/store.js';
 import type { MedbenchConfig } from './config.js';
 import { redactKnownSecrets } from './known-secrets.js';
+import { holdForSync } from './model-hold.js';
 import { probeEndpoints } from './probe-endpoints.js';
 import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
 
@@ -96,6 +97,24 @@ export async function runModel(options: {
   batchAnswers?: ReadonlySet<string>;
 }): Promise<RunSummary> {
   checkRestrictedData(options.model, options.restricted);
+  const claims = RequestClaims.beside(options.store.path);
+  try {
+    // Not while another process submits this model's batches; a batched run's own pass here
+    // sends nothing (its binding answers from the response cache), and it holds the model already.
+    if (!options.batchAnswers) holdForSync(claims, options.model);
+    return await sendSamples(options, claims);
+  } finally {
+    // The hold too (a process that runs again, e.g. a notebook, is not kept waiting by its own).
+    claims.releaseAll();
+    claims.close();
+  }
+}
+
+/** `runModel`'s samples through `runSamples`, with its request claims. */
+async function sendSamples(
+  options: Parameters<typeof runModel>[0],
+  claims: RequestClaims,
+): Promise<RunSummary> {
   // Only when something is left to send: a finished run resumes without its server.
   const finished = options.store.finishedSampleIds(options.run.id);
   const downAtStart = options.samples.some((sample) => !finished.has(sample.id))
@@ -107,35 +126,30 @@ export async function runModel(options: {
   const defaults = options.defaults ?? {};
   const hooks = options.hooks ?? {};
   const policy = retryPolicyFrom(options.retry, defaults);
-  const claims = RequestClaims.beside(options.store.path);
-  try {
-    return await runSamples({
-      store: options.store,
-      run: options.run,
-      samples: options.samples,
-      tasks: options.tasks,
-      model: options.model,
-      retry: policy,
-      timeoutMs: options.retry.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      sampleTimeoutMs: options.retry.sampleTimeoutMs ?? defaults.sampleTimeoutMs ?? DEFAULT_SAMPLE_TIMEOUT_MS,
-      failFast: options.retry.failFast ?? false,
-      ...(options.retry.maxCost !== undefined ? { maxCost: options.retry.maxCost } : {}),
-      ...(hooks.stopSignal ? { stopSignal: hooks.stopSignal } : {}),
-      ...(hooks.abortSignal ? { abortSignal: hooks.abortSignal } : {}),
-      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
-      onRetry: (event) => hooks.onRetry?.(event, policy),
-      downAtStart,
-      onEndpointDown: ({ endpoint, error, restMs }) =>
-        hooks.onNotice?.(
-          `warning: ${endpoint} failed (${redactKnownSecrets(error.message)}); its samples go to the other endpoints, and it is tried again in ${Math.round(restMs / 1000)} s.`,
-        ),
-      redact: redactKnownSecrets,
-      claims,
-      redactText: options.redactText ?? false,
-      ...(options.onResult ? { onResult: options.onResult } : {}),
-      ...(options.batchAnswers ? { batchAnswers: options.batchAnswers } : {}),
-    });
-  } finally {
-    claims.close();
-  }
+  return await runSamples({
+    store: options.store,
+    run: options.run,
+    samples: options.samples,
+    tasks: options.tasks,
+    model: options.model,
+    retry: policy,
+    timeoutMs: options.retry.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    sampleTimeoutMs: options.retry.sampleTimeoutMs ?? defaults.sampleTimeoutMs ?? DEFAULT_SAMPLE_TIMEOUT_MS,
+    failFast: options.retry.failFast ?? false,
+    ...(options.retry.maxCost !== undefined ? { maxCost: options.retry.maxCost } : {}),
+    ...(hooks.stopSignal ? { stopSignal: hooks.stopSignal } : {}),
+    ...(hooks.abortSignal ? { abortSignal: hooks.abortSignal } : {}),
+    ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+    onRetry: (event) => hooks.onRetry?.(event, policy),
+    downAtStart,
+    onEndpointDown: ({ endpoint, error, restMs }) =>
+      hooks.onNotice?.(
+        `warning: ${endpoint} failed (${redactKnownSecrets(error.message)}); its samples go to the other endpoints, and it is tried again in ${Math.round(restMs / 1000)} s.`,
+      ),
+    redact: redactKnownSecrets,
+    claims,
+    redactText: options.redactText ?? false,
+    ...(options.onResult ? { onResult: options.onResult } : {}),
+    ...(options.batchAnswers ? { batchAnswers: options.batchAnswers } : {}),
+  });
 }

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
@@ -220,5 +220,55 @@ describe('request claims', () => {
     expect(claims.claim('k')).toEqual({ taken: true, fresh: true });
     claims.close();
     await new Promise((resolve) => holder.once('close', resolve));
+  });
+});
+
+describe('model holds (run --batch, and runs without it)', () => {
+  const scope = JSON.stringify(['openai', 'gpt-4.1']);
+  const [host, pid] = [hostname(), process.pid];
+
+  it('one batch holder at a time, none beside a sync one; sync holders share; let go with the claims', () => {
+    const file = path();
+    const [batch, sync, other] = [new RequestClaims(file), new RequestClaims(file), new RequestClaims(file)];
+    expect(batch.holdModel(scope, 'batch')).toBeUndefined();
+    expect(batch.holdModel(scope, 'batch')).toBeUndefined(); // its own
+    expect(other.holdModel(scope, 'batch')).toEqual({ kind: 'batch', host, pid });
+    expect(sync.holdModel(scope, 'sync')).toEqual({ kind: 'batch', host, pid });
+    // Another model is not held.
+    expect(other.holdModel(JSON.stringify(['openai', 'gpt-4.1-mini']), 'batch')).toBeUndefined();
+    batch.releaseAll();
+    expect(sync.holdModel(scope, 'sync')).toBeUndefined();
+    expect(other.holdModel(scope, 'sync')).toBeUndefined();
+    expect(batch.holdModel(scope, 'batch')).toEqual({ kind: 'sync', host, pid });
+    sync.releaseAll();
+    other.releaseAll();
+    expect(batch.holdModel(scope, 'batch')).toBeUndefined();
+    for (const claims of [batch, sync, other]) claims.close();
+  });
+
+  it('a hold of a process gone (killed) is taken over at once; one of another machine when its lease lapsed', () => {
+    const file = path();
+    const claims = new RequestClaims(file);
+    const gone = spawnSync(process.execPath, [
+      '-e',
+      'process.stdout.write(String(process.pid))',
+    ]).stdout.toString();
+    const database = new Database(file);
+    const put = database.prepare(
+      'INSERT OR REPLACE INTO claims (request_key, owner, expires_at) VALUES (?, ?, ?)',
+    );
+    put.run(`hold batch ${scope}`, `${host}/${gone}/x`, Date.now() + CLAIM_LEASE_MS);
+    expect(claims.holdModel(scope, 'sync')).toBeUndefined();
+    claims.releaseAll();
+    const lease = Date.now() + CLAIM_LEASE_MS;
+    put.run(`hold batch ${scope}`, 'elsewhere/77/y', lease);
+    expect(claims.holdModel(scope, 'batch')).toEqual({ kind: 'batch', host: 'elsewhere', pid: 77 });
+    expect(claims.holdModel(scope, 'batch', lease + 1)).toBeUndefined();
+    // A live process of this machine keeps its hold a while past the lapse (a busy event loop).
+    claims.releaseAll();
+    put.run(`hold batch ${scope}`, `${host}/${pid}/z`, lease);
+    expect(claims.holdModel(scope, 'batch', lease + 1)).toEqual({ kind: 'batch', host, pid });
+    database.close();
+    claims.close();
   });
 });

@@ -17,6 +17,23 @@ export interface ClaimOutcome {
 export const CLAIM_LEASE_MS = 30_000;
 
 /**
+ * A hold of a process of this machine whose pid still runs counts this long past its lapse (its
+ * event loop may have been busy, e.g. preparing a large batch): only then is the pid taken to
+ * have been reused.
+ */
+const SAME_HOST_GRACE_MS = 600_000;
+
+/** Why a model is held: its batches are being submitted (one process), or it runs without --batch (any number). */
+export type ModelHoldKind = 'batch' | 'sync';
+
+/** The live process that holds a model on this home, as `holdModel` found it. */
+export interface ModelHolder {
+  kind: ModelHoldKind;
+  host: string;
+  pid: number;
+}
+
+/**
  * How long a release, or a claim its caller does not need at once, waits for others to share its
  * transaction (each costs a dozen system calls on the claims file's locks and WAL).
  */
@@ -48,6 +65,12 @@ export class RequestClaims {
   >;
   private readonly insertStatement: Database.Statement<[{ key: string; owner: string; expires: number }]>;
   private readonly dataVersionStatement: Database.Statement<[], number>;
+  private readonly holdsStatement: Database.Statement<
+    [{ batchKey: string; from: string; to: string }],
+    { request_key: string; owner: string; expires_at: number }
+  >;
+  private readonly dropStatement: Database.Statement<[string]>;
+  private readonly putStatement: Database.Statement<[{ key: string; owner: string; expires: number }]>;
   /** Answer caches using this connection now: with more than one, `othersVersion` cannot speak for each. */
   private users = 0;
 
@@ -91,6 +114,58 @@ export class RequestClaims {
       'INSERT INTO claims (request_key, owner, expires_at) VALUES (@key, @owner, @expires) ON CONFLICT (request_key) DO NOTHING',
     );
     this.dataVersionStatement = this.database.prepare<[], number>('PRAGMA data_version').pluck();
+    this.holdsStatement = this.database.prepare(
+      'SELECT request_key, owner, expires_at FROM claims WHERE request_key = @batchKey OR (request_key >= @from AND request_key < @to)',
+    );
+    this.dropStatement = this.database.prepare('DELETE FROM claims WHERE request_key = ?');
+    this.putStatement = this.database.prepare(
+      `INSERT INTO claims (request_key, owner, expires_at) VALUES (@key, @owner, @expires)
+         ON CONFLICT (request_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at`,
+    );
+  }
+
+  /**
+   * Holds the model `scope` names on this home, in one `BEGIN IMMEDIATE` transaction (so two
+   * processes asking at once are served one after the other): for `batch` only while no other live
+   * process holds it at all (one process at a time chooses, submits and drives a model's batches),
+   * for `sync` while no other live process holds it for batches (runs without --batch share it, as
+   * they share requests through their claims). The hold is a row of this runner's claims: renewed
+   * by `renew`, let go by `releaseAll`; a killed holder's is taken over as its claims are. Returns
+   * the live holder in the way, or undefined once held.
+   */
+  holdModel(scope: string, kind: ModelHoldKind, now = Date.now()): ModelHolder | undefined {
+    const batchKey = `hold batch ${scope}`;
+    // Every sync hold of the scope: keys from `hold sync <scope> ` up to the next character.
+    const from = `hold sync ${scope} `;
+    const to = `hold sync ${scope}!`;
+    return this.database
+      .transaction((): ModelHolder | undefined => {
+        let blocker: ModelHolder | undefined;
+        for (const row of this.holdsStatement.all({ batchKey, from, to })) {
+          if (row.owner === this.owner) continue;
+          if (!RequestClaims.holds(row.owner, row.expires_at, now)) {
+            this.dropStatement.run(row.request_key);
+            continue;
+          }
+          const held: ModelHoldKind = row.request_key === batchKey ? 'batch' : 'sync';
+          if (kind === 'batch' || held === 'batch') blocker ??= holderOf(row.owner, held);
+        }
+        if (blocker) return blocker;
+        const key = kind === 'batch' ? batchKey : `${from}${this.owner}`;
+        this.putStatement.run({ key, owner: this.owner, expires: now + CLAIM_LEASE_MS });
+        return undefined;
+      })
+      .immediate();
+  }
+
+  /**
+   * Whether a hold still stands: not lapsed, and its process not gone; a process of this machine
+   * whose pid runs keeps it a while past its lapse (`SAME_HOST_GRACE_MS`).
+   */
+  private static holds(owner: string, expiresAt: number, now: number): boolean {
+    if (RequestClaims.isGone(owner)) return false;
+    const grace = owner.split('/')[0] === hostname() ? SAME_HOST_GRACE_MS : 0;
+    return expiresAt + grace > now;
   }
 
   /**
@@ -280,4 +355,10 @@ export class RequestClaims {
     for (const { settle } of asked) settle(new Error('the request claims were closed'));
     this.database.close();
   }
+}
+
+/** The holder an owner string (`host/pid/random`) names. */
+function holderOf(owner: string, kind: ModelHoldKind): ModelHolder {
+  const [host = '', pid = ''] = owner.split('/');
+  return { kind, host, pid: Number(pid) };
 }

@@ -4,15 +4,16 @@ import { listenOnLoopback } from './loopback-server.js';
 /**
  * What the proxy does with one request: pass it on, call `onHold` before or after the target
  * answers (and hold it), after sending the answer's head and the first half of its body
- * (`hold-midway`: the client has read part of it), or answer it itself (a route the target does
- * not stand in for).
+ * (`hold-midway`: the client has read part of it), answer it itself (a route the target does
+ * not stand in for), or pass it on once `until` settles (a gate: the client waits meanwhile).
  */
 export type Interception =
   | 'forward'
   | 'hold-before'
   | 'hold-after'
   | 'hold-midway'
-  | { status: number; body: unknown };
+  | { status: number; body: unknown }
+  | { until: Promise<unknown> };
 
 export interface InterceptingProxy {
   url: string;
@@ -45,7 +46,11 @@ export async function startInterceptingProxy(
   const server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
-      const decision = decide(request.method ?? 'GET', request.url ?? '/');
+      let decision = decide(request.method ?? 'GET', request.url ?? '/');
+      if (typeof decision === 'object' && 'until' in decision) {
+        await decision.until;
+        decision = 'forward';
+      }
       if (decision === 'hold-before') return onHold();
       if (typeof decision === 'object') {
         response.writeHead(decision.status, { 'content-type': 'application/json' });
