@@ -92,11 +92,13 @@ describe('architecture', () => {
   it('the viewer page and the server share their rules, and the page reaches nothing else', () => {
     // view/shared: pure rules (filters, comparisons, file keys), read by both; imports only core types.
     // view/page: the browser bundle; besides shared it may use core types and the report's colour scale.
-    const PAGE_MAY_IMPORT = ['view/shared/', 'view/page/', 'core/', 'report/color-scale.js'];
+    // Both may use the shared statistics (metrics/uncertainty/: pure, checked browser-safe below).
+    const STATISTICS = 'metrics/uncertainty/';
+    const PAGE_MAY_IMPORT = ['view/shared/', 'view/page/', 'core/', 'report/color-scale.js', STATISTICS];
     const violations: string[] = [];
     for (const folder of ['shared', 'page'] as const)
       for (const file of sourceFiles(join(SOURCE, 'view', folder))) {
-        const allowed = folder === 'shared' ? ['view/shared/', 'core/'] : PAGE_MAY_IMPORT;
+        const allowed = folder === 'shared' ? ['view/shared/', 'core/', STATISTICS] : PAGE_MAY_IMPORT;
         const text = readFileSync(file, 'utf8');
         const packages = [...text.matchAll(/from '([^.'][^']*)'/g)].map((match) => match[1]!);
         for (const target of [...importsOf(file), ...packages])
@@ -107,6 +109,17 @@ describe('architecture', () => {
     for (const file of sourceFiles(join(SOURCE, 'view')).filter((path) => !path.includes('/page/')))
       for (const target of importsOf(file))
         if (target.startsWith('view/page/')) violations.push(`${relative(SOURCE, file)} → ${target}`);
+    expect(violations).toEqual([]);
+  });
+
+  it('the shared statistics (metrics/uncertainty/) are browser-safe: they import only each other', () => {
+    const violations = sourceFiles(join(SOURCE, 'metrics', 'uncertainty')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'([^']+)'/g)]
+        .map((match) => match[1]!)
+        .filter((target) => !/^\.\/[a-z-]+\.js$/.test(target))
+        .map((target) => `${relative(SOURCE, file)} → ${target}`),
+    );
+    expect(sourceFiles(join(SOURCE, 'metrics', 'uncertainty')).length).toBeGreaterThan(5);
     expect(violations).toEqual([]);
   });
 

@@ -227,12 +227,15 @@ describe('report --csv <folder> of every suite (built CLI)', () => {
       [
         ...['niah-en-esm', 'niah-zh-esm', 'counting-esm', 'niah-en-ssm', 'niah-zh-ssm', 'counting-ssm'],
         ...['medical-esm', 'medical-ssm', 'medical-by-level-esm', 'medical-by-level-ssm'],
-        ...['niah-errors-esm', 'niah-errors-ssm', 'usage'],
+        ...['niah-errors-esm', 'niah-errors-ssm', 'intervals-esm', 'usage'],
       ],
     ],
-    ['clue', ['level-1', 'level-2', 'usage']],
-    ['clue --base baseline', ['level-1', 'level-2', 'difference', 'usage']],
-    ['medeureka', ['mrr-10', 'hr-10', 'mrr-10-by-data-type', 'mrr-10-by-language', 'mrr-10-by-granularity']],
+    ['clue', ['level-1', 'level-2', 'intervals', 'usage']],
+    ['clue --base baseline', ['level-1', 'level-2', 'difference', 'intervals', 'usage']],
+    [
+      'medeureka',
+      ['mrr-10', 'hr-10', 'mrr-10-by-data-type', 'mrr-10-by-language', 'mrr-10-by-granularity', 'intervals'],
+    ],
   ])(
     '%s: a CSV per table the text shows, its cells as shown, the paths on stdout',
     async (command, names) => {

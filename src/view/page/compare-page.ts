@@ -120,9 +120,9 @@ export async function comparePage(source: DataSource, query: URLSearchParams): P
           label: 'B − A',
           value: (row) => row.difference,
           cell: (row) =>
-            row.low === undefined
+            row.lower === undefined
               ? show(row)(row.difference)
-              : `${show(row)(row.difference)} [${show(row)(row.low)}, ${show(row)(row.high)}]`,
+              : `${show(row)(row.difference)} [${show(row)(row.lower)}, ${show(row)(row.upper)}]`,
         },
         {
           label: 'Test',

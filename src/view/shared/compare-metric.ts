@@ -1,4 +1,4 @@
-import { mcnemarExact, pairedBootstrap, seedOf } from './statistics.js';
+import { mcnemarExact, pairedBootstrap, seedOf } from '../../metrics/uncertainty/index.js';
 import type { MetricComparison } from './view-types.js';
 
 /** One metric of two runs on the same samples: McNemar for 0/1 scores, a paired bootstrap otherwise. */
@@ -29,18 +29,15 @@ export function compareMetric(
       counts,
     };
   }
-  const result = pairedBootstrap(
-    pairs.map((_, index) => b[index]! - a[index]!),
-    seedOf(`${group}/${metric}`),
-  );
+  const result = pairedBootstrap(a, b, { seed: seedOf(`${group}/${metric}`) });
   return {
     metric,
     test: 'paired bootstrap',
     meanA: mean(a),
     meanB: mean(b),
-    difference: result.mean,
-    low: result.low,
-    high: result.high,
+    difference: result.estimate,
+    lower: result.lower,
+    upper: result.upper,
     p: result.p,
     counts,
   };
