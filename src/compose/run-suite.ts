@@ -14,13 +14,14 @@ import { answerInBatches, batchDryRun, refuseOpenBatches } from './answer-in-bat
 import type { ModelOverrides } from './bind-model.js';
 import type { MedbenchConfig } from './config.js';
 import { dryRunReport } from './dry-run.js';
+import { type EpochRequest, epochPlan } from './epoch-plan.js';
 import { resolveHome, storePathIn } from './home.js';
 import type { DataRestriction } from './restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
 import { storedRunText } from './stored-report.js';
 
 /** What every run takes, whichever suite: the model, where the store is, and how much of the run to do. */
-export interface RunRequest extends ModelOverrides, RetryOptions {
+export interface RunRequest extends ModelOverrides, RetryOptions, EpochRequest {
   /** A model spec: a config name, baseline, openai:<m>, openai-compatible:<m>@<url> … */
   model: string;
   config?: string;
@@ -98,17 +99,20 @@ export type RunOutcome =
   | { kind: 'dry-run'; run: RunRecord; summary: RunSummary };
 
 /**
- * The one path every run takes, whichever suite: open the store → (dry run: say what would be
+ * The one path every run takes, whichever suite: each sample K times (`--epochs`) → open the store → (dry run: say what would be
  * sent, and stop) → this shard's items through the model or the computation → the plan's finish
  * → save the suite's leaderboard → the suite's report of the run.
  */
 export async function runSuite(
-  plan: RunPlan,
+  planned: RunPlan,
   request: RunRequest,
   hooks: RunHooks = {},
 ): Promise<RunOutcome> {
   let store: Store | undefined;
+  let plan = planned;
   try {
+    // --epochs K: each sample K times, a run of its own (refused before the store is opened).
+    plan = epochPlan(planned, request);
     store = new Store(storePathIn(resolveHome(request.home)));
     for (const notice of plan.notices ?? []) hooks.onNotice?.(notice);
     if (request.dryRun)
