@@ -2,6 +2,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from '../support/llm-test-server.js';
+import { type OpenAIPlatform, startOpenAIPlatform } from '../support/platform/openai-platform.js';
+import { modelConfig, variedAnswer } from './batch-runs.js';
 import { buildSampleNiah, runCli, startCli, temporaryHome } from './cli.js';
 import { resultIds, storeSnapshot } from './store-snapshot.js';
 
@@ -10,6 +12,8 @@ const dataset = join(scratch, 'niah.jsonl');
 /** Each sample's prompt and its gold answer, from the dataset file. */
 let samples: Array<{ id: string; prompt: string; answer: string }>;
 let server: LlmTestServer;
+/** OpenAI's API with its Batch API, for --batch. */
+let platform: OpenAIPlatform;
 
 /** The sample a request asks about (its last message is the sample's prompt). */
 function sampleOf(request: RecordedRequest): { id: string; prompt: string; answer: string } {
@@ -38,12 +42,14 @@ beforeAll(async () => {
       text: JSON.stringify({ answer: seedOf(request) === 2 ? sampleOf(request).answer : 'x' }),
     }),
   });
+  platform = await startOpenAIPlatform({ answer: variedAnswer });
 });
 beforeEach(() => {
   server.requests.length = 0;
 });
 afterAll(async () => {
   await server.close();
+  await platform.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -189,5 +195,28 @@ describe('run --epochs', () => {
     expect(refused.stderr).toContain('--temperature');
     expect(storeSnapshot(home)).toBe('absent');
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('--batch submits every epoch under its own custom id, and the run then sends nothing', async () => {
+    const home = temporaryHome();
+    const config = modelConfig(scratch, {
+      provider: 'openai',
+      model: 'gpt-4.1',
+      endpoints: [{ baseURL: `${platform.url}/v1`, apiKeyEnv: 'OPENAI_KEY_FOR_TEST' }],
+    });
+    const args = [
+      ...['--home', home, 'run', '--dataset', dataset, '--model', 'gpt', '--config', config],
+      ...['--epochs', '3'],
+    ];
+    const environment = { OPENAI_KEY_FOR_TEST: 'sk-test-epochs' };
+    const batched = await runCli([...args, '--batch', '--batch-poll-ms', '20'], environment);
+    expect(batched.code, batched.stderr).toBe(0);
+    expect(platform.received.syncRequests).toBe(0);
+    expect(platform.received.batchLines.size).toBe(3 * samples.length);
+    expect([...platform.received.batchLines.values()].every((count) => count === 1)).toBe(true);
+    expect(resultIds(home)).toHaveLength(3 * samples.length);
+    const again = await runCli(args, environment);
+    expect(again.code, again.stderr).toBe(0);
+    expect(platform.received.syncRequests).toBe(0);
   });
 });
