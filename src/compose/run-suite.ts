@@ -1,3 +1,4 @@
+import { epochSettingsOf } from '../core/epochs.js';
 import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
@@ -185,10 +186,18 @@ async function work(
 /** `Run <id>: 12 of 40 samples (shard 1/3) of <source> on <label>, limited to … (store …).` */
 function startLine(plan: RunPlan, share: number, request: RunRequest, storePath: string): string {
   const shown = request.shard
-    ? `${share} of ${plan.samples.length} samples (shard ${request.shard.index}/${request.shard.count}${request.shard.from ? `, from ${request.shard.from}` : ''})`
-    : `${plan.samples.length} samples`;
+    ? `${share} of ${plan.samples.length} ${answers(plan)} (shard ${request.shard.index}/${request.shard.count}${request.shard.from ? `, from ${request.shard.from}` : ''})`
+    : `${plan.samples.length} ${answers(plan)}`;
   const limit = plan.limit ? `, ${describeSampleLimit(plan.limit)}` : '';
   return `Run ${plan.run.id}: ${shown} of ${plan.source} on ${plan.run.label}${limit} (store ${storePath}).`;
+}
+
+/** `samples`, or with --epochs `sample epochs (20 samples × 3 epochs)`: what the run's items are. */
+function answers(plan: RunPlan): string {
+  const epochs = epochSettingsOf(plan.run);
+  return epochs
+    ? `sample epochs (${plan.samples.length / epochs.count} samples × ${epochs.count} epochs)`
+    : 'samples';
 }
 
 /** What the run would send and cost at most, told through `onReport`; nothing is sent or stored. */
@@ -207,6 +216,10 @@ async function dryRun(
         `${plan.samples.length - done} of ${plan.samples.length} items left to compute in this process; nothing is sent to a model.`);
   if (request.batch && plan.work.kind === 'model')
     report += `\n${await batchDryRun(plan.work, { store, request, samples: plan.samples.filter((sample) => !finished.has(sample.id)) })}`;
+  const epochs = epochSettingsOf(plan.run);
+  // Every epoch is a request: the counts and costs are of all of them.
+  if (epochs)
+    report += `\nEach sample ${epochs.count} times (--epochs ${epochs.count}): the counts and costs above are of every epoch.`;
   hooks.onReport?.(plan.limit ? `${report}\nThe run is ${describeSampleLimit(plan.limit)}.` : report);
   return emptySummary(plan.samples.length, plan.samples.length - done, false);
 }
