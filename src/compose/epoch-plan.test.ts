@@ -39,6 +39,9 @@ describe('epochPlan', () => {
     const plan = planOn('openai-compatible', { temperature: 0 });
     expect(epochPlan(plan, {})).toBe(plan);
     expect(epochPlan(plan, { epochs: 1 })).toBe(plan);
+    // A computed run (a baseline) takes --epochs 1 as it takes no --epochs.
+    const computed = { ...plan, work: { kind: 'computed' as const } };
+    expect(epochPlan(computed, { epochs: 1 })).toBe(computed);
   });
 
   it("each sample K times: epoch 1 as it is, later epochs under their own ids with the configured seed + e − 1; a run of its own naming each task's reducer", () => {
@@ -80,6 +83,9 @@ describe('epochPlan', () => {
     );
     const computed = { ...plan, work: { kind: 'computed' as const } };
     expect(refusal(() => epochPlan(computed, { epochs: 2 }))).toContain('not answered by a chat model');
+    expect(refusal(() => epochPlan(plan, { epochReducer: 'max' }))).toContain(
+      'the run has one (no --epochs)',
+    );
     expect(parseEpochReducer('pass@3')).toBe('pass@3');
     expect(refusal(() => parseEpochReducer('median'))).toContain('mean, majority, max or pass@k');
   });

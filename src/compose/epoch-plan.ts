@@ -45,6 +45,13 @@ function takesSeed(model: ModelBinding): boolean {
 function checkEpochs(plan: EpochPlanInput, request: EpochRequest, epochs: number): void {
   if (!Number.isInteger(epochs) || epochs < 1)
     throw new MedbenchError({ code: 'USAGE', message: `--epochs ${epochs}: give an integer from 1.` });
+  if (epochs === 1 && request.epochReducer !== undefined)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--epoch-reducer ${request.epochReducer} reduces the epochs of a sample, and the run has one (no --epochs).`,
+      hint: 'Give --epochs 2 or more with it, or leave out --epoch-reducer.',
+    });
+  if (epochs === 1) return;
   if (plan.work.kind !== 'model')
     throw new MedbenchError({
       code: 'USAGE',

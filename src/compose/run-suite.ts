@@ -87,8 +87,11 @@ export interface RunPlan {
   work: ModelWork | ComputedWork;
   /** Lines to tell before the run (warnings of the plan). */
   notices?: readonly string[];
-  /** After a run that was not stopped: scores computed from what was stored (CLUE's BERTScore). */
-  finish?(store: Store, hooks: RunHooks): Promise<void>;
+  /**
+   * After a run that was not stopped: scores computed from what was stored (CLUE's BERTScore) in
+   * `run` — the plan's, or with --epochs the epochs' run (`epochPlan`), whose id is another.
+   */
+  finish?(store: Store, hooks: RunHooks, run: RunRecord): Promise<void>;
   /** Releases what the plan opened (encoders, caches), whatever happened. */
   close?(): void | Promise<void>;
 }
@@ -122,7 +125,7 @@ export async function runSuite(
     const share = samplesOfShard(plan.samples, request.shard);
     hooks.onNotice?.(startLine(plan, share.length, request, store.path));
     const outcome = await work(plan, { store, share, request, hooks });
-    if (!outcome.summary.interrupted) await plan.finish?.(store, hooks);
+    if (!outcome.summary.interrupted) await plan.finish?.(store, hooks, plan.run);
     // The viewer's leaderboard, saved for what the store now holds.
     suiteLeaderboard(store, plan.suite, { save: true });
     if (request.report !== false && store.getRun(plan.run.id))
