@@ -157,8 +157,16 @@ describe('run --epochs', () => {
     const dry = await runCli(runArgs(home, ['--epochs', '3', '--dry-run']));
     expect(dry.code, dry.stderr).toBe(0);
     const single = await runCli(runArgs(home, ['--dry-run']));
-    expect(dry.stdout).toContain(`${3 * samples.length}`);
-    expect(dry.stdout).not.toEqual(single.stdout);
+    // The `all` row: samples, stored, too_long, prompt tokens, output limit — each three times one epoch's.
+    const all = (stdout: string) =>
+      stdout
+        .split('\n')
+        .find((line) => line.startsWith('all\t'))!
+        .split('\t')
+        .slice(1, 6)
+        .map(Number);
+    expect(all(single.stdout)[0]).toBe(samples.length);
+    expect(all(dry.stdout)).toEqual(all(single.stdout).map((count) => 3 * count));
     expect(dry.stdout).toContain(
       'Each sample 3 times (--epochs 3): the counts and costs above are of every epoch.',
     );
