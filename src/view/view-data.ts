@@ -55,12 +55,6 @@ export class ViewData {
     return this.suites.find((entry) => entry.name === name);
   }
 
-  /** The unit the suite's intervals cluster by (`Suite.unitOf`), for its rows. */
-  private unitOf(name: string): ((row: ListRow) => string | undefined) | undefined {
-    const unitOf = this.suite(name)?.unitOf;
-    return unitOf && ((row) => unitOf(row));
-  }
-
   /** The params the run's suite lets its sample lists filter by. */
   private sampleFilters(run: RunRecord): SampleFilter[] {
     return (this.suite(run.suite)?.sampleFilters ?? []).map(({ param, label }) => ({ param, label }));
@@ -92,7 +86,12 @@ export class ViewData {
       const suite = this.suite(run.suite);
       const score = this.store.scoreRows(run.id);
       const list = score.map((row) =>
-        listRowOf(row, suite?.groupOf(row) ?? row.task, suite?.counts?.(row, run) ?? true),
+        listRowOf(
+          row,
+          suite?.groupOf(row) ?? row.task,
+          suite?.counts?.(row, run) ?? true,
+          suite?.unitOf?.(row),
+        ),
       );
       rows = { score, list };
       this.cache.set(run.id, rows);
@@ -191,7 +190,6 @@ export class ViewData {
             members.filter((row) => row.counted),
             this.names(run.suite, group, members).primary,
             this.suite(run.suite)?.grid,
-            this.unitOf(run.suite),
           ),
           ...this.names(run.suite, group, members),
           // The report's own figures for the group (KG/Table: micro P/R/F1 and the counts behind them).

@@ -1,11 +1,22 @@
 import { mcnemarExact, pairedBootstrap, seedOf } from '../../metrics/uncertainty/index.js';
 import type { MetricComparison } from './view-types.js';
 
-/** One metric of two runs on the same samples: McNemar for 0/1 scores, a paired bootstrap otherwise. */
+/** A side of a pair: its scores, and the sample's id and unit (`ListRow`). */
+interface PairSide {
+  id?: string;
+  unit?: string | null;
+  scores: Record<string, number>;
+}
+
+/**
+ * One metric of two runs on the same samples: exact McNemar for 0/1 scores (it takes every pair
+ * as independent, clustered or not), a paired bootstrap otherwise — over units when the samples
+ * cluster (`ListRow.unit`).
+ */
 export function compareMetric(
   group: string,
   metric: string,
-  pairs: ReadonlyArray<{ a: { scores: Record<string, number> }; b: { scores: Record<string, number> } }>,
+  pairs: ReadonlyArray<{ a: PairSide; b: PairSide }>,
 ): MetricComparison {
   const a = pairs.map((pair) => pair.a.scores[metric]!);
   const b = pairs.map((pair) => pair.b.scores[metric]!);
@@ -29,10 +40,12 @@ export function compareMetric(
       counts,
     };
   }
-  const result = pairedBootstrap(a, b, { seed: seedOf(`${group}/${metric}`) });
+  const units = pairs.map((pair, index) => pair.a.unit ?? `sample:${pair.a.id ?? index}`);
+  const clustered = new Set(units).size < units.length;
+  const result = pairedBootstrap(a, b, { seed: seedOf(`${group}/${metric}`), units });
   return {
     metric,
-    test: 'paired bootstrap',
+    test: clustered ? `paired bootstrap over ${result.units} units` : 'paired bootstrap',
     meanA: mean(a),
     meanB: mean(b),
     difference: result.estimate,

@@ -42,6 +42,8 @@ export interface ListRow {
   scores: Record<string, number>;
   /** Whether the suite counts it in the run's figures (NIAH levels beyond the window do not). */
   counted: boolean;
+  /** The unit its intervals cluster by (`Suite.unitOf`: a NIAH needle …); absent or null: the sample itself. */
+  unit?: string | null;
   promptChars: number | null;
   promptTokens: number | null;
   cost: number | null;
