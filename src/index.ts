@@ -25,6 +25,7 @@
 export { bindModel } from './compose/bind-model.js';
 export { configSchemaFor, loadConfig } from './compose/config.js';
 export { datasetPlan } from './compose/dataset-plan.js';
+export { type EpochRequest, epochPlan, parseEpochReducer } from './compose/epoch-plan.js';
 export { type EvaluateDatasetRequest, evaluateDataset } from './compose/evaluate-dataset.js';
 export { evaluateSuite } from './compose/evaluate-suite.js';
 export { type ExportRequestsOptions, type ExportSummary, exportRequests } from './compose/export-requests.js';
@@ -52,6 +53,7 @@ export { storedReport } from './compose/stored-report.js';
 export type { CommandOption, SuiteCommand, SuitePlugin, SuiteRunDefinition } from './compose/suite-plugin.js';
 export * from './compose/suites.js';
 export * from './core/index.js';
+export { reduceEpochResults, withEpochs } from './metrics/epoch-results.js';
 export { AnthropicChatModel } from './providers/anthropic/anthropic-chat-model.js';
 export {
   AzureOpenAIChatModel,

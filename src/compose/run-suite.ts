@@ -1,3 +1,4 @@
+import { epochSettingsOf } from '../core/epochs.js';
 import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
@@ -14,13 +15,14 @@ import { answerInBatches, batchDryRun, refuseOpenBatches } from './answer-in-bat
 import type { ModelOverrides } from './bind-model.js';
 import type { MedbenchConfig } from './config.js';
 import { dryRunReport } from './dry-run.js';
+import { type EpochRequest, epochPlan } from './epoch-plan.js';
 import { resolveHome, storePathIn } from './home.js';
 import type { DataRestriction } from './restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
 import { storedRunText } from './stored-report.js';
 
 /** What every run takes, whichever suite: the model, where the store is, and how much of the run to do. */
-export interface RunRequest extends ModelOverrides, RetryOptions {
+export interface RunRequest extends ModelOverrides, RetryOptions, EpochRequest {
   /** A model spec: a config name, baseline, openai:<m>, openai-compatible:<m>@<url> … */
   model: string;
   config?: string;
@@ -85,8 +87,11 @@ export interface RunPlan {
   work: ModelWork | ComputedWork;
   /** Lines to tell before the run (warnings of the plan). */
   notices?: readonly string[];
-  /** After a run that was not stopped: scores computed from what was stored (CLUE's BERTScore). */
-  finish?(store: Store, hooks: RunHooks): Promise<void>;
+  /**
+   * After a run that was not stopped: scores computed from what was stored (CLUE's BERTScore) in
+   * `run` — the plan's, or with --epochs the epochs' run (`epochPlan`), whose id is another.
+   */
+  finish?(store: Store, hooks: RunHooks, run: RunRecord): Promise<void>;
   /** Releases what the plan opened (encoders, caches), whatever happened. */
   close?(): void | Promise<void>;
 }
@@ -98,17 +103,20 @@ export type RunOutcome =
   | { kind: 'dry-run'; run: RunRecord; summary: RunSummary };
 
 /**
- * The one path every run takes, whichever suite: open the store → (dry run: say what would be
+ * The one path every run takes, whichever suite: each sample K times (`--epochs`) → open the store → (dry run: say what would be
  * sent, and stop) → this shard's items through the model or the computation → the plan's finish
  * → save the suite's leaderboard → the suite's report of the run.
  */
 export async function runSuite(
-  plan: RunPlan,
+  planned: RunPlan,
   request: RunRequest,
   hooks: RunHooks = {},
 ): Promise<RunOutcome> {
   let store: Store | undefined;
+  let plan = planned;
   try {
+    // --epochs K: each sample K times, a run of its own (refused before the store is opened).
+    plan = epochPlan(planned, request);
     store = new Store(storePathIn(resolveHome(request.home)));
     for (const notice of plan.notices ?? []) hooks.onNotice?.(notice);
     if (request.dryRun)
@@ -117,7 +125,7 @@ export async function runSuite(
     const share = samplesOfShard(plan.samples, request.shard);
     hooks.onNotice?.(startLine(plan, share.length, request, store.path));
     const outcome = await work(plan, { store, share, request, hooks });
-    if (!outcome.summary.interrupted) await plan.finish?.(store, hooks);
+    if (!outcome.summary.interrupted) await plan.finish?.(store, hooks, plan.run);
     // The viewer's leaderboard, saved for what the store now holds.
     suiteLeaderboard(store, plan.suite, { save: true });
     if (request.report !== false && store.getRun(plan.run.id))
@@ -181,10 +189,18 @@ async function work(
 /** `Run <id>: 12 of 40 samples (shard 1/3) of <source> on <label>, limited to … (store …).` */
 function startLine(plan: RunPlan, share: number, request: RunRequest, storePath: string): string {
   const shown = request.shard
-    ? `${share} of ${plan.samples.length} samples (shard ${request.shard.index}/${request.shard.count}${request.shard.from ? `, from ${request.shard.from}` : ''})`
-    : `${plan.samples.length} samples`;
+    ? `${share} of ${plan.samples.length} ${answers(plan)} (shard ${request.shard.index}/${request.shard.count}${request.shard.from ? `, from ${request.shard.from}` : ''})`
+    : `${plan.samples.length} ${answers(plan)}`;
   const limit = plan.limit ? `, ${describeSampleLimit(plan.limit)}` : '';
   return `Run ${plan.run.id}: ${shown} of ${plan.source} on ${plan.run.label}${limit} (store ${storePath}).`;
+}
+
+/** `samples`, or with --epochs `sample epochs (20 samples × 3 epochs)`: what the run's items are. */
+function answers(plan: RunPlan): string {
+  const epochs = epochSettingsOf(plan.run);
+  return epochs
+    ? `sample epochs (${plan.samples.length / epochs.count} samples × ${epochs.count} epochs)`
+    : 'samples';
 }
 
 /** What the run would send and cost at most, told through `onReport`; nothing is sent or stored. */
@@ -203,6 +219,10 @@ async function dryRun(
         `${plan.samples.length - done} of ${plan.samples.length} items left to compute in this process; nothing is sent to a model.`);
   if (request.batch && plan.work.kind === 'model')
     report += `\n${await batchDryRun(plan.work, { store, request, samples: plan.samples.filter((sample) => !finished.has(sample.id)) })}`;
+  const epochs = epochSettingsOf(plan.run);
+  // Every epoch is a request: the counts and costs are of all of them.
+  if (epochs)
+    report += `\nEach sample ${epochs.count} times (--epochs ${epochs.count}): the counts and costs above are of every epoch.`;
   hooks.onReport?.(plan.limit ? `${report}\nThe run is ${describeSampleLimit(plan.limit)}.` : report);
   return emptySummary(plan.samples.length, plan.samples.length - done, false);
 }

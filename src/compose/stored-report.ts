@@ -1,3 +1,4 @@
+import { describeEpochs, epochSettingsOf } from '../core/epochs.js';
 import type { RunWithResults } from '../core/run-record.js';
 import type { Suite, SuiteReportOptions } from '../core/suite.js';
 import { limitedRuns, renderLimitedText } from '../report/limited-runs.js';
@@ -28,9 +29,16 @@ export function storedReport<Report>(
   return suite.report(storedRuns(store, suite as Suite, filter), options);
 }
 
-/** The text report a run command ends with: the suite's report of the run, and what --limit left out. */
+/**
+ * The text report a run command ends with: the suite's report of the run, what --limit left out,
+ * and a run of `--epochs K`'s epochs and reducers (its scores are each sample's reduced epochs).
+ */
 export function storedRunText<Report>(store: Store, suite: Suite<Report>, runId: string): string {
   const runs = storedRuns(store, suite as Suite, { runIds: [runId] });
   const limited = renderLimitedText(limitedRuns(runs));
-  return `${suite.renderText(suite.report(runs, {}), {})}${limited ? `\n\n${limited}` : ''}`;
+  const epochs = runs[0] ? epochSettingsOf(runs[0].run) : undefined;
+  const epochLine = epochs
+    ? `\n\nScores of ${runs[0]!.run.label}: ${describeEpochs(epochs)} (each sample's epoch scores reduced to one).`
+    : '';
+  return `${suite.renderText(suite.report(runs, {}), {})}${limited ? `\n\n${limited}` : ''}${epochLine}`;
 }

@@ -2,6 +2,7 @@ export * from './answer-text.js';
 export * from './batch-client.js';
 export * from './chat-model.js';
 export * from './embedding-model.js';
+export * from './epochs.js';
 export * from './errors.js';
 export * from './optional-part.js';
 export * from './retriever.js';

@@ -31,6 +31,12 @@ export interface Sample {
     /** Keep only the last this many prompt tokens, when the model can truncate (else too_long gating). */
     truncatePromptTokens?: number;
   };
+  /**
+   * `run --epochs K`: which of the K answers this is (from 1), and the provider seed its request
+   * carries (absent: the provider takes none, its temperature varies the answers). Set by the run
+   * for epochs after the first only; never in a dataset file.
+   */
+  epoch?: { index: number; seed?: number };
 }
 
 /** A result's status, as the spec defines it. */

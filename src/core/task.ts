@@ -36,6 +36,12 @@ export interface Task<Gold = unknown> {
   readonly metrics: readonly string[];
   /** The metric a page shows first for one sample (a fraction in [0, 1]). */
   readonly primaryMetric: string;
+  /**
+   * How a sample's scores over `run --epochs K` become its score by default (`--epoch-reducer`
+   * overrides it): majority for a task scored right or wrong (a choice, a label), mean for graded
+   * scores; absent: mean.
+   */
+  readonly epochReducer?: 'mean' | 'majority' | 'max';
   /** The gold data every sample of this task carries. */
   readonly gold: GoldSchema<Gold>;
   /**

@@ -1,4 +1,5 @@
 import { GENERATION_SETTINGS } from '../core/chat-model.js';
+import { describeEpochs, epochSettingsOf } from '../core/epochs.js';
 import type { RunRecord } from '../core/run-record.js';
 import { renderRunNotesHtml, renderRunNotesText } from './run-notes.js';
 import { withSection } from './with-section.js';
@@ -10,8 +11,9 @@ const SETTING_NAMES = ['temperature', 'maxOutputTokens', ...GENERATION_SETTINGS]
 export interface RunSettings {
   runId: string;
   label: string;
+  /** The settings; a run of `--epochs K` adds `epochs` (K) and `epochReducers` (each task's reducer). */
   settings: Record<string, unknown>;
-  /** e.g. `temperature 0, maxOutputTokens 500, seed 42, extraBody {"top_k":20}`. */
+  /** e.g. `temperature 0, maxOutputTokens 500, seed 42, extraBody {"top_k":20}` (`; 3 epochs, mean` with epochs). */
   text: string;
 }
 
@@ -45,7 +47,16 @@ export function runSettings(runs: ReadonlyArray<{ run: RunRecord }>): RunSetting
   return runs.flatMap(({ run }) => {
     const settings = generationSettingsOf(run);
     if (Object.keys(settings).length === 0) return [];
-    return [{ runId: run.id, label: run.label, settings, text: describeSettings(settings) }];
+    const epochs = epochSettingsOf(run);
+    if (!epochs) return [{ runId: run.id, label: run.label, settings, text: describeSettings(settings) }];
+    return [
+      {
+        runId: run.id,
+        label: run.label,
+        settings: { ...settings, epochs: epochs.count, epochReducers: epochs.reducers },
+        text: `${describeSettings(settings)}; ${describeEpochs(epochs)}`,
+      },
+    ];
   });
 }
 

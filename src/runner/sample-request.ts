@@ -59,6 +59,8 @@ export async function sampleRequest(
       : {}),
     // The protocol's stop sequences join the model's own.
     ...(protocolStop ? { stop: [...new Set([...(model.parameters.stop ?? []), ...protocolStop])] } : {}),
+    // An epoch after the first (`run --epochs`): its own seed, where the provider takes one.
+    ...(sample.epoch?.seed !== undefined ? { seed: sample.epoch.seed } : {}),
   };
   // A sample that asks for server-side truncation, on an endpoint that does it, is sent as it is.
   const truncatePromptTokens =
@@ -77,10 +79,27 @@ export async function sampleRequest(
     promptTokens,
     parameters,
     truncatePromptTokens,
-    keyParameters: truncatePromptTokens === undefined ? parameters : { ...parameters, truncatePromptTokens },
+    keyParameters: keyParametersOf(parameters, truncatePromptTokens, sample.epoch?.index),
     // Not sent, not cached: a too_long prompt is not hashed.
     digest: tooLong === undefined ? messagesDigest(messages) : '',
     tooLong,
+  };
+}
+
+/**
+ * What the cache key covers of the parameters: the truncation when there is one, and the epoch
+ * after the first (`run --epochs`: another answer to the same prompt is another request, also
+ * without a seed); epoch 1's key is that of a run without epochs.
+ */
+export function keyParametersOf(
+  parameters: ModelBinding['parameters'],
+  truncatePromptTokens: number | undefined,
+  epoch: number | undefined,
+): unknown {
+  return {
+    ...parameters,
+    ...(truncatePromptTokens !== undefined ? { truncatePromptTokens } : {}),
+    ...(epoch !== undefined && epoch > 1 ? { epoch } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { datasetPlan, type EvaluateDatasetRequest } from '../../compose/dataset-plan.js';
+import { epochPlan } from '../../compose/epoch-plan.js';
 import {
   type ExportRequestsOptions,
   type ExportSummary,
@@ -27,9 +28,17 @@ export async function exportRequestsCommand(
   const { output } = context;
   const hooks = { onNotice: (text: string) => output.stderr(`${text}\n`) };
   const definition = context.plugins.find((plugin) => plugin.suite.name === suite)?.run;
-  const plan: RunPlan = definition
+  const planned: RunPlan = definition
     ? await definition.plan(options, hooks)
     : await datasetPlan({ ...options, dataset: options.dataset! }, SUITES);
+  let plan: RunPlan;
+  try {
+    // Every epoch's request (`--epochs`), as the run sends them.
+    plan = epochPlan(planned, options);
+  } catch (error) {
+    await planned.close?.();
+    throw error;
+  }
   for (const notice of plan.notices ?? []) hooks.onNotice(notice);
   const summary = await exportRequests(plan, {
     out: options.out,

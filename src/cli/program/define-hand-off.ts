@@ -4,6 +4,7 @@ import { MedbenchError } from '../../core/errors.js';
 import { parseShard } from '../../runner/shard.js';
 import { exportRequestsCommand, importResponsesCommand } from '../commands/hand-off.js';
 import {
+  epochOptions,
   modelOptions,
   retryOptions,
   runSourceOptions,
@@ -34,7 +35,7 @@ export function defineHandOff(program: Command, context: ProgramContext): void {
       '--model <spec>',
       "the run's model, an OpenAI-style chat endpoint: a config name, openai-compatible:<model>@<base URL>, openai:<model> (an azure-openai config entry too)",
     );
-  suiteRunOptions(retryOptions(modelOptions(exported), { forRuns: false }), plugins).action(
+  suiteRunOptions(epochOptions(retryOptions(modelOptions(exported), { forRuns: false })), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
       if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { countingProviders, specForms } from '../../compose/bind-model.js';
+import { parseEpochReducer } from '../../compose/epoch-plan.js';
 import { parseEnvironmentName } from '../../compose/parse-options.js';
 import type { CommandOption, SuitePlugin } from '../../compose/suite-plugin.js';
 import { MedbenchError } from '../../core/errors.js';
@@ -78,6 +79,21 @@ export function promptCacheOption(command: Command): Command {
   );
 }
 
+/** `--epochs K` and `--epoch-reducer`: each sample answered K times, and how its K scores become one (docs/epochs.md). */
+export function epochOptions(command: Command): Command {
+  return command
+    .option(
+      '--epochs <k>',
+      'answer each sample k times (default 1), each stored as a result of its own and cached per epoch: a provider seed per epoch where it takes one (openai-compatible, gemini, ollama …), else it needs --temperature above 0; a run of its own, and --dry-run and cost estimates count every epoch',
+      integer('--epochs', { min: 1, max: 1000 }),
+    )
+    .option(
+      '--epoch-reducer <reducer>',
+      "how a sample's epoch scores become its score: mean, majority, max or pass@k (unbiased; an epoch passes with score 1); default: each task's own (majority for right-or-wrong tasks, else mean); the report names it",
+      checked(parseEpochReducer),
+    );
+}
+
 /** How hard to try per request and per sample. */
 export function retryOptions(command: Command, options: { forRuns?: boolean } = {}): Command {
   if (options.forRuns !== false)
@@ -146,7 +162,7 @@ export function defineRun(program: Command, context: ProgramContext): void {
       ),
     ].join('; '),
   );
-  suiteRunOptions(promptCacheOption(retryOptions(modelOptions(run))), plugins).action(
+  suiteRunOptions(epochOptions(promptCacheOption(retryOptions(modelOptions(run)))), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
       if (command.getOptionValueSource('systemRole') !== 'cli') delete options.systemRole;

@@ -119,6 +119,8 @@ export function createClueTasks(resources: ClueResources, scoring: ClueScoring):
       name: 'mednli',
       metrics: ['accuracy'],
       primaryMetric: CLUE_PRIMARY_METRICS.mednli,
+      // Right or wrong: over --epochs, the answer most epochs give.
+      epochReducer: 'majority',
       gold: labelGold,
       failedScores: () => ({ accuracy: 0 }),
       score({ sample, rawOutput }) {
@@ -136,6 +138,8 @@ export function createClueTasks(resources: ClueResources, scoring: ClueScoring):
       name: 'longhealth',
       metrics: ['accuracy'],
       primaryMetric: CLUE_PRIMARY_METRICS.longhealth,
+      // Right or wrong: over --epochs, the answer most epochs give.
+      epochReducer: 'majority',
       gold: choiceGold,
       failedScores: () => ({ accuracy: 0 }),
       score({ sample, rawOutput }) {

@@ -1,4 +1,5 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
+import { withEpochs } from '../../metrics/epoch-results.js';
 import { clueUnitOf } from './clue-intervals.js';
 import {
   buildClueReport,
@@ -74,7 +75,7 @@ function clueLeaderboard(report: ClueReport): Leaderboard {
 }
 
 /** CLUE: six clinical tasks, Level 1 and Level 2 scores. */
-export const clueSuite: Suite<ClueReport> = {
+export const clueSuite: Suite<ClueReport> = withEpochs({
   name: 'clue',
   title: 'CLUE',
   firstRun: 'Run `medbench run clue --data <folder> --model baseline` first, or check --home.',
@@ -92,4 +93,4 @@ export const clueSuite: Suite<ClueReport> = {
   renderHtml: renderClueHtml,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => clueLeaderboard(buildClueReport(runs)),
-};
+});

@@ -12,6 +12,8 @@ export const countingTask: Task<CountingGold> = {
   name: 'counting',
   metrics: ['esm', 'ssm'],
   primaryMetric: 'esm',
+  // Right or wrong: over --epochs, the answer most epochs give.
+  epochReducer: 'majority',
   gold: countingGold,
   failedScores: () => ({ esm: 0, ssm: 0 }),
   score({ sample, rawOutput }: ScoreInput<CountingGold>): ScoredOutput {

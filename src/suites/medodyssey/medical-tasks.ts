@@ -60,6 +60,8 @@ export const termTask: Task<z.infer<typeof termGold>> = {
   name: 'term',
   metrics: ['esm', 'ssm'],
   primaryMetric: 'esm',
+  // Exact match, right or wrong: over --epochs, the answer most epochs give.
+  epochReducer: 'majority',
   gold: termGold,
   failedScores: () => ({ esm: 0, ssm: 0 }),
   score({ sample, rawOutput, mode }: ScoreInput<z.infer<typeof termGold>>): ScoredOutput {
@@ -157,6 +159,8 @@ export const caseTask: Task<z.infer<typeof caseGold>> = {
   name: 'case',
   metrics: ['esm', 'ssm'],
   primaryMetric: 'esm',
+  // Exact match, right or wrong: over --epochs, the answer most epochs give.
+  epochReducer: 'majority',
   gold: caseGold,
   failedScores: () => ({ esm: 0, ssm: 0 }),
   score({ sample, rawOutput, mode }: ScoreInput<z.infer<typeof caseGold>>): ScoredOutput {

@@ -24,6 +24,8 @@ export const niahTask: Task<NiahGold> = {
   name: 'niah',
   metrics: ['esm', 'ssm'],
   primaryMetric: 'esm',
+  // Right or wrong: over --epochs, the answer most epochs give.
+  epochReducer: 'majority',
   gold: niahGold,
   failedScores: () => ({ esm: 0, ssm: 0 }),
   score({ sample, rawOutput, mode }: ScoreInput<NiahGold>): ScoredOutput {

@@ -1,5 +1,6 @@
 import { answerWithoutThinking } from '../../core/answer-text.js';
 import type { Leaderboard, Suite } from '../../core/suite.js';
+import { withEpochs } from '../../metrics/epoch-results.js';
 import { countedInTables, TEN_DATASETS } from './aggregate.js';
 import {
   medodysseyFigures,
@@ -52,7 +53,7 @@ function medodysseyLeaderboard(runs: Parameters<Suite['leaderboard']>[0]): Leade
 }
 
 /** MedOdyssey (Fan et al.): long-context NIAH, Counting and the medical tasks. */
-export const medodysseySuite: Suite<MedOdysseyReport> = {
+export const medodysseySuite: Suite<MedOdysseyReport> = withEpochs({
   name: 'medodyssey',
   title: 'MedOdyssey',
   tasks: medodysseyTasks,
@@ -97,4 +98,4 @@ export const medodysseySuite: Suite<MedOdysseyReport> = {
   renderHtml: renderMedOdysseyHtml,
   runCount: (report) => report.runs.length,
   leaderboard: medodysseyLeaderboard,
-};
+});

@@ -95,8 +95,8 @@ export async function cluePlan(request: SuiteRunRequest, hooks: RunHooks): Promi
         : clueBaselineWork(
             createClueBaseline({ resources, scoring, codePool: build.record.codePool, seed: 1 }),
           ),
-      finish: (store, runHooks) =>
-        addBertScores(store, run.id, bertscore, encoders, (text) => runHooks.onNotice?.(text)),
+      finish: (store, runHooks, finished) =>
+        addBertScores(store, finished.id, bertscore, encoders, (text) => runHooks.onNotice?.(text)),
       close: () => closeBertScoreEncoders(encoders),
     };
   } catch (error) {

@@ -1,0 +1,89 @@
+import {
+  type EpochReducerName,
+  type EpochSettings,
+  epochOfSampleId,
+  epochSettingsOf,
+} from '../core/epochs.js';
+import type { RunWithResults, StoredResult } from '../core/run-record.js';
+import type { SampleScores } from '../core/sample.js';
+import type { Suite } from '../core/suite.js';
+import { type EpochReducer, reduceEpochs } from './uncertainty/index.js';
+
+/** A reducer's name as `reduceEpochs` takes it (`pass@3` → `{ passAt: 3 }`), k at most the epochs there are. */
+export function epochReducerOf(name: EpochReducerName, epochs: number): EpochReducer {
+  const passAt = /^pass@(\d+)$/.exec(name);
+  return passAt ? { passAt: Math.min(Number(passAt[1]), epochs) } : (name as EpochReducer);
+}
+
+/** What a sample's epochs add up to: tokens and cost summed (null when no epoch has them). */
+function summed(
+  rows: readonly StoredResult[],
+  field: 'inputTokens' | 'outputTokens' | 'cost',
+): number | null {
+  let total: number | null = null;
+  for (const row of rows) if (row[field] !== null) total = (total ?? 0) + (row[field] as number);
+  return total;
+}
+
+/** One sample from its epochs' rows: every metric reduced, tokens and cost summed, answered when any epoch was. */
+function reducedRow(
+  rows: readonly StoredResult[],
+  sampleId: string,
+  reducer: EpochReducerName,
+): StoredResult {
+  const first = rows[0]!;
+  const metrics = new Set(rows.flatMap((row) => Object.keys(row.scores)));
+  const scores: SampleScores = {};
+  for (const metric of metrics) {
+    const values = rows.map((row) => row.scores[metric]).filter((value) => value !== undefined);
+    scores[metric] = reduceEpochs(values, epochReducerOf(reducer, values.length));
+  }
+  const answered = rows.find((row) => row.status === 'ok') ?? first;
+  return {
+    ...answered,
+    sampleId,
+    scores,
+    inputTokens: summed(rows, 'inputTokens'),
+    outputTokens: summed(rows, 'outputTokens'),
+    cost: summed(rows, 'cost'),
+  };
+}
+
+/**
+ * A run of `--epochs K`'s results, one per sample: each sample's epoch rows (`<id>#epoch<e>`)
+ * reduced by its task's reducer (`epochSettingsOf`). A run of one epoch: its results as they are.
+ */
+export function reduceEpochResults(run: RunWithResults, settings = epochSettingsOf(run.run)): RunWithResults {
+  if (!settings) return run;
+  const bySample = new Map<string, StoredResult[]>();
+  for (const result of run.results) {
+    const { sampleId } = epochOfSampleId(result.sampleId);
+    const rows = bySample.get(sampleId);
+    if (rows) rows.push(result);
+    else bySample.set(sampleId, [result]);
+  }
+  const results = [...bySample].map(([sampleId, rows]) =>
+    reducedRow(rows, sampleId, reducerOfTask(settings, rows[0]!.task)),
+  );
+  return { run: run.run, results };
+}
+
+function reducerOfTask(settings: EpochSettings, task: string): EpochReducerName {
+  return settings.reducers[task] ?? 'mean';
+}
+
+/**
+ * The suite whose report and leaderboard see one result per sample, each sample's epochs reduced
+ * (`reduceEpochResults`); runs of one epoch are read as they are.
+ */
+export function withEpochs<Report>(suite: Suite<Report>): Suite<Report> {
+  return {
+    ...suite,
+    report: (runs, options) =>
+      suite.report(
+        runs.map((run) => reduceEpochResults(run)),
+        options,
+      ),
+    leaderboard: (runs) => suite.leaderboard(runs.map((run) => reduceEpochResults(run))),
+  };
+}
