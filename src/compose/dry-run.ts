@@ -19,17 +19,31 @@ function promptTokens(sample: Sample, model: ModelBinding): number | undefined {
   return messages.reduce((sum, message) => sum + tokenizer.count(message.content), 0);
 }
 
+/** The samples left whose prompts the model's tokenizer counts now (the dataset has no count of it). */
+function countedNow(samples: readonly Sample[], model: ModelBinding, finished: ReadonlySet<string>): number {
+  const name = model.tokenizer?.name;
+  if (name === undefined) return 0;
+  return samples.filter((sample) => !finished.has(sample.id) && sample.promptTokens[name] === undefined)
+    .length;
+}
+
 /**
  * What a run would send, per task, without sending anything: samples, those already stored,
  * those beyond the window, prompt tokens and the output limit of what is left, and the most it
- * may cost at the model's prices (every output at its full limit).
+ * may cost at the model's prices (every output at its full limit). Prompts the dataset holds no
+ * count of under the model's tokenizer are counted now, told through `onStage` (minutes on a long grid).
  */
 export function dryRunReport(
   samples: readonly Sample[],
   model: ModelBinding,
   finished: ReadonlySet<string>,
+  onStage?: (stage: string, done: number, total: number) => void,
 ): string {
   const byTask = new Map<string, TaskEstimate>();
+  const toCount = countedNow(samples, model, finished);
+  const stage = `dry run: counting prompt tokens with ${model.tokenizer?.name} (the build did not count them)`;
+  let counted = 0;
+  if (toCount > 0) onStage?.(stage, 0, toCount);
   for (const sample of samples) {
     const entry = byTask.get(sample.task) ?? {
       samples: 0,
@@ -45,6 +59,8 @@ export function dryRunReport(
       continue;
     }
     const tokens = promptTokens(sample, model) ?? Buffer.byteLength(sample.prompt, 'utf8');
+    if (toCount > 0 && sample.promptTokens[model.tokenizer!.name] === undefined)
+      onStage?.(stage, ++counted, toCount);
     if (model.contextWindow !== undefined && model.tokenizer && tokens > model.contextWindow) {
       entry.tooLong++;
       continue;
@@ -67,11 +83,11 @@ export function dryRunReport(
     for (const key of Object.keys(total) as Array<keyof TaskEstimate>) total[key] += entry[key];
     return `${task}\t${entry.samples}\t${entry.done}\t${entry.tooLong}\t${entry.inputTokens}\t${entry.outputTokens}\t${cost(entry)}`;
   });
-  const counted = model.tokenizer
+  const unit = model.tokenizer
     ? `${model.tokenizer.name} tokens`
     : 'UTF-8 bytes (no tokenizer known: an upper bound)';
   return [
-    `Dry run: nothing was sent or stored. ${model.label}; prompt sizes in ${counted}; cost at most, every output at its full limit${prices ? '' : ' (no prices for this model: give "prices" in the config)'}.`,
+    `Dry run: nothing was sent or stored. ${model.label}; prompt sizes in ${unit}; cost at most, every output at its full limit${prices ? '' : ' (no prices for this model: give "prices" in the config)'}.`,
     'task\tsamples\talready stored\ttoo_long\tprompt tokens to send\toutput token limit\tcost at most',
     ...lines,
     `all\t${total.samples}\t${total.done}\t${total.tooLong}\t${total.inputTokens}\t${total.outputTokens}\t${cost(total)}`,
