@@ -27,9 +27,11 @@ export async function exportRequestsCommand(
   const { output } = context;
   const hooks = { onNotice: (text: string) => output.stderr(`${text}\n`) };
   const definition = context.plugins.find((plugin) => plugin.suite.name === suite)?.run;
+  // Nothing is sent, as in a dry run: a key that is not set is no error (the run that sends asks for it).
+  const planned = { ...options, dryRun: true };
   const plan: RunPlan = definition
-    ? await definition.plan(options, hooks)
-    : await datasetPlan({ ...options, dataset: options.dataset! }, SUITES);
+    ? await definition.plan(planned, hooks)
+    : await datasetPlan({ ...planned, dataset: options.dataset! }, SUITES);
   for (const notice of plan.notices ?? []) hooks.onNotice(notice);
   const summary = await exportRequests(plan, {
     out: options.out,
