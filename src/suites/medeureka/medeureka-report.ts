@@ -1,6 +1,7 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import type { ReportTable } from '../../core/suite.js';
 import { RETRIEVAL_CUTOFFS } from '../../metrics/retrieval.js';
+import { displayLabels } from '../../report/display-labels.js';
 import { escapeHtml } from '../../report/escape-html.js';
 import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderLineChart } from '../../report/svg-line-chart.js';
@@ -58,6 +59,7 @@ const datasetByName = new Map(MEDEUREKA_DATASETS.map((dataset) => [dataset.name,
 export function buildMedEurekaReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
 ): MedEurekaReport {
+  const labels = displayLabels(runs);
   return {
     suite: 'medeureka',
     generatedAt: new Date().toISOString(),
@@ -76,7 +78,7 @@ export function buildMedEurekaReport(
       }
       return {
         runId: run.id,
-        label: run.label,
+        label: labels.get(run.id)!,
         ...runSummary(run, results),
         model: run.model,
         datasets,
