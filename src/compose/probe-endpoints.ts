@@ -51,6 +51,23 @@ export async function probeEndpoints(
   return down.length === 1 ? [] : unreachable;
 }
 
+/**
+ * `probeEndpoints` for a run: when no endpoint can be reached, the check's error is returned rather
+ * than thrown, for the run to fail with at its first request, at once and without retries; answers
+ * the response cache holds (an engine's, imported) need no server.
+ */
+export async function checkBeforeRun(
+  model: ModelBinding,
+  options: Parameters<typeof probeEndpoints>[1],
+): Promise<{ downAtStart: EndpointDown[]; unreachable?: MedbenchError }> {
+  try {
+    return { downAtStart: await probeEndpoints(model, options) };
+  } catch (error) {
+    if (!MedbenchError.is(error) || error.code !== 'ENDPOINT_UNREACHABLE') throw error;
+    return { downAtStart: [], unreachable: error };
+  }
+}
+
 /** An endpoint's error at the check before the run, saying so. */
 function atTheCheck(error: MedbenchError): MedbenchError {
   return new MedbenchError({

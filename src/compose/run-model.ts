@@ -1,4 +1,5 @@
 import type { BatchProgress } from '../core/batch-client.js';
+import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
@@ -16,7 +17,7 @@ import { RequestClaims } from '../store/request-claims.js';
 import type { Store } from '../store/store.js';
 import type { MedbenchConfig } from './config.js';
 import { redactKnownSecrets } from './known-secrets.js';
-import { probeEndpoints } from './probe-endpoints.js';
+import { checkBeforeRun } from './probe-endpoints.js';
 import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
 
 /** How hard medbench tries per request and per sample; every field has a flag and a config default. */
@@ -98,15 +99,19 @@ export async function runModel(options: {
   checkRestrictedData(options.model, options.restricted);
   // Only when something is left to send: a finished run resumes without its server.
   const finished = options.store.finishedSampleIds(options.run.id);
-  const downAtStart = options.samples.some((sample) => !finished.has(sample.id))
-    ? await probeEndpoints(options.model, {
+  const { downAtStart, unreachable } = options.samples.some((sample) => !finished.has(sample.id))
+    ? await checkBeforeRun(options.model, {
         signal: options.hooks?.abortSignal,
         onNotice: options.hooks?.onNotice,
       })
-    : [];
+    : { downAtStart: [] };
   const defaults = options.defaults ?? {};
   const hooks = options.hooks ?? {};
-  const policy = retryPolicyFrom(options.retry, defaults);
+  // Unreachable at the check: the first request that needs the server fails at once, with the check's error.
+  const policy = {
+    ...retryPolicyFrom(options.retry, defaults),
+    ...(unreachable ? { unreachableMs: 0 } : {}),
+  };
   const claims = RequestClaims.beside(options.store.path);
   try {
     return await runSamples({
@@ -135,6 +140,10 @@ export async function runModel(options: {
       ...(options.onResult ? { onResult: options.onResult } : {}),
       ...(options.batchAnswers ? { batchAnswers: options.batchAnswers } : {}),
     });
+  } catch (error) {
+    throw unreachable && MedbenchError.is(error) && error.code === 'ENDPOINT_UNREACHABLE'
+      ? unreachable
+      : error;
   } finally {
     claims.close();
   }
