@@ -135,7 +135,10 @@ export function terminalSession(output: CommandOutput): { hooks: RunHooks; dispo
         process.exitCode = EXIT.interrupted;
       }
     },
-    onReport: (text) => output.stdout(`${text}\n`),
+    onReport: (text) => {
+      stages.finish();
+      output.stdout(`${text}\n`);
+    },
   };
   return {
     hooks,

@@ -175,6 +175,8 @@ export async function bindModel(options: {
     maxOutputTokens: overrides.maxOutputTokens ?? modelConfig.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     ...settings,
   };
+  // The optional part before the key (installing comes before configuring); a dry run needs neither.
+  if (!options.dryRun) await provider.loadPart?.();
   const endpoints = await bindEndpoints({
     provider,
     list,

@@ -14,9 +14,9 @@ export interface EndpointDown {
  * deployment or key fails here with the setting named, and a window the model cannot hold is
  * refused rather than silently cut by the server. Those that are down (unreachable, reset, timed
  * out, a server error) are returned for the run to leave resting while the others serve. When
- * every one of several is down and none can be reached, the first one's error stops the run; when
- * some answered a server error, the run starts on those and its retries decide, as it does for a
- * model's only endpoint.
+ * none can be reached (a model's only endpoint, or every one of several: refused, no such host, no
+ * connection), the run stops at once with the first one's error: retries are for what fails during
+ * a run. When some answered a server error, the run starts on those and its retries decide.
  */
 export async function probeEndpoints(
   model: ModelBinding,
@@ -43,11 +43,37 @@ export async function probeEndpoints(
       });
   }
   if (down.length < model.endpoints.length) return down;
-  // None answered its check. One endpoint: its run's retries decide (a server starting, a passing
-  // 503). Several, none reachable: the run cannot start. Several, some with a server error that
-  // may pass: the run starts on those and its retries decide (the unreachable ones rest meanwhile).
-  if (down.length === 1) return [];
+  // None answered its check. None reachable: the run cannot start. Some with a server error that may
+  // pass (a server starting, a passing 503): the run starts on those and its retries decide (the
+  // unreachable ones rest meanwhile; a model's only endpoint is not left resting).
   const unreachable = down.filter(({ error }) => error.code === 'ENDPOINT_UNREACHABLE');
-  if (unreachable.length === down.length) throw down[0]!.error;
-  return unreachable;
+  if (unreachable.length === down.length) throw atTheCheck(down[0]!.error);
+  return down.length === 1 ? [] : unreachable;
+}
+
+/**
+ * `probeEndpoints` for a run: when no endpoint can be reached, the check's error is returned rather
+ * than thrown, for the run to fail with at its first request, at once and without retries; answers
+ * the response cache holds (an engine's, imported) need no server.
+ */
+export async function checkBeforeRun(
+  model: ModelBinding,
+  options: Parameters<typeof probeEndpoints>[1],
+): Promise<{ downAtStart: EndpointDown[]; unreachable?: MedbenchError }> {
+  try {
+    return { downAtStart: await probeEndpoints(model, options) };
+  } catch (error) {
+    if (!MedbenchError.is(error) || error.code !== 'ENDPOINT_UNREACHABLE') throw error;
+    return { downAtStart: [], unreachable: error };
+  }
+}
+
+/** An endpoint's error at the check before the run, saying so. */
+function atTheCheck(error: MedbenchError): MedbenchError {
+  return new MedbenchError({
+    code: error.code,
+    message: `${error.message.replace(/\.$/, '')} at the check before the run: no sample was sent.`,
+    ...(error.hint ? { hint: error.hint } : {}),
+    cause: error,
+  });
 }

@@ -1,4 +1,5 @@
 import type { BatchProgress } from '../core/batch-client.js';
+import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
 import type { Sample } from '../core/sample.js';
 import type { Task } from '../core/task.js';
@@ -17,7 +18,7 @@ import type { Store } from '../store/store.js';
 import type { MedbenchConfig } from './config.js';
 import { redactKnownSecrets } from './known-secrets.js';
 import { holdForSync } from './model-hold.js';
-import { probeEndpoints } from './probe-endpoints.js';
+import { checkBeforeRun } from './probe-endpoints.js';
 import { checkRestrictedData, type DataRestriction } from './restricted-data.js';
 
 /** How hard medbench tries per request and per sample; every field has a flag and a config default. */
@@ -117,39 +118,49 @@ async function sendSamples(
 ): Promise<RunSummary> {
   // Only when something is left to send: a finished run resumes without its server.
   const finished = options.store.finishedSampleIds(options.run.id);
-  const downAtStart = options.samples.some((sample) => !finished.has(sample.id))
-    ? await probeEndpoints(options.model, {
+  const { downAtStart, unreachable } = options.samples.some((sample) => !finished.has(sample.id))
+    ? await checkBeforeRun(options.model, {
         signal: options.hooks?.abortSignal,
         onNotice: options.hooks?.onNotice,
       })
-    : [];
+    : { downAtStart: [] };
   const defaults = options.defaults ?? {};
   const hooks = options.hooks ?? {};
-  const policy = retryPolicyFrom(options.retry, defaults);
-  return await runSamples({
-    store: options.store,
-    run: options.run,
-    samples: options.samples,
-    tasks: options.tasks,
-    model: options.model,
-    retry: policy,
-    timeoutMs: options.retry.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    sampleTimeoutMs: options.retry.sampleTimeoutMs ?? defaults.sampleTimeoutMs ?? DEFAULT_SAMPLE_TIMEOUT_MS,
-    failFast: options.retry.failFast ?? false,
-    ...(options.retry.maxCost !== undefined ? { maxCost: options.retry.maxCost } : {}),
-    ...(hooks.stopSignal ? { stopSignal: hooks.stopSignal } : {}),
-    ...(hooks.abortSignal ? { abortSignal: hooks.abortSignal } : {}),
-    ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
-    onRetry: (event) => hooks.onRetry?.(event, policy),
-    downAtStart,
-    onEndpointDown: ({ endpoint, error, restMs }) =>
-      hooks.onNotice?.(
-        `warning: ${endpoint} failed (${redactKnownSecrets(error.message)}); its samples go to the other endpoints, and it is tried again in ${Math.round(restMs / 1000)} s.`,
-      ),
-    redact: redactKnownSecrets,
-    claims,
-    redactText: options.redactText ?? false,
-    ...(options.onResult ? { onResult: options.onResult } : {}),
-    ...(options.batchAnswers ? { batchAnswers: options.batchAnswers } : {}),
-  });
+  // Unreachable at the check: the first request that needs the server fails at once, with the check's error.
+  const policy = {
+    ...retryPolicyFrom(options.retry, defaults),
+    ...(unreachable ? { unreachableMs: 0 } : {}),
+  };
+  try {
+    return await runSamples({
+      store: options.store,
+      run: options.run,
+      samples: options.samples,
+      tasks: options.tasks,
+      model: options.model,
+      retry: policy,
+      timeoutMs: options.retry.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      sampleTimeoutMs: options.retry.sampleTimeoutMs ?? defaults.sampleTimeoutMs ?? DEFAULT_SAMPLE_TIMEOUT_MS,
+      failFast: options.retry.failFast ?? false,
+      ...(options.retry.maxCost !== undefined ? { maxCost: options.retry.maxCost } : {}),
+      ...(hooks.stopSignal ? { stopSignal: hooks.stopSignal } : {}),
+      ...(hooks.abortSignal ? { abortSignal: hooks.abortSignal } : {}),
+      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+      onRetry: (event) => hooks.onRetry?.(event, policy),
+      downAtStart,
+      onEndpointDown: ({ endpoint, error, restMs }) =>
+        hooks.onNotice?.(
+          `warning: ${endpoint} failed (${redactKnownSecrets(error.message)}); its samples go to the other endpoints, and it is tried again in ${Math.round(restMs / 1000)} s.`,
+        ),
+      redact: redactKnownSecrets,
+      claims,
+      redactText: options.redactText ?? false,
+      ...(options.onResult ? { onResult: options.onResult } : {}),
+      ...(options.batchAnswers ? { batchAnswers: options.batchAnswers } : {}),
+    });
+  } catch (error) {
+    throw unreachable && MedbenchError.is(error) && error.code === 'ENDPOINT_UNREACHABLE'
+      ? unreachable
+      : error;
+  }
 }

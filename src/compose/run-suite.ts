@@ -214,7 +214,7 @@ async function dryRun(
   if (request.batch && plan.work.kind !== 'model') throw batchRefused(plan);
   let report =
     plan.work.kind === 'model'
-      ? dryRunReport(plan.samples, plan.work.model, finished)
+      ? dryRunReport(plan.samples, plan.work.model, finished, hooks.onStage)
       : (plan.work.dryRun?.(plan.samples.length - done, done, finished) ??
         `${plan.samples.length - done} of ${plan.samples.length} items left to compute in this process; nothing is sent to a model.`);
   if (request.batch && plan.work.kind === 'model')

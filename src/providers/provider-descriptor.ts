@@ -95,6 +95,11 @@ export interface ProviderDescriptor<Shape extends z.ZodRawShape = z.ZodRawShape>
   signIn: string;
   /** A missing key is an error before anything is sent (paid APIs). */
   keyRequired: boolean;
+  /**
+   * Loads the optional part its adapter needs (`loadOptionalPart`), before any key is read, when a
+   * run will send: a part not installed is reported first (installing comes before configuring).
+   */
+  loadPart?(): Promise<unknown>;
   /** The endpoint fields of this provider alone (zod), beside those every endpoint has. */
   settings?: Shape;
   /** The checks of one endpoint its fields cannot state alone (a field it needs, a combination). */

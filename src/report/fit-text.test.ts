@@ -51,6 +51,23 @@ describe('fitTextToWidth', () => {
     ]);
   });
 
+  it('repeats every column that says what a row is (the usage table: Model, Run, Task), a run id of digits too', () => {
+    const usage = renderTextTable(
+      ['Model', 'Run', 'Task', 'Samples', 'Sent', 'Input tokens', 'Output tokens', 'Cost'],
+      [
+        ['gpt-4o', '3f9a0c1e', 'niah', '20', '20', '10,243', '5,000', '0.0756'],
+        ['gpt-4o', '12345678', 'counting', '28', '28', '1,203,244', '700', '3.0151'],
+      ],
+    );
+    const parts = textSections(fitTextToWidth(usage, 50));
+    expect(parts.length).toBeGreaterThan(1);
+    // The label columns as the whole table has them: 'gpt-4o  3f9a0c1e      niah' (26 characters).
+    const labels = usage.split('\n').map((line) => line.slice(0, 26));
+    expect(labels[0]).toBe('Model        Run      Task');
+    for (const part of parts) expect(part.split('\n').map((line) => line.slice(0, 26))).toEqual(labels);
+    expect(parts.join('\n')).toContain('0.0756');
+  });
+
   it('leaves prose, and a table that fits, as they are', () => {
     expect(fitTextToWidth('  one two three four', 12)).toBe('  one two three four');
     expect(fitTextToWidth(`T\n${wide}`, 80)).toBe(`T\n${wide}`);

@@ -1,6 +1,6 @@
 /**
  * A text report laid out for a terminal `width` columns wide: a table wider than that is split by
- * columns into parts that each repeat its label columns. Prose is left as it is: a terminal wraps
+ * columns into parts that each repeat its label columns (those that say what a row is). Prose is left as it is: a terminal wraps
  * it readably (and a search finds its sentences whole), while a wrapped table row is unreadable.
  * Tables are found as `renderTextTable` draws them: a header, a rule of dashes, rows.
  */
@@ -30,11 +30,30 @@ function isRow(line: string, spans: readonly Span[]): boolean {
   });
 }
 
-/** The table's label columns: the first, and the second when the first is left blank under a group (Model, Depth). */
+/** A cell that names (a model, a task, a run) rather than measures: it has a letter and is no number. */
+function names(cell: string): boolean {
+  return /\p{L}/u.test(cell) && !/^[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?%?$/i.test(cell);
+}
+
+/**
+ * The table's label columns, repeated in every part: the leading columns that name what a row is
+ * (Model, Run, Task), up to the last one that names before two measuring columns in a row (a run id
+ * of digits alone between two naming columns stays a label); the second too when the first is left
+ * blank under a group (Model, Depth). At least one column is left to split.
+ */
 function labelColumns(rows: readonly string[][], spans: readonly Span[]): number {
   if (spans.length < 3) return 1;
-  const grouped = rows.some((chars) => chars.slice(0, spans[0]!.end).join('').trim() === '');
-  return grouped ? 2 : 1;
+  const column = (span: Span) => rows.map((chars) => chars.slice(span.start, span.end).join('').trim());
+  let labels = 1;
+  let measuring = 0;
+  for (let index = 1; index < spans.length - 1 && measuring < 2; index++) {
+    if (column(spans[index]!).some(names)) {
+      labels = index + 1;
+      measuring = 0;
+    } else measuring++;
+  }
+  const grouped = column(spans[0]!).some((cell) => cell === '');
+  return Math.max(labels, grouped ? 2 : 1);
 }
 
 /** The table's columns in parts of at most `width` characters, each behind the label columns. */

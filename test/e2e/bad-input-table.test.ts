@@ -677,6 +677,11 @@ const CASES: Case[] = [
     'no-draws.json',
   ),
   failure(
+    'the shipped draws (--counting-draws alone) on a grid they were not read from',
+    () => build('--task', 'counting', '--lang', 'zh', '--levels', '1000', '--counting-draws'),
+    'assets/medodyssey/counting-draws.json: entry 0 is acquisition_1 at level 4000',
+  ),
+  failure(
     'a draws file with a syntax error',
     () => build('--task', 'counting', '--counting-draws', at('draws-syntax.json')),
     'draws-syntax.json:1:',

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,26 @@ describe('--dry-run needs no API key: it sends nothing (built CLI)', () => {
     expect(sent.stderr).toContain(
       'error [MISSING_SECRET] The environment variable MEDBENCH_UNSET_KEY is not set.',
     );
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('a model without a tokenizer of its own (Gemini): estimated with the one the warning names, said once', async () => {
+    const home = temporaryHome();
+    const run = ['--home', home, 'run', '--dataset', dataset, '--model', 'gemini:gemini-2.5-flash'];
+    const dry = await runCli([...run, '--context-window', '1000000', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toContain('too_long is judged with o200k_base, an estimate');
+    expect(dry.stdout).toContain(
+      'prompt sizes in o200k_base tokens (an estimate: no tokenizer is known for gemini-2.5-flash)',
+    );
+    expect(dry.stdout).not.toContain('UTF-8');
+    // The estimate is the tokens the run would judge too_long by: the build counted o200k_base.
+    const built = readFileSync(dataset, 'utf8').split('\n').slice(1).filter(Boolean);
+    const tokens = built.reduce((sum, line) => sum + JSON.parse(line).promptTokens.o200k_base, 0);
+    expect(dry.stdout).toMatch(new RegExp(`^all\t20\t0\t0\t${tokens}\t`, 'm'));
+    // A window below the prompts: too_long by the same estimate.
+    const small = await runCli([...run, '--context-window', '100', '--dry-run']);
+    expect(small.stdout).toMatch(/^all\t20\t0\t20\t0\t0\t/m);
     rmSync(home, { recursive: true, force: true });
   });
 

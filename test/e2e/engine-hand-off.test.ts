@@ -201,6 +201,34 @@ describe('engine hand-off: export requests → an engine answers the file → im
     expect(storeSnapshot(home)).toEqual(snapshot);
   });
 
+  it('needs no API key: it sends nothing (as --dry-run); the run that sends asks for it', async () => {
+    const home = temporaryHome();
+    const out = join(scratch, 'keyless.jsonl');
+    const config = join(scratch, 'keyless.config.json');
+    // The key variable is left out of the child's environment (runCli passes only PATH and HOME).
+    const endpoints = [{ baseURL: `${server.url}/v1`, apiKeyEnv: 'MEDBENCH_UNSET_KEY' }];
+    writeFileSync(
+      config,
+      JSON.stringify({ models: { g: { provider: 'openai', model: 'gpt-4o', endpoints } } }),
+    );
+    const options = ['--dataset', dataset, '--model', 'g', '--config', config, '--context-window', '128000'];
+    const sent = server.requests.length;
+    const exported = await runCli([
+      ...['--home', home, 'export', 'requests', '--format', 'openai-batch', '--out', out],
+      ...options,
+    ]);
+    expect(exported.stderr).not.toMatch(/error \[/);
+    expect(exported.code).toBe(0);
+    expect(lines(out).length).toBeGreaterThan(0);
+    expect(server.requests).toHaveLength(sent);
+    const ran = await runCli(['--home', home, 'run', ...options]);
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain(
+      'error [MISSING_SECRET] The environment variable MEDBENCH_UNSET_KEY is not set.',
+    );
+    rmSync(home, { recursive: true, force: true });
+  });
+
   it('refuses a model without an OpenAI batch form, and a run with nothing to name', async () => {
     const home = temporaryHome();
     const out = join(scratch, 'never.jsonl');

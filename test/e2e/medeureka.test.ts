@@ -55,6 +55,27 @@ describe('medbench run medeureka (built CLI)', () => {
     expect(text).toContain('MedEureka — Exact HR@10 (%)');
   });
 
+  it('two runs under one label are told apart by their ids, as in the other suites', async () => {
+    const shared = temporaryHome();
+    try {
+      for (const model of ['bm25', 'lsa']) {
+        const result = await runCli([...twoTasks(shared), '--model', model, '--label', 'retriever']);
+        expect(result.code, result.stderr).toBe(0);
+      }
+      const report = JSON.parse(
+        (await runCli(['--home', shared, 'report', '--suite', 'medeureka', '--json'])).stdout,
+      );
+      const labels = report.runs.map((run: { runId: string; label: string }) => run.label);
+      expect(labels).toEqual(
+        report.runs.map((run: { runId: string }) => `retriever #${run.runId.slice(0, 6)}`),
+      );
+      const text = (await runCli(['--home', shared, 'report', '--suite', 'medeureka'])).stdout;
+      for (const label of labels) expect(text).toContain(`\n${label}  `);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
   it('a run cut short resumes: only the tasks without stored results are ranked again', async () => {
     const data = join(ROOT, 'samples', 'medeureka');
     const resumeHome = join(scratch, 'resume');

@@ -40,6 +40,27 @@ describe('progress and cost lines on stderr (built CLI)', () => {
     expect(result.stdout).toMatch(/^Wrote 20 samples/);
   });
 
+  it('run --dry-run with a tokenizer the build did not count: the prompts counted, as a progress line', async () => {
+    const home = temporaryHome();
+    const sent = server.requests.length;
+    const args = [...datasetRunArgs(home, dataset, server.url), '--tokenizer', 'llama3', '--dry-run'];
+    const result = await runCli(args);
+    expect(result.code).toBe(0);
+    const stage = 'dry run: counting prompt tokens with llama3 (the build did not count them)';
+    expect(result.stderr).toBe(`${stage} 0/20\n${stage} 20/20\n`);
+    expect(result.stdout).toContain('prompt sizes in llama3 tokens');
+    // Counted by the build (o200k_base): nothing to count, no line.
+    const counted = await runCli([
+      ...datasetRunArgs(home, dataset, server.url),
+      '--tokenizer',
+      'o200k_base',
+      '--dry-run',
+    ]);
+    expect(counted.stderr).toBe('');
+    expect(server.requests).toHaveLength(sent);
+    rmSync(home, { recursive: true, force: true });
+  });
+
   it('import medodyssey-outputs: files read, then the outputs stored', async () => {
     const home = temporaryHome();
     const published = join(ROOT, 'test', 'e2e', 'fixtures', 'published-release');

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { startEmbeddingTestServer } from '../support/embedding-test-server.js';
@@ -186,6 +187,48 @@ describe('Gemini --count-tokens endpoint', () => {
     for (const parts of system.filter(Boolean)) expect(counted).toContainEqual(parts);
     for (const count of server.counts)
       expect(count.path).toBe('/v1/models/gemini-2.5-flash:countTokens?tenant=radiology');
+  });
+});
+
+describe('Gemini without @google/genai installed', () => {
+  serving('gemini');
+  // The CLI as a user without the optional part runs it: a resolve hook that finds no @google/genai.
+  const withoutSdk = () => {
+    const hook = join(scratch, 'without-google-genai.mjs');
+    writeFileSync(
+      hook,
+      `import { registerHooks } from 'node:module';
+registerHooks({
+  resolve(specifier, context, next) {
+    if (specifier !== '@google/genai') return next(specifier, context);
+    const error = new Error("Cannot find package '@google/genai' imported from " + context.parentURL);
+    error.code = 'ERR_MODULE_NOT_FOUND';
+    throw error;
+  },
+});
+`,
+    );
+    return { NODE_OPTIONS: `--import ${pathToFileURL(hook).href}` };
+  };
+
+  it('and without its key: the part to install is reported first (installing comes before configuring), nothing sent', async () => {
+    const home = temporaryHome();
+    const endpoints = [{ baseURL: server.url, apiKeyEnv: 'GEMINI_KEY_FOR_TEST' }];
+    const path = config({ provider: 'gemini', model: 'gemini-2.5-flash', contextWindow: 1048576, endpoints });
+    const result = await runModel(home, path, withoutSdk());
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'error [PART_MISSING] Gemini and Vertex AI (providers "gemini" and "vertex-ai") needs @google/genai, which is not installed',
+    );
+    expect(result.stderr).toContain('npm install @google/genai@3.1.0');
+    expect(result.stderr).not.toContain('MISSING_SECRET');
+    // Its key given: the same error, before any sample; a dry run needs neither.
+    const keyed = await runModel(home, path, { ...withoutSdk(), GEMINI_KEY_FOR_TEST: 'AIza-checks-2a' });
+    expect(keyed.code).toBe(1);
+    expect(keyed.stderr).toContain('error [PART_MISSING]');
+    expect((await runModel(home, path, withoutSdk(), '--dry-run')).code).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    expect(storeSnapshot(home)).toBe('absent');
   });
 });
 

@@ -28,9 +28,11 @@ export async function exportRequestsCommand(
   const { output } = context;
   const hooks = { onNotice: (text: string) => output.stderr(`${text}\n`) };
   const definition = context.plugins.find((plugin) => plugin.suite.name === suite)?.run;
+  // Nothing is sent, as in a dry run: a key that is not set is no error (the run that sends asks for it).
+  const unsent = { ...options, dryRun: true };
   const planned: RunPlan = definition
-    ? await definition.plan(options, hooks)
-    : await datasetPlan({ ...options, dataset: options.dataset! }, SUITES);
+    ? await definition.plan(unsent, hooks)
+    : await datasetPlan({ ...unsent, dataset: options.dataset! }, SUITES);
   let plan: RunPlan;
   try {
     // Every epoch's request (`--epochs`), as the run sends them.

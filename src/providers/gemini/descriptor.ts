@@ -11,7 +11,7 @@ import {
   type EmbeddingFactoryOptions,
   type GenerationSetting,
 } from '../provider-descriptor.js';
-import { geminiIdentity } from './gemini-client.js';
+import { geminiIdentity, loadGeminiSdk } from './gemini-client.js';
 import { GEMINI_PRICING } from './gemini-pricing.js';
 
 /** What Gemini's generationConfig takes (the Gemini API and Vertex AI alike). */
@@ -62,6 +62,8 @@ export async function geminiEmbeddingModel(
   const { entry } = options;
   const { GeminiEmbeddingModel } = await import('./gemini-embedding-model.js');
   const apiKeyEnv = options.overrides.apiKeyEnv ?? entry.apiKeyEnv ?? keyEnv;
+  // The SDK before the key: installing comes before configuring.
+  if (!options.keysDeferred) await loadGeminiSdk();
   const apiKey = keyEnv && apiKeyEnv ? options.readSecret(apiKeyEnv) : undefined;
   if (keyEnv && !apiKey && !options.keysDeferred)
     throw new MedbenchError({
@@ -94,6 +96,7 @@ export const geminiProvider = defineProvider({
   transport: 'sdk',
   signIn: 'key (GEMINI_API_KEY)',
   keyRequired: true,
+  loadPart: loadGeminiSdk,
   capabilities: {
     tokenCounting: 'route',
     maxContext: true,

@@ -31,9 +31,14 @@ export function geminiIdentity(connection: GeminiConnection): string {
   return endpointIdentityWithHeaders(withQuery(url, connection.query), connection.headers);
 }
 
+/** The SDK (@google/genai, an optional part): PART_MISSING with its install command when it is not installed. */
+export function loadGeminiSdk(): Promise<typeof import('@google/genai')> {
+  return loadOptionalPart(OPTIONAL_PARTS.gemini, () => import('@google/genai'));
+}
+
 /** The SDK client; its own retries stay off (the runner retries). */
 export async function geminiClient(connection: GeminiConnection): Promise<GoogleGenAI> {
-  const { GoogleGenAI } = await loadOptionalPart(OPTIONAL_PARTS.gemini, () => import('@google/genai'));
+  const { GoogleGenAI } = await loadGeminiSdk();
   const { vertex } = connection;
   const httpOptions = {
     ...(connection.baseURL ? { baseUrl: connection.baseURL } : {}),

@@ -5,6 +5,7 @@ import {
   geminiEmbeddingModel,
   geminiModel,
 } from '../gemini/descriptor.js';
+import { loadGeminiSdk } from '../gemini/gemini-client.js';
 import { GEMINI_PRICING } from '../gemini/gemini-pricing.js';
 import { APPROVED_REMOTE } from '../openai-compatible/descriptor.js';
 import { defineEmbedding, defineProvider } from '../provider-descriptor.js';
@@ -30,6 +31,7 @@ export const vertexAIProvider = defineProvider({
   transport: 'sdk',
   signIn: 'Google ADC (no key)',
   keyRequired: false,
+  loadPart: loadGeminiSdk,
   settings: {
     /** The Google Cloud project. */
     project: z.string().min(1).optional(),

@@ -2,6 +2,7 @@ import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import type { ReportTable } from '../../core/suite.js';
 import { RETRIEVAL_CUTOFFS } from '../../metrics/retrieval.js';
 import type { IntervalSettings } from '../../metrics/uncertainty/index.js';
+import { displayLabels } from '../../report/display-labels.js';
 import { escapeHtml } from '../../report/escape-html.js';
 import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderLineChart } from '../../report/svg-line-chart.js';
@@ -77,6 +78,7 @@ export function buildMedEurekaReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
   options: { intervals?: IntervalSettings } = {},
 ): MedEurekaReport {
+  const labels = displayLabels(runs);
   return {
     suite: 'medeureka',
     generatedAt: new Date().toISOString(),
@@ -96,7 +98,7 @@ export function buildMedEurekaReport(
       }
       return {
         runId: run.id,
-        label: run.label,
+        label: labels.get(run.id)!,
         ...runSummary(run, results),
         model: run.model,
         datasets,

@@ -269,11 +269,15 @@ export function* buildSamples(options: BuildSamplesOptions, statistics: BuildSta
           if (refusal) throw refusal;
           const { parts, offsets } = assembler.assemble(haystackChars);
           const prompt = joinPromptParts(corpus, parts);
-          // Counts verified while fitting are full counts of this very prompt: reuse them.
+          // Counts made while fitting are of this very prompt: reuse them. Per-model, the tokenizers
+          // the sample is not fitted for count it from their corpus index (exact by construction, as
+          // the fit's own), not by tokenizing the whole prompt (seconds a 200k prompt for llama3).
+          const derived = options.mic !== 'ratio' && options.verifyCounts !== true;
           const promptTokens = Object.fromEntries(
             options.tokenizers.map((tokenizer) => [
               tokenizer.name,
-              fitted.counts[tokenizer.name] ?? tokenizer.count(prompt),
+              fitted.counts[tokenizer.name] ??
+                (derived ? indexFor(corpus)(tokenizer).count(parts) : tokenizer.count(prompt)),
             ]),
           );
           if (options.mic !== 'ratio' && haystackChars === corpus.length) statistics.corpusExhausted++;

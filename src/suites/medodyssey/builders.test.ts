@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Tokenizer } from '../../core/tokenizer.js';
 import { CodePointText } from '../../tokenizers/code-point-text.js';
 import { CorpusTokenIndex } from '../../tokenizers/corpus-token-index.js';
 import { joinPromptParts } from '../../tokenizers/prompt-parts.js';
@@ -227,28 +228,31 @@ describe('exact MIC', () => {
     expect(Math.max(...Object.values(fitted.tokens))).toBeGreaterThan(990);
   });
 
+  /** NIAH (needle 3) and Counting on the corpus, exact MIC, levels 500 and 1500. */
+  const gridOptions = (tokenizers: Tokenizer[]): BuildSamplesOptions => ({
+    sources: [
+      {
+        language: 'en',
+        corpus,
+        needles: [{ id: 3, needle: 'N.', input: 'Q?', ground_truth: ['A'], type: 'med' }],
+        countingHaystack: countingHaystackOf({ language: 'en', kind: 'medical', text }),
+      },
+    ],
+    tasks: ['niah', 'counting'],
+    levels: [500, 1500],
+    depths: [0, 50, 100],
+    countingTypes: ['repeat', 'correction'],
+    mic: 'exact',
+    gamma: { en: 0.36, zh: 1.41 },
+    tokenizers,
+    haystack: 'medical',
+    seed: 'test',
+    countingSentences: { min: 6, max: 8 },
+  });
+
   it('builds exact and per-model samples with real token counts', async () => {
     const tokenizers = [await getTokenizer('o200k_base'), await getTokenizer('cl100k_base')];
-    const options: BuildSamplesOptions = {
-      sources: [
-        {
-          language: 'en',
-          corpus,
-          needles: [{ id: 3, needle: 'N.', input: 'Q?', ground_truth: ['A'], type: 'med' }],
-          countingHaystack: countingHaystackOf({ language: 'en', kind: 'medical', text }),
-        },
-      ],
-      tasks: ['niah', 'counting'],
-      levels: [500, 1500],
-      depths: [0, 50, 100],
-      countingTypes: ['repeat', 'correction'],
-      mic: 'exact',
-      gamma: { en: 0.36, zh: 1.41 },
-      tokenizers,
-      haystack: 'medical',
-      seed: 'test',
-      countingSentences: { min: 6, max: 8 },
-    };
+    const options = gridOptions(tokenizers);
     const statistics: BuildStatistics = { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
     const samples = [...buildSamples(options, statistics)];
     expect(samples).toHaveLength(2 * (3 + 2));
@@ -271,5 +275,32 @@ describe('exact MIC', () => {
     expect(perModel.map((sample) => sample.id)).toContain('niah-en-500-d50-n3@cl100k_base');
     const byFit = perModel.filter((sample) => sample.params.fitFor === 'cl100k_base');
     for (const sample of byFit) expect(sample.promptTokens.cl100k_base).toBeGreaterThan(490);
+  });
+
+  // Full tokenization of every prompt by every other tokenizer made per-model 6 × slower than exact
+  // (one llama3 count of a 200k prompt takes seconds); the corpus indexes count them as exactly.
+  it('per-model: the tokenizers a sample is not fitted for count it from the corpus index too, as exactly', async () => {
+    const real = [await getTokenizer('o200k_base'), await getTokenizer('llama3')];
+    const counted: string[] = [];
+    const watched = real.map((tokenizer): Tokenizer => {
+      const copy = Object.create(tokenizer) as Tokenizer;
+      copy.count = (text: string) => {
+        counted.push(text);
+        return tokenizer.count(text);
+      };
+      return copy;
+    });
+    const statistics: BuildStatistics = { samples: 0, fastCountMismatches: 0, corpusExhausted: 0 };
+    const options = { ...gridOptions(watched), mic: 'per-model' as const, levels: [800, 1500] };
+    const samples = [
+      ...buildSamples({ ...options, depths: [0, 50], countingTypes: ['repeat', 'shuffle'] }, statistics),
+    ];
+    expect(samples).toHaveLength(2 * 2 * (2 + 2));
+    const prompts = new Set(samples.map((sample) => sample.prompt));
+    expect(counted.filter((text) => prompts.has(text))).toEqual([]);
+    for (const sample of samples) {
+      for (const tokenizer of real)
+        expect(sample.promptTokens[tokenizer.name]).toBe(tokenizer.count(sample.prompt));
+    }
   });
 });

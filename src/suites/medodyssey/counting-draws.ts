@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
 import { COUNTING_TYPES, type CountingType, type Language } from './constants.js';
@@ -86,6 +88,23 @@ const drawsFileSchema = z.object({
   general: z.array(drawSchema).optional(),
 });
 
+/**
+ * The published zh draws as medbench ships them: assets/medodyssey/counting-draws.json of the
+ * installed package (src/suites/medodyssey → three levels up, as dist/suites/medodyssey), read out
+ * of the 322 published Counting prompts.
+ */
+export function shippedCountingDrawsFile(): string {
+  return join(
+    dirname(fileURLToPath(import.meta.url)),
+    '..',
+    '..',
+    '..',
+    'assets',
+    'medodyssey',
+    'counting-draws.json',
+  );
+}
+
 /** Published (or user-given) draws: language → haystack → id → draw. */
 export type CountingDrawsFile = {
   path: string;
@@ -101,7 +120,7 @@ export type CountingDrawsFile = {
 export function loadCountingDraws(path: string): CountingDrawsFile {
   const json = readJsonFile(path, {
     missing:
-      'Pass a JSON file of { "medical": [...], "general": [...] } draws (docs/medodyssey-counting.md).',
+      'Pass a JSON file of { "medical": [...], "general": [...] } draws (docs/medodyssey-counting.md), or --counting-draws without a file for the published zh draws medbench ships.',
     invalid: 'The draws file is JSON: { "medical": [...], "general": [...] } (docs/medodyssey-counting.md).',
   });
   const parsed = drawsFileSchema.safeParse(json);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { loadPromptTemplates } from './medical-prompts.js';
 import {
   loadCaseSource,
   loadKgSource,
+  loadMedicalSources,
   loadTableSource,
   loadTermSource,
   type MedicalSource,
@@ -172,6 +173,36 @@ describe('KG, Term, Table and Case builders', () => {
     const source = loadTermSource({ termbase: grouped, mentions, language: 'en' });
     expect(source.units).toEqual(['Diplopia', 'Dyspnea', 'Syncope']);
     expect(source.questions.map((question) => question.subtype)).toEqual(['symptom', 'symptom', 'sign']);
+  });
+
+  it('skips silently what MedOdyssey has no dataset of (en Table and Case), and names a real gap', () => {
+    const samples = join(import.meta.dirname, '..', '..', '..', 'samples', 'medodyssey-sources');
+    const load = (from: string) =>
+      loadMedicalSources({
+        folder: from,
+        tasks: ['kg', 'term', 'table', 'case'],
+        languages: ['en', 'zh'],
+        kgQuestions: 2,
+        seed: 's',
+      });
+    const all = load(samples);
+    expect(all.skipped).toEqual([]);
+    expect(all.sources.map((source) => `${source.task} ${source.language}`).sort()).toEqual([
+      'case zh',
+      'kg en',
+      'kg zh',
+      'table zh',
+      'term en',
+      'term zh',
+    ]);
+    const gappy = join(folder, 'gappy-sources');
+    cpSync(samples, gappy, { recursive: true });
+    rmSync(join(gappy, 'kg-triplets.en.txt'));
+    rmSync(join(gappy, 'term-mentions.zh.tsv'));
+    expect(load(gappy).skipped).toEqual([
+      `kg en (missing ${join(gappy, 'kg-triplets.en.txt')})`,
+      `term zh (missing ${join(gappy, 'term-mentions.zh.tsv')})`,
+    ]);
   });
 
   it('names the file and line of bad sources', () => {

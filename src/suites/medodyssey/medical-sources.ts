@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import { MedbenchError } from '../../core/errors.js';
 import { readTextFile } from '../../io/text-file.js';
+import { MEDICAL_DATASETS } from './aggregate.js';
 import type { Language } from './constants.js';
 import { unitName } from './medical-prompts.js';
 import { SeededRandom } from './seeded-random.js';
@@ -315,10 +316,16 @@ export function medicalSourceFiles(
   }
 }
 
+/** Whether MedOdyssey has the dataset (it has Table and Case in zh only). */
+function published(task: MedicalSource['task'], language: Language): boolean {
+  return MEDICAL_DATASETS.some((dataset) => dataset.task === task && dataset.language === language);
+}
+
 /**
- * Loads every (task, language) whose source files are all present; lists the ones skipped. A
- * task asked for whose files are absent in every language asked for is an error: it cannot be
- * built at all.
+ * Loads every (task, language) whose source files are all present; lists the ones skipped, but
+ * not a dataset MedOdyssey does not have (en Table and Case: built only when their files are
+ * there). A task asked for whose files are absent in every language asked for is an error: it
+ * cannot be built at all.
  */
 export function loadMedicalSources(options: {
   folder: string;
@@ -342,7 +349,7 @@ export function loadMedicalSources(options: {
       const missing = Object.values(files).filter((path) => !existsSync(path));
       missingFiles.push(...missing);
       if (missing.length > 0) {
-        skipped.push(`${task} ${language} (missing ${missing.join(', ')})`);
+        if (published(task, language)) skipped.push(`${task} ${language} (missing ${missing.join(', ')})`);
         continue;
       }
       if (task === 'kg')

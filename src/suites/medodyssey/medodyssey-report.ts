@@ -1,5 +1,6 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import type { IntervalSettings, ReportInterval } from '../../metrics/uncertainty/index.js';
+import { displayLabels } from '../../report/display-labels.js';
 import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import {
   type CountingTable,
@@ -83,18 +84,6 @@ export interface MedOdysseyReport {
 function sumKnown(values: ReadonlyArray<number | null>): number | null {
   const known = values.filter((value): value is number => value !== null);
   return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0);
-}
-
-/** Report labels: a label shared by several runs gets the run id's start, so rows stay apart. */
-export function displayLabels(runs: ReadonlyArray<{ run: RunRecord }>): Map<string, string> {
-  const counts = new Map<string, number>();
-  for (const { run } of runs) counts.set(run.label, (counts.get(run.label) ?? 0) + 1);
-  return new Map(
-    runs.map(({ run }) => [
-      run.id,
-      (counts.get(run.label) ?? 0) > 1 ? `${run.label} #${run.id.slice(0, 6)}` : run.label,
-    ]),
-  );
 }
 
 /** The NIAH, Counting and medical tables of one run, under both metrics (Tables A2/A3, 3, 2/A4). */

@@ -1,6 +1,7 @@
 import { answerWithoutThinking } from '../../core/answer-text.js';
 import type { Leaderboard, Suite } from '../../core/suite.js';
 import { withEpochs } from '../../metrics/epoch-results.js';
+import { displayLabels } from '../../report/display-labels.js';
 import { countedInTables, TEN_DATASETS } from './aggregate.js';
 import {
   medodysseyFigures,
@@ -13,7 +14,6 @@ import { renderMedOdysseyHtml } from './medodyssey-html.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import {
   buildMedOdysseyReport,
-  displayLabels,
   type MedOdysseyReport,
   medodysseyTables,
   tenDatasetScores,

@@ -16,7 +16,7 @@ import { writeDataset } from '../../../runner/dataset-file.js';
 import { getTokenizer } from '../../../tokenizers/registry.js';
 import { VERSION } from '../../../version.js';
 import { buildMedOdysseyDataset, type MedOdysseyDatasetRequest } from '../build-dataset.js';
-import { loadCountingDraws } from '../counting-draws.js';
+import { loadCountingDraws, shippedCountingDrawsFile } from '../counting-draws.js';
 import { COUNTING_TYPES, DEFAULT_GAMMA, DEPTHS, LANGUAGES, LEVELS } from '../index.js';
 import { resolveDatasetFolder } from '../release.js';
 
@@ -39,7 +39,8 @@ export interface BuildMedOdysseyOptions {
   seed: string;
   countingTypes?: string;
   countingSentences: string;
-  countingDraws?: string;
+  /** A draws file, or `true` (the flag without a file): the shipped published draws. */
+  countingDraws?: string | true;
   verifyCounts?: boolean;
   countingFromPublished?: string;
   /** KG/Term/Table/Case prompt templates (prompt.json); default: the release's, else the sources'. */
@@ -142,6 +143,12 @@ async function buildSettings(options: BuildMedOdysseyOptions) {
   };
 }
 
+/** `--counting-draws <file>`, or the shipped published draws for `--counting-draws` alone; null without the flag. */
+function countingDrawsPath(options: BuildMedOdysseyOptions): string | null {
+  if (options.countingDraws === undefined) return null;
+  return options.countingDraws === true ? shippedCountingDrawsFile() : resolve(options.countingDraws);
+}
+
 type BuildSettings = Awaited<ReturnType<typeof buildSettings>>;
 
 /** The build request of the suite, from the command's options. */
@@ -173,7 +180,7 @@ function datasetRequest(
               ? { needleIds: parseNumberList('--needles', options.needles, { min: 0 }) }
               : {}),
             ...(options.countingDraws
-              ? { countingDraws: loadCountingDraws(resolve(options.countingDraws)) }
+              ? { countingDraws: loadCountingDraws(countingDrawsPath(options)!) }
               : {}),
             ...(options.verifyCounts ? { verifyCounts: true } : {}),
           },
@@ -220,7 +227,7 @@ function buildRecord(
     seed: options.seed,
     gamma: { en: options.gammaEn ?? null, zh: options.gammaZh ?? null },
     countingSentences: options.countingSentences,
-    countingDraws: options.countingDraws ? resolve(options.countingDraws) : null,
+    countingDraws: countingDrawsPath(options),
     countingFromPublished: options.countingFromPublished ? resolve(options.countingFromPublished) : null,
     prompts,
   };
@@ -345,9 +352,9 @@ export const buildMedOdysseyCommand: SuiteCommand = {
       default: '6-20',
     },
     {
-      flags: '--counting-draws <file>',
+      flags: '--counting-draws [file]',
       description:
-        "Counting: the published random choices (the shared data's counting-draws.json, or a file of that shape) instead of seeded ones; rebuilds the published prompts byte for byte",
+        'Counting: random choices from a file instead of seeded ones; without a file, the published zh draws medbench ships (assets/medodyssey/counting-draws.json), which rebuild the published prompts byte for byte',
     },
     {
       flags: '--counting-from-published <folder>',
