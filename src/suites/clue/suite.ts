@@ -7,6 +7,7 @@ import {
   renderClueText,
 } from './clue-report.js';
 import { clueReportSchema } from './clue-report-schema.js';
+import { clueScoring } from './clue-scoring.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
 
 const CLUE_TITLES: Readonly<Record<string, string>> = {
@@ -89,4 +90,5 @@ export const clueSuite: Suite<ClueReport> = {
   renderHtml: renderClueHtml,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => clueLeaderboard(buildClueReport(runs)),
+  scoring: clueScoring,
 };

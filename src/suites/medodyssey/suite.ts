@@ -18,6 +18,7 @@ import {
   tenDatasetScores,
 } from './medodyssey-report.js';
 import { medodysseyReportSchema } from './medodyssey-report-schema.js';
+import { medodysseyScoring } from './medodyssey-scoring.js';
 import { medodysseyReportTables } from './medodyssey-tables.js';
 import { renderMedOdysseyText } from './medodyssey-text.js';
 
@@ -95,4 +96,5 @@ export const medodysseySuite: Suite<MedOdysseyReport> = {
   renderHtml: renderMedOdysseyHtml,
   runCount: (report) => report.runs.length,
   leaderboard: medodysseyLeaderboard,
+  scoring: medodysseyScoring,
 };
