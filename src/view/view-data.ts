@@ -23,7 +23,7 @@ import type {
   SamplePayload,
   SampleRow,
 } from './shared/view-types.js';
-import { describeRun, listRowOf, sampleRowOf } from './view-rows.js';
+import { describeRun, listRowOf, sampleRowOf, unitsOf } from './view-rows.js';
 
 export type { Leaderboard, LeaderboardColumn } from '../core/suite.js';
 
@@ -85,8 +85,9 @@ export class ViewData {
     if (!rows) {
       const suite = this.suite(run.suite);
       const score = this.store.scoreRows(run.id);
-      const list = score.map((row) =>
-        listRowOf(row, suite?.groupOf(row) ?? row.task, suite?.counts?.(row, run) ?? true),
+      const units = unitsOf(suite, score);
+      const list = score.map((row, index) =>
+        listRowOf(row, suite?.groupOf(row) ?? row.task, suite?.counts?.(row, run) ?? true, units[index]),
       );
       rows = { score, list };
       this.cache.set(run.id, rows);

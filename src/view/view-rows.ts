@@ -1,4 +1,5 @@
 import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
+import type { Suite } from '../core/suite.js';
 import type { ListRow, RunDescription, SampleRow } from './shared/view-types.js';
 
 /** Every http(s) URL in a value replaced by "<endpoint>" (strings, arrays and objects alike). */
@@ -27,9 +28,24 @@ export function describeRun(run: RunRecord, hideEndpoints: boolean): RunDescript
   };
 }
 
-/** A score row as the lists show it, with its page group and whether the suite counts it. */
-export function listRowOf(row: ScoreRow, group: string, counted: boolean): ListRow {
+/**
+ * Each row's unit under its suite's scoring (that of the default variant's task holding it: a
+ * NIAH needle); undefined where the sample is its own unit, or the suite declares no scoring.
+ */
+export function unitsOf(suite: Suite | undefined, rows: readonly ScoreRow[]): Array<string | undefined> {
+  const scoring = suite?.scoring;
+  if (!scoring) return rows.map(() => undefined);
+  const tasks = scoring.tasks(scoring.variants[0]!, rows);
+  return rows.map((row) => {
+    const unit = tasks.find((task) => task.includes(row))?.unit(row);
+    return unit === row.sampleId ? undefined : unit;
+  });
+}
+
+/** A score row as the lists show it, with its page group, whether the suite counts it, and its unit. */
+export function listRowOf(row: ScoreRow, group: string, counted: boolean, unit?: string): ListRow {
   return {
+    ...(unit === undefined ? {} : { unit }),
     id: row.sampleId,
     task: row.task,
     group,

@@ -50,15 +50,18 @@ export interface TaskDifference extends PairedDifference {
 }
 
 /** Pairs of one task: the same sample in run A and in run B. */
-export type Pair = { a: ScoredRow; b: ScoredRow };
+export type Pair<Row = ScoredRow> = { a: Row; b: Row };
 
-/** The scoring part of a task the comparison reads. */
-export type PairedStatistic = Pick<ScoredTask, 'key' | 'unit' | 'sums' | 'score'>;
+/** The scoring part of a task the comparison reads (of scored rows, or of the viewer's list rows). */
+export interface PairedStatistic<Row = ScoredRow> extends Pick<ScoredTask, 'key' | 'score'> {
+  unit(row: Row): string;
+  sums(row: Row): number[];
+}
 
 const isBinary = (values: readonly number[]) => values.every((value) => value === 0 || value === 1);
 
 /** Each unit's sums for A then B, side by side, in order of first appearance. */
-function unitSumsOf(task: PairedStatistic, pairs: readonly Pair[], dims: number): number[][] {
+function unitSumsOf<Row>(task: PairedStatistic<Row>, pairs: readonly Pair<Row>[], dims: number): number[][] {
   const units = new Map<string, number[]>();
   for (const pair of pairs) {
     const key = task.unit(pair.a);
@@ -74,7 +77,12 @@ function unitSumsOf(task: PairedStatistic, pairs: readonly Pair[], dims: number)
 }
 
 /** The paired test: McNemar for 0/1 scores when every unit is one pair, the bootstrap's p otherwise. */
-function pairedTest(task: PairedStatistic, pairs: readonly Pair[], units: number, replicates: Float64Array) {
+function pairedTest<Row>(
+  task: PairedStatistic<Row>,
+  pairs: readonly Pair<Row>[],
+  units: number,
+  replicates: Float64Array,
+) {
   const a = pairs.map((pair) => task.sums(pair.a)[0]!);
   const b = pairs.map((pair) => task.sums(pair.b)[0]!);
   const binary = pairs.length > 0 && task.sums(pairs[0]!.a).length === 2 && isBinary(a) && isBinary(b);
@@ -100,9 +108,9 @@ function detectable(replicates: Float64Array): number {
  * `unit`: a needle, a patient, a query), so the interval is of the paired difference B − A.
  * The seed is the settings' seed mixed with the task's key: each task resamples on its own.
  */
-export function comparePairs(
-  task: PairedStatistic,
-  pairs: readonly Pair[],
+export function comparePairs<Row>(
+  task: PairedStatistic<Row>,
+  pairs: readonly Pair<Row>[],
   settings: ComparisonSettings = {},
 ): TaskDifference {
   const { resamples, seed, level } = bootstrapSettings(settings);

@@ -47,6 +47,8 @@ export interface ListRow {
   cost: number | null;
   /** The raw output, where the list carries it (search reads it; the static site has it always). */
   rawOutput?: string | null;
+  /** The unit its suite resamples it with (`ScoredTask.unit`: a NIAH needle); absent: the sample alone. */
+  unit?: string;
 }
 
 /** One result in full, as the sample page explains it. */
@@ -199,11 +201,16 @@ export interface MetricComparison {
   meanA: number;
   meanB: number;
   difference: number;
-  low?: number;
-  high?: number;
+  /** B − A's paired-bootstrap interval (`comparePairs`, as `medbench compare`). */
+  low: number;
+  high: number;
   onlyA?: number;
   onlyB?: number;
   p: number;
+  /** Units resampled (needles, or the samples). */
+  units: number;
+  /** The smallest difference detected 80% of the time at the 5% level (∞: fewer than two units). */
+  minimumDetectable: number;
   /** Counts (KG tp/fp/fn), shown as counts rather than percentages. */
   counts: boolean;
 }
