@@ -41,6 +41,38 @@ export interface SuiteScoring {
   tasks(variant: string, rows: readonly ScoredRow[]): ScoredTask[];
 }
 
+/** A run's place on a leaderboard of one metric variant: its average, rank and rank interval. */
+export interface RankEntry {
+  runId: string;
+  label: string;
+  /** The mean of the task scores (fractions in [0, 1]). */
+  average: number;
+  /** 1 = best; tied averages share the mean of their ranks. */
+  rank: number;
+  /** The 95% percentile interval of its rank over bootstrap resamples of every task's units. */
+  lower: number;
+  upper: number;
+  /**
+   * Against the next run down: the paired bootstrap's two-sided p of the difference of their
+   * averages (both read the same resampled units), and whether it is below 0.05; null for the last.
+   */
+  next: { p: number; different: boolean } | null;
+}
+
+/** The rank intervals of a leaderboard variant, with how they were computed. */
+export interface RankIntervals {
+  variant: string;
+  /** The tasks averaged (those at least one run has; a run lacking any of them is not ranked). */
+  tasks: string[];
+  resamples: number;
+  seed: number;
+  level: number;
+  /** Best first. */
+  entries: RankEntry[];
+  /** Runs without a score on every averaged task. */
+  unranked: string[];
+}
+
 /** A task whose score is the mean of one per-result metric. */
 export function meanTask(
   options: Pick<ScoredTask, 'key' | 'statistic' | 'includes' | 'unit'> & { metric: string; binary: boolean },

@@ -105,4 +105,31 @@ describe('medbench compare (built CLI)', () => {
     expect(result.code).toBe(code);
     expect(result.stderr).toContain(message);
   });
+
+  it('report: the leaderboard with rank intervals (text and HTML), ties told as ties', async () => {
+    // Averages of En.NIAH, En.Term and Zh.Case: model-b (5/6 + 8/10 + 4/9)/3 ≈ 69.3; twin #eeee00 and
+    // other-data (5/6 + 8/10 + 4/10)/3 ≈ 67.8; model-a and twin #dddd00 (3/6 + 3/10 + 4/10)/3 = 40.0,
+    // alike on every sample: tied on every resample, p = 1.
+    const result = await runCli(['--home', home, 'report', '--table', 'Leaderboard — esm', '--width', '0']);
+    expect(result.code).toBe(0);
+    const rows = result.stdout
+      .split('\n')
+      .slice(3, 8)
+      .map((line) => line.split(/\s{2,}/));
+    expect(rows.map((row) => [row[0], row[1], row[3]])).toEqual([
+      ['model-b', '1', '69.3'],
+      ['other-data', '2.5', '67.8'],
+      ['twin #eeee00', '2.5', '67.8'],
+      ['model-a', '4.5', '40.0'],
+      ['twin #dddd00', '4.5', '40.0'],
+    ]);
+    expect(rows[3]![4]).toBe('≈ next (p = 1.000)');
+    expect(rows[4]![4]).toBeUndefined();
+    expect(result.stdout).toContain('paired bootstrap of the two averages');
+    const html = join(home, 'report.html');
+    expect((await runCli(['--home', home, 'report', '--html', html])).code).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<section id="rank-intervals">');
+    expect(page).toContain('<td>model-a</td><td>4.5</td>');
+  });
 });

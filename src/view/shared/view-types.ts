@@ -1,4 +1,5 @@
 import type { Redaction } from '../../core/run-record.js';
+import type { RankIntervals } from '../../core/scored-task.js';
 import type {
   GridAxis,
   GroupFigure,
@@ -251,4 +252,6 @@ export interface RunFile {
 export interface SiteFile {
   overview: Overview;
   leaderboards: Record<string, Leaderboard>;
+  /** Per suite and scored variant: the leaderboard's rank intervals (`ViewData.ranks`). */
+  ranks?: Record<string, Record<string, RankIntervals>>;
 }
