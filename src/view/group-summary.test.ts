@@ -14,6 +14,7 @@ function row(id: string, params: Record<string, unknown>, accuracy: number): Lis
     status: 'ok',
     scores: { accuracy },
     counted: true,
+    unit: null,
     promptChars: 1,
     promptTokens: 1,
     cost: null,

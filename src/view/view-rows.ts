@@ -45,7 +45,7 @@ export function unitsOf(suite: Suite | undefined, rows: readonly ScoreRow[]): Ar
 /** A score row as the lists show it, with its page group, whether the suite counts it, and its unit. */
 export function listRowOf(row: ScoreRow, group: string, counted: boolean, unit?: string): ListRow {
   return {
-    ...(unit === undefined ? {} : { unit }),
+    unit: unit ?? null,
     id: row.sampleId,
     task: row.task,
     group,

@@ -48,8 +48,8 @@ export interface ListRow {
   cost: number | null;
   /** The raw output, where the list carries it (search reads it; the static site has it always). */
   rawOutput?: string | null;
-  /** The unit its suite resamples it with (`ScoredTask.unit`: a NIAH needle); absent: the sample alone. */
-  unit?: string;
+  /** The unit its suite resamples it with (`ScoredTask.unit`: a NIAH needle); null: the sample alone. */
+  unit: string | null;
 }
 
 /** One result in full, as the sample page explains it. */
