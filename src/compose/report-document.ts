@@ -10,8 +10,9 @@ import { configSchema } from './config.js';
 /**
  * The layout version of the `report --json` document: raised whenever a field is added, removed
  * or changes meaning, so a reader knows which `schemas/report.schema.json` describes it.
+ * 2: every score's 95% interval (`interval`, `intervals`, `overviewIntervals`), optional fields.
  */
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 /** The sections every suite's document carries besides its own report. */
 export interface ReportSections {

@@ -68,6 +68,11 @@ export interface SuiteReportOptions {
   metrics?: readonly string[];
   /** The run every other run is compared with (CLUE, Figure 5). */
   base?: string;
+  /**
+   * Give every score its 95% interval, with these bootstrap settings (B and seed; Wilson needs
+   * none); absent: no intervals (the viewer's figures, leaderboards, a run's closing report).
+   */
+  intervals?: { resamples: number; seed: number };
 }
 
 /**
@@ -137,6 +142,15 @@ export interface Suite<Report = unknown> {
    * results have both (and a line along the columns when they take more than one value); absent: none.
    */
   readonly grid?: SuiteGrid;
+  /**
+   * The unit a score's samples cluster by in its 95% interval — the unit the paper averages over
+   * (MedOdyssey NIAH: the needle, whose samples at other depths and lengths share its difficulty;
+   * CLUE LongHealth: the patient); undefined (or absent): each sample is its own unit.
+   */
+  readonly unitOf?: (result: {
+    task: string;
+    params: Readonly<Record<string, unknown>>;
+  }) => string | undefined;
   /** The paper's name of a task group (`niah-en` → "En.NIAH"); absent: the group key itself. */
   groupTitle?(group: string): string;
   /** The paper's name of a metric (`mrr@10` → "MRR@10"); absent: the key itself. */

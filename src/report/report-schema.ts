@@ -25,6 +25,27 @@ export const generatedAtSchema = z.iso
 /** A count of samples, queries or tokens. */
 export const countSchema = z.number().int().nonnegative();
 
+/** A score's 95% interval beside the score (`ReportInterval` of metrics/uncertainty), on the score's own scale. */
+export const reportIntervalSchema = z
+  .strictObject({
+    lower: z.number(),
+    upper: z.number(),
+    level: z.number().meta({ description: 'Confidence level (0.95).' }),
+    method: z.enum(['bootstrap', 'wilson', 'none']).meta({
+      description:
+        'bootstrap: seeded percentile bootstrap over units; wilson: Wilson score interval of a proportion of independent samples; none: fewer than two units (the bounds are the score).',
+    }),
+    resamples: countSchema
+      .nullable()
+      .meta({ description: 'Bootstrap resamples (B); null unless bootstrap.' }),
+    seed: z.number().int().nullable().meta({ description: "The bootstrap's seed; null unless bootstrap." }),
+    units: countSchema.meta({
+      description:
+        'Independent units resampled: needles (NIAH), patients (LongHealth), else samples (queries).',
+    }),
+  })
+  .meta({ description: "The score's 95% interval, on the score's scale." });
+
 export const statusCountsSchema = schemaOf<StatusCounts>()(
   z
     .strictObject({ ok: countSchema, bad_format: countSchema, too_long: countSchema, error: countSchema })

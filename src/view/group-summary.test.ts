@@ -42,12 +42,12 @@ describe("a run page's grid", () => {
     });
     expect(
       Object.fromEntries(
-        Object.entries(summary.grid!.cells).map(([key, cell]) => [key, [cell.mean, cell.n]]),
+        Object.entries(summary.grid!.cells).map(([key, cell]) => [key, [cell.estimate, cell.n]]),
       ),
     ).toEqual({ '1|10': [1, 1], '1|20': [0, 1], '2|10': [0.5, 2] });
     expect(summary.byColumn!.axis.chartAxis).toBe('width (pixels)');
     expect(Object.keys(summary.byColumn!.points)).toEqual(['10', '20']);
-    expect(summary.byColumn!.points['10']).toMatchObject({ mean: 2 / 3, n: 3 });
+    expect(summary.byColumn!.points['10']).toMatchObject({ estimate: 2 / 3, n: 3 });
   });
 
   it("draws none for a suite that declares none, though its results have NIAH's level and depth", () => {
@@ -61,5 +61,41 @@ describe("a run page's grid", () => {
     const summary = summariseGroup(testRun({ id: 'r' }), 'toy', single, single, 'accuracy', grid);
     expect(summary.grid!.columns.values).toEqual([10]);
     expect(summary.byColumn).toBeUndefined();
+  });
+});
+
+describe("a run page's intervals", () => {
+  const needles = ['n1', 'n1', 'n1', 'n2', 'n2', 'n2', 'n3', 'n3', 'n3', 'n4', 'n4', 'n4'];
+  const scores = [1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 1];
+  const clustered = needles.map((needle, index) =>
+    row(`s${index}`, { needle, rounds: 1, width: 10 * (index % 3) }, scores[index]!),
+  );
+
+  it('are Wilson for 0/1 scores of independent samples, and the bootstrap by unit when the suite clusters', () => {
+    const plain = summariseGroup(testRun({ id: 'r' }), 'toy', clustered, clustered, 'accuracy', undefined);
+    expect(plain.metrics.accuracy).toMatchObject({ method: 'wilson', units: 12, n: 12, estimate: 8 / 12 });
+    const byNeedle = summariseGroup(
+      testRun({ id: 'r' }),
+      'toy',
+      clustered,
+      clustered,
+      'accuracy',
+      grid,
+      (entry) => String(entry.params.needle),
+    );
+    const interval = byNeedle.metrics.accuracy!;
+    expect(interval).toMatchObject({
+      method: 'bootstrap',
+      units: 4,
+      n: 12,
+      estimate: 8 / 12,
+      resamples: 1000,
+    });
+    // Whole needles right or wrong: the clustered interval is wider than Wilson's at 12 independent samples.
+    expect(interval.upper - interval.lower).toBeGreaterThan(
+      plain.metrics.accuracy!.upper - plain.metrics.accuracy!.lower,
+    );
+    // A grid cell holds one sample per needle: independent again.
+    expect(byNeedle.grid!.cells['1|10']).toMatchObject({ method: 'wilson', units: 4, n: 4 });
   });
 });

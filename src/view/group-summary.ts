@@ -1,10 +1,30 @@
 import type { RunRecord } from '../core/run-record.js';
 import type { SuiteGrid } from '../core/suite.js';
-import { bootstrapMean, type Estimate, seedOf } from './shared/statistics.js';
+import { type Interval, meanInterval, seedOf } from '../metrics/uncertainty/index.js';
 import type { ColumnLine, Grid, GroupSummary, ListRow } from './shared/view-types.js';
 
-export function estimate(values: readonly number[], seedText: string): Estimate {
-  return bootstrapMean(values, seedOf(seedText));
+/** The unit a row clusters by in an interval (`Suite.unitOf`); absent: each row is its own. */
+export type UnitOf = (row: ListRow) => string | undefined;
+
+/**
+ * A metric's mean over rows with its 95% interval (`meanInterval`: Wilson for 0/1 scores of
+ * independent rows, else the bootstrap clustered by `unitOf`), seeded from `seedText`. Rows
+ * without the metric are left out, or count as 0 with `missingAsZero`.
+ */
+export function estimate(
+  rows: readonly ListRow[],
+  options: { metric: string; seedText: string; unitOf?: UnitOf; missingAsZero?: boolean },
+): Interval {
+  const kept = options.missingAsZero
+    ? rows
+    : rows.filter((row) => typeof row.scores[options.metric] === 'number');
+  return meanInterval(
+    kept.map((row) => row.scores[options.metric] ?? 0),
+    {
+      seed: seedOf(options.seedText),
+      units: kept.map((row) => options.unitOf?.(row) ?? `sample:${row.id}`),
+    },
+  );
 }
 
 /** The values a numeric param takes in a group's rows, in order. */
@@ -17,21 +37,23 @@ function valuesOf(rows: readonly ListRow[], param: string): number[] {
 /** The suite's grid of the primary metric; a cell without counted results is left out ("—"). */
 function gridOf(
   counted: readonly ListRow[],
-  options: { metric: string; rows: Grid['rows']; columns: Grid['columns']; seed: string },
+  options: { metric: string; rows: Grid['rows']; columns: Grid['columns']; seed: string; unitOf?: UnitOf },
 ): Grid | undefined {
   const { metric, rows, columns } = options;
   if (rows.values.length === 0 || columns.values.length === 0) return undefined;
-  const cells: Record<string, Estimate> = {};
+  const cells: Record<string, Interval> = {};
   for (const row of rows.values)
     for (const column of columns.values) {
       const members = counted.filter(
         (result) => result.params[rows.param] === row && result.params[columns.param] === column,
       );
       if (members.length > 0)
-        cells[`${row}|${column}`] = estimate(
-          members.map((result) => result.scores[metric] ?? 0),
-          `${options.seed}/${row}/${column}`,
-        );
+        cells[`${row}|${column}`] = estimate(members, {
+          metric,
+          seedText: `${options.seed}/${row}/${column}`,
+          unitOf: options.unitOf,
+          missingAsZero: true,
+        });
     }
   return { metric, rows, columns, cells };
 }
@@ -39,7 +61,7 @@ function gridOf(
 /** The primary metric along the grid's columns, when the group's results take more than one column value. */
 function columnLineOf(
   counted: readonly ListRow[],
-  options: { metric: string; axis: SuiteGrid['columns']; values: number[]; seed: string },
+  options: { metric: string; axis: SuiteGrid['columns']; values: number[]; seed: string; unitOf?: UnitOf },
 ): ColumnLine | undefined {
   const { metric, axis, values } = options;
   if (values.length <= 1) return undefined;
@@ -48,10 +70,12 @@ function columnLineOf(
     .filter(([, members]) => members.length > 0)
     .map(([value, members]) => [
       value,
-      estimate(
-        members.map((row) => row.scores[metric] ?? 0),
-        `${options.seed}/${axis.param}/${value}`,
-      ),
+      estimate(members, {
+        metric,
+        seedText: `${options.seed}/${axis.param}/${value}`,
+        unitOf: options.unitOf,
+        missingAsZero: true,
+      }),
     ]);
   return { axis, points: Object.fromEntries(points) };
 }
@@ -60,9 +84,9 @@ function columnLineOf(
 function figuresAlongGrid(
   rows: readonly ListRow[],
   counted: readonly ListRow[],
-  options: { grid: SuiteGrid | undefined; metric: string | undefined; seed: string },
+  options: { grid: SuiteGrid | undefined; metric: string | undefined; seed: string; unitOf?: UnitOf },
 ): { grid: Grid | undefined; byColumn: ColumnLine | undefined } {
-  const { grid: axes, metric, seed } = options;
+  const { grid: axes, metric, seed, unitOf } = options;
   if (!axes || metric === undefined) return { grid: undefined, byColumn: undefined };
   const columns = { ...axes.columns, values: valuesOf(rows, axes.columns.param) };
   return {
@@ -71,8 +95,9 @@ function figuresAlongGrid(
       rows: { ...axes.rows, values: valuesOf(rows, axes.rows.param) },
       columns,
       seed,
+      unitOf,
     }),
-    byColumn: columnLineOf(counted, { metric, axis: axes.columns, values: columns.values, seed }),
+    byColumn: columnLineOf(counted, { metric, axis: axes.columns, values: columns.values, seed, unitOf }),
   };
 }
 
@@ -87,6 +112,7 @@ export function summariseGroup(
   counted: readonly ListRow[],
   primary: string | undefined,
   suiteGrid: SuiteGrid | undefined,
+  unitOf?: UnitOf,
 ): Omit<GroupSummary, 'figures' | 'title' | 'metricNames'> {
   const statuses: Record<string, number> = {};
   for (const row of rows) statuses[row.status] = (statuses[row.status] ?? 0) + 1;
@@ -100,16 +126,14 @@ export function summariseGroup(
   const metrics = Object.fromEntries(
     metricKeys.map((key) => [
       key,
-      estimate(
-        counted.flatMap((row) => (typeof row.scores[key] === 'number' ? [row.scores[key]!] : [])),
-        `${run.id}/${group}/${key}`,
-      ),
+      estimate(counted, { metric: key, seedText: `${run.id}/${group}/${key}`, unitOf }),
     ]),
   );
   const { grid, byColumn } = figuresAlongGrid(rows, counted, {
     grid: suiteGrid,
     metric: primary,
     seed: `${run.id}/${group}`,
+    unitOf,
   });
   const cutoffs = metricKeys.filter((key) => key.startsWith('hr@')).map((key) => Number(key.slice(3)));
   const curve =

@@ -25,7 +25,7 @@ import type {
   SamplePayload,
   SampleRow,
 } from './shared/view-types.js';
-import { describeRun, listRowOf, sampleRowOf, unitsOf } from './view-rows.js';
+import { describeRun, listRowOf, sampleRowOf } from './view-rows.js';
 
 export type { Leaderboard, LeaderboardColumn } from '../core/suite.js';
 
@@ -56,6 +56,12 @@ export class ViewData {
 
   private suite(name: string): Suite | undefined {
     return this.suites.find((entry) => entry.name === name);
+  }
+
+  /** The unit the suite's intervals cluster by (`Suite.unitOf`), for its rows. */
+  private unitOf(name: string): ((row: ListRow) => string | undefined) | undefined {
+    const unitOf = this.suite(name)?.unitOf;
+    return unitOf && ((row) => unitOf(row));
   }
 
   /** The params the run's suite lets its sample lists filter by. */
@@ -89,9 +95,13 @@ export class ViewData {
     if (!rows) {
       const suite = this.suite(run.suite);
       const score = this.store.scoreRows(run.id);
-      const units = unitsOf(suite, score);
-      const list = score.map((row, index) =>
-        listRowOf(row, suite?.groupOf(row) ?? row.task, suite?.counts?.(row, run) ?? true, units[index]),
+      const list = score.map((row) =>
+        listRowOf(
+          row,
+          suite?.groupOf(row) ?? row.task,
+          suite?.counts?.(row, run) ?? true,
+          suite?.unitOf?.(row),
+        ),
       );
       rows = { score, list };
       this.cache.set(run.id, rows);
@@ -211,6 +221,7 @@ export class ViewData {
             members.filter((row) => row.counted),
             this.names(run.suite, group, members).primary,
             this.suite(run.suite)?.grid,
+            this.unitOf(run.suite),
           ),
           ...this.names(run.suite, group, members),
           // The report's own figures for the group (KG/Table: micro P/R/F1 and the counts behind them).

@@ -1,5 +1,4 @@
 import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
-import type { Suite } from '../core/suite.js';
 import type { ListRow, RunDescription, SampleRow } from './shared/view-types.js';
 
 /** Every http(s) URL in a value replaced by "<endpoint>" (strings, arrays and objects alike). */
@@ -26,20 +25,6 @@ export function describeRun(run: RunRecord, hideEndpoints: boolean): RunDescript
     scoringMode: run.scoringMode,
     parameters: hideEndpoints ? (withoutUrls(run.parameters) as Record<string, unknown>) : run.parameters,
   };
-}
-
-/**
- * Each row's unit under its suite's scoring (that of the default variant's task holding it: a
- * NIAH needle); undefined where the sample is its own unit, or the suite declares no scoring.
- */
-export function unitsOf(suite: Suite | undefined, rows: readonly ScoreRow[]): Array<string | undefined> {
-  const scoring = suite?.scoring;
-  if (!scoring) return rows.map(() => undefined);
-  const tasks = scoring.tasks(scoring.variants[0]!, rows);
-  return rows.map((row) => {
-    const unit = tasks.find((task) => task.includes(row))?.unit(row);
-    return unit === row.sampleId ? undefined : unit;
-  });
 }
 
 /** A score row as the lists show it, with its page group, whether the suite counts it, and its unit. */

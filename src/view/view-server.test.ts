@@ -54,13 +54,13 @@ describe('view server', () => {
     const summary = (await (await fetch(`${viewer.url}api/run?id=r1`)).json()) as {
       groups: Array<{
         group: string;
-        metrics: Record<string, { mean: number }>;
+        metrics: Record<string, { estimate: number }>;
         grid: { cells: Record<string, { n: number }> };
       }>;
     };
     const [group] = summary.groups;
     expect(group!.group).toBe('niah-en');
-    expect(group!.metrics.esm!.mean).toBe(0.75);
+    expect(group!.metrics.esm!.estimate).toBe(0.75);
     expect(group!.grid.cells['50|1000']!.n).toBe(4);
   });
 

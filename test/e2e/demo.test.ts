@@ -54,8 +54,24 @@ describe('medbench demo (built CLI)', () => {
     const [run] = report.runs;
     expect(run.label).toBe('baseline:extractive');
     // 4 needles × 5 depths × 3 levels per language; the extractive baseline never matches exactly.
-    expect(run.niah.en.esm.all).toEqual({ correct: 0, counted: 60 });
-    expect(run.niah.zh.ssm.cells['50']['1000']).toEqual({ correct: 4, counted: 4 });
+    expect(run.niah.en.esm.all).toMatchObject({ correct: 0, counted: 60 });
+    expect(run.niah.zh.ssm.cells['50']['1000']).toMatchObject({ correct: 4, counted: 4 });
+    // Its interval clusters by needle: 60 samples of 4 needles, all wrong; Wilson at the 4 units,
+    // z²/(4 + z²) = 0.4899 (at 60 independent samples it would be 0.0602).
+    expect(run.niah.en.esm.all.interval).toMatchObject({ lower: 0, method: 'wilson', units: 4, level: 0.95 });
+    expect(run.niah.en.esm.all.interval.upper).toBeCloseTo(0.48989, 4);
+    // A cell holds one sample per needle: Wilson over its 4 independent samples.
+    expect(run.niah.zh.ssm.cells['50']['1000'].interval).toMatchObject({
+      method: 'wilson',
+      units: 4,
+      upper: 1,
+    });
+    // Micro F1 (KG under ESM) by the bootstrap: B and seed are reported, the bounds hold the score.
+    const kg = run.medical['kg-zh'].esm;
+    expect(kg.intervals.f1).toMatchObject({ method: 'bootstrap', resamples: 1000, seed: 20260527 });
+    expect(kg.intervals.f1.lower).toBeLessThanOrEqual(kg.f1);
+    expect(kg.intervals.f1.upper).toBeGreaterThanOrEqual(kg.f1);
+    expect(Object.keys(run.overviewIntervals)).toEqual(Object.keys(run.overview));
     // Every medical dataset of Table 2 is built from the sample sources and scored.
     expect(Object.keys(run.medical).sort()).toEqual([
       'case-zh',
@@ -66,7 +82,7 @@ describe('medbench demo (built CLI)', () => {
       'term-zh',
     ]);
     // It reads the counting sentences: right on repeat/increase/shuffle, wrong on correction.
-    expect(run.counting.en.esm.byType).toEqual({
+    expect(run.counting.en.esm.byType).toMatchObject({
       repeat: { correct: 3, counted: 3 },
       increase: { correct: 3, counted: 3 },
       shuffle: { correct: 3, counted: 3 },

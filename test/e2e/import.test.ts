@@ -36,26 +36,26 @@ describe('medbench import medodyssey-outputs (built CLI)', () => {
     expect(gpt4o.modelId).toBe('gpt-4o');
     const esm = gpt4o.niah.en.esm;
     // 200k exceeds GPT-4o's 128k window: "—" and out of every total.
-    expect(esm.cells['0']).toEqual({
+    expect(esm.cells['0']).toMatchObject({
       '4000': { correct: 2, counted: 2 },
       '128000': { correct: 0, counted: 2 },
       '200000': null,
     });
-    expect(esm.byLevel).toEqual({
+    expect(esm.byLevel).toMatchObject({
       '4000': { correct: 2, counted: 4 },
       '128000': { correct: 0, counted: 2 },
       '200000': null,
     });
-    expect(esm.all).toEqual({ correct: 2, counted: 6 });
+    expect(esm.all).toMatchObject({ correct: 2, counted: 6 });
     expect(esm.statuses).toEqual({ ok: 4, bad_format: 1, too_long: 3, error: 0 });
-    expect(gpt4o.niah.en.ssm.all).toEqual({ correct: 3, counted: 6 });
-    expect(gpt4o.counting.en.esm.byType).toEqual({
+    expect(gpt4o.niah.en.ssm.all).toMatchObject({ correct: 3, counted: 6 });
+    expect(gpt4o.counting.en.esm.byType).toMatchObject({
       repeat: { correct: 1, counted: 1 },
       increase: { correct: 0, counted: 1 },
       shuffle: { correct: 0, counted: 1 },
       correction: { correct: 0, counted: 1 },
     });
-    expect(gpt4o.counting.en.ssm.all).toEqual({ correct: 2, counted: 4 });
+    expect(gpt4o.counting.en.ssm.all).toMatchObject({ correct: 2, counted: 4 });
     // KG: tp 1, fp 1, fn 1 + 1 + 2 (the too_long sample's two gold triplets are false negatives)
     // → P 50, R 20, F1 2·0.5·0.2/0.7 = 28.57. SSM: sample 1 lacks "a|rel|c"; sample 2 (no JSON)
     // holds "x|is|y"; sample 3 was never sent → 1/3.
@@ -86,8 +86,8 @@ describe('medbench import medodyssey-outputs (built CLI)', () => {
       'Zh.Table': null,
     });
     const haiku = byLabel['Claude 3 Haiku (published)'];
-    expect(haiku.niah.zh.esm.all).toEqual({ correct: 1, counted: 2 });
-    expect(haiku.niah.zh.ssm.all).toEqual({ correct: 2, counted: 2 });
+    expect(haiku.niah.zh.esm.all).toMatchObject({ correct: 1, counted: 2 });
+    expect(haiku.niah.zh.ssm.all).toMatchObject({ correct: 2, counted: 2 });
   });
 
   it('prints the Table A2 layout with — for levels beyond the window', async () => {

@@ -106,7 +106,7 @@ const chatSettings = { temperature: 0, topP: 0.9, seed: 7 };
 describe('report --json of every suite (built CLI)', () => {
   it('MedOdyssey: the schema version, each run with model id, provider, source, scoring mode, statuses and settings', async () => {
     const report = await reportJson('medodyssey');
-    expect(report.schemaVersion).toBe(1);
+    expect(report.schemaVersion).toBe(2);
     const byLabel = new Map(report.runs.map((run) => [run.label, summaryOf(run)]));
     expect(byLabel.get('Clinical, 7B')).toEqual({
       label: 'Clinical, 7B',
@@ -141,7 +141,7 @@ describe('report --json of every suite (built CLI)', () => {
 
   it('CLUE: the same fields per run (none before), the limited run, the settings section', async () => {
     const report = await reportJson('clue');
-    expect(report.schemaVersion).toBe(1);
+    expect(report.schemaVersion).toBe(2);
     const [clinical, baseline] = report.runs.map(summaryOf);
     expect(clinical).toEqual({
       label: 'Clinical, 7B',
@@ -174,7 +174,7 @@ describe('report --json of every suite (built CLI)', () => {
 
   it('MedEureka: the same fields per run, the retriever named as the model id', async () => {
     const report = await reportJson('medeureka');
-    expect(report.schemaVersion).toBe(1);
+    expect(report.schemaVersion).toBe(2);
     expect(report.runs.map(summaryOf)).toEqual(
       ['bm25', 'lsa'].map((name) => ({
         label: name,
@@ -227,12 +227,15 @@ describe('report --csv <folder> of every suite (built CLI)', () => {
       [
         ...['niah-en-esm', 'niah-zh-esm', 'counting-esm', 'niah-en-ssm', 'niah-zh-ssm', 'counting-ssm'],
         ...['medical-esm', 'medical-ssm', 'medical-by-level-esm', 'medical-by-level-ssm'],
-        ...['niah-errors-esm', 'niah-errors-ssm', 'usage'],
+        ...['niah-errors-esm', 'niah-errors-ssm', 'intervals-esm', 'usage'],
       ],
     ],
-    ['clue', ['level-1', 'level-2', 'usage']],
-    ['clue --base baseline', ['level-1', 'level-2', 'difference', 'usage']],
-    ['medeureka', ['mrr-10', 'hr-10', 'mrr-10-by-data-type', 'mrr-10-by-language', 'mrr-10-by-granularity']],
+    ['clue', ['level-1', 'level-2', 'intervals', 'usage']],
+    ['clue --base baseline', ['level-1', 'level-2', 'difference', 'intervals', 'usage']],
+    [
+      'medeureka',
+      ['mrr-10', 'hr-10', 'mrr-10-by-data-type', 'mrr-10-by-language', 'mrr-10-by-granularity', 'intervals'],
+    ],
   ])(
     '%s: a CSV per table the text shows, its cells as shown, the paths on stdout',
     async (command, names) => {

@@ -29,6 +29,8 @@ const available = release !== undefined && existsSync(join(release, 'evaluation_
 interface Tally {
   correct: number;
   counted: number;
+  /** The report's 95% interval of correct / counted. */
+  interval?: { units: number; method: string };
 }
 interface NiahJson {
   levels: number[];
@@ -71,8 +73,14 @@ describe.runIf(available)('viewer figures are the report’s (ten published mode
           const group = page.groups.find((entry) => entry.group === `niah-${language}`)!;
           for (const [metric, table] of Object.entries(byMetric)) {
             const where = `${run.label} niah-${language} ${metric}`;
-            expect(group.metrics[metric]!.mean * table.all.counted, where).toBeCloseTo(table.all.correct, 6);
+            expect(group.metrics[metric]!.estimate * table.all.counted, where).toBeCloseTo(
+              table.all.correct,
+              6,
+            );
             expect(group.metrics[metric]!.n, where).toBe(table.all.counted);
+            // The run page's interval clusters as the report's does: by needle, the same method.
+            expect(group.metrics[metric]!.units, where).toBe(table.all.interval!.units);
+            expect(group.metrics[metric]!.method, where).toBe(table.all.interval!.method);
             if (metric !== group.primary) continue;
             for (const depth of table.depths)
               for (const level of table.levels) {
@@ -82,7 +90,7 @@ describe.runIf(available)('viewer figures are the report’s (ten published mode
                   expect(cell, `${where} ${depth}|${level}`).toBeUndefined();
                   beyond++;
                 } else {
-                  expect(cell!.mean * tally.counted, `${where} ${depth}|${level}`).toBeCloseTo(
+                  expect(cell!.estimate * tally.counted, `${where} ${depth}|${level}`).toBeCloseTo(
                     tally.correct,
                     6,
                   );

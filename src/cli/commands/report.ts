@@ -10,6 +10,7 @@ import { suiteNamed } from '../../compose/suites.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Suite, SuiteReportOptions } from '../../core/suite.js';
+import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../metrics/uncertainty/index.js';
 import { limitedRuns, renderLimitedText, withLimitedSection } from '../../report/limited-runs.js';
 import { renderRanksText, withRanksSection } from '../../report/rank-table.js';
 import { renderSettingsText, runSettings, withSettingsSection } from '../../report/run-settings.js';
@@ -31,6 +32,12 @@ export interface ReportCommandOptions extends ReportTextOptions {
   csv?: string;
   /** The run every other run is compared with (CLUE, Figure 5). */
   base?: string;
+  /** false: no 95% intervals (`--no-intervals`); they are computed by default. */
+  intervals?: boolean;
+  /** B of the bootstrap intervals (`--bootstrap-resamples`, default 1000). */
+  bootstrapResamples?: number;
+  /** Seed of the bootstrap intervals (`--seed`). */
+  seed?: number;
   /** The suites the program knows. */
   suites: readonly Suite[];
 }
@@ -38,6 +45,30 @@ export interface ReportCommandOptions extends ReportTextOptions {
 /** `--metric` of every suite that has text metrics, for the option's choices. */
 export function textMetricChoices(suites: readonly Suite[]): string[] {
   return [...new Set(suites.flatMap((suite) => suite.textMetrics ?? []))];
+}
+
+/** The interval settings of `report` (B and seed); none with `--no-intervals`, which takes neither. */
+function intervalOptions(options: ReportCommandOptions): Pick<SuiteReportOptions, 'intervals'> {
+  if (options.intervals === false) {
+    const given =
+      options.bootstrapResamples !== undefined
+        ? '--bootstrap-resamples'
+        : options.seed !== undefined
+          ? '--seed'
+          : undefined;
+    if (given)
+      throw new MedbenchError({
+        code: 'USAGE',
+        message: `${given} sets the bootstrap of the intervals, which --no-intervals leaves out: drop one of them.`,
+      });
+    return {};
+  }
+  return {
+    intervals: {
+      resamples: options.bootstrapResamples ?? DEFAULT_RESAMPLES,
+      seed: options.seed ?? DEFAULT_SEED,
+    },
+  };
 }
 
 /** `medbench report`: tables on stdout, or --json, or a self-contained --html file. */
@@ -66,6 +97,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     const reportOptions: SuiteReportOptions = {
       ...(options.metric ? { metrics: parseChoiceList('--metric', options.metric, suite.textMetrics!) } : {}),
       ...(options.base ? { base: options.base } : {}),
+      ...intervalOptions(options),
     };
     const filter = {
       ...(options.run ? { runIds: options.run } : {}),

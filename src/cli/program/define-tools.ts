@@ -5,6 +5,7 @@ import { mergeCommand } from '../commands/merge.js';
 import { providersCommand } from '../commands/providers.js';
 import { reportCommand, textMetricChoices } from '../commands/report.js';
 import { viewCommand } from '../commands/view.js';
+import { addIntervalOptions } from './interval-options.js';
 import { action, integer, type ProgramContext } from './program-context.js';
 
 /** `medbench demo`, `view`, `report`, `providers` and `tokenizers`. */
@@ -26,8 +27,7 @@ export function defineTools(program: Command, context: ProgramContext): void {
     )
     .action(action((options) => viewCommand({ ...context.withHome(options), suites }, context.output)));
 
-  program
-    .command('report')
+  addIntervalOptions(program.command('report'))
     .description('print stored results as tables (or --json, --csv, --html)')
     .addOption(
       new Option('--suite <suite>', suites.map((suite) => suite.name).join(', '))

@@ -38,25 +38,44 @@ export function* resampledUnits(units: number, resamples: number, seed: number):
   }
 }
 
+/**
+ * Bootstrap replicates of several statistics of additive unit totals, all from the same
+ * resamples (`resampledUnits`' draws, inlined for speed): replicates[s][r] is statistic s of round r.
+ */
+export function additiveReplicatesOf(
+  unitSums: ReadonlyArray<ArrayLike<number>>,
+  statistics: ReadonlyArray<(sums: Float64Array) => number>,
+  settings: { resamples: number; seed: number },
+): Float64Array[] {
+  const units = unitSums.length;
+  const dims = unitSums[0]?.length ?? 0;
+  // The unit vectors side by side in one array: unit i's sums at [i·dims, (i+1)·dims).
+  const flat = new Float64Array(units * dims);
+  unitSums.forEach((sums, unit) => {
+    for (let dim = 0; dim < dims; dim++) flat[unit * dims + dim] = sums[dim]!;
+  });
+  const replicates = statistics.map(() => new Float64Array(settings.resamples));
+  const totals = new Float64Array(dims);
+  const random = seededRandom(settings.seed);
+  for (let round = 0; round < settings.resamples; round++) {
+    totals.fill(0);
+    for (let draw = 0; draw < units; draw++) {
+      const offset = Math.floor(random() * units) * dims;
+      for (let dim = 0; dim < dims; dim++) totals[dim]! += flat[offset + dim]!;
+    }
+    for (let index = 0; index < statistics.length; index++)
+      replicates[index]![round] = statistics[index]!(totals);
+  }
+  return replicates;
+}
+
 /** Bootstrap replicates of a statistic of additive unit totals (see `additiveBootstrap`). */
 export function additiveReplicates(
   unitSums: ReadonlyArray<ArrayLike<number>>,
   statistic: (sums: Float64Array) => number,
   settings: { resamples: number; seed: number },
 ): Float64Array {
-  const dims = unitSums[0]?.length ?? 0;
-  const replicates = new Float64Array(settings.resamples);
-  const totals = new Float64Array(dims);
-  let round = 0;
-  for (const drawn of resampledUnits(unitSums.length, settings.resamples, settings.seed)) {
-    totals.fill(0);
-    for (const index of drawn) {
-      const sums = unitSums[index]!;
-      for (let dim = 0; dim < dims; dim++) totals[dim]! += sums[dim]!;
-    }
-    replicates[round++] = statistic(totals);
-  }
-  return replicates;
+  return additiveReplicatesOf(unitSums, [statistic], settings)[0]!;
 }
 
 /** Column sums of the unit vectors: the statistic's input on the data as it is. */

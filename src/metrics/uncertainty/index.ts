@@ -3,6 +3,7 @@ export { bootstrapRanks, type RankInterval, ranksOf } from './bootstrap-ranks.js
 export {
   additiveBootstrap,
   additiveReplicates,
+  additiveReplicatesOf,
   clusterBootstrap,
   groupByUnit,
   percentileInterval,
@@ -18,9 +19,12 @@ export {
   DEFAULT_SEED,
   type Interval,
   type IntervalMethod,
+  type IntervalSettings,
   percentileBounds,
   pointInterval,
   quantileSorted,
+  type ReportInterval,
+  reportInterval,
 } from './interval.js';
 export {
   bootstrapMean,
@@ -30,6 +34,7 @@ export {
   meanInterval,
   microScores,
 } from './mean-interval.js';
+export { meanOfMeansInterval, type Stratum, stratumOf } from './mean-of-means.js';
 export { minimumDetectableDifference, standardDeviation } from './minimum-detectable-difference.js';
 export { normalQuantile } from './normal-quantile.js';
 export {

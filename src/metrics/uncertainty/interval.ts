@@ -88,3 +88,18 @@ export function pointInterval(
     ...counts,
   };
 }
+
+/** An interval as a report prints it beside its score: the bounds and how they were made (the score is the estimate). */
+export type ReportInterval = Omit<Interval, 'estimate' | 'n'>;
+
+/** The report's form of an interval, its bounds ×`factor` (a fraction shown as a percentage: 100). */
+export function reportInterval(interval: Interval, factor = 1): ReportInterval {
+  const { estimate: _estimate, n: _n, ...rest } = interval;
+  return { ...rest, lower: interval.lower * factor, upper: interval.upper * factor };
+}
+
+/** The bootstrap settings a report uses for every interval it gives (`--bootstrap-resamples`, `--seed`). */
+export interface IntervalSettings {
+  resamples: number;
+  seed: number;
+}

@@ -1,4 +1,10 @@
-import { additiveBootstrap, groupByUnit } from './cluster-bootstrap.js';
+import {
+  additiveBootstrap,
+  additiveReplicatesOf,
+  groupByUnit,
+  percentileInterval,
+  totalsOf,
+} from './cluster-bootstrap.js';
 import type { BootstrapOptions, Interval } from './interval.js';
 import { wilsonInterval } from './wilson.js';
 
@@ -30,13 +36,21 @@ const isBinary = (values: readonly number[]) => values.every((value) => value ==
 
 /**
  * The interval a score's mean gets: Wilson for a plain proportion (0/1 scores of independent
- * samples: no units, or one value per unit), otherwise the cluster bootstrap of the mean.
+ * samples: no units, or one value per unit), otherwise the cluster bootstrap of the mean —
+ * except 0/1 scores all 0 or all 1 in clusters, where the bootstrap collapses to a point: Wilson
+ * with the number of units as n.
  */
 export function meanInterval(values: readonly number[], options: ClusterOptions = {}): Interval {
   const independent = !options.units || new Set(options.units).size === options.units.length;
-  if (values.length > 0 && independent && isBinary(values)) {
+  if (values.length > 0 && isBinary(values)) {
     const ones = values.reduce<number>((sum, value) => sum + value, 0);
-    return wilsonInterval(ones, values.length, options.level);
+    if (independent) return wilsonInterval(ones, values.length, options.level);
+    // All 0 or all 1 in clusters: the bootstrap has no spread to show. Wilson at the number of
+    // units (the effective sample size when a cluster's samples agree fully) does, conservatively.
+    if (ones === 0 || ones === values.length) {
+      const units = new Set(options.units).size;
+      return { ...wilsonInterval(ones === 0 ? 0 : units, units, options.level), n: values.length };
+    }
   }
   return bootstrapMean(values, options);
 }
@@ -78,10 +92,26 @@ export function bootstrapMicroScores(
       return sums;
     },
   );
-  const run = (pick: 'precision' | 'recall' | 'f1') =>
-    additiveBootstrap(units, (sums) => microScores({ tp: sums[0]!, fp: sums[1]!, fn: sums[2]! })[pick], {
-      ...options,
-      n: rows.length,
-    });
-  return { precision: run('precision'), recall: run('recall'), f1: run('f1') };
+  const picks = ['precision', 'recall', 'f1'] as const;
+  const statistics = picks.map(
+    (pick) => (sums: Float64Array) => microScores({ tp: sums[0]!, fp: sums[1]!, fn: sums[2]! })[pick],
+  );
+  // The three from the same resamples, drawn once.
+  let replicates: Float64Array[] | undefined;
+  const [precision, recall, f1] = picks.map(
+    (_, index) =>
+      percentileInterval(
+        {
+          units: units.length,
+          n: rows.length,
+          estimate: () => statistics[index]!(totalsOf(units)),
+          replicates: (settings) => {
+            replicates ??= additiveReplicatesOf(units, statistics, settings);
+            return replicates[index]!;
+          },
+        },
+        options,
+      ).interval,
+  );
+  return { precision: precision!, recall: recall!, f1: f1! };
 }

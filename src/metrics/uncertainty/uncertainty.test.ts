@@ -8,12 +8,14 @@ import {
   holmAdjust,
   mcnemarExact,
   meanInterval,
+  meanOfMeansInterval,
   microScores,
   minimumDetectableDifference,
   normalQuantile,
   pairedBootstrap,
   ranksOf,
   resampledUnits,
+  stratumOf,
   wilsonInterval,
 } from './index.js';
 
@@ -185,5 +187,29 @@ describe('bootstrap', () => {
     expect(meanInterval([1, 0, 1, 1], { units: ['a', 'b', 'c', 'd'] }).method).toBe('wilson');
     expect(meanInterval([1, 0, 1, 1], { units: ['a', 'a', 'c', 'd'] }).method).toBe('bootstrap');
     expect(meanInterval([1, 0.5, 1, 1]).method).toBe('bootstrap');
+    // All wrong, 3 needles × 2: the bootstrap would say [0, 0]; Wilson at 3 units says [0, 0.5615].
+    const allWrong = meanInterval([0, 0, 0, 0, 0, 0], { units: ['a', 'a', 'b', 'b', 'c', 'c'] });
+    expect(allWrong).toMatchObject({ method: 'wilson', estimate: 0, lower: 0, units: 3, n: 6 });
+    expect(allWrong.upper).toBeCloseTo(wilsonInterval(0, 3).upper, 12);
+    expect(meanInterval([1, 1, 1, 1], { units: ['a', 'a', 'b', 'b'] })).toMatchObject({
+      upper: 1,
+      units: 2,
+      n: 4,
+    });
+  });
+
+  it('a macro average: strata resampled on their own, the average of their replicates', () => {
+    const first = stratumOf([1, 0, 1, 1], { seed: 7, resamples: 3 });
+    // Seed 7 draws [0,0,3,2], [2,1,1,0], [2,2,1,0] of [1,0,1,1]:
+    // round 1: 1,1,1,1 → 1; round 2: 1,0,0,1 → .5; round 3: 1,1,0,1 → .75.
+    expect([...first.replicates]).toEqual([1, 0.5, 0.75]);
+    const second = stratumOf([0, 0], { seed: 8, resamples: 3 });
+    const average = meanOfMeansInterval([first, second], { resamples: 3 });
+    // Replicates (1 + 0)/2, (.5 + 0)/2, (.75 + 0)/2 = .5, .25, .375; sorted .25, .375, .5.
+    expect(average.estimate).toBeCloseTo(0.375, 12);
+    expect(average.lower).toBeCloseTo(0.25 + 0.05 * 0.125, 12);
+    expect(average.upper).toBeCloseTo(0.375 + 0.95 * 0.125, 12);
+    expect(average).toMatchObject({ units: 6, n: 6, method: 'bootstrap' });
+    expect(() => meanOfMeansInterval([first], { resamples: 4 })).toThrow(/not B = 4/);
   });
 });

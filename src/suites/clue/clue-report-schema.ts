@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { countSchema, generatedAtSchema, runSummaryShape, schemaOf } from '../../report/report-schema.js';
+import {
+  countSchema,
+  generatedAtSchema,
+  reportIntervalSchema,
+  runSummaryShape,
+  schemaOf,
+} from '../../report/report-schema.js';
 import type { ClueReport } from './clue-report.js';
 
 /** dataset → metric → a number (×100). */
@@ -18,6 +24,9 @@ const clueRunReportSchema = z.strictObject({
     description: 'dataset → metric → mean ×100 over its items (LongHealth: accuracy per sub-task).',
   }),
   items: z.record(z.string(), countSchema).meta({ description: 'Items scored per dataset.' }),
+  intervals: z.record(z.string(), z.record(z.string(), reportIntervalSchema)).optional().meta({
+    description: "dataset → metric → the score's 95% interval (×100; LongHealth clustered by patient).",
+  }),
   notComputed: z.record(z.string(), z.string()).meta({ description: 'Metric → why it was not computed.' }),
   level1: z.number().nullable(),
   level2: z.number().nullable(),

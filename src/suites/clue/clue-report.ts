@@ -1,9 +1,11 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import type { ReportTable } from '../../core/suite.js';
+import type { IntervalSettings, ReportInterval } from '../../metrics/uncertainty/index.js';
 import { escapeHtml } from '../../report/escape-html.js';
 import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderScatter } from '../../report/svg-scatter.js';
 import { renderReportTable } from '../../report/text-table.js';
+import { clueIntervals, clueIntervalsTable, clueUnitOf, type ItemValues } from './clue-intervals.js';
 import { levelScore } from './level-score.js';
 import type { ClueTaskName } from './load-tasks.js';
 import { averaged, CLUE_PROTOCOL, type ClueProtocol, type ClueProtocolName } from './protocols.js';
@@ -49,6 +51,8 @@ export interface ClueRunReport extends RunSummary {
   scores: Record<string, Record<string, number>>;
   /** Items scored per dataset. */
   items: Record<string, number>;
+  /** dataset → metric → the score's 95% interval (×100), when the report computes intervals. */
+  intervals?: Record<string, Record<string, ReportInterval>>;
   /** Metric → why it was not computed. */
   notComputed: Record<string, string>;
   /** Level scores (null unless every dataset of the level was run). */
@@ -75,7 +79,7 @@ export interface ClueReport {
 /** CLUE's report of stored runs: each run's scores per task (Table 3's layout). */
 export function buildClueReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
-  options: { base?: string } = {},
+  options: { base?: string; intervals?: IntervalSettings } = {},
 ): ClueReport {
   const report: ClueReport = {
     suite: 'clue',
@@ -84,7 +88,10 @@ export function buildClueReport(
       const protocolName = (run.parameters.protocol as { name?: string } | undefined)?.name;
       const protocol = CLUE_PROTOCOL[protocolName as ClueProtocolName] as ClueProtocol | undefined;
       // dataset → metric → per-item values in scoring order.
-      const values: Record<string, Record<string, Array<{ order: number; value: number }>>> = {};
+      const values: Record<
+        string,
+        Record<string, Array<{ order: number; value: number; unit?: string }>>
+      > = {};
       const items: Record<string, number> = {};
       for (const result of results) {
         items[result.task] = (items[result.task] ?? 0) + 1;
@@ -93,7 +100,7 @@ export function buildClueReport(
         for (const [metric, value] of Object.entries(result.scores)) {
           const key = result.task === 'longhealth' ? `task${result.params.subtask}` : metric;
           dataset[key] ??= [];
-          dataset[key]!.push({ order: Number(result.params.order ?? 0), value });
+          dataset[key]!.push({ order: Number(result.params.order ?? 0), value, unit: clueUnitOf(result) });
         }
       }
       const scores: ClueRunReport['scores'] = {};
@@ -129,6 +136,14 @@ export function buildClueReport(
             : "medbench's MRCONSO string matcher, not the paper's scispacy linker",
         scores,
         items,
+        ...(options.intervals
+          ? {
+              intervals: clueIntervals(
+                values as Record<string, Record<string, ItemValues>>,
+                options.intervals,
+              ),
+            }
+          : {}),
         notComputed: (run.parameters.notComputed as Record<string, string> | undefined) ?? {},
         level1: level(['mednli', 'problem-summary', 'meqsum']),
         level2: level(['longhealth', 'medisumqa', 'medisumcode']),
@@ -244,14 +259,20 @@ export function clueTables(report: ClueReport): ReportTable[] {
     title: `CLUE level ${level} (scores ×100; n/c = not computed, — = task not run; * = level score without every metric)`,
     ...levelTable(report, level),
   }));
-  return report.base?.differences.length ? [...levels, differenceTable(report.base)] : levels;
+  const intervals = clueIntervalsTable(report.runs);
+  return [
+    ...levels,
+    ...(report.base?.differences.length ? [differenceTable(report.base)] : []),
+    ...(intervals ? [intervals] : []),
+  ];
 }
 
 /** Table 3 as text: level score then every metric; n/c = not computed, — = task not run. */
 export function renderClueText(report: ClueReport): string {
   const tables = clueTables(report)
-    .filter((table) => table.name !== 'difference')
+    .filter((table) => table.name.startsWith('level-'))
     .map(renderReportTable);
+  const intervals = clueIntervalsTable(report.runs);
   const reasons = report.runs.flatMap((run) =>
     Object.entries(run.notComputed).map(
       ([metric, reason]) => `${run.label}: ${metric} not computed — ${reason}`,
@@ -262,6 +283,7 @@ export function renderClueText(report: ClueReport): string {
     runNotes(report).join('\n'),
     ...(reasons.length ? [reasons.join('\n')] : []),
     ...differenceText(report),
+    ...(intervals ? [renderReportTable(intervals)] : []),
   ].join('\n\n');
 }
 
@@ -292,6 +314,12 @@ function figure5(report: ClueReport): string {
     : '';
 }
 
+/** Every score with its 95% interval, as a preformatted table. */
+function intervalsHtml(report: ClueReport): string {
+  const intervals = clueIntervalsTable(report.runs);
+  return intervals ? `<h2>95% intervals</h2><pre>${escapeHtml(renderReportTable(intervals))}</pre>` : '';
+}
+
 /** A self-contained HTML page with the two Table 3 tables. */
 export function renderClueHtml(report: ClueReport): string {
   const table = (level: 1 | 2) => {
@@ -304,5 +332,7 @@ export function renderClueHtml(report: ClueReport): string {
     report,
   )
     .map((line) => `<li>${escapeHtml(line)}</li>`)
-    .join('')}</ul>${table(1)}${table(2)}${figure4(report)}${figure5(report)}</body></html>\n`;
+    .join(
+      '',
+    )}</ul>${table(1)}${table(2)}${intervalsHtml(report)}${figure4(report)}${figure5(report)}</body></html>\n`;
 }

@@ -1,15 +1,8 @@
-import { meanTask, type ScoredRow, type SuiteScoring } from '../../core/scored-task.js';
+import { meanTask, type SuiteScoring } from '../../core/scored-task.js';
+import { clueUnitOf } from './clue-intervals.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
 
 const TASK_ORDER = Object.keys(CLUE_PRIMARY_METRICS);
-
-/** LongHealth's questions are asked about a patient (`<patient>-q<n>`): the patient is the unit. */
-function clueUnit(row: ScoredRow): string {
-  if (row.task !== 'longhealth') return row.sampleId;
-  const question = String(row.params.question ?? row.sampleId);
-  const cut = question.lastIndexOf('-q');
-  return cut > 0 ? question.slice(0, cut) : question;
-}
 
 /**
  * CLUE's tasks for `medbench compare` and rank intervals: each task's mean of its primary metric
@@ -25,7 +18,7 @@ export const clueScoring: SuiteScoring = {
         key: task,
         statistic: metric,
         includes: (row) => row.task === task,
-        unit: clueUnit,
+        unit: (row) => clueUnitOf(row) ?? row.sampleId,
         metric,
         binary: metric === 'accuracy',
       });

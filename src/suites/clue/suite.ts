@@ -1,4 +1,5 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
+import { clueUnitOf } from './clue-intervals.js';
 import {
   buildClueReport,
   type ClueReport,
@@ -84,7 +85,9 @@ export const clueSuite: Suite<ClueReport> = {
   primaryMetric: 'accuracy',
   primaryMetrics: CLUE_PRIMARY_METRICS,
   reportSchema: clueReportSchema,
-  report: (runs, options) => buildClueReport(runs, options.base ? { base: options.base } : {}),
+  report: (runs, options) =>
+    buildClueReport(runs, { ...(options.base ? { base: options.base } : {}), intervals: options.intervals }),
+  unitOf: clueUnitOf,
   renderText: (report) => renderClueText(report),
   tables: (report) => clueTables(report),
   renderHtml: renderClueHtml,

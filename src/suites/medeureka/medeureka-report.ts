@@ -1,12 +1,18 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import type { ReportTable } from '../../core/suite.js';
 import { RETRIEVAL_CUTOFFS } from '../../metrics/retrieval.js';
+import type { IntervalSettings } from '../../metrics/uncertainty/index.js';
 import { escapeHtml } from '../../report/escape-html.js';
 import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderLineChart } from '../../report/svg-line-chart.js';
 import { renderRadar } from '../../report/svg-radar.js';
 import { renderReportTable } from '../../report/text-table.js';
 import { dataTypeOf, MEDEUREKA_DATASETS } from './datasets.js';
+import {
+  type MedEurekaIntervals,
+  medeurekaIntervals,
+  medeurekaIntervalsTable,
+} from './medeureka-intervals.js';
 
 type Scores = Record<string, number>;
 
@@ -26,6 +32,8 @@ export interface MedEurekaRunReport extends RunSummary {
   byLanguage: Record<string, Scores>;
   /** Per query → target granularity (Figure 3). */
   byGranularity: Record<string, Scores>;
+  /** Every score's 95% interval (×100), when the report computes intervals. */
+  intervals?: MedEurekaIntervals;
 }
 
 export interface MedEurekaReport {
@@ -54,9 +62,20 @@ function groupMeans(datasets: Record<string, Scores>, groupOf: (name: string) =>
 
 const datasetByName = new Map(MEDEUREKA_DATASETS.map((dataset) => [dataset.name, dataset]));
 
+/** The group of a dataset in each breakdown: data type, language, query → target granularity. */
+const GROUP_OF = {
+  byDataType: (name: string) => {
+    const dataset = datasetByName.get(name);
+    return dataset ? dataTypeOf(dataset) : undefined;
+  },
+  byLanguage: (name: string) => datasetByName.get(name)?.language,
+  byGranularity: (name: string) => datasetByName.get(name)?.granularity,
+};
+
 /** MedEureka's report of stored runs: per run, each dataset's MRR@n and HR@n, their mean, and the means by data type and language. */
 export function buildMedEurekaReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
+  options: { intervals?: IntervalSettings } = {},
 ): MedEurekaReport {
   return {
     suite: 'medeureka',
@@ -69,7 +88,8 @@ export function buildMedEurekaReport(
       }
       const datasets: MedEurekaRunReport['datasets'] = {};
       const order = (name: string) => MEDEUREKA_DATASETS.findIndex((dataset) => dataset.name === name) >>> 0;
-      for (const [name, rows] of [...byDataset].sort(([left], [right]) => order(left) - order(right))) {
+      const ordered = [...byDataset].sort(([left], [right]) => order(left) - order(right));
+      for (const [name, rows] of ordered) {
         // Pooling every query of a dataset = summing hits and totals over its sub-corpora.
         datasets[name] = { queries: rows.length, ...meanOf(rows.map((row) => row.scores)) };
         for (const key of METRIC_KEYS) datasets[name]![key]! *= 100;
@@ -81,12 +101,19 @@ export function buildMedEurekaReport(
         model: run.model,
         datasets,
         average: meanOf(Object.values(datasets)),
-        byDataType: groupMeans(datasets, (name) => {
-          const dataset = datasetByName.get(name);
-          return dataset ? dataTypeOf(dataset) : undefined;
-        }),
-        byLanguage: groupMeans(datasets, (name) => datasetByName.get(name)?.language),
-        byGranularity: groupMeans(datasets, (name) => datasetByName.get(name)?.granularity),
+        byDataType: groupMeans(datasets, GROUP_OF.byDataType),
+        byLanguage: groupMeans(datasets, GROUP_OF.byLanguage),
+        byGranularity: groupMeans(datasets, GROUP_OF.byGranularity),
+        ...(options.intervals
+          ? {
+              intervals: medeurekaIntervals({
+                byDataset: ordered,
+                metrics: METRIC_KEYS,
+                groupOf: GROUP_OF,
+                settings: options.intervals,
+              }),
+            }
+          : {}),
       };
     }),
   };
@@ -144,6 +171,8 @@ export function medeurekaTables(report: MedEurekaReport): ReportTable[] {
       title: `MedEureka — MRR@10 (%) ${title}, plain means of dataset scores`,
       ...groupTable(report, field, 'mrr@10'),
     });
+  const intervals = medeurekaIntervalsTable(report.runs);
+  if (intervals) tables.push(intervals);
   return tables;
 }
 
@@ -208,6 +237,14 @@ function radars(report: MedEurekaReport, metric: string): string {
     .join('');
 }
 
+/** Every dataset's MRR@10 and Exact HR@10 and their average with 95% intervals. */
+function intervalsHtml(report: MedEurekaReport): string {
+  const intervals = medeurekaIntervalsTable(report.runs);
+  return intervals
+    ? `<h2>95% intervals</h2><p>${escapeHtml(intervals.title)}</p>${htmlTable(intervals.header, intervals.rows)}`
+    : '';
+}
+
 /** A self-contained HTML page: Table 3, the group means, radars and HR@n curves; every value also as text. */
 export function renderMedEurekaHtml(report: MedEurekaReport): string {
   const tables = (['mrr@10', 'hr@10'] as const)
@@ -238,5 +275,5 @@ export function renderMedEurekaHtml(report: MedEurekaReport): string {
       String(run.model.instructionTemplate ?? '—'),
     ]),
   );
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — MedEureka report</title><style>body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:2rem;max-width:80rem}table{border-collapse:collapse;font-size:.85rem;margin-bottom:1rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th[scope=row],thead th:first-child{text-align:left}svg{margin:.5rem;vertical-align:top}</style></head><body><h1>MedEureka</h1><p>Percent, two decimals. Dataset scores pool every query (Term I and II sum their four sub-corpora); averages are plain means of dataset scores.</p>${models}${tables}<h2>Means by group</h2>${groups}<h2>Radar charts (MRR@10)</h2>${radars(report, 'mrr@10')}<h2>Exact HR@n curves</h2>${curves(report)}</body></html>\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — MedEureka report</title><style>body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:2rem;max-width:80rem}table{border-collapse:collapse;font-size:.85rem;margin-bottom:1rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th[scope=row],thead th:first-child{text-align:left}svg{margin:.5rem;vertical-align:top}</style></head><body><h1>MedEureka</h1><p>Percent, two decimals. Dataset scores pool every query (Term I and II sum their four sub-corpora); averages are plain means of dataset scores.</p>${models}${tables}<h2>Means by group</h2>${groups}${intervalsHtml(report)}<h2>Radar charts (MRR@10)</h2>${radars(report, 'mrr@10')}<h2>Exact HR@n curves</h2>${curves(report)}</body></html>\n`;
 }

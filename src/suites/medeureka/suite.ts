@@ -60,7 +60,7 @@ export const medeurekaSuite: Suite<MedEurekaReport> = {
   },
   metricName: (metric) => metric.replace(/^mrr@/, 'MRR@').replace(/^hr@/, 'Exact HR@'),
   reportSchema: medeurekaReportSchema,
-  report: (runs) => buildMedEurekaReport(runs),
+  report: (runs, options) => buildMedEurekaReport(runs, { intervals: options.intervals }),
   renderText: (report) => renderMedEurekaText(report),
   tables: (report) => medeurekaTables(report),
   renderHtml: renderMedEurekaHtml,

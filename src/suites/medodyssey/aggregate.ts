@@ -1,10 +1,15 @@
 import type { SampleScores, SampleStatus } from '../../core/sample.js';
+import type { IntervalSettings } from '../../metrics/uncertainty/index.js';
 import { COUNTING_TYPES, OWN_SCORE_PREFIX } from './constants.js';
+import {
+  addToTally,
+  type MedicalIntervals,
+  medicalIntervals,
+  medodysseyUnitOf,
+  type Tally,
+} from './tally-intervals.js';
 
-export interface Tally {
-  correct: number;
-  counted: number;
-}
+export type { Tally } from './tally-intervals.js';
 
 /** The minimum of a result that aggregation reads. */
 export interface ResultLike {
@@ -45,9 +50,9 @@ export interface CountingTable {
 }
 
 const emptyStatuses = (): StatusCounts => ({ ok: 0, bad_format: 0, too_long: 0, error: 0 });
-const add = (tally: Tally, score: number) => {
-  tally.counted++;
-  tally.correct += score;
+/** Counts a row's score in tallies, with the unit its interval clusters by. */
+const add = (row: ResultLike, score: number, ...tallies: Tally[]) => {
+  for (const tally of tallies) addToTally(tally, score, medodysseyUnitOf(row));
 };
 const sortedNumbers = (values: Iterable<unknown>) =>
   [...new Set(values)].map(Number).sort((left, right) => left - right);
@@ -97,11 +102,7 @@ export function niahTable(options: {
     const depth = Number(row.params.depth);
     statuses[row.status]++;
     if (excluded.has(level)) continue;
-    const score = row.scores[options.metric] ?? 0;
-    add(cells[depth]![level]!, score);
-    add(byLevel[level]!, score);
-    add(byDepth[depth]!, score);
-    add(all, score);
+    add(row, row.scores[options.metric] ?? 0, cells[depth]![level]!, byLevel[level]!, byDepth[depth]!, all);
   }
   return {
     language: options.language,
@@ -150,9 +151,7 @@ export function countingTable(options: {
     statuses[row.status]++;
     byType[type] ??= { correct: 0, counted: 0 };
     byLevel[level] ??= { correct: 0, counted: 0 };
-    add(byType[type]!, score);
-    add(byLevel[level]!, score);
-    add(all, score);
+    add(row, score, byType[type]!, byLevel[level]!, all);
   }
   return { language: options.language, metric: options.metric, byType, byLevel, all, statuses };
 }
@@ -195,7 +194,9 @@ export interface MedicalScore {
    * The same cell under medbench's own rules, present only for compat-scored results where
    * the two rules give a different number (spec: "where the two rules differ, shows both").
    */
-  own?: Omit<MedicalScore, 'own' | 'statuses' | 'task' | 'language' | 'metric'>;
+  own?: Omit<MedicalScore, 'own' | 'statuses' | 'task' | 'language' | 'metric' | 'intervals'>;
+  /** 95% intervals of the figures, ×100 (in a report): micro P/R/F1 by the bootstrap over samples, accuracy by Wilson. */
+  intervals?: MedicalIntervals;
 }
 
 const ratio = (numerator: number, denominator: number) => (denominator === 0 ? 0 : numerator / denominator);
@@ -240,6 +241,8 @@ export function medicalScore(options: {
   task: string;
   language: string;
   metric: 'esm' | 'ssm';
+  /** Give the cell its intervals (`MedicalScore.intervals`). */
+  intervals?: IntervalSettings;
 }): MedicalScore | undefined {
   const rows = options.results.filter(
     (result) => result.task === options.task && result.params.language === options.language,
@@ -259,6 +262,15 @@ export function medicalScore(options: {
   if (rows.some((row) => Object.keys(row.scores).some((key) => key.startsWith(OWN_SCORE_PREFIX)))) {
     const own = medicalCell(rows, prf, options.metric, true);
     if (JSON.stringify(own) !== JSON.stringify(cell)) score.own = own;
+  }
+  if (options.intervals) {
+    const counts = (row: ResultLike) => ({
+      tp: scoreOf(row, 'tp', false),
+      fp: scoreOf(row, 'fp', false),
+      fn: scoreOf(row, 'fn', false),
+      score: scoreOf(row, options.metric, false),
+    });
+    score.intervals = medicalIntervals(rows.map(counts), prf, options.intervals);
   }
   return score;
 }
@@ -310,11 +322,9 @@ export function countingBySetting(
       byType: Object.fromEntries(COUNTING_TYPES.map((type) => [type, { correct: 0, counted: 0 }])),
     };
     settings[setting] = entry;
-    const score = result.scores.esm ?? 0;
-    add(entry.all, score);
     const type = String(result.params.countingType);
     entry.byType[type] ??= { correct: 0, counted: 0 };
-    add(entry.byType[type]!, score);
+    add(result, result.scores.esm ?? 0, entry.all, entry.byType[type]!);
   }
   return settings;
 }

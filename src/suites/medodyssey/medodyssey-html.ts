@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../report/escape-html.js';
+import { intervalText } from '../../report/interval-text.js';
 import { renderGroupedBarChart } from '../../report/svg-bar-chart.js';
 import { renderHeatmap } from '../../report/svg-heatmap.js';
 import { renderLineChart } from '../../report/svg-line-chart.js';
@@ -6,6 +7,7 @@ import { renderRadar } from '../../report/svg-radar.js';
 import type { NiahTable } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
+import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import { LANGUAGE_NAMES, MEDODYSSEY_METRICS, METRIC_NAMES, TYPE_NAMES } from './medodyssey-labels.js';
 import type { MedOdysseyReport, RunReport } from './medodyssey-report.js';
 import {
@@ -267,10 +269,12 @@ function overviewSection(report: MedOdysseyReport): string[] {
         ['Model', ...axes],
         ranked.map((run) => [
           run.label,
-          ...axes.map((axis) => (run.overview[axis] === null ? '—' : run.overview[axis]!.toFixed(2))),
+          ...axes.map((axis) => intervalText(run.overview[axis], run.overviewIntervals?.[axis], 2)),
         ]),
       ),
     );
+    const intervals = intervalsReportTable(report);
+    if (intervals) body.push(`<p class="meta">${escapeHtml(intervals.title)}</p>`);
   }
   return body;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   countSchema,
   generatedAtSchema,
+  reportIntervalSchema,
   runSummaryShape,
   schemaOf,
   statusCountsSchema,
@@ -10,7 +11,11 @@ import type { CountingTable, MedicalScore, NiahErrorTable, NiahTable, Tally } fr
 import type { MedOdysseyReport, MissingOutputs } from './medodyssey-report.js';
 
 const tallySchema = schemaOf<Tally>()(
-  z.strictObject({ correct: z.number().nonnegative(), counted: countSchema }),
+  z.strictObject({
+    correct: z.number().nonnegative(),
+    counted: countSchema,
+    interval: reportIntervalSchema.optional().meta({ description: 'The 95% interval of correct / counted.' }),
+  }),
 );
 const byKey = <Schema extends z.ZodType>(schema: Schema) => z.record(z.string(), schema);
 /** language → metric (`esm`, `ssm`) → a table. */
@@ -68,6 +73,17 @@ const medicalScoreSchema = schemaOf<MedicalScore>()(
       .strictObject(medicalFigures)
       .optional()
       .meta({ description: "The same cell under medbench's own rules, where they give another number." }),
+    intervals: z
+      .strictObject({
+        precision: reportIntervalSchema.optional(),
+        recall: reportIntervalSchema.optional(),
+        f1: reportIntervalSchema.optional(),
+        accuracy: reportIntervalSchema.optional(),
+      })
+      .optional()
+      .meta({
+        description: '95% intervals of the figures, ×100: micro P/R/F1 by the bootstrap, accuracy by Wilson.',
+      }),
   }),
 );
 
@@ -124,6 +140,9 @@ const runReportSchema = z.strictObject({
   overview: byKey(z.number().nullable()).meta({
     description: "Figure 2: each of the ten datasets' main ESM score ×100, null when not run.",
   }),
+  overviewIntervals: byKey(reportIntervalSchema.nullable())
+    .optional()
+    .meta({ description: "The overview's 95% intervals, ×100; null where the score is." }),
   countingSettings: byKey(z.strictObject({ all: tallySchema, byType: byKey(tallySchema) })),
   niahErrors: byLanguageAndMetric(niahErrorTableSchema),
 });

@@ -1,4 +1,5 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
+import type { IntervalSettings, ReportInterval } from '../../metrics/uncertainty/index.js';
 import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import {
   type CountingTable,
@@ -16,6 +17,7 @@ import {
 } from './aggregate.js';
 import { LANGUAGES } from './constants.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
+import { withTallyIntervals } from './tally-intervals.js';
 
 /** Which rules produced a number: the published scorer's (compat) or medbench's own. */
 export type ScoringRules = 'compat' | 'own';
@@ -61,6 +63,8 @@ export interface RunReport extends RunSummary {
    * Term and Case: accuracy. The axes share one 0–100 scale; nothing is rescaled.
    */
   overview: Record<string, number | null>;
+  /** The overview's 95% intervals (×100, as its scores), null where the score is; present when the report computes intervals. */
+  overviewIntervals?: Record<string, ReportInterval | null>;
   /**
    * Figure 6: counting ESM per context setting ("medical MIC", "generic MIC", "medical
    * per-model maximum"), in all and per type.
@@ -97,6 +101,7 @@ export function displayLabels(runs: ReadonlyArray<{ run: RunRecord }>): Map<stri
 export function medodysseyTables(
   results: readonly StoredResult[],
   contextWindow: number | null,
+  intervals?: IntervalSettings,
 ): Pick<RunReport, 'niah' | 'counting' | 'medical'> & { rowsOf: (task: string) => StoredResult[] } {
   // Each aggregate reads one task's rows: split once rather than filtering every row per table.
   const byTask = new Map<string, StoredResult[]>();
@@ -115,11 +120,36 @@ export function medodysseyTables(
   const medical: RunReport['medical'] = {};
   for (const { task, language } of MEDICAL_DATASETS) {
     for (const metric of MEDODYSSEY_METRICS) {
-      const score = medicalScore({ results: rowsOf(task), task, language, metric });
+      const score = medicalScore({ results: rowsOf(task), task, language, metric, intervals });
       if (score) medical[`${task}-${language}`] = { ...medical[`${task}-${language}`], [metric]: score };
     }
   }
+  if (intervals) withTallyIntervals({ niah, counting }, intervals);
   return { niah, counting, medical, rowsOf };
+}
+
+type TenTables = Pick<RunReport, 'niah' | 'counting' | 'medical'>;
+
+/** Figure 2's ten datasets, each read from its NIAH or Counting tally or its medical cell; null when not run. */
+function tenDatasets<Value>(
+  tables: TenTables,
+  metric: (typeof MEDODYSSEY_METRICS)[number],
+  read: {
+    tally: (tally: Tally | undefined) => Value | null;
+    medical: (cell: MedicalScore) => Value | undefined;
+  },
+): Record<string, Value | null> {
+  const values: Record<string, Value | null> = {
+    'En.NIAH': read.tally(tables.niah.en?.[metric]?.all),
+    'Zh.NIAH': read.tally(tables.niah.zh?.[metric]?.all),
+    'En.Counting': read.tally(tables.counting.en?.[metric]?.all),
+    'Zh.Counting': read.tally(tables.counting.zh?.[metric]?.all),
+  };
+  for (const { task, language, name } of MEDICAL_DATASETS) {
+    const cell = tables.medical[`${task}-${language}`]?.[metric];
+    values[name] = cell ? (read.medical(cell) ?? null) : null;
+  }
+  return values;
 }
 
 /**
@@ -127,22 +157,27 @@ export function medodysseyTables(
  * (NIAH over the levels within the window), KG and Table micro F1, Term and Case accuracy.
  */
 export function tenDatasetScores(
-  tables: Pick<RunReport, 'niah' | 'counting' | 'medical'>,
+  tables: TenTables,
   metric: (typeof MEDODYSSEY_METRICS)[number],
 ): Record<string, number | null> {
-  const percentOf = (tally: Tally | undefined) =>
-    tally && tally.counted > 0 ? (100 * tally.correct) / tally.counted : null;
-  const scores: Record<string, number | null> = {
-    'En.NIAH': percentOf(tables.niah.en?.[metric]?.all),
-    'Zh.NIAH': percentOf(tables.niah.zh?.[metric]?.all),
-    'En.Counting': percentOf(tables.counting.en?.[metric]?.all),
-    'Zh.Counting': percentOf(tables.counting.zh?.[metric]?.all),
-  };
-  for (const { task, language, name } of MEDICAL_DATASETS) {
-    const score = tables.medical[`${task}-${language}`]?.[metric];
-    scores[name] = score ? (score.f1 ?? score.accuracy ?? null) : null;
-  }
-  return scores;
+  return tenDatasets(tables, metric, {
+    tally: (tally) => (tally && tally.counted > 0 ? (100 * tally.correct) / tally.counted : null),
+    medical: (cell) => cell.f1 ?? cell.accuracy,
+  });
+}
+
+/** Figure 2's ten datasets' intervals under one metric, ×100 like `tenDatasetScores`, null when not run. */
+export function tenDatasetIntervals(
+  tables: TenTables,
+  metric: (typeof MEDODYSSEY_METRICS)[number],
+): Record<string, ReportInterval | null> {
+  return tenDatasets(tables, metric, {
+    tally: (tally) =>
+      tally?.interval
+        ? { ...tally.interval, lower: 100 * tally.interval.lower, upper: 100 * tally.interval.upper }
+        : null,
+    medical: (cell) => cell.intervals?.f1 ?? cell.intervals?.accuracy,
+  });
 }
 
 /** The release files of an imported run that lack part of the grid (recorded by the import). */
@@ -162,9 +197,14 @@ function missingOutputsOf(run: RunRecord): MissingOutputs[] {
     }));
 }
 
-function runReport(run: RunRecord, results: readonly StoredResult[], label: string): RunReport {
+function runReport(
+  run: RunRecord,
+  results: readonly StoredResult[],
+  label: string,
+  intervals: IntervalSettings | undefined,
+): RunReport {
   const contextWindow = (run.model.contextWindow as number | null | undefined) ?? null;
-  const { niah, counting, medical, rowsOf } = medodysseyTables(results, contextWindow);
+  const { niah, counting, medical, rowsOf } = medodysseyTables(results, contextWindow, intervals);
   const medicalByLevel: RunReport['medicalByLevel'] = {};
   const medicalByLevelSsm: RunReport['medicalByLevelSsm'] = {};
   for (const { task, language } of MEDICAL_DATASETS) {
@@ -201,7 +241,10 @@ function runReport(run: RunRecord, results: readonly StoredResult[], label: stri
     medicalByLevel,
     medicalByLevelSsm,
     overview: tenDatasetScores({ niah, counting, medical }, 'esm'),
-    countingSettings: countingBySetting(rowsOf('counting')),
+    ...(intervals ? { overviewIntervals: tenDatasetIntervals({ niah, counting, medical }, 'esm') } : {}),
+    countingSettings: intervals
+      ? withTallyIntervals(countingBySetting(rowsOf('counting')), intervals)
+      : countingBySetting(rowsOf('counting')),
     niahErrors: errors,
   };
 }
@@ -209,11 +252,12 @@ function runReport(run: RunRecord, results: readonly StoredResult[], label: stri
 /** Aggregates stored runs into the report document (`medbench report --json`). */
 export function buildMedOdysseyReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
+  options: { intervals?: IntervalSettings } = {},
 ): MedOdysseyReport {
   const labels = displayLabels(runs);
   return {
     suite: 'medodyssey',
     generatedAt: new Date().toISOString(),
-    runs: runs.map(({ run, results }) => runReport(run, results, labels.get(run.id)!)),
+    runs: runs.map(({ run, results }) => runReport(run, results, labels.get(run.id)!, options.intervals)),
   };
 }

@@ -1,6 +1,7 @@
 import { meanTask, type ScoredRow, type ScoredTask, type SuiteScoring } from '../../core/scored-task.js';
 import { isMainCountingSetting, MEDICAL_DATASETS } from './aggregate.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
+import { medodysseyUnitOf } from './tally-intervals.js';
 
 const sampleUnit = (row: ScoredRow) => row.sampleId;
 
@@ -24,8 +25,10 @@ function medodysseyTasks(metric: string): ScoredTask[] {
   const tasks: ScoredTask[] = [];
   for (const language of ['en', 'zh'])
     tasks.push(
-      accuracy(`${language === 'en' ? 'En' : 'Zh'}.NIAH`, inLanguage('niah', language), (row) =>
-        String(row.params.needleId ?? row.sampleId),
+      accuracy(
+        `${language === 'en' ? 'En' : 'Zh'}.NIAH`,
+        inLanguage('niah', language),
+        (row) => medodysseyUnitOf(row) ?? row.sampleId,
       ),
     );
   for (const language of ['en', 'zh']) {

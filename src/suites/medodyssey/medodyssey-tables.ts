@@ -1,5 +1,6 @@
 import type { ReportTable } from '../../core/suite.js';
 import { LANGUAGES } from './constants.js';
+import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import type { MedOdysseyReport } from './medodyssey-report.js';
 import {
@@ -35,5 +36,6 @@ export function medodysseyReportTables(
     tables.push(byLevel && { name, title, ...byLevel });
   }
   for (const metric of metrics) tables.push(niahErrorTable(report, metric));
+  tables.push(intervalsReportTable(report));
   return tables.filter((table) => table !== undefined).map(tableOf);
 }

@@ -2,6 +2,7 @@ import { renderReportTable } from '../../report/text-table.js';
 import type { CountingTable, NiahTable, Tally } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
+import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import {
   COUNTING_SETTINGS,
   datasetName,
@@ -383,6 +384,8 @@ export function renderMedOdysseyText(
     const errors = errorAnalysisText(report, metric);
     if (errors) sections.push(errors);
   }
+  const intervals = intervalsReportTable(report);
+  if (intervals) sections.push(renderReportTable(intervals));
   const imported = report.runs.filter((run) => run.scoring === 'compat').map((run) => run.label);
   if (imported.length > 0) {
     sections.push(

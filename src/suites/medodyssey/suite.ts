@@ -21,6 +21,7 @@ import { medodysseyReportSchema } from './medodyssey-report-schema.js';
 import { medodysseyScoring } from './medodyssey-scoring.js';
 import { medodysseyReportTables } from './medodyssey-tables.js';
 import { renderMedOdysseyText } from './medodyssey-text.js';
+import { medodysseyUnitOf } from './tally-intervals.js';
 
 /**
  * The ten-dataset leaderboard, computed with the suite's own counting rules (the same functions
@@ -67,6 +68,7 @@ export const medodysseySuite: Suite<MedOdysseyReport> = {
     { param: 'depth', label: 'depth' },
   ],
   // NIAH: needle depth × context length, as Tables A2/A3 lay it out; Counting: the line along length.
+  unitOf: medodysseyUnitOf,
   grid: {
     rows: { param: 'depth', name: 'depth', unit: '%' },
     columns: { param: 'level', name: 'length', chartAxis: 'context length (tokens)' },
@@ -90,7 +92,7 @@ export const medodysseySuite: Suite<MedOdysseyReport> = {
   primaryMetric: 'esm',
   counts: (row, run) => countedInTables(row, (run.model.contextWindow as number | null | undefined) ?? null),
   reportSchema: medodysseyReportSchema,
-  report: (runs) => buildMedOdysseyReport(runs),
+  report: (runs, options) => buildMedOdysseyReport(runs, { intervals: options.intervals }),
   renderText: (report, options) => renderMedOdysseyText(report, options.metrics),
   tables: (report, options) => medodysseyReportTables(report, options.metrics),
   renderHtml: renderMedOdysseyHtml,

@@ -1,12 +1,12 @@
 import { seriesColour, textOn, viridis } from '../../report/color-scale.js';
-import type { Estimate, Grid } from '../shared/view-types.js';
+import type { Grid, Interval } from '../shared/view-types.js';
 import { el, fraction, href, svg } from './dom.js';
 import { legendKey, markerOf, seriesStyle } from './series-style.js';
 
-const estimateText = (estimate: Estimate) =>
+const estimateText = (estimate: Interval) =>
   estimate.n === 0
     ? '—'
-    : `${fraction(estimate.mean)} [${fraction(estimate.low)}, ${fraction(estimate.high)}] n=${estimate.n}`;
+    : `${fraction(estimate.estimate)} [${fraction(estimate.lower)}, ${fraction(estimate.upper)}] n=${estimate.n}`;
 
 /** "Depth \\ length": the corner of a grid, its rows' name over its columns'. */
 const cornerText = (grid: Grid) =>
@@ -48,7 +48,10 @@ export function heatmap(runId: string, group: string, grid: Grid): HTMLElement {
               // The text takes the colour that stays readable on the cell's fill (WCAG AA).
               return el(
                 'td',
-                { class: 'cell', style: { background: viridis(cell.mean), color: textOn(cell.mean) } },
+                {
+                  class: 'cell',
+                  style: { background: viridis(cell.estimate), color: textOn(cell.estimate) },
+                },
                 el(
                   'a',
                   {
@@ -61,8 +64,8 @@ export function heatmap(runId: string, group: string, grid: Grid): HTMLElement {
                     'data-cell': `${row}|${column}`,
                     title: estimateText(cell),
                   },
-                  fraction(cell.mean),
-                  el('span', { class: 'ci', text: `[${fraction(cell.low)}, ${fraction(cell.high)}]` }),
+                  fraction(cell.estimate),
+                  el('span', { class: 'ci', text: `[${fraction(cell.lower)}, ${fraction(cell.upper)}]` }),
                 ),
               );
             }),
@@ -76,7 +79,7 @@ export function heatmap(runId: string, group: string, grid: Grid): HTMLElement {
 /** Means with 95% intervals along an axis (length levels, MRR cut-offs); each point has a tooltip. */
 export function lineChart(
   title: string,
-  points: Array<Estimate & { label: string | number }>,
+  points: Array<Interval & { label: string | number }>,
   xLabel: string,
 ): SVGElement {
   const width = 520;
@@ -103,16 +106,16 @@ export function lineChart(
   }
   chart.append(
     svg('polyline', {
-      points: points.map((point, index) => `${x(index)},${y(point.mean)}`).join(' '),
+      points: points.map((point, index) => `${x(index)},${y(point.estimate)}`).join(' '),
       class: 'series-line',
       stroke: seriesColour(0),
     }),
   );
   points.forEach((point, index) => {
     chart.append(
-      svg('line', { x1: x(index), x2: x(index), y1: y(point.low), y2: y(point.high), class: 'whisker' }),
+      svg('line', { x1: x(index), x2: x(index), y1: y(point.lower), y2: y(point.upper), class: 'whisker' }),
     );
-    const dot = svg('circle', { cx: x(index), cy: y(point.mean), r: 4, fill: seriesColour(0) });
+    const dot = svg('circle', { cx: x(index), cy: y(point.estimate), r: 4, fill: seriesColour(0) });
     dot.append(svg('title', {}, `${xLabel} ${point.label}: ${estimateText(point)}`));
     chart.append(dot);
     chart.append(
@@ -123,7 +126,7 @@ export function lineChart(
       ),
     );
     chart.append(
-      svg('text', { x: x(index) + 5, y: y(point.mean) - 6, class: 'value' }, fraction(point.mean)),
+      svg('text', { x: x(index) + 5, y: y(point.estimate) - 6, class: 'value' }, fraction(point.estimate)),
     );
   });
   chart.append(

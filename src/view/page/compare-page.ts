@@ -106,7 +106,7 @@ function metricsTable(comparison: Comparison): HTMLElement {
       {
         label: 'B − A [95% CI]',
         value: (row) => row.difference,
-        cell: (row) => `${show(row)(row.difference)} [${show(row)(row.low)}, ${show(row)(row.high)}]`,
+        cell: (row) => `${show(row)(row.difference)} [${show(row)(row.lower)}, ${show(row)(row.upper)}]`,
       },
       {
         label: 'Test',

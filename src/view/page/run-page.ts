@@ -52,11 +52,49 @@ function compareMenu(summary: RunSummary, overview: Overview, group: string): HT
   );
 }
 
-function groupSection(summary: RunSummary, overview: Overview, group: GroupSummary): HTMLElement {
-  const runId = summary.run.id;
+/** A group's per-sample means with their 95% intervals and how each was made. */
+function metricsTable(summary: RunSummary, group: GroupSummary): HTMLElement {
   const metrics = Object.entries(group.metrics).map(([metric, estimate]) => ({ metric, estimate }));
   // Fractions read as percent; counts (KG true/false positives per sample) as means of counts.
   const show = (metric: string) => (group.fractional.includes(metric) ? fraction : count);
+  return dataTable({
+    id: `metrics-${group.group}`,
+    caption:
+      'Per-sample means with 95% intervals (% for rates): Wilson for 0/1 scores of independent samples, otherwise a seeded percentile bootstrap over units (a NIAH needle, a LongHealth patient, else the sample)',
+    name: `${summary.run.label}-${group.group}-metrics`,
+    rows: metrics,
+    columns: [
+      { label: 'Metric', rowHeader: true, value: (row) => group.metricNames[row.metric] ?? row.metric },
+      {
+        label: 'Mean',
+        value: (row) => row.estimate.estimate,
+        cell: (row) => show(row.metric)(row.estimate.estimate),
+      },
+      {
+        label: 'Low',
+        value: (row) => row.estimate.lower,
+        cell: (row) => show(row.metric)(row.estimate.lower),
+      },
+      {
+        label: 'High',
+        value: (row) => row.estimate.upper,
+        cell: (row) => show(row.metric)(row.estimate.upper),
+      },
+      { label: 'n', value: (row) => row.estimate.n },
+      { label: 'Units', value: (row) => row.estimate.units },
+      {
+        label: 'Interval',
+        value: (row) =>
+          row.estimate.method === 'bootstrap'
+            ? `bootstrap (B=${row.estimate.resamples})`
+            : row.estimate.method,
+      },
+    ],
+  });
+}
+
+function groupSection(summary: RunSummary, overview: Overview, group: GroupSummary): HTMLElement {
+  const runId = summary.run.id;
   const problems = Object.entries(group.statuses).filter(([status]) => status !== 'ok');
   return el(
     'section',
@@ -88,27 +126,7 @@ function groupSection(summary: RunSummary, overview: Overview, group: GroupSumma
       group.figures,
       `${summary.run.label}-${group.group}`,
     ),
-    dataTable({
-      id: `metrics-${group.group}`,
-      caption: 'Per-sample means with 95% bootstrap intervals (% for rates)',
-      name: `${summary.run.label}-${group.group}-metrics`,
-      rows: metrics,
-      columns: [
-        { label: 'Metric', rowHeader: true, value: (row) => group.metricNames[row.metric] ?? row.metric },
-        {
-          label: 'Mean',
-          value: (row) => row.estimate.mean,
-          cell: (row) => show(row.metric)(row.estimate.mean),
-        },
-        { label: 'Low', value: (row) => row.estimate.low, cell: (row) => show(row.metric)(row.estimate.low) },
-        {
-          label: 'High',
-          value: (row) => row.estimate.high,
-          cell: (row) => show(row.metric)(row.estimate.high),
-        },
-        { label: 'n', value: (row) => row.estimate.n },
-      ],
-    }),
+    metricsTable(summary, group),
     group.grid ? heatmap(runId, group.group, group.grid) : null,
     group.byColumn
       ? lineChart(

@@ -1,4 +1,4 @@
-import { seedOf } from './statistics.js';
+import { seedOf } from '../../metrics/uncertainty/index.js';
 
 /**
  * The static site's files: `data/site.js` (overview and leaderboards), one `data/run-<key>.js`

@@ -8,15 +8,15 @@ import type {
   SampleFilter,
   SuiteGrid,
 } from '../../core/suite.js';
+import type { Interval } from '../../metrics/uncertainty/index.js';
 import type { PackedRows } from './packed-rows.js';
-import type { Estimate } from './statistics.js';
 
 /**
  * What the viewer's pages receive: the payloads of the server's API, which the static site's
  * page computes alike from one file per run. Shared by the server and the page bundle.
  */
 
-export type { Estimate, GroupFigure, Leaderboard, SampleExplanation, SampleFilter };
+export type { GroupFigure, Interval, Leaderboard, SampleExplanation, SampleFilter };
 
 /** A run as a page shows it (a static export leaves endpoint URLs out of model and parameters). */
 export interface RunDescription {
@@ -48,7 +48,7 @@ export interface ListRow {
   cost: number | null;
   /** The raw output, where the list carries it (search reads it; the static site has it always). */
   rawOutput?: string | null;
-  /** The unit its suite resamples it with (`ScoredTask.unit`: a NIAH needle); null: the sample alone. */
+  /** The unit its suite clusters it by (`Suite.unitOf`: a NIAH needle); null: the sample alone. */
   unit: string | null;
 }
 
@@ -100,13 +100,13 @@ export interface Grid {
   rows: GridAxis & { values: number[] };
   columns: GridAxis & { values: number[] };
   /** By `<row value>|<column value>`; a pair without counted results is absent ("—"). */
-  cells: Record<string, Estimate>;
+  cells: Record<string, Interval>;
 }
 
 /** The primary metric along the grid's columns, by column value (a line chart). */
 export interface ColumnLine {
   axis: SuiteGrid['columns'];
-  points: Record<string, Estimate>;
+  points: Record<string, Interval>;
 }
 
 export interface GroupSummary extends GroupNames {
@@ -116,13 +116,13 @@ export interface GroupSummary extends GroupNames {
   /** Results left out of every figure (NIAH levels beyond the model's window). */
   excluded: number;
   statuses: Record<string, number>;
-  metrics: Record<string, Estimate>;
+  metrics: Record<string, Interval>;
   /** Metrics shown as percentages; the others (KG tp/fp/fn) are counts. */
   fractional: string[];
   grid: Grid | undefined;
   /** The primary metric along the grid's columns, when they take more than one value. */
   byColumn: ColumnLine | undefined;
-  curve: Array<Estimate & { cutoff: number }> | undefined;
+  curve: Array<Interval & { cutoff: number }> | undefined;
   /** The report's own figures of the group (the paper's tables). */
   figures: GroupFigure[];
 }
@@ -203,8 +203,8 @@ export interface MetricComparison {
   meanB: number;
   difference: number;
   /** B − A's paired-bootstrap interval (`comparePairs`, as `medbench compare`). */
-  low: number;
-  high: number;
+  lower: number;
+  upper: number;
   onlyA?: number;
   onlyB?: number;
   p: number;
