@@ -58,13 +58,12 @@ export function renderCompareText(document: CompareDocument): string {
     'n (units)',
     'A',
     'B',
-    'B − A [95% CI]',
+    `B − A [${Math.round(document.level * 100)}% CI]`,
     'Test (A/B only)',
     'p',
     'p Holm',
     'MDD',
   ];
-  header[5] = `B − A [${Math.round(document.level * 100)}% CI]`;
   const rows = document.tasks.map((task) => rowCells(task, task.task, task.statistic, pText(task.pHolm)));
   if (document.overall)
     rows.push(rowCells(document.overall, 'Overall', `mean of ${document.overall.tasks} tasks`, ''));

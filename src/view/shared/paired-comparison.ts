@@ -153,10 +153,13 @@ export function averageOfTasks(
   const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const a = mean(tasks.map((task) => task.a));
   const b = mean(tasks.map((task) => task.b));
-  const rounds = Math.min(...tasks.map((task) => task.replicates.length));
-  const replicates = new Float64Array(tasks.length === 0 || !Number.isFinite(rounds) ? 0 : rounds);
-  for (let round = 0; round < replicates.length; round++)
-    replicates[round] = mean(tasks.map((task) => task.replicates[round]!));
+  // A task of fewer than two units has no replicates: its difference stands in every round.
+  const rounds = Math.max(0, ...tasks.map((task) => task.replicates.length));
+  const replicates = new Float64Array(rounds);
+  for (let round = 0; round < rounds; round++)
+    replicates[round] = mean(
+      tasks.map((task) => (task.replicates.length > 0 ? task.replicates[round]! : task.difference)),
+    );
   const bounds = replicates.length > 0 ? percentileBounds(replicates, level) : { lower: b - a, upper: b - a };
   return {
     n: tasks.reduce((sum, task) => sum + task.n, 0),
