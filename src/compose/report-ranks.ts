@@ -5,14 +5,15 @@ import { rankIntervals } from '../metrics/rank-intervals.js';
 
 /**
  * A report's leaderboards with rank intervals (`rankIntervals`): one per variant of the suite's
- * scoring that the report shows (`--metric` narrows them), over the report's runs; none for a
- * suite without scoring or fewer than two runs. Runs sharing a label are told apart by `#id`.
+ * scoring that the report shows (`--metric` narrows them), over the report's runs, with the
+ * report's B and seed; none for a suite without scoring or fewer than two runs. Runs sharing a label are told apart by `#id`.
  */
 export function reportRanks(
   suite: Suite,
   runs: readonly RunWithResults[],
-  metrics?: readonly string[],
+  options: { metrics?: readonly string[] | undefined; resamples?: number; seed?: number } = {},
 ): RankIntervals[] {
+  const { metrics, ...settings } = options;
   if (!suite.scoring || runs.length < 2) return [];
   const shared = (label: string) => runs.filter(({ run }) => run.label === label).length > 1;
   const ranked = runs.map(({ run, results }) => ({
@@ -23,5 +24,5 @@ export function reportRanks(
   }));
   return suite.scoring.variants
     .filter((variant) => !metrics || metrics.includes(variant))
-    .map((variant) => rankIntervals(suite.scoring!, variant, ranked));
+    .map((variant) => rankIntervals(suite.scoring!, variant, ranked, settings));
 }

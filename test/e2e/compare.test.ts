@@ -126,6 +126,12 @@ describe('medbench compare (built CLI)', () => {
     expect(rows[3]![4]).toBe('≈ next (p = 1.000)');
     expect(rows[4]![4]).toBeUndefined();
     expect(result.stdout).toContain('paired bootstrap of the two averages');
+    // The report's bootstrap settings are the rank intervals' too; --no-intervals leaves them out.
+    const seeded = await runCli(['--home', home, 'report', '--bootstrap-resamples', '200', '--seed', '3']);
+    expect(seeded.stdout).toContain('over 200 bootstrap resamples (seed 3)');
+    const plain = await runCli(['--home', home, 'report', '--no-intervals']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toContain('Leaderboard — ');
     const html = join(home, 'report.html');
     expect((await runCli(['--home', home, 'report', '--html', html])).code).toBe(0);
     const page = readFileSync(html, 'utf8');

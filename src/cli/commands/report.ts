@@ -112,8 +112,11 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     const limited = limitedRuns(runs);
     // What each run generated with: runs that share a label differ in these, not only in an id.
     const settings = runSettings(runs);
-    // Leaderboards with bootstrap rank intervals (text and HTML; the suite's scored variants).
-    const ranks = options.json || options.csv ? [] : reportRanks(suite, runs, reportOptions.metrics);
+    // Leaderboards with bootstrap rank intervals (text and HTML; the suite's scored variants; B and seed as the intervals').
+    const ranks =
+      options.json || options.csv || !reportOptions.intervals
+        ? []
+        : reportRanks(suite, runs, { metrics: reportOptions.metrics, ...reportOptions.intervals });
     if (options.html) {
       const path = resolve(options.html);
       const page = withRanksSection(withUsageSection(suite.renderHtml(report), usage), ranks);
