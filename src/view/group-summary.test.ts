@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testRun } from '../../test/support/test-run.js';
 import type { SuiteGrid } from '../core/suite.js';
 import { summariseGroup } from './group-summary.js';
+import { compareMetric } from './shared/compare-metric.js';
 import type { ListRow } from './shared/view-types.js';
 
 /** A result of a toy task over two numeric params of its own, `rounds` and `width`. */
@@ -67,22 +68,23 @@ describe("a run page's grid", () => {
 describe("a run page's intervals", () => {
   const needles = ['n1', 'n1', 'n1', 'n2', 'n2', 'n2', 'n3', 'n3', 'n3', 'n4', 'n4', 'n4'];
   const scores = [1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 1];
-  const clustered = needles.map((needle, index) =>
+  const independent = needles.map((needle, index) =>
     row(`s${index}`, { needle, rounds: 1, width: 10 * (index % 3) }, scores[index]!),
   );
+  // As the viewer lists them for a suite whose `unitOf` names the needle.
+  const clustered = independent.map((entry) => ({ ...entry, unit: String(entry.params.needle) }));
 
   it('are Wilson for 0/1 scores of independent samples, and the bootstrap by unit when the suite clusters', () => {
-    const plain = summariseGroup(testRun({ id: 'r' }), 'toy', clustered, clustered, 'accuracy', undefined);
-    expect(plain.metrics.accuracy).toMatchObject({ method: 'wilson', units: 12, n: 12, estimate: 8 / 12 });
-    const byNeedle = summariseGroup(
+    const plain = summariseGroup(
       testRun({ id: 'r' }),
       'toy',
-      clustered,
-      clustered,
+      independent,
+      independent,
       'accuracy',
-      grid,
-      (entry) => String(entry.params.needle),
+      undefined,
     );
+    expect(plain.metrics.accuracy).toMatchObject({ method: 'wilson', units: 12, n: 12, estimate: 8 / 12 });
+    const byNeedle = summariseGroup(testRun({ id: 'r' }), 'toy', clustered, clustered, 'accuracy', grid);
     const interval = byNeedle.metrics.accuracy!;
     expect(interval).toMatchObject({
       method: 'bootstrap',
@@ -97,5 +99,30 @@ describe("a run page's intervals", () => {
     );
     // A grid cell holds one sample per needle: independent again.
     expect(byNeedle.grid!.cells['1|10']).toMatchObject({ method: 'wilson', units: 4, n: 4 });
+  });
+
+  it('compare two runs by McNemar on 0/1 scores, by the paired bootstrap over units on others', () => {
+    const pairs = (rows: readonly ListRow[], score: (index: number) => number) =>
+      rows.map((entry, index) => ({ a: entry, b: { ...entry, scores: { accuracy: score(index) } } }));
+    expect(
+      compareMetric(
+        'toy',
+        'accuracy',
+        pairs(clustered, (index) => (index % 4 === 0 ? 0 : 1)),
+      ).test,
+    ).toBe('McNemar (exact)');
+    const graded = compareMetric(
+      'toy',
+      'accuracy',
+      pairs(clustered, (index) => (index % 4) / 4),
+    );
+    expect(graded.test).toBe('paired bootstrap over 4 units');
+    expect(
+      compareMetric(
+        'toy',
+        'accuracy',
+        pairs(independent, (index) => (index % 4) / 4),
+      ).test,
+    ).toBe('paired bootstrap');
   });
 });

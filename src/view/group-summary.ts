@@ -3,17 +3,14 @@ import type { SuiteGrid } from '../core/suite.js';
 import { type Interval, meanInterval, seedOf } from '../metrics/uncertainty/index.js';
 import type { ColumnLine, Grid, GroupSummary, ListRow } from './shared/view-types.js';
 
-/** The unit a row clusters by in an interval (`Suite.unitOf`); absent: each row is its own. */
-export type UnitOf = (row: ListRow) => string | undefined;
-
 /**
  * A metric's mean over rows with its 95% interval (`meanInterval`: Wilson for 0/1 scores of
- * independent rows, else the bootstrap clustered by `unitOf`), seeded from `seedText`. Rows
- * without the metric are left out, or count as 0 with `missingAsZero`.
+ * independent rows, else the bootstrap clustered by each row's `unit`), seeded from `seedText`.
+ * Rows without the metric are left out, or count as 0 with `missingAsZero`.
  */
 export function estimate(
   rows: readonly ListRow[],
-  options: { metric: string; seedText: string; unitOf?: UnitOf; missingAsZero?: boolean },
+  options: { metric: string; seedText: string; missingAsZero?: boolean },
 ): Interval {
   const kept = options.missingAsZero
     ? rows
@@ -22,7 +19,7 @@ export function estimate(
     kept.map((row) => row.scores[options.metric] ?? 0),
     {
       seed: seedOf(options.seedText),
-      units: kept.map((row) => options.unitOf?.(row) ?? `sample:${row.id}`),
+      units: kept.map((row) => row.unit ?? `sample:${row.id}`),
     },
   );
 }
@@ -37,7 +34,7 @@ function valuesOf(rows: readonly ListRow[], param: string): number[] {
 /** The suite's grid of the primary metric; a cell without counted results is left out ("—"). */
 function gridOf(
   counted: readonly ListRow[],
-  options: { metric: string; rows: Grid['rows']; columns: Grid['columns']; seed: string; unitOf?: UnitOf },
+  options: { metric: string; rows: Grid['rows']; columns: Grid['columns']; seed: string },
 ): Grid | undefined {
   const { metric, rows, columns } = options;
   if (rows.values.length === 0 || columns.values.length === 0) return undefined;
@@ -51,7 +48,6 @@ function gridOf(
         cells[`${row}|${column}`] = estimate(members, {
           metric,
           seedText: `${options.seed}/${row}/${column}`,
-          unitOf: options.unitOf,
           missingAsZero: true,
         });
     }
@@ -61,7 +57,7 @@ function gridOf(
 /** The primary metric along the grid's columns, when the group's results take more than one column value. */
 function columnLineOf(
   counted: readonly ListRow[],
-  options: { metric: string; axis: SuiteGrid['columns']; values: number[]; seed: string; unitOf?: UnitOf },
+  options: { metric: string; axis: SuiteGrid['columns']; values: number[]; seed: string },
 ): ColumnLine | undefined {
   const { metric, axis, values } = options;
   if (values.length <= 1) return undefined;
@@ -73,7 +69,6 @@ function columnLineOf(
       estimate(members, {
         metric,
         seedText: `${options.seed}/${axis.param}/${value}`,
-        unitOf: options.unitOf,
         missingAsZero: true,
       }),
     ]);
@@ -84,9 +79,9 @@ function columnLineOf(
 function figuresAlongGrid(
   rows: readonly ListRow[],
   counted: readonly ListRow[],
-  options: { grid: SuiteGrid | undefined; metric: string | undefined; seed: string; unitOf?: UnitOf },
+  options: { grid: SuiteGrid | undefined; metric: string | undefined; seed: string },
 ): { grid: Grid | undefined; byColumn: ColumnLine | undefined } {
-  const { grid: axes, metric, seed, unitOf } = options;
+  const { grid: axes, metric, seed } = options;
   if (!axes || metric === undefined) return { grid: undefined, byColumn: undefined };
   const columns = { ...axes.columns, values: valuesOf(rows, axes.columns.param) };
   return {
@@ -95,9 +90,8 @@ function figuresAlongGrid(
       rows: { ...axes.rows, values: valuesOf(rows, axes.rows.param) },
       columns,
       seed,
-      unitOf,
     }),
-    byColumn: columnLineOf(counted, { metric, axis: axes.columns, values: columns.values, seed, unitOf }),
+    byColumn: columnLineOf(counted, { metric, axis: axes.columns, values: columns.values, seed }),
   };
 }
 
@@ -112,7 +106,6 @@ export function summariseGroup(
   counted: readonly ListRow[],
   primary: string | undefined,
   suiteGrid: SuiteGrid | undefined,
-  unitOf?: UnitOf,
 ): Omit<GroupSummary, 'figures' | 'title' | 'metricNames'> {
   const statuses: Record<string, number> = {};
   for (const row of rows) statuses[row.status] = (statuses[row.status] ?? 0) + 1;
@@ -124,16 +117,12 @@ export function summariseGroup(
     counted.every((row) => row.scores[key] === undefined || (row.scores[key]! >= 0 && row.scores[key]! <= 1)),
   );
   const metrics = Object.fromEntries(
-    metricKeys.map((key) => [
-      key,
-      estimate(counted, { metric: key, seedText: `${run.id}/${group}/${key}`, unitOf }),
-    ]),
+    metricKeys.map((key) => [key, estimate(counted, { metric: key, seedText: `${run.id}/${group}/${key}` })]),
   );
   const { grid, byColumn } = figuresAlongGrid(rows, counted, {
     grid: suiteGrid,
     metric: primary,
     seed: `${run.id}/${group}`,
-    unitOf,
   });
   const cutoffs = metricKeys.filter((key) => key.startsWith('hr@')).map((key) => Number(key.slice(3)));
   const curve =

@@ -58,12 +58,6 @@ export class ViewData {
     return this.suites.find((entry) => entry.name === name);
   }
 
-  /** The unit the suite's intervals cluster by (`Suite.unitOf`), for its rows. */
-  private unitOf(name: string): ((row: ListRow) => string | undefined) | undefined {
-    const unitOf = this.suite(name)?.unitOf;
-    return unitOf && ((row) => unitOf(row));
-  }
-
   /** The params the run's suite lets its sample lists filter by. */
   private sampleFilters(run: RunRecord): SampleFilter[] {
     return (this.suite(run.suite)?.sampleFilters ?? []).map(({ param, label }) => ({ param, label }));
@@ -221,7 +215,6 @@ export class ViewData {
             members.filter((row) => row.counted),
             this.names(run.suite, group, members).primary,
             this.suite(run.suite)?.grid,
-            this.unitOf(run.suite),
           ),
           ...this.names(run.suite, group, members),
           // The report's own figures for the group (KG/Table: micro P/R/F1 and the counts behind them).

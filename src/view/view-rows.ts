@@ -27,9 +27,10 @@ export function describeRun(run: RunRecord, hideEndpoints: boolean): RunDescript
   };
 }
 
-/** A score row as the lists show it, with its page group, whether the suite counts it, and its unit. */
+/** A score row as the lists show it, with its page group, whether the suite counts it and its unit (`Suite.unitOf`). */
 export function listRowOf(row: ScoreRow, group: string, counted: boolean, unit?: string): ListRow {
   return {
+    // null rather than absent: a static site's packed rows give every row every column.
     unit: unit ?? null,
     id: row.sampleId,
     task: row.task,

@@ -27,7 +27,8 @@ export function defineTools(program: Command, context: ProgramContext): void {
     )
     .action(action((options) => viewCommand({ ...context.withHome(options), suites }, context.output)));
 
-  addIntervalOptions(program.command('report'))
+  const report = program
+    .command('report')
     .description('print stored results as tables (or --json, --csv, --html)')
     .addOption(
       new Option('--suite <suite>', suites.map((suite) => suite.name).join(', '))
@@ -58,8 +59,10 @@ export function defineTools(program: Command, context: ProgramContext): void {
       '--width <columns>',
       "text: split wider tables by columns (default: the terminal's width, 100 when not a terminal; 0: no limit)",
       integer('--width', { min: 0 }),
-    )
-    .action(action((options) => reportCommand({ ...context.withHome(options), suites }, context.output)));
+    );
+  addIntervalOptions(report).action(
+    action((options) => reportCommand({ ...context.withHome(options), suites }, context.output)),
+  );
 
   program
     .command('providers')

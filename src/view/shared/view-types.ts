@@ -43,13 +43,13 @@ export interface ListRow {
   scores: Record<string, number>;
   /** Whether the suite counts it in the run's figures (NIAH levels beyond the window do not). */
   counted: boolean;
+  /** The unit its intervals cluster by (`Suite.unitOf`: a NIAH needle …); absent or null: the sample itself. */
+  unit?: string | null;
   promptChars: number | null;
   promptTokens: number | null;
   cost: number | null;
   /** The raw output, where the list carries it (search reads it; the static site has it always). */
   rawOutput?: string | null;
-  /** The unit its suite clusters it by (`Suite.unitOf`: a NIAH needle); null: the sample alone. */
-  unit: string | null;
 }
 
 /** One result in full, as the sample page explains it. */
