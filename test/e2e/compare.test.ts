@@ -67,7 +67,7 @@ describe('medbench compare (built CLI)', () => {
     const [first, again, other] = await Promise.all([
       runCli(args),
       runCli(args),
-      runCli([...args, '--seed', '7', '--resamples', '500']),
+      runCli([...args, '--seed', '7', '--bootstrap-resamples', '500']),
     ]);
     expect(again.stdout).toBe(first.stdout);
     const bounds = (text: string) => JSON.parse(text).tasks.map((task: Task) => [task.lower, task.upper]);

@@ -14,7 +14,8 @@ export interface CompareCommandOptions {
   /** The metric variant the tasks are read under (default: the suite's first). */
   metric?: string;
   json?: boolean;
-  resamples?: number;
+  /** B (`--bootstrap-resamples`, as `report` takes it). */
+  bootstrapResamples?: number;
   seed?: number;
   /** The suites the program knows. */
   suites: readonly Suite[];
@@ -77,7 +78,7 @@ export function compareStoredRuns(
     variant,
     { a: sideOf(store, suite, runA), b: sideOf(store, suite, runB) },
     {
-      ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+      ...(options.bootstrapResamples === undefined ? {} : { resamples: options.bootstrapResamples }),
       ...(options.seed === undefined ? {} : { seed: options.seed }),
     },
   );

@@ -15,7 +15,11 @@ export function defineCompare(program: Command, context: ProgramContext): void {
       "the metric the tasks are read under (MedOdyssey: esm or ssm; default the suite's first)",
     )
     .option('--json', 'one machine-readable JSON document (schemas/compare.schema.json)')
-    .option('--resamples <B>', 'bootstrap resamples (default 1000)', integer('--resamples', { min: 1 }))
+    .option(
+      '--bootstrap-resamples <B>',
+      'bootstrap resamples (default 1000), as report takes them',
+      integer('--bootstrap-resamples', { min: 1 }),
+    )
     .option(
       '--seed <n>',
       'bootstrap seed (default: the fixed seed every report uses)',
