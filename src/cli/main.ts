@@ -3,6 +3,7 @@ import type { SuitePlugin } from '../compose/suite-plugin.js';
 import { SUITE_PLUGINS } from '../compose/suites.js';
 import type { CommandOutput } from '../core/command-output.js';
 import { VERSION } from '../version.js';
+import { defineCompare } from './program/define-compare.js';
 import { defineHandOff } from './program/define-hand-off.js';
 import { defineRun } from './program/define-run.js';
 import { defineSuiteCommands } from './program/define-suite-commands.js';
@@ -45,6 +46,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
   };
   defineTools(program, context);
   defineMerge(program, context);
+  defineCompare(program, context);
   defineRun(program, context);
   defineSuiteCommands(program, context.plugins, context);
   defineHandOff(program, context);

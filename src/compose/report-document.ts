@@ -4,6 +4,7 @@ import type { LimitedRun } from '../report/limited-runs.js';
 import { limitedRunSchema, runSettingsSchema, taskUsageSchema } from '../report/report-schema.js';
 import type { RunSettings } from '../report/run-settings.js';
 import type { TaskUsage } from '../report/usage-table.js';
+import { compareJsonSchema } from './compare-document.js';
 import { configSchema } from './config.js';
 
 /**
@@ -73,6 +74,7 @@ export function configJsonSchema(): Record<string, unknown> {
 export function jsonSchemaFiles(suites: readonly Suite[]): Record<string, string> {
   const text = (schema: Record<string, unknown>) => `${JSON.stringify(schema, null, 2)}\n`;
   return {
+    'compare.schema.json': text(compareJsonSchema()),
     'config.schema.json': text(configJsonSchema()),
     'report.schema.json': text(reportJsonSchema(suites)),
   };

@@ -1,5 +1,6 @@
 import type { RunRecord, RunWithResults, ScoreRow, StoredResult } from './run-record.js';
 import type { Sample, SampleExplanation, SampleParams } from './sample.js';
+import type { SuiteScoring } from './scored-task.js';
 
 export type { SampleExplanation } from './sample.js';
 
@@ -174,4 +175,6 @@ export interface Suite<Report = unknown> {
   /** Number of runs a report holds (0: nothing matched). */
   runCount(report: Report): number;
   leaderboard(runs: readonly RunWithResults[]): Leaderboard;
+  /** The report's rows as statistics of per-result sums, for `medbench compare` and rank intervals; absent: neither. */
+  readonly scoring?: SuiteScoring;
 }

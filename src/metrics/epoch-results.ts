@@ -4,7 +4,7 @@ import {
   epochOfSampleId,
   epochSettingsOf,
 } from '../core/epochs.js';
-import type { RunWithResults, StoredResult } from '../core/run-record.js';
+import type { RunWithResults, ScoreRow } from '../core/run-record.js';
 import type { SampleScores } from '../core/sample.js';
 import type { Suite } from '../core/suite.js';
 import { type EpochReducer, reduceEpochs } from './uncertainty/index.js';
@@ -16,21 +16,18 @@ export function epochReducerOf(name: EpochReducerName, epochs: number): EpochRed
 }
 
 /** What a sample's epochs add up to: tokens and cost summed (null when no epoch has them). */
-function summed(
-  rows: readonly StoredResult[],
-  field: 'inputTokens' | 'outputTokens' | 'cost',
-): number | null {
+function summed(rows: readonly ScoreRow[], field: 'inputTokens' | 'outputTokens' | 'cost'): number | null {
   let total: number | null = null;
   for (const row of rows) if (row[field] !== null) total = (total ?? 0) + (row[field] as number);
   return total;
 }
 
 /** One sample from its epochs' rows: every metric reduced, tokens and cost summed, answered when any epoch was. */
-function reducedRow(
-  rows: readonly StoredResult[],
+function reducedRow<Row extends ScoreRow>(
+  rows: readonly Row[],
   sampleId: string,
   reducer: EpochReducerName,
-): StoredResult {
+): Row {
   const first = rows[0]!;
   const metrics = new Set(rows.flatMap((row) => Object.keys(row.scores)));
   const scores: SampleScores = {};
@@ -54,18 +51,29 @@ function reducedRow(
  * reduced by its task's reducer (`epochSettingsOf`). A run of one epoch: its results as they are.
  */
 export function reduceEpochResults(run: RunWithResults, settings = epochSettingsOf(run.run)): RunWithResults {
-  if (!settings) return run;
-  const bySample = new Map<string, StoredResult[]>();
-  for (const result of run.results) {
-    const { sampleId } = epochOfSampleId(result.sampleId);
-    const rows = bySample.get(sampleId);
-    if (rows) rows.push(result);
-    else bySample.set(sampleId, [result]);
+  return settings ? { run: run.run, results: reduceEpochRows(run.results, settings) } : run;
+}
+
+/**
+ * Any rows of a run of `--epochs K` (stored results, or the light score rows `compare` and the
+ * viewer's ranks read), one per sample, reduced as `reduceEpochResults` does; without epoch
+ * settings, the rows as they are.
+ */
+export function reduceEpochRows<Row extends ScoreRow>(
+  rows: readonly Row[],
+  settings: EpochSettings | undefined,
+): readonly Row[] {
+  if (!settings) return rows;
+  const bySample = new Map<string, Row[]>();
+  for (const row of rows) {
+    const { sampleId } = epochOfSampleId(row.sampleId);
+    const group = bySample.get(sampleId);
+    if (group) group.push(row);
+    else bySample.set(sampleId, [row]);
   }
-  const results = [...bySample].map(([sampleId, rows]) =>
-    reducedRow(rows, sampleId, reducerOfTask(settings, rows[0]!.task)),
+  return [...bySample].map(([sampleId, group]) =>
+    reducedRow(group, sampleId, reducerOfTask(settings, group[0]!.task)),
   );
-  return { run: run.run, results };
 }
 
 function reducerOfTask(settings: EpochSettings, task: string): EpochReducerName {

@@ -15,6 +15,7 @@ function row(id: string, params: Record<string, unknown>, accuracy: number): Lis
     status: 'ok',
     scores: { accuracy },
     counted: true,
+    unit: null,
     promptChars: 1,
     promptTokens: 1,
     cost: null,
@@ -100,28 +101,24 @@ describe("a run page's intervals", () => {
     expect(byNeedle.grid!.cells['1|10']).toMatchObject({ method: 'wilson', units: 4, n: 4 });
   });
 
-  it('compare two runs by McNemar on 0/1 scores, by the paired bootstrap over units on others', () => {
+  it("compare two runs by McNemar on 0/1 scores of single samples, by the paired bootstrap over units otherwise (compare's rule)", () => {
     const pairs = (rows: readonly ListRow[], score: (index: number) => number) =>
       rows.map((entry, index) => ({ a: entry, b: { ...entry, scores: { accuracy: score(index) } } }));
-    expect(
-      compareMetric(
-        'toy',
-        'accuracy',
-        pairs(clustered, (index) => (index % 4 === 0 ? 0 : 1)),
-      ).test,
-    ).toBe('McNemar (exact)');
-    const graded = compareMetric(
-      'toy',
-      'accuracy',
-      pairs(clustered, (index) => (index % 4) / 4),
-    );
-    expect(graded.test).toBe('paired bootstrap over 4 units');
-    expect(
-      compareMetric(
-        'toy',
-        'accuracy',
-        pairs(independent, (index) => (index % 4) / 4),
-      ).test,
-    ).toBe('paired bootstrap');
+    const binary = (index: number) => (index % 4 === 0 ? 0 : 1);
+    expect(compareMetric('toy', 'accuracy', pairs(independent, binary)).test).toBe('McNemar (exact)');
+    // Samples of one needle are not independent pairs, as McNemar assumes: the bootstrap over needles.
+    expect(compareMetric('toy', 'accuracy', pairs(clustered, binary))).toMatchObject({
+      test: 'paired bootstrap',
+      units: 4,
+    });
+    const graded = (index: number) => (index % 4) / 4;
+    expect(compareMetric('toy', 'accuracy', pairs(clustered, graded))).toMatchObject({
+      test: 'paired bootstrap',
+      units: 4,
+    });
+    expect(compareMetric('toy', 'accuracy', pairs(independent, graded))).toMatchObject({
+      test: 'paired bootstrap',
+      units: 12,
+    });
   });
 });

@@ -36,8 +36,15 @@ export function writeStaticSite(
   write('app.js', assets.script);
   write('app.css', assets.styles);
   const leaderboards: Record<string, Leaderboard> = {};
-  for (const suite of suites) leaderboards[suite.name] = data.leaderboard(suite.name)!;
-  const site: SiteFile = { overview: data.overview(), leaderboards };
+  const ranks: NonNullable<SiteFile['ranks']> = {};
+  for (const suite of suites) {
+    leaderboards[suite.name] = data.leaderboard(suite.name)!;
+    for (const variant of suite.scoring?.variants ?? []) {
+      const ranked = data.ranks(suite.name, variant);
+      if (ranked) ranks[suite.name] = { ...ranks[suite.name], [variant]: ranked };
+    }
+  }
+  const site: SiteFile = { overview: data.overview(), leaderboards, ranks };
   write(`data/${SITE_KEY}.js`, staticScript(SITE_KEY, packed(site)));
   const written = new Set<string>();
   const leftOut = new Set<string>();

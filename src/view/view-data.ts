@@ -1,6 +1,10 @@
+import { epochSettingsOf } from '../core/epochs.js';
 import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import { limitText } from '../core/sample-limit.js';
+import type { RankIntervals } from '../core/scored-task.js';
 import type { Leaderboard, Suite } from '../core/suite.js';
+import { reduceEpochRows } from '../metrics/epoch-results.js';
+import { rankIntervals } from '../metrics/rank-intervals.js';
 import type { Store } from '../store/store.js';
 import { suiteLeaderboard } from '../store/suite-leaderboard.js';
 import { summariseGroup } from './group-summary.js';
@@ -41,6 +45,7 @@ interface RunRows {
 export class ViewData {
   private readonly cache = new Map<string, RunRows>();
   private readonly leaderboards = new Map<string, Leaderboard>();
+  private readonly rankings = new Map<string, RankIntervals | undefined>();
   private readonly promptSearches = new Map<string, PromptSearch>();
   private seenVersion = -1;
 
@@ -71,6 +76,7 @@ export class ViewData {
     this.seenVersion = version;
     this.cache.clear();
     this.leaderboards.clear();
+    this.rankings.clear();
     this.promptSearches.clear();
   }
 
@@ -151,6 +157,27 @@ export class ViewData {
       this.leaderboards.set(suite, board);
     }
     return board;
+  }
+
+  /**
+   * A leaderboard variant's bootstrap rank intervals and neighbour tests (`rankIntervals`, over
+   * the suite's scored tasks); undefined for a suite or variant its scoring does not declare.
+   */
+  ranks(suite: string, variant: string): RankIntervals | undefined {
+    const plugin = this.suite(suite);
+    if (!plugin?.scoring?.variants.includes(variant)) return undefined;
+    this.fresh();
+    const key = `${suite}\u0000${variant}`;
+    if (!this.rankings.has(key)) {
+      const runs = this.store.listRuns({ suite }).map((run) => ({
+        runId: run.id,
+        label: run.label,
+        rows: reduceEpochRows(this.rows(run).score, epochSettingsOf(run)),
+        counted: (row: ScoreRow) => plugin.counts?.(row, run) ?? true,
+      }));
+      this.rankings.set(key, runs.length > 0 ? rankIntervals(plugin.scoring, variant, runs) : undefined);
+    }
+    return this.rankings.get(key);
   }
 
   /** Everything a run page shows: per task group, metric estimates, grids, curves, the report's figures. */

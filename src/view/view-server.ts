@@ -54,6 +54,8 @@ export function apiPayload(data: ViewData, route: string, query: URLSearchParams
       return data.overview();
     case 'leaderboard':
       return data.leaderboard(parameter('suite'));
+    case 'ranks':
+      return data.ranks(parameter('suite'), parameter('variant'));
     case 'run':
       return data.runSummary(parameter('id'));
     case 'samples':

@@ -321,6 +321,15 @@ describe('medbench run clue (built CLI)', () => {
     );
     expect(clinical.differences.mednli.accuracy).toBeCloseTo(50 - 100 / 3, 10);
     expect(clinical.differences.longhealth.task1).toBeCloseTo(80, 10);
+    // medbench compare pairs the same items and takes plain means of each task's primary metric:
+    // MedNLI 1 of 3 right for both (the report's 50 counts the clinical run's first item twice, as the
+    // published code does), LongHealth's 30 prompts resampled as its 2 patients.
+    const compared = JSON.parse(
+      (await runCli(['--home', home, 'compare', 'baseline', 'clinical', '--json'])).stdout,
+    ) as { tasks: Array<{ task: string; a: number; b: number; n: number; units: number }> };
+    const task = (name: string) => compared.tasks.find((entry) => entry.task === name)!;
+    expect(task('mednli')).toMatchObject({ n: 3, units: 3, a: 1 / 3, b: 1 / 3 });
+    expect(task('longhealth')).toMatchObject({ n: 30, units: 2 });
     const html = join(home, 'clue.html');
     expect(
       (await runCli(['--home', home, 'report', '--suite', 'clue', '--html', html, '--base', 'baseline']))

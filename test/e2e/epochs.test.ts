@@ -117,6 +117,26 @@ describe('run --epochs', () => {
     server.requests.length = 0;
     expect((await runCli(runArgs(home, ['--epochs', '3']))).code).toBe(0);
     expect(server.requests.map(seedOf).sort()).toEqual(samples.flatMap(() => [1, 2]).sort());
+    // compare pairs each sample once, its epochs reduced as the report reduces them (max: 0, 0, 1 → 1).
+    expect((await runCli(runArgs(home, ['--epochs', '3', '--epoch-reducer', 'max']))).code).toBe(0);
+    const report = JSON.parse(
+      (await runCli(['--home', home, 'report', '--suite', 'medodyssey', '--json'])).stdout,
+    );
+    const single = report.settings.find((entry: { settings: object }) => !('epochs' in entry.settings)).runId;
+    const most = report.settings.find(
+      (entry: { settings: { epochReducers?: Record<string, string> } }) =>
+        entry.settings.epochReducers?.niah === 'max',
+    ).runId;
+    const compared = await runCli(['--home', home, 'compare', single, most, '--json']);
+    expect(compared.code, compared.stderr).toBe(0);
+    const niah = JSON.parse(compared.stdout).tasks.find((task: { task: string }) => task.task === 'En.NIAH');
+    expect(niah).toMatchObject({
+      n: samples.length,
+      a: 0,
+      b: 1,
+      onlyInA: { count: 0 },
+      onlyInB: { count: 0 },
+    });
   });
 
   it('a killed run resumes with the missing epochs only', async () => {

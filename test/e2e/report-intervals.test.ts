@@ -39,13 +39,16 @@ describe('report: every score with its 95% interval (built CLI)', () => {
     });
   });
 
-  it('are additions: the text with them is the text without them plus one table, every score as printed', async () => {
+  it('are additions: the text with them is the text without them plus one table (and the leaderboards with rank intervals), every score as printed', async () => {
     for (const suite of ['medodyssey', 'medeureka']) {
       const withIntervals = await report('--suite', suite, '--width', '0');
       const without = await report('--suite', suite, '--width', '0', '--no-intervals');
       const tables = withIntervals.trimEnd().split('\n\n');
-      const added = tables.filter((table) => table.includes('95% interval'));
-      expect(added, suite).toHaveLength(1);
+      const ranks = tables.filter((table) => table.startsWith('Leaderboard — '));
+      // MedEureka's two demo runs: a leaderboard with rank intervals per scored metric; one MedOdyssey run: none.
+      expect(ranks, suite).toHaveLength(suite === 'medeureka' ? 2 : 0);
+      const added = tables.filter((table) => table.includes('95% interval') || ranks.includes(table));
+      expect(added.length, suite).toBe(1 + ranks.length);
       expect(tables.filter((table) => !added.includes(table)).join('\n\n'), suite).toBe(without.trimEnd());
       expect(without).not.toContain('95% interval');
     }

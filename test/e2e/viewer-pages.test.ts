@@ -128,8 +128,8 @@ describe.skipIf(!existsSync(CHROMIUM))('viewer pages in Chromium', () => {
     ]);
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
     expect(csv).toHaveLength(2);
-    expect(csv[0]).toMatch(/^Rank,Model,Dataset,Samples,En\.NIAH,.*,Average$/);
-    expect(csv[1]).toMatch(/^\d+,baseline:extractive,/);
+    expect(csv[0]).toMatch(/^Rank,Rank interval,Model,Dataset,Samples,En\.NIAH,.*,Average,vs next$/);
+    expect(csv[1]).toMatch(/^\d+,[\d.]+,baseline:extractive,/);
     const [json] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'JSON' }).first().click(),

@@ -4,6 +4,7 @@ import { writeOutputFile } from '../../compose/output-file.js';
 import { parseChoiceList } from '../../compose/parse-options.js';
 import { writeReportCsv } from '../../compose/report-csv.js';
 import { reportDocument } from '../../compose/report-document.js';
+import { reportRanks } from '../../compose/report-ranks.js';
 import { storedRuns } from '../../compose/stored-report.js';
 import { suiteNamed } from '../../compose/suites.js';
 import type { CommandOutput } from '../../core/command-output.js';
@@ -11,6 +12,7 @@ import { MedbenchError } from '../../core/errors.js';
 import type { Suite, SuiteReportOptions } from '../../core/suite.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../metrics/uncertainty/index.js';
 import { limitedRuns, renderLimitedText, withLimitedSection } from '../../report/limited-runs.js';
+import { renderRanksText, withRanksSection } from '../../report/rank-table.js';
 import { renderSettingsText, runSettings, withSettingsSection } from '../../report/run-settings.js';
 import { renderUsageText, usageByTask, withUsageSection } from '../../report/usage-table.js';
 import { Store } from '../../store/store.js';
@@ -110,9 +112,14 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     const limited = limitedRuns(runs);
     // What each run generated with: runs that share a label differ in these, not only in an id.
     const settings = runSettings(runs);
+    // Leaderboards with bootstrap rank intervals (text and HTML; the suite's scored variants; B and seed as the intervals').
+    const ranks =
+      options.json || options.csv || !reportOptions.intervals
+        ? []
+        : reportRanks(suite, runs, { metrics: reportOptions.metrics, ...reportOptions.intervals });
     if (options.html) {
       const path = resolve(options.html);
-      const page = withUsageSection(suite.renderHtml(report), usage);
+      const page = withRanksSection(withUsageSection(suite.renderHtml(report), usage), ranks);
       writeOutputFile(path, withLimitedSection(withSettingsSection(page, settings), limited));
       output.stderr(`Wrote ${path}\n`);
     }
@@ -125,6 +132,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
       );
     else if (!options.html) {
       const sections = [
+        renderRanksText(ranks),
         renderSettingsText(settings),
         renderUsageText(usage),
         renderLimitedText(limited),

@@ -9,6 +9,7 @@ import {
   renderClueText,
 } from './clue-report.js';
 import { clueReportSchema } from './clue-report-schema.js';
+import { clueScoring } from './clue-scoring.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
 
 const CLUE_TITLES: Readonly<Record<string, string>> = {
@@ -93,4 +94,5 @@ export const clueSuite: Suite<ClueReport> = withEpochs({
   renderHtml: renderClueHtml,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => clueLeaderboard(buildClueReport(runs)),
+  scoring: clueScoring,
 });

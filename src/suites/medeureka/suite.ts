@@ -8,6 +8,7 @@ import {
   renderMedEurekaText,
 } from './medeureka-report.js';
 import { medeurekaReportSchema } from './medeureka-report-schema.js';
+import { medeurekaScoring } from './medeureka-scoring.js';
 
 /** Table 3's MRR@10 and Exact HR@10 first (the page opens on the first), then every other n. */
 const VARIANT_CUTOFFS = [10, 1, 5, 20, 50, 100, 200, 500];
@@ -65,6 +66,7 @@ export const medeurekaSuite: Suite<MedEurekaReport> = {
   renderHtml: renderMedEurekaHtml,
   runCount: (report) => report.runs.length,
   leaderboard: (runs) => medeurekaLeaderboard(buildMedEurekaReport(runs)),
+  scoring: medeurekaScoring,
   explain: (result) => explainRanking(result.parsed, result.gold),
 };
 

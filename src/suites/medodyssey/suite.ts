@@ -19,6 +19,7 @@ import {
   tenDatasetScores,
 } from './medodyssey-report.js';
 import { medodysseyReportSchema } from './medodyssey-report-schema.js';
+import { medodysseyScoring } from './medodyssey-scoring.js';
 import { medodysseyReportTables } from './medodyssey-tables.js';
 import { renderMedOdysseyText } from './medodyssey-text.js';
 import { medodysseyUnitOf } from './tally-intervals.js';
@@ -98,4 +99,5 @@ export const medodysseySuite: Suite<MedOdysseyReport> = withEpochs({
   renderHtml: renderMedOdysseyHtml,
   runCount: (report) => report.runs.length,
   leaderboard: medodysseyLeaderboard,
+  scoring: medodysseyScoring,
 });

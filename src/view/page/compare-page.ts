@@ -87,6 +87,43 @@ function sideBySide(comparison: Comparison, row: Disagreement): HTMLElement {
   );
 }
 
+/** Per metric: each run's mean, B − A with its interval, the paired test, p and the MDD (`compareMetric`). */
+function metricsTable(comparison: Comparison): HTMLElement {
+  const { a, b } = comparison;
+  return dataTable({
+    id: 'comparison',
+    caption: 'Per-sample metrics, paired',
+    name: `${a.label}-vs-${b.label}-${comparison.group}`,
+    rows: comparison.metrics,
+    columns: [
+      {
+        label: 'Metric',
+        rowHeader: true,
+        value: (row) => comparison.metricNames[row.metric] ?? row.metric,
+      },
+      { label: `A: ${a.label}`, value: (row) => row.meanA, cell: (row) => show(row)(row.meanA) },
+      { label: `B: ${b.label}`, value: (row) => row.meanB, cell: (row) => show(row)(row.meanB) },
+      {
+        label: 'B − A [95% CI]',
+        value: (row) => row.difference,
+        cell: (row) => `${show(row)(row.difference)} [${show(row)(row.lower)}, ${show(row)(row.upper)}]`,
+      },
+      {
+        label: 'Test',
+        value: (row) =>
+          row.onlyA === undefined ? row.test : `${row.test}: A only ${row.onlyA}, B only ${row.onlyB}`,
+      },
+      { label: 'p', value: (row) => row.p, cell: (row) => (row.p < 0.001 ? '< 0.001' : row.p.toFixed(3)) },
+      {
+        label: 'MDD',
+        // JSON carries ∞ (fewer than two units: nothing detectable) as null.
+        value: (row) => (Number.isFinite(row.minimumDetectable) ? row.minimumDetectable : null),
+        cell: (row) => (Number.isFinite(row.minimumDetectable) ? show(row)(row.minimumDetectable) : '—'),
+      },
+    ],
+  });
+}
+
 /** Two runs of one suite and dataset on a task group: report figures, paired tests, outputs side by side. */
 export async function comparePage(source: DataSource, query: URLSearchParams): Promise<void> {
   await navigation(source);
@@ -102,36 +139,13 @@ export async function comparePage(source: DataSource, query: URLSearchParams): P
     el('h1', { text: `${a.label} vs ${b.label} — ${comparison.title}` }),
     el('p', { class: 'muted', text: `A: ${runText(a)}. B: ${runText(b)}.` }),
     el('p', { text: `${comparison.paired} paired samples both runs count. Difference = B − A.` }),
-    figuresSideBySide(comparison),
-    dataTable({
-      id: 'comparison',
-      caption: 'Per-sample metrics, paired',
-      name: `${a.label}-vs-${b.label}-${comparison.group}`,
-      rows: comparison.metrics,
-      columns: [
-        {
-          label: 'Metric',
-          rowHeader: true,
-          value: (row) => comparison.metricNames[row.metric] ?? row.metric,
-        },
-        { label: `A: ${a.label}`, value: (row) => row.meanA, cell: (row) => show(row)(row.meanA) },
-        { label: `B: ${b.label}`, value: (row) => row.meanB, cell: (row) => show(row)(row.meanB) },
-        {
-          label: 'B − A',
-          value: (row) => row.difference,
-          cell: (row) =>
-            row.lower === undefined
-              ? show(row)(row.difference)
-              : `${show(row)(row.difference)} [${show(row)(row.lower)}, ${show(row)(row.upper)}]`,
-        },
-        {
-          label: 'Test',
-          value: (row) =>
-            row.onlyA === undefined ? row.test : `${row.test}: A only ${row.onlyA}, B only ${row.onlyB}`,
-        },
-        { label: 'p', value: (row) => row.p, cell: (row) => (row.p < 0.001 ? '< 0.001' : row.p.toFixed(3)) },
-      ],
+    el('p', {
+      class: 'muted',
+      id: 'compare-method',
+      text: `As \`medbench compare\` computes it: B − A's 95% interval from a paired bootstrap (B = 1000, fixed seed) over ${comparison.metrics[0]?.units ?? 0} units${(comparison.metrics[0]?.units ?? 0) < comparison.paired ? ' (samples resampled together: NIAH needles)' : ''}; McNemar's exact test for 0/1 scores of single samples, else the bootstrap's p. MDD: the smallest difference detected 80% of the time at the 5% level.`,
     }),
+    figuresSideBySide(comparison),
+    metricsTable(comparison),
     el('h2', { text: `Where they disagree (${comparison.disagreements.length})` }),
     dataTable({
       id: 'disagreements',

@@ -1,3 +1,4 @@
+import type { RankIntervals } from '../../core/scored-task.js';
 import {
   comparisonFrom,
   groupRows,
@@ -25,6 +26,8 @@ export interface DataSource {
   readonly isStatic: boolean;
   overview(): Promise<Overview>;
   leaderboard(suite: string): Promise<Leaderboard>;
+  /** A leaderboard variant's rank intervals; undefined where the suite declares none. */
+  ranks(suite: string, variant: string): Promise<RankIntervals | undefined>;
   run(id: string): Promise<RunSummary>;
   samples(run: string, group: string, filters: SampleFilters, offset: number): Promise<SampleList>;
   sample(run: string, id: string, filters: SampleFilters): Promise<SamplePayload>;
@@ -61,6 +64,9 @@ export function serverSource(): DataSource {
     isStatic: false,
     overview: () => api('overview', {}),
     leaderboard: (suite) => api('leaderboard', { suite }),
+    // The server answers 404 for a variant without rank intervals.
+    ranks: (suite, variant) =>
+      api<RankIntervals>('ranks', { suite, variant }).catch((): RankIntervals | undefined => undefined),
     run: (id) => api('run', { id }),
     samples: (run, group, filters, offset) =>
       api('samples', { run, group, ...filters, offset, limit: PAGE_SIZE }),
@@ -132,6 +138,7 @@ export function staticSource(): DataSource {
     isStatic: true,
     overview: async () => (await site()).overview,
     leaderboard: async (suite) => found((await site()).leaderboards[suite]),
+    ranks: async (suite, variant) => (await site()).ranks?.[suite]?.[variant],
     run: async (id) => (await runFile(id)).summary,
     samples: async (run, group, filters, offset) => {
       const file = await runFile(run);

@@ -1,3 +1,4 @@
+import type { RankIntervals } from '../../core/scored-task.js';
 import { viridis } from '../../report/color-scale.js';
 import { averagedColumns, type RankedRow, rankRows, SUITE_AVERAGE } from '../shared/leaderboard-rank.js';
 import type { Leaderboard } from '../shared/view-types.js';
@@ -53,7 +54,8 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
     axes.map((column) => column.key),
   );
   const rows = rankRows(board.rows, variant.key, averaged);
-  const columns = boardColumns(variant, axes, runsById(overview));
+  const ranking = await source.ranks(suite, variant.key);
+  const columns = withRankColumns(boardColumns(variant, axes, runsById(overview)), ranking);
   const empty = axes.filter((column) => !averaged.includes(column.key)).map((column) => column.label);
   render(
     heading,
@@ -63,6 +65,7 @@ export async function leaderboardPage(source: DataSource, query: URLSearchParams
       id: 'leaderboard-note',
       text: `Scores in percent; "—" where nothing was counted. Ranked by the average of the dataset columns (a run missing one has no average and no rank${empty.length > 0 ? `; ${empty.join(', ')}: no run has a value, left out of the average` : ''}). Imported rows are the published model outputs re-scored by medbench; limited rows (--limit) scored only the first samples of each task. Click a column header to sort.`,
     }),
+    ranking ? rankNote(ranking) : null,
     dataTable({
       id: 'leaderboard',
       columns,
@@ -141,4 +144,43 @@ function boardColumns(
       cell: (entry) => scoreCell(entry.average),
     },
   ];
+}
+
+/** How the rank intervals and the marks were computed. */
+function rankNote(ranking: RankIntervals): HTMLElement {
+  const { level: confidence, resamples, seed, tasks } = ranking;
+  return el('p', {
+    class: 'muted',
+    id: 'rank-note',
+    text: `Rank interval: the ${Math.round(100 * confidence)}% interval of each model's rank over ${resamples} bootstrap resamples (seed ${seed}) of every dataset's units (NIAH: needles), the same units for every model, ranked by the average of ${tasks.join(', ')}. "≈ next": not significantly different from the next model down the ranking (paired bootstrap of the two averages' difference, p ≥ ${(1 - confidence).toFixed(2)}).`,
+  });
+}
+
+/** The rank interval beside the rank, and against the next row down: ≈ (not significantly different) or >. */
+function withRankColumns(columns: Column<Row>[], ranking: RankIntervals | undefined): Column<Row>[] {
+  if (!ranking) return columns;
+  const entries = new Map(ranking.entries.map((entry) => [entry.runId, entry]));
+  const span = (entry: RankIntervals['entries'][number]) =>
+    entry.lower === entry.upper ? String(entry.lower) : `${entry.lower}–${entry.upper}`;
+  const interval: Column<Row> = {
+    label: 'Rank interval',
+    value: ({ row }) => entries.get(row.runId)?.lower ?? null,
+    attributes: () => ({ class: 'rank-interval' }),
+    cell: ({ row }) => {
+      const entry = entries.get(row.runId);
+      return entry ? span(entry) : '—';
+    },
+  };
+  const next: Column<Row> = {
+    label: 'vs next',
+    value: ({ row }) => entries.get(row.runId)?.next?.p ?? null,
+    attributes: () => ({ class: 'vs-next' }),
+    cell: ({ row }) => {
+      const test = entries.get(row.runId)?.next;
+      if (!test) return '';
+      const p = test.p < 0.001 ? 'p < 0.001' : `p = ${test.p.toFixed(3)}`;
+      return el('span', { title: p, text: `${test.different ? '>' : '≈'} next (${p})` });
+    },
+  };
+  return [columns[0]!, interval, ...columns.slice(1), next];
 }

@@ -1,57 +1,43 @@
-import { mcnemarExact, pairedBootstrap, seedOf } from '../../metrics/uncertainty/index.js';
-import type { MetricComparison } from './view-types.js';
+import { type ComparisonSettings, comparePairs } from './paired-comparison.js';
+import type { ListRow, MetricComparison } from './view-types.js';
 
-/** A side of a pair: its scores, and the sample's id and unit (`ListRow`). */
-interface PairSide {
-  id?: string;
-  unit?: string | null;
-  scores: Record<string, number>;
-}
+type PairedRow = Pick<ListRow, 'id' | 'scores' | 'unit'>;
 
 /**
- * One metric of two runs on the same samples: exact McNemar for 0/1 scores (it takes every pair
- * as independent, clustered or not), a paired bootstrap otherwise — over units when the samples
- * cluster (`ListRow.unit`).
+ * One metric of two runs on the same samples, by `medbench compare`'s own rule (`comparePairs`):
+ * the mean's B − A with its paired-bootstrap interval over the rows' units (NIAH: needles),
+ * McNemar's exact test for 0/1 scores of single samples, else the bootstrap's p.
  */
 export function compareMetric(
   group: string,
   metric: string,
-  pairs: ReadonlyArray<{ a: PairSide; b: PairSide }>,
+  pairs: ReadonlyArray<{ a: PairedRow; b: PairedRow }>,
+  settings: ComparisonSettings = {},
 ): MetricComparison {
-  const a = pairs.map((pair) => pair.a.scores[metric]!);
-  const b = pairs.map((pair) => pair.b.scores[metric]!);
-  const mean = (values: number[]) =>
-    values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-  const binary = [...a, ...b].every((value) => value === 0 || value === 1);
-  /** Counts (KG tp/fp/fn) are shown as counts, not as percentages. */
-  const counts = [...a, ...b].some((value) => value < 0 || value > 1);
-  if (binary) {
-    const onlyA = pairs.filter((_, index) => a[index] === 1 && b[index] === 0).length;
-    const onlyB = pairs.filter((_, index) => a[index] === 0 && b[index] === 1).length;
-    return {
-      metric,
-      test: 'McNemar (exact)',
-      meanA: mean(a),
-      meanB: mean(b),
-      difference: mean(b) - mean(a),
-      onlyA,
-      onlyB,
-      p: mcnemarExact(onlyA, onlyB),
-      counts,
-    };
-  }
-  const units = pairs.map((pair, index) => pair.a.unit ?? `sample:${pair.a.id ?? index}`);
-  const clustered = new Set(units).size < units.length;
-  const result = pairedBootstrap(a, b, { seed: seedOf(`${group}/${metric}`), units });
+  const result = comparePairs<PairedRow>(
+    {
+      key: `${group}/${metric}`,
+      unit: (row) => row.unit ?? row.id,
+      sums: (row) => [row.scores[metric]!, 1],
+      score: (totals) => totals[0]! / totals[1]!,
+    },
+    pairs,
+    settings,
+  );
+  const values = pairs.flatMap((pair) => [pair.a.scores[metric]!, pair.b.scores[metric]!]);
   return {
     metric,
-    test: clustered ? `paired bootstrap over ${result.units} units` : 'paired bootstrap',
-    meanA: mean(a),
-    meanB: mean(b),
-    difference: result.estimate,
+    test: result.test,
+    meanA: result.a,
+    meanB: result.b,
+    difference: result.difference,
     lower: result.lower,
     upper: result.upper,
+    ...(result.onlyA === null ? {} : { onlyA: result.onlyA, onlyB: result.onlyB! }),
     p: result.p,
-    counts,
+    units: result.units,
+    minimumDetectable: result.minimumDetectable,
+    /** Counts (KG tp/fp/fn) are shown as counts, not as percentages. */
+    counts: values.some((value) => value < 0 || value > 1),
   };
 }

@@ -101,6 +101,7 @@ function listFields(row: ListRow): ListRow {
     status: row.status,
     scores: row.scores,
     counted: row.counted,
+    unit: row.unit,
     promptChars: row.promptChars,
     promptTokens: row.promptTokens,
     cost: row.cost,

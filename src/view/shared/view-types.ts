@@ -1,4 +1,5 @@
 import type { Redaction } from '../../core/run-record.js';
+import type { RankIntervals } from '../../core/scored-task.js';
 import type {
   GridAxis,
   GroupFigure,
@@ -201,12 +202,16 @@ export interface MetricComparison {
   meanA: number;
   meanB: number;
   difference: number;
-  /** The paired bootstrap's interval of the difference (bootstrap tests only). */
-  lower?: number;
-  upper?: number;
+  /** B − A's paired-bootstrap interval (`comparePairs`, as `medbench compare`). */
+  lower: number;
+  upper: number;
   onlyA?: number;
   onlyB?: number;
   p: number;
+  /** Units resampled (needles, or the samples). */
+  units: number;
+  /** The smallest difference detected 80% of the time at the 5% level (∞: fewer than two units). */
+  minimumDetectable: number;
   /** Counts (KG tp/fp/fn), shown as counts rather than percentages. */
   counts: boolean;
 }
@@ -247,4 +252,6 @@ export interface RunFile {
 export interface SiteFile {
   overview: Overview;
   leaderboards: Record<string, Leaderboard>;
+  /** Per suite and scored variant: the leaderboard's rank intervals (`ViewData.ranks`). */
+  ranks?: Record<string, Record<string, RankIntervals>>;
 }
