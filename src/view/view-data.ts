@@ -1,7 +1,7 @@
 import { epochSettingsOf } from '../core/epochs.js';
 import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import { limitText } from '../core/sample-limit.js';
-import type { RankIntervals } from '../core/scored-task.js';
+import { type RankIntervals, rankedVariants } from '../core/scored-task.js';
 import type { Leaderboard, Suite } from '../core/suite.js';
 import { reduceEpochRows } from '../metrics/epoch-results.js';
 import { rankIntervals } from '../metrics/rank-intervals.js';
@@ -165,7 +165,7 @@ export class ViewData {
    */
   ranks(suite: string, variant: string): RankIntervals | undefined {
     const plugin = this.suite(suite);
-    if (!plugin?.scoring?.variants.includes(variant)) return undefined;
+    if (!plugin?.scoring || !rankedVariants(plugin.scoring).includes(variant)) return undefined;
     this.fresh();
     const key = `${suite}\u0000${variant}`;
     if (!this.rankings.has(key)) {
