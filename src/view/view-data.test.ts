@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clueRun } from '../../test/support/clue-leaderboard-runs.js';
+import { writeClueLeaderboardRuns } from '../../test/support/clue-leaderboard-runs.js';
 import { testRun } from '../../test/support/test-run.js';
 import { SUITES } from '../compose/suites.js';
 import { NO_MODEL_CALL, Store } from '../store/store.js';
@@ -69,13 +69,10 @@ describe('sample list', () => {
 
 describe('leaderboard ranks', () => {
   it("CLUE's: rank intervals on its Level average, the leaderboard's own average; none for compare's primary metrics", () => {
-    const store = new Store(join(folder, 'clue-ranks.sqlite'));
+    const home = mkdtempSync(join(folder, 'clue-'));
+    writeClueLeaderboardRuns(home);
+    const store = new Store(join(home, 'medbench.sqlite'));
     try {
-      const runs = [clueRun('full', 1), clueRun('half', 0.5)];
-      for (const { run, results } of runs) {
-        store.ensureRun(run);
-        for (const result of results) store.putResult({ ...result, prompt: null });
-      }
       const view = new ViewData(store, SUITES);
       const ranks = view.ranks('clue', 'levels')!;
       const board = view.leaderboard('clue')!;

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { StoredResult } from '../../src/core/run-record.js';
+import { Store } from '../../src/store/store.js';
 import { testResult, testRun } from './test-run.js';
 
 /** One dataset's results: item i scores `values[metric][i]` (LongHealth: sub-task i + 1, patient p<i>). */
@@ -36,4 +38,17 @@ export function clueRun(id: string, scale: number, protocol = 'none') {
     run: testRun({ id, suite: 'clue', label: id, parameters: { protocol: { name: protocol } } }),
     results: rows,
   };
+}
+
+/** Writes "full" and "half" (`clueRun`, every score halved) into the store of `home`. */
+export function writeClueLeaderboardRuns(home: string): void {
+  const store = new Store(join(home, 'medbench.sqlite'));
+  try {
+    for (const { run, results: rows } of [clueRun('full', 1), clueRun('half', 0.5)]) {
+      store.ensureRun(run);
+      for (const result of rows) store.putResult({ ...result, prompt: null });
+    }
+  } finally {
+    store.close();
+  }
 }
