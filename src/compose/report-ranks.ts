@@ -1,5 +1,5 @@
 import type { RunWithResults } from '../core/run-record.js';
-import type { RankIntervals } from '../core/scored-task.js';
+import { type RankIntervals, rankedVariants } from '../core/scored-task.js';
 import type { Suite } from '../core/suite.js';
 import { rankIntervals } from '../metrics/rank-intervals.js';
 
@@ -22,7 +22,7 @@ export function reportRanks(
     rows: results,
     counted: (row: (typeof results)[number]) => suite.counts?.(row, run) ?? true,
   }));
-  return suite.scoring.variants
+  return rankedVariants(suite.scoring)
     .filter((variant) => !metrics || metrics.includes(variant))
     .map((variant) => rankIntervals(suite.scoring!, variant, ranked, settings));
 }

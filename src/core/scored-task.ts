@@ -35,6 +35,11 @@ export interface SuiteScoring {
   /** The variants, the default first. */
   variants: readonly string[];
   /**
+   * The variants a leaderboard ranks by (rank intervals in the report and the viewer), each the
+   * key of a leaderboard variant; absent: every variant.
+   */
+  leaderboards?: readonly string[];
+  /**
    * The tasks under one variant, in the report's order; the overall score is their mean.
    * `rows`: the results at hand (for suites whose tasks are the datasets that were run).
    */
@@ -83,4 +88,9 @@ export function meanTask(
     sums: (row) => [row.scores[metric] ?? 0, 1],
     score: (totals) => (totals[1]! === 0 ? Number.NaN : totals[0]! / totals[1]!),
   };
+}
+
+/** The variants of a suite's scoring that its leaderboards rank by (`SuiteScoring.leaderboards`). */
+export function rankedVariants(scoring: SuiteScoring | undefined): readonly string[] {
+  return scoring?.leaderboards ?? scoring?.variants ?? [];
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { rankedVariants } from '../core/scored-task.js';
 import type { Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
 import { promptKey, runKey, SITE_KEY, staticScript } from './shared/static-files.js';
@@ -39,7 +40,7 @@ export function writeStaticSite(
   const ranks: NonNullable<SiteFile['ranks']> = {};
   for (const suite of suites) {
     leaderboards[suite.name] = data.leaderboard(suite.name)!;
-    for (const variant of suite.scoring?.variants ?? []) {
+    for (const variant of rankedVariants(suite.scoring)) {
       const ranked = data.ranks(suite.name, variant);
       if (ranked) ranks[suite.name] = { ...ranks[suite.name], [variant]: ranked };
     }

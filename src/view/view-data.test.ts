@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeClueLeaderboardRuns } from '../../test/support/clue-leaderboard-runs.js';
 import { testRun } from '../../test/support/test-run.js';
 import { SUITES } from '../compose/suites.js';
 import { NO_MODEL_CALL, Store } from '../store/store.js';
@@ -60,6 +61,33 @@ describe('sample list', () => {
       expect(steps('a3', 'paris')).toEqual({ previous: 'a1', next: null });
       // A sample outside the filter has no neighbours in it.
       expect(steps('a2', 'paris')).toEqual({ previous: null, next: null });
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('leaderboard ranks', () => {
+  it("CLUE's: rank intervals on its Level average, the leaderboard's own average; none for compare's primary metrics", () => {
+    const home = mkdtempSync(join(folder, 'clue-'));
+    writeClueLeaderboardRuns(home);
+    const store = new Store(join(home, 'medbench.sqlite'));
+    try {
+      const view = new ViewData(store, SUITES);
+      const ranks = view.ranks('clue', 'levels')!;
+      const board = view.leaderboard('clue')!;
+      // full: Level 1 63.33…, Level 2 48.33…; half: each halved.
+      expect(
+        ranks.entries.map((entry) => [entry.runId, 100 * entry.average, entry.lower, entry.upper]),
+      ).toEqual([
+        ['full', expect.closeTo(55.8333, 3), 1, 1],
+        ['half', expect.closeTo(27.9167, 3), 2, 2],
+      ]);
+      for (const entry of ranks.entries) {
+        const { level1, level2 } = board.rows.find((row) => row.runId === entry.runId)!.values.levels!;
+        expect(100 * entry.average).toBeCloseTo((level1! + level2!) / 2, 8);
+      }
+      expect(view.ranks('clue', 'primary')).toBeUndefined();
     } finally {
       store.close();
     }

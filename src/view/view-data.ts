@@ -1,7 +1,7 @@
 import { epochSettingsOf } from '../core/epochs.js';
 import type { RunRecord, ScoreRow, StoredResult } from '../core/run-record.js';
 import { limitText } from '../core/sample-limit.js';
-import type { RankIntervals } from '../core/scored-task.js';
+import { type RankIntervals, rankedVariants } from '../core/scored-task.js';
 import type { Leaderboard, Suite } from '../core/suite.js';
 import { reduceEpochRows } from '../metrics/epoch-results.js';
 import { rankIntervals } from '../metrics/rank-intervals.js';
@@ -31,10 +31,19 @@ import { describeRun, listRowOf, sampleRowOf } from './view-rows.js';
 
 export type { Leaderboard, LeaderboardColumn } from '../core/suite.js';
 
-/** A run's rows, read once: the store's score rows and the lists' rows beside them. */
-interface RunRows {
-  score: ScoreRow[];
+/** Score rows and the lists' rows beside them. */
+interface Rows {
+  score: readonly ScoreRow[];
   list: ListRow[];
+}
+
+/**
+ * A run's rows, read once: the store's score rows (one per epoch of a run of `--epochs K`, each
+ * a sample the list opens), and `reduced`, one per sample with its epochs reduced as the report
+ * reduces them (`reduceEpochRows`): what a run page's figures and the ranks count.
+ */
+interface RunRows extends Rows {
+  reduced: Rows;
 }
 
 /**
@@ -90,16 +99,20 @@ export class ViewData {
     let rows = this.cache.get(run.id);
     if (!rows) {
       const suite = this.suite(run.suite);
+      const listOf = (score: readonly ScoreRow[]) =>
+        score.map((row) =>
+          listRowOf(
+            row,
+            suite?.groupOf(row) ?? row.task,
+            suite?.counts?.(row, run) ?? true,
+            suite?.unitOf?.(row),
+          ),
+        );
       const score = this.store.scoreRows(run.id);
-      const list = score.map((row) =>
-        listRowOf(
-          row,
-          suite?.groupOf(row) ?? row.task,
-          suite?.counts?.(row, run) ?? true,
-          suite?.unitOf?.(row),
-        ),
-      );
-      rows = { score, list };
+      const settings = epochSettingsOf(run);
+      const every = { score, list: listOf(score) };
+      const reduced = settings ? reduceEpochRows(score, settings) : score;
+      rows = { ...every, reduced: settings ? { score: reduced, list: listOf(reduced) } : every };
       this.cache.set(run.id, rows);
     }
     return rows;
@@ -165,14 +178,14 @@ export class ViewData {
    */
   ranks(suite: string, variant: string): RankIntervals | undefined {
     const plugin = this.suite(suite);
-    if (!plugin?.scoring?.variants.includes(variant)) return undefined;
+    if (!plugin?.scoring || !rankedVariants(plugin.scoring).includes(variant)) return undefined;
     this.fresh();
     const key = `${suite}\u0000${variant}`;
     if (!this.rankings.has(key)) {
       const runs = this.store.listRuns({ suite }).map((run) => ({
         runId: run.id,
         label: run.label,
-        rows: reduceEpochRows(this.rows(run).score, epochSettingsOf(run)),
+        rows: this.rows(run).reduced.score,
         counted: (row: ScoreRow) => plugin.counts?.(row, run) ?? true,
       }));
       this.rankings.set(key, runs.length > 0 ? rankIntervals(plugin.scoring, variant, runs) : undefined);
@@ -184,9 +197,10 @@ export class ViewData {
   runSummary(runId: string): RunSummary | undefined {
     const run = this.store.getRun(runId);
     if (!run) return undefined;
-    const { score, list } = this.rows(run);
+    const { score, list, reduced } = this.rows(run);
+    // The figures count each sample once, its epochs reduced as the report does.
     const groups = new Map<string, number[]>();
-    list.forEach((row, index) => {
+    reduced.list.forEach((row, index) => {
       groups.get(row.group)?.push(index) ?? groups.set(row.group, [index]);
     });
     const sum = (pick: (row: ScoreRow) => number | null) =>
@@ -208,7 +222,7 @@ export class ViewData {
       limited: limitText(run.parameters),
       sampleFilters: this.sampleFilters(run),
       groups: [...groups].map(([group, indexes]) => {
-        const members = indexes.map((index) => list[index]!);
+        const members = indexes.map((index) => reduced.list[index]!);
         return {
           ...summariseGroup(
             run,
@@ -330,7 +344,7 @@ export class ViewData {
 
   /** The report's figures of one group of a run (what its run page shows for the group). */
   private groupFigures(run: RunRecord, group: string) {
-    const { score, list } = this.rows(run);
+    const { score, list } = this.rows(run).reduced;
     const members = score.filter((_, index) => list[index]!.group === group);
     return members.length > 0 ? (this.suite(run.suite)?.figures?.(members, run) ?? []) : [];
   }

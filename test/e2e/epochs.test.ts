@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from '../support/llm-test-server.js';
 import { type OpenAIPlatform, startOpenAIPlatform } from '../support/platform/openai-platform.js';
 import { modelConfig, variedAnswer } from './batch-runs.js';
-import { buildSampleNiah, runCli, startCli, temporaryHome } from './cli.js';
+import { buildSampleNiah, runCli, startCli, startViewer, temporaryHome } from './cli.js';
 import { resultIds, storeSnapshot } from './store-snapshot.js';
 
 const scratch = temporaryHome();
@@ -58,8 +58,8 @@ const runArgs = (home: string, extra: readonly string[]) => [
   ...['--context-window', '128000', ...extra],
 ];
 
-/** The NIAH ESM of the run the report shows (`report --json`), in percent. */
-async function niahScore(home: string, reducer: string): Promise<number> {
+/** The NIAH ESM of the run the report shows (`report --json`), in percent, and the run's id. */
+async function reportedRun(home: string, reducer: string): Promise<{ runId: string; esm: number }> {
   const printed = await runCli(['--home', home, 'report', '--suite', 'medodyssey', '--json']);
   expect(printed.code, printed.stderr).toBe(0);
   const document = JSON.parse(printed.stdout);
@@ -71,7 +71,28 @@ async function niahScore(home: string, reducer: string): Promise<number> {
   const run = document.runs.find((entry: { runId: string }) => entry.runId === settings.runId);
   const { correct, counted } = run.niah.en.esm.all;
   expect(counted).toBe(samples.length);
-  return (100 * correct) / counted;
+  return { runId: settings.runId, esm: (100 * correct) / counted };
+}
+
+const niahScore = async (home: string, reducer: string) => (await reportedRun(home, reducer)).esm;
+
+/** What the viewer's run page shows of a run's English NIAH: its ESM in percent, and the list's ids. */
+async function viewerRunPage(
+  url: string,
+  runId: string,
+): Promise<{ esm: number; samples: number; ids: string[] }> {
+  const summary = (await (await fetch(`${url}api/run?id=${runId}`)).json()) as {
+    groups: Array<{ group: string; samples: number; metrics: Record<string, { estimate: number }> }>;
+  };
+  const group = summary.groups.find((entry) => entry.group === 'niah-en')!;
+  const list = (await (await fetch(`${url}api/samples?run=${runId}&group=niah-en&limit=500`)).json()) as {
+    rows: Array<{ id: string }>;
+  };
+  return {
+    esm: 100 * group.metrics.esm!.estimate,
+    samples: group.samples,
+    ids: list.rows.map((row) => row.id),
+  };
 }
 
 describe('run --epochs', () => {
@@ -107,6 +128,23 @@ describe('run --epochs', () => {
     expect(await niahScore(home, 'max')).toBeCloseTo(100, 6);
     // pass@2 of n = 3, c = 1: 1 − C(2,2)/C(3,2) = 2/3.
     expect(await niahScore(home, 'pass@2')).toBeCloseTo(200 / 3, 6);
+    // The viewer's run page scores each sample's epochs reduced as the report does (majority: 0,
+    // not the mean of the epoch rows, 1/3), and its list still opens every epoch's answer.
+    const { viewer, url } = await startViewer(home);
+    try {
+      for (const reducer of ['majority', 'mean']) {
+        const reported = await reportedRun(home, reducer);
+        const page = await viewerRunPage(url, reported.runId);
+        expect(page.esm, reducer).toBeCloseTo(reported.esm, 6);
+        expect(page.samples).toBe(samples.length);
+        expect(page.ids.sort()).toEqual(
+          samples.flatMap((sample) => [sample.id, `${sample.id}#epoch2`, `${sample.id}#epoch3`]).sort(),
+        );
+      }
+    } finally {
+      viewer.child.kill('SIGINT');
+      await viewer.done;
+    }
   });
 
   it('epoch 1 is the request of a run without epochs: a run with --epochs 3 after one sends only epochs 2 and 3', async () => {

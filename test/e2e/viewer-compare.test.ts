@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeClueLeaderboardRuns } from '../support/clue-leaderboard-runs.js';
 import { writeCompareRuns } from '../support/compare-runs.js';
 import { runCli, type startCli, startViewer, temporaryHome } from './cli.js';
 
@@ -40,6 +41,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
   () => {
     beforeAll(async () => {
       writeCompareRuns(home);
+      writeClueLeaderboardRuns(home);
       ({ viewer, url } = await startViewer(home));
       browser = await chromium.launch({
         executablePath: CHROMIUM,
@@ -108,6 +110,29 @@ describe.skipIf(!existsSync(CHROMIUM))(
         expect(intervals.map((interval, index) => [interval, marks[index]!.slice(0, 1)])).toEqual(expected);
         await page.close();
       }
+    }, 60_000);
+
+    it("CLUE's leaderboard: the rank interval of the mean of Level 1 and Level 2, and the mark against the next", async () => {
+      const page = await browser.newPage();
+      await page.goto(`${url}#/leaderboard?suite=clue`);
+      await page.locator('#leaderboard td.rank-interval').first().waitFor();
+      // full: Levels 63.33 and 48.33, average 55.83, always first; half: every score halved,
+      // 27.92; the compare runs' CLUE run lacks a level: no average, no rank.
+      const rows = await page
+        .locator('#leaderboard tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) =>
+            ['th', 'td.rank-interval', 'td[data-column="average"]', 'td.vs-next'].map(
+              (selector) => tr.querySelector(selector)?.textContent?.trim() ?? '',
+            ),
+          ),
+        );
+      expect(rows).toEqual([
+        ['full', '1', '55.83', '> next (p < 0.001)'],
+        ['half', '2', '27.92', ''],
+        ['clue-run', '—', '—', ''],
+      ]);
+      await page.close();
     }, 60_000);
   },
 );

@@ -6,6 +6,7 @@ import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderScatter } from '../../report/svg-scatter.js';
 import { renderReportTable } from '../../report/text-table.js';
 import { clueIntervals, clueIntervalsTable, clueUnitOf, type ItemValues } from './clue-intervals.js';
+import { CLUE_LEVELS, clueMetricKey } from './clue-scoring.js';
 import { levelScore } from './level-score.js';
 import type { ClueTaskName } from './load-tasks.js';
 import { averaged, CLUE_PROTOCOL, type ClueProtocol, type ClueProtocolName } from './protocols.js';
@@ -98,7 +99,7 @@ export function buildClueReport(
         const dataset = values[result.task] ?? {};
         values[result.task] = dataset;
         for (const [metric, value] of Object.entries(result.scores)) {
-          const key = result.task === 'longhealth' ? `task${result.params.subtask}` : metric;
+          const key = clueMetricKey(result, metric);
           dataset[key] ??= [];
           dataset[key]!.push({ order: Number(result.params.order ?? 0), value, unit: clueUnitOf(result) });
         }
@@ -145,8 +146,8 @@ export function buildClueReport(
             }
           : {}),
         notComputed: (run.parameters.notComputed as Record<string, string> | undefined) ?? {},
-        level1: level(['mednli', 'problem-summary', 'meqsum']),
-        level2: level(['longhealth', 'medisumqa', 'medisumcode']),
+        level1: level(CLUE_LEVELS[0]),
+        level2: level(CLUE_LEVELS[1]),
       };
     }),
   };
