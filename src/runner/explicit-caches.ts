@@ -8,6 +8,7 @@ import type {
 import type { Sample } from '../core/sample.js';
 import type { Tokenizer } from '../core/tokenizer.js';
 import type { ExplicitCacheRecords } from '../store/explicit-cache-records.js';
+import type { CostBudget } from './cost-budget.js';
 import { explicitCachePays, holdSeconds, leadingGroups } from './explicit-cache-plan.js';
 import type { ModelBinding } from './model-binding.js';
 import { conversationOf } from './prefix-order.js';
@@ -17,6 +18,8 @@ interface CachedGroup {
   digest: string;
   prefix: readonly ChatMessage[];
   ttlSeconds: number;
+  /** Its tokens by the model's tokenizer: what the budget counts before it is made. */
+  tokens: number;
   /** Samples of the group not finished yet: at 0 its caches are deleted. */
   pending: number;
 }
@@ -52,6 +55,8 @@ export interface ExplicitCachesOptions {
   runId: string;
   /** Cache calls stop with it (a hard stop). */
   signal: AbortSignal;
+  /** --max-cost: a cache is made (or extended) only if its making and storage for its lifetime fit. */
+  budget?: CostBudget;
 }
 
 /** Tokens of the messages by the model's tokenizer (or its fallback); about four characters a token without one. */
@@ -101,15 +106,22 @@ export class ExplicitCaches {
     const caches = new ExplicitCaches(options, prices);
     for (const group of leadingGroups(options.samples, conversationOf)) {
       const ttlSeconds = holdSeconds(group.items.length, concurrency);
+      const prefixTokens = tokensOf(group.prefix, model.tokenizer ?? model.fallbackTokenizer);
       const verdict = explicitCachePays({
-        prefixTokens: tokensOf(group.prefix, model.tokenizer ?? model.fallbackTokenizer),
+        prefixTokens,
         requests: group.items.length,
         hours: ttlSeconds / 3600,
         minimumTokens: api.minimumTokens,
         prices,
       });
       if (!verdict.pays) continue;
-      const cached = { digest: group.digest, prefix: group.prefix, ttlSeconds, pending: group.items.length };
+      const cached = {
+        digest: group.digest,
+        prefix: group.prefix,
+        ttlSeconds,
+        tokens: prefixTokens,
+        pending: group.items.length,
+      };
       for (const sample of group.items) caches.groups.set(sample, cached);
     }
     return caches.groups.size > 0 ? caches : undefined;
@@ -172,7 +184,21 @@ export class ExplicitCaches {
     return held.entry && !held.closed ? { name: held.entry.name, messages: group.prefix.length } : undefined;
   }
 
+  /** What storing `tokens` for a lifetime of the group's costs. */
+  private storageCost(tokens: number, group: CachedGroup): number {
+    return (tokens * this.prices.storagePerMillionPerHour * group.ttlSeconds) / 3600 / 1_000_000;
+  }
+
   private async make(api: ExplicitCacheApi, endpoint: ChatModel, group: CachedGroup, held: Held) {
+    // --max-cost: its making and its storage for the lifetime asked, counted before it is made;
+    // one that does not fit is not made, and its requests go whole.
+    const { budget } = this.options;
+    const charged =
+      (group.tokens * this.prices.inputPerMillion) / 1_000_000 + this.storageCost(group.tokens, group);
+    if (budget && !budget.charge(charged)) {
+      held.closed = true;
+      return;
+    }
     try {
       const entry = await api.create(group.prefix, {
         ttlSeconds: group.ttlSeconds,
@@ -180,9 +206,16 @@ export class ExplicitCaches {
       });
       if (!entry) {
         // Below the provider's minimum after all: its requests go whole.
+        budget?.spend(-charged);
         held.closed = true;
         return;
       }
+      // Counted again with the tokens the provider says it holds.
+      budget?.spend(
+        (entry.tokens * this.prices.inputPerMillion) / 1_000_000 +
+          this.storageCost(entry.tokens, group) -
+          charged,
+      );
       held.entry = entry;
       held.heldSince = Date.now();
       this.costs.made++;
@@ -200,12 +233,20 @@ export class ExplicitCaches {
       // Its group finished while it was made: deleted at once.
       if (group.pending <= 0) this.drop(api, held);
     } catch {
+      budget?.spend(-charged);
       held.closed = true;
     }
   }
 
   private async extend(api: ExplicitCacheApi, group: CachedGroup, held: Held) {
     const name = held.entry!.name;
+    // --max-cost: another lifetime's storage, counted before; one that does not fit is not
+    // extended, and its requests go whole.
+    const { budget } = this.options;
+    if (budget && !budget.charge(this.storageCost(held.entry!.tokens, group))) {
+      this.drop(api, held);
+      return;
+    }
     try {
       const expiresAt = await api.extend(name, group.ttlSeconds, this.options.signal);
       if (expiresAt === undefined) {
