@@ -20,6 +20,8 @@ interface CachedGroup {
   ttlSeconds: number;
   /** Its tokens by the model's tokenizer: what the budget counts before it is made. */
   tokens: number;
+  /** The task of its samples, whose cost in the store its caches' cost is added to. */
+  task: string;
   /** Samples of the group not finished yet: at 0 its caches are deleted. */
   pending: number;
 }
@@ -29,6 +31,8 @@ interface Held {
   entry?: ExplicitCacheEntry;
   /** When this run made or took it over: its storage is counted from there. */
   heldSince?: number;
+  /** Whose cost its storage is stored as (`CachedGroup.task`). */
+  task: string;
   making?: Promise<void>;
   extending?: Promise<void>;
   /** No cache (any more): too small, a failed call, the group done, or found gone. */
@@ -120,6 +124,7 @@ export class ExplicitCaches {
         prefix: group.prefix,
         ttlSeconds,
         tokens: prefixTokens,
+        task: group.items[0]!.task,
         pending: group.items.length,
       };
       for (const sample of group.items) caches.groups.set(sample, cached);
@@ -138,14 +143,16 @@ export class ExplicitCaches {
    * has their group (extended at their first use), deleted where it has not.
    */
   async start(): Promise<void> {
-    const wanted = new Set([...this.groups.values()].map((group) => group.digest));
+    const wanted = new Map([...this.groups.values()].map((group) => [group.digest, group]));
     for (const { model: endpoint } of this.options.model.endpoints) {
       const api = endpoint.explicitCache;
       if (!api) continue;
       for (const record of this.options.records.of(this.ownerOf(endpoint))) {
-        if (wanted.has(record.prefixDigest) && !this.heldAt(endpoint).has(record.prefixDigest)) {
+        const group = wanted.get(record.prefixDigest);
+        if (group && !this.heldAt(endpoint).has(record.prefixDigest)) {
           const entry = { name: record.name, tokens: record.tokens, expiresAt: 0 };
-          this.heldAt(endpoint).set(record.prefixDigest, { entry, heldSince: Date.now(), closed: false });
+          const held = { entry, heldSince: Date.now(), task: group.task, closed: false };
+          this.heldAt(endpoint).set(record.prefixDigest, held);
         } else await this.removeQuietly(api, record.name);
       }
     }
@@ -164,7 +171,7 @@ export class ExplicitCaches {
     const group = this.groups.get(sample);
     const api = endpoint.explicitCache;
     if (!group || !api || group.pending <= 0) return undefined;
-    const held = this.heldAt(endpoint).get(group.digest) ?? { closed: false };
+    const held = this.heldAt(endpoint).get(group.digest) ?? { task: group.task, closed: false };
     this.heldAt(endpoint).set(group.digest, held);
     // Less than a quarter of its lifetime (at most a minute) left: a new lifetime first.
     const margin = Math.min(60_000, (group.ttlSeconds * 1000) / 4);
@@ -199,6 +206,8 @@ export class ExplicitCaches {
       held.closed = true;
       return;
     }
+    // Its storage is counted from the call (the provider's count starts within it).
+    const sentAt = Date.now();
     try {
       const entry = await api.create(group.prefix, {
         ttlSeconds: group.ttlSeconds,
@@ -217,10 +226,10 @@ export class ExplicitCaches {
           charged,
       );
       held.entry = entry;
-      held.heldSince = Date.now();
+      held.heldSince = sentAt;
       this.costs.made++;
       this.costs.tokens += entry.tokens;
-      this.costs.cost += (entry.tokens * this.prices.inputPerMillion) / 1_000_000;
+      this.spend(group.task, (entry.tokens * this.prices.inputPerMillion) / 1_000_000);
       this.options.records.add({
         ...this.ownerOf(endpoint),
         name: entry.name,
@@ -278,11 +287,20 @@ export class ExplicitCaches {
     held.closed = true;
     held.entry = undefined;
     if (entry === undefined) return;
-    const name = entry.name;
-    const hours = (Date.now() - (heldSince ?? Date.now())) / 3_600_000;
-    this.costs.cost += (entry.tokens * this.prices.storagePerMillionPerHour * hours) / 1_000_000;
-    const removal = this.removeQuietly(api, name).finally(() => this.removals.delete(removal));
+    const since = heldSince ?? Date.now();
+    const removal = this.removeQuietly(api, entry.name).finally(() => {
+      // Stored until the delete call returned (the provider's count ends within it).
+      const hours = (Date.now() - since) / 3_600_000;
+      this.spend(held.task, (entry.tokens * this.prices.storagePerMillionPerHour * hours) / 1_000_000);
+      this.removals.delete(removal);
+    });
     this.removals.add(removal);
+  }
+
+  /** What a cache cost: counted for the run's summary and stored with the task's cost, for the report. */
+  private spend(task: string, cost: number): void {
+    this.costs.cost += cost;
+    this.options.records.addCost(this.options.runId, task, cost);
   }
 
   /** Deletes a cache; its record goes once it is gone (a failed call keeps it for the next run). */

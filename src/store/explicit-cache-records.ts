@@ -87,4 +87,23 @@ export class ExplicitCacheRecords extends StoreTable {
       createdAt: row.created_at,
     }));
   }
+
+  /** Adds to what a run's explicit caches cost for a task (billed apart from the answers). */
+  addCost(runId: string, task: string, cost: number): void {
+    this.beforeWrite();
+    this.database()
+      .prepare(
+        `INSERT INTO explicit_cache_costs (run_id, task, cost) VALUES (?, ?, ?)
+         ON CONFLICT (run_id, task) DO UPDATE SET cost = cost + excluded.cost`,
+      )
+      .run(runId, task, cost);
+  }
+
+  /** What a run's explicit caches cost, by task. */
+  costsOf(runId: string): Map<string, number> {
+    const rows = this.database()
+      .prepare('SELECT task, cost FROM explicit_cache_costs WHERE run_id = ?')
+      .all(runId) as Array<{ task: string; cost: number }>;
+    return new Map(rows.map((row) => [row.task, row.cost]));
+  }
 }

@@ -166,4 +166,15 @@ export const MIGRATIONS: readonly string[] = [
   -- their results answered other requests (space-separated provider ids): no search takes them again.
   ALTER TABLE provider_batches ADD COLUMN refused TEXT;
   `,
+  `
+  -- What a run's explicit prompt caches cost (their making, and their storage while held), billed
+  -- apart from any answer, per task of the samples that named them, added up over the processes
+  -- of the run: the report adds it to the run's cost.
+  CREATE TABLE explicit_cache_costs (
+    run_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    cost REAL NOT NULL,
+    PRIMARY KEY (run_id, task)
+  ) WITHOUT ROWID;
+  `,
 ];

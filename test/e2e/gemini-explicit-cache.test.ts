@@ -120,6 +120,17 @@ async function scores(home: string): Promise<unknown> {
   return rest;
 }
 
+/** The cost `report --json` gives a home's run (its usage rows summed), and of it the explicit caches'. */
+async function reportedCost(home: string): Promise<{ cost: number; caches: number }> {
+  const printed = (await reportJson(home, 'clue', [])) as {
+    usage: Array<{ cost: number; explicitCacheCost?: number }>;
+  };
+  return {
+    cost: printed.usage.reduce((sum, row) => sum + row.cost, 0),
+    caches: printed.usage.reduce((sum, row) => sum + (row.explicitCacheCost ?? 0), 0),
+  };
+}
+
 /** The explicit caches a home's store records (made and not deleted). */
 const recorded = (home: string) => storedColumn(home, 'SELECT name FROM explicit_caches');
 
@@ -143,8 +154,16 @@ describe('Gemini explicit cache on a CLUE few-shot run', () => {
     expect(storedColumn(cached.home, keys)).toEqual(storedColumn(plain.home, keys));
     expect(live()).toEqual([]);
     expect(recorded(cached.home)).toEqual([]);
+    // The report's cost is what the platform billed: the answers and the cache's making and storage.
+    const reported = await reportedCost(cached.home);
+    expect(reported.caches).toBeGreaterThan(0);
+    expect(
+      Math.abs(reported.cost - cached.cost),
+      JSON.stringify({ reported, ledger: cached.cost, said: cached.said }),
+    ).toBeLessThan(1e-6);
+    expect(Math.abs((await reportedCost(plain.home)).cost - plain.cost)).toBeLessThan(1e-6);
     console.info(
-      `MedNLI, 20 items, 3 shots of 12,000 characters: ledger $${plain.cost.toFixed(6)} without the explicit cache, $${cached.cost.toFixed(6)} with it (medbench says $${plain.said.toFixed(4)} and $${cached.said.toFixed(4)}, answers and caches)`,
+      `MedNLI, 20 items, 3 shots of 12,000 characters: ledger $${plain.cost.toFixed(6)} without the explicit cache, $${cached.cost.toFixed(8)} with it (medbench says $${plain.said.toFixed(4)} and $${cached.said.toFixed(4)}, answers and caches; the report $${reported.cost.toFixed(8)}, of it the cache $${reported.caches.toFixed(8)})`,
     );
   });
 
