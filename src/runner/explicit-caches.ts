@@ -229,7 +229,7 @@ export class ExplicitCaches {
       held.heldSince = sentAt;
       this.costs.made++;
       this.costs.tokens += entry.tokens;
-      this.spend(group.task, (entry.tokens * this.prices.inputPerMillion) / 1_000_000);
+      this.spend(held.task, entry.name, (entry.tokens * this.prices.inputPerMillion) / 1_000_000);
       this.options.records.add({
         ...this.ownerOf(endpoint),
         name: entry.name,
@@ -291,16 +291,20 @@ export class ExplicitCaches {
     const removal = this.removeQuietly(api, entry.name).finally(() => {
       // Stored until the delete call returned (the provider's count ends within it).
       const hours = (Date.now() - since) / 3_600_000;
-      this.spend(held.task, (entry.tokens * this.prices.storagePerMillionPerHour * hours) / 1_000_000);
+      this.spend(
+        held.task,
+        entry.name,
+        (entry.tokens * this.prices.storagePerMillionPerHour * hours) / 1_000_000,
+      );
       this.removals.delete(removal);
     });
     this.removals.add(removal);
   }
 
   /** What a cache cost: counted for the run's summary and stored with the task's cost, for the report. */
-  private spend(task: string, cost: number): void {
+  private spend(task: string, cache: string, cost: number): void {
     this.costs.cost += cost;
-    this.options.records.addCost(this.options.runId, task, cost);
+    this.options.records.addCost({ runId: this.options.runId, task, cache, cost });
   }
 
   /** Deletes a cache; its record goes once it is gone (a failed call keeps it for the next run). */
