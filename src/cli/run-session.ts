@@ -66,7 +66,7 @@ function printSummary(output: CommandOutput, summary: RunSummary): void {
   const caches = summary.explicitCaches;
   if (caches)
     output.stderr(
-      `Explicit prompt caches: ${caches.made} made (${caches.tokens} tokens), cost ${money(caches.cost)} to make and store, billed apart from the answers: not in the cost above nor in the report.\n`,
+      `Explicit prompt caches: ${caches.made} made (${caches.tokens} tokens), cost ${money(caches.cost)} to make and store, billed apart from the answers: not in the cost above, in the report's Cost.\n`,
     );
   if (summary.failedFast)
     output.stderr(

@@ -90,6 +90,9 @@ export const taskUsageSchema = schemaOf<TaskUsage>()(
     outputTokens: nullableCount,
     reasoningTokens: nullableCount,
     cost: nullableMoney,
+    explicitCacheCost: z.number().nonnegative().optional().meta({
+      description: "Of the cost, the explicit prompt caches' (Gemini's): their making and storage.",
+    }),
     listCost: nullableMoney,
     cachedAtInputPrice: z.boolean(),
   }),

@@ -119,3 +119,15 @@ describe('a thinking budget in a spending cap', () => {
     expect(budget.bound(thinking as unknown as SampleRequest)).toBe(2100);
   });
 });
+
+describe('explicit prompt caches in the usage table', () => {
+  it("add their making and storage to the task's cost, and say how much of it they are", () => {
+    const costs = new Map([['run-reasoning', new Map([['niah', 0.0005]])]]);
+    const rows = usageByTask([runWith([null, null])], (runId) => costs.get(runId) ?? new Map());
+    expect(rows[0]!.cost).toBeCloseTo(0.0025, 12);
+    expect(rows[0]!.explicitCacheCost).toBe(0.0005);
+    // Without any, the row is as it was.
+    expect(usageByTask([runWith([null, null])])[0]).not.toHaveProperty('explicitCacheCost');
+    expect(renderUsageText(rows)).toContain('the explicit prompt caches (Gemini’s) made for the task');
+  });
+});

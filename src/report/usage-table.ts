@@ -28,6 +28,11 @@ export interface TaskUsage {
    * their prices, a batch answer at the batch multiplier); null without prices.
    */
   cost: number | null;
+  /**
+   * Of the cost, what the explicit prompt caches (Gemini's) the run made for the task's samples
+   * cost: their making and their storage, billed apart from any answer. Absent without any.
+   */
+  explicitCacheCost?: number;
   /** The same sent requests at the list input and output prices: no prompt cache, no batch discount. */
   listCost: number | null;
   /**
@@ -51,7 +56,13 @@ function storedPrices(model: unknown): Record<string, unknown> | undefined {
 }
 
 /** One task's figures, from its results and the prices stored with its run. */
-function taskUsage(run: RunWithResults['run'], task: string, ofTask: StoredResult[]): TaskUsage {
+function taskUsage(
+  run: RunWithResults['run'],
+  task: string,
+  ofTask: StoredResult[],
+  explicitCacheCost: number | undefined,
+): TaskUsage {
+  const answers = sumOrNull(ofTask.map((result) => result.cost));
   const cachedInputTokens = sumOrNull(ofTask.map((result) => result.cachedInputTokens));
   const cacheWriteTokens = sumOrNull(ofTask.map((result) => result.cacheWriteTokens));
   const prices = storedPrices(run.model);
@@ -67,7 +78,8 @@ function taskUsage(run: RunWithResults['run'], task: string, ofTask: StoredResul
     cacheWriteTokens,
     outputTokens: sumOrNull(ofTask.map((result) => result.outputTokens)),
     reasoningTokens: sumOrNull(ofTask.map((result) => result.reasoningTokens)),
-    cost: sumOrNull(ofTask.map((result) => result.cost)),
+    cost: explicitCacheCost ? (answers ?? 0) + explicitCacheCost : answers,
+    ...(explicitCacheCost ? { explicitCacheCost } : {}),
     // Results stored before list costs were kept paid list price: their cost is it.
     listCost: sumOrNull(ofTask.map((result) => result.listCost ?? result.cost)),
     cachedAtInputPrice:
@@ -78,18 +90,24 @@ function taskUsage(run: RunWithResults['run'], task: string, ofTask: StoredResul
 }
 
 /**
- * Tokens and cost per run and task, from the stored results. Runs with no token or cost figure
- * at all (imported outputs, retrievers) are left out.
+ * Tokens and cost per run and task, from the stored results and what the run's explicit prompt
+ * caches cost by task (`cacheCosts`, from the store). Runs with no token or cost figure at all
+ * (imported outputs, retrievers) are left out.
  */
-export function usageByTask(runs: readonly RunWithResults[]): TaskUsage[] {
+export function usageByTask(
+  runs: readonly RunWithResults[],
+  cacheCosts: (runId: string) => ReadonlyMap<string, number> = () => new Map(),
+): TaskUsage[] {
   const rows: TaskUsage[] = [];
   for (const { run, results } of runs) {
     const tasks = [...new Set(results.map((result) => result.task))].sort();
+    const caches = cacheCosts(run.id);
     for (const task of tasks) {
       const row = taskUsage(
         run,
         task,
         results.filter((result) => result.task === task),
+        caches.get(task),
       );
       if (row.inputTokens !== null || row.outputTokens !== null || row.cost !== null) rows.push(row);
     }
@@ -146,7 +164,7 @@ const COLUMNS = {
   cost: {
     header: 'Cost',
     cell: (row) => money(row.cost),
-    note: 'Cost: what this run paid — its sent requests at the config’s prices, cached input tokens at the cached price and cache-written ones at the cache-write price (the provider’s documented share of the input price unless the config gives them), batch answers times the batch multiplier; answers from medbench’s cache free; — without prices.',
+    note: 'Cost: what this run paid — its sent requests at the config’s prices, cached input tokens at the cached price and cache-written ones at the cache-write price (the provider’s documented share of the input price unless the config gives them), batch answers times the batch multiplier; answers from medbench’s cache free; the explicit prompt caches (Gemini’s) made for the task, their making and storage, billed apart from the answers; — without prices.',
   },
   list: {
     header: 'List price',

@@ -8,7 +8,8 @@ import type { SampleRequest } from './sample-request.js';
  * which no byte-level tokenizer exceeds) at the input price plus its output token limit at the
  * output price. What an answer cost is what its server reported, at list price: every input token
  * at the input price, no cache or batch discount, an upper bound of what was paid (the report's
- * Cost may be lower). The cap holds as far as medbench's tokenizer for the model counts as the
+ * Cost may be lower). Gemini's explicit caches are charged before they are made or extended
+ * (`charge`): their making and their storage for the lifetime asked. The cap holds as far as medbench's tokenizer for the model counts as the
  * provider does.
  */
 export class CostBudget {
@@ -43,7 +44,18 @@ export class CostBudget {
     return true;
   }
 
-  /** What an answer cost at list price (before its reservation is released). */
+  /**
+   * Spends `amount` now if what was spent, every reservation and it stay within the cap: what an
+   * explicit prompt cache costs to make and store, counted before it is made or extended. False:
+   * nothing spent, and the cap is not reached (the requests go whole, judged as usual).
+   */
+  charge(amount: number): boolean {
+    if (this.spent + this.reserved + amount > this.cap) return false;
+    this.spent += amount;
+    return true;
+  }
+
+  /** What an answer cost at list price (before its reservation is released); negative: a charge taken back. */
   spend(amount: number): void {
     this.spent += amount;
   }

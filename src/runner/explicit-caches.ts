@@ -8,6 +8,7 @@ import type {
 import type { Sample } from '../core/sample.js';
 import type { Tokenizer } from '../core/tokenizer.js';
 import type { ExplicitCacheRecords } from '../store/explicit-cache-records.js';
+import type { CostBudget } from './cost-budget.js';
 import { explicitCachePays, holdSeconds, leadingGroups } from './explicit-cache-plan.js';
 import type { ModelBinding } from './model-binding.js';
 import { conversationOf } from './prefix-order.js';
@@ -17,6 +18,10 @@ interface CachedGroup {
   digest: string;
   prefix: readonly ChatMessage[];
   ttlSeconds: number;
+  /** Its tokens by the model's tokenizer: what the budget counts before it is made. */
+  tokens: number;
+  /** The task of its samples, whose cost in the store its caches' cost is added to. */
+  task: string;
   /** Samples of the group not finished yet: at 0 its caches are deleted. */
   pending: number;
 }
@@ -26,6 +31,8 @@ interface Held {
   entry?: ExplicitCacheEntry;
   /** When this run made or took it over: its storage is counted from there. */
   heldSince?: number;
+  /** Whose cost its storage is stored as (`CachedGroup.task`). */
+  task: string;
   making?: Promise<void>;
   extending?: Promise<void>;
   /** No cache (any more): too small, a failed call, the group done, or found gone. */
@@ -52,6 +59,8 @@ export interface ExplicitCachesOptions {
   runId: string;
   /** Cache calls stop with it (a hard stop). */
   signal: AbortSignal;
+  /** --max-cost: a cache is made (or extended) only if its making and storage for its lifetime fit. */
+  budget?: CostBudget;
 }
 
 /** Tokens of the messages by the model's tokenizer (or its fallback); about four characters a token without one. */
@@ -101,15 +110,23 @@ export class ExplicitCaches {
     const caches = new ExplicitCaches(options, prices);
     for (const group of leadingGroups(options.samples, conversationOf)) {
       const ttlSeconds = holdSeconds(group.items.length, concurrency);
+      const prefixTokens = tokensOf(group.prefix, model.tokenizer ?? model.fallbackTokenizer);
       const verdict = explicitCachePays({
-        prefixTokens: tokensOf(group.prefix, model.tokenizer ?? model.fallbackTokenizer),
+        prefixTokens,
         requests: group.items.length,
         hours: ttlSeconds / 3600,
         minimumTokens: api.minimumTokens,
         prices,
       });
       if (!verdict.pays) continue;
-      const cached = { digest: group.digest, prefix: group.prefix, ttlSeconds, pending: group.items.length };
+      const cached = {
+        digest: group.digest,
+        prefix: group.prefix,
+        ttlSeconds,
+        tokens: prefixTokens,
+        task: group.items[0]!.task,
+        pending: group.items.length,
+      };
       for (const sample of group.items) caches.groups.set(sample, cached);
     }
     return caches.groups.size > 0 ? caches : undefined;
@@ -126,14 +143,16 @@ export class ExplicitCaches {
    * has their group (extended at their first use), deleted where it has not.
    */
   async start(): Promise<void> {
-    const wanted = new Set([...this.groups.values()].map((group) => group.digest));
+    const wanted = new Map([...this.groups.values()].map((group) => [group.digest, group]));
     for (const { model: endpoint } of this.options.model.endpoints) {
       const api = endpoint.explicitCache;
       if (!api) continue;
       for (const record of this.options.records.of(this.ownerOf(endpoint))) {
-        if (wanted.has(record.prefixDigest) && !this.heldAt(endpoint).has(record.prefixDigest)) {
+        const group = wanted.get(record.prefixDigest);
+        if (group && !this.heldAt(endpoint).has(record.prefixDigest)) {
           const entry = { name: record.name, tokens: record.tokens, expiresAt: 0 };
-          this.heldAt(endpoint).set(record.prefixDigest, { entry, heldSince: Date.now(), closed: false });
+          const held = { entry, heldSince: Date.now(), task: group.task, closed: false };
+          this.heldAt(endpoint).set(record.prefixDigest, held);
         } else await this.removeQuietly(api, record.name);
       }
     }
@@ -152,7 +171,7 @@ export class ExplicitCaches {
     const group = this.groups.get(sample);
     const api = endpoint.explicitCache;
     if (!group || !api || group.pending <= 0) return undefined;
-    const held = this.heldAt(endpoint).get(group.digest) ?? { closed: false };
+    const held = this.heldAt(endpoint).get(group.digest) ?? { task: group.task, closed: false };
     this.heldAt(endpoint).set(group.digest, held);
     // Less than a quarter of its lifetime (at most a minute) left: a new lifetime first.
     const margin = Math.min(60_000, (group.ttlSeconds * 1000) / 4);
@@ -172,7 +191,23 @@ export class ExplicitCaches {
     return held.entry && !held.closed ? { name: held.entry.name, messages: group.prefix.length } : undefined;
   }
 
+  /** What storing `tokens` for a lifetime of the group's costs. */
+  private storageCost(tokens: number, group: CachedGroup): number {
+    return (tokens * this.prices.storagePerMillionPerHour * group.ttlSeconds) / 3600 / 1_000_000;
+  }
+
   private async make(api: ExplicitCacheApi, endpoint: ChatModel, group: CachedGroup, held: Held) {
+    // --max-cost: its making and its storage for the lifetime asked, counted before it is made;
+    // one that does not fit is not made, and its requests go whole.
+    const { budget } = this.options;
+    const charged =
+      (group.tokens * this.prices.inputPerMillion) / 1_000_000 + this.storageCost(group.tokens, group);
+    if (budget && !budget.charge(charged)) {
+      held.closed = true;
+      return;
+    }
+    // Its storage is counted from the call (the provider's count starts within it).
+    const sentAt = Date.now();
     try {
       const entry = await api.create(group.prefix, {
         ttlSeconds: group.ttlSeconds,
@@ -180,14 +215,21 @@ export class ExplicitCaches {
       });
       if (!entry) {
         // Below the provider's minimum after all: its requests go whole.
+        budget?.spend(-charged);
         held.closed = true;
         return;
       }
+      // Counted again with the tokens the provider says it holds.
+      budget?.spend(
+        (entry.tokens * this.prices.inputPerMillion) / 1_000_000 +
+          this.storageCost(entry.tokens, group) -
+          charged,
+      );
       held.entry = entry;
-      held.heldSince = Date.now();
+      held.heldSince = sentAt;
       this.costs.made++;
       this.costs.tokens += entry.tokens;
-      this.costs.cost += (entry.tokens * this.prices.inputPerMillion) / 1_000_000;
+      this.spend(held.task, entry.name, (entry.tokens * this.prices.inputPerMillion) / 1_000_000);
       this.options.records.add({
         ...this.ownerOf(endpoint),
         name: entry.name,
@@ -200,12 +242,20 @@ export class ExplicitCaches {
       // Its group finished while it was made: deleted at once.
       if (group.pending <= 0) this.drop(api, held);
     } catch {
+      budget?.spend(-charged);
       held.closed = true;
     }
   }
 
   private async extend(api: ExplicitCacheApi, group: CachedGroup, held: Held) {
     const name = held.entry!.name;
+    // --max-cost: another lifetime's storage, counted before; one that does not fit is not
+    // extended, and its requests go whole.
+    const { budget } = this.options;
+    if (budget && !budget.charge(this.storageCost(held.entry!.tokens, group))) {
+      this.drop(api, held);
+      return;
+    }
     try {
       const expiresAt = await api.extend(name, group.ttlSeconds, this.options.signal);
       if (expiresAt === undefined) {
@@ -237,11 +287,24 @@ export class ExplicitCaches {
     held.closed = true;
     held.entry = undefined;
     if (entry === undefined) return;
-    const name = entry.name;
-    const hours = (Date.now() - (heldSince ?? Date.now())) / 3_600_000;
-    this.costs.cost += (entry.tokens * this.prices.storagePerMillionPerHour * hours) / 1_000_000;
-    const removal = this.removeQuietly(api, name).finally(() => this.removals.delete(removal));
+    const since = heldSince ?? Date.now();
+    const removal = this.removeQuietly(api, entry.name).finally(() => {
+      // Stored until the delete call returned (the provider's count ends within it).
+      const hours = (Date.now() - since) / 3_600_000;
+      this.spend(
+        held.task,
+        entry.name,
+        (entry.tokens * this.prices.storagePerMillionPerHour * hours) / 1_000_000,
+      );
+      this.removals.delete(removal);
+    });
     this.removals.add(removal);
+  }
+
+  /** What a cache cost: counted for the run's summary and stored with the task's cost, for the report. */
+  private spend(task: string, cache: string, cost: number): void {
+    this.costs.cost += cost;
+    this.options.records.addCost({ runId: this.options.runId, task, cache, cost });
   }
 
   /** Deletes a cache; its record goes once it is gone (a failed call keeps it for the next run). */

@@ -272,6 +272,7 @@ async function usePromptCaches(
     records: context.store.explicitCaches,
     runId: context.run.id,
     signal: context.control.hardStop.signal,
+    ...(context.budget ? { budget: context.budget } : {}),
   });
   await context.explicitCaches?.start();
 }

@@ -87,4 +87,23 @@ export class ExplicitCacheRecords extends StoreTable {
       createdAt: row.created_at,
     }));
   }
+
+  /** Adds to what one of a run's explicit caches cost for a task (billed apart from the answers). */
+  addCost(cost: { runId: string; task: string; cache: string; cost: number }): void {
+    this.beforeWrite();
+    this.database()
+      .prepare(
+        `INSERT INTO explicit_cache_costs (run_id, task, cache, cost) VALUES (?, ?, ?, ?)
+         ON CONFLICT (run_id, task, cache) DO UPDATE SET cost = cost + excluded.cost`,
+      )
+      .run(cost.runId, cost.task, cost.cache, cost.cost);
+  }
+
+  /** What a run's explicit caches cost, by task. */
+  costsOf(runId: string): Map<string, number> {
+    const rows = this.database()
+      .prepare('SELECT task, SUM(cost) AS cost FROM explicit_cache_costs WHERE run_id = ? GROUP BY task')
+      .all(runId) as Array<{ task: string; cost: number }>;
+    return new Map(rows.map((row) => [row.task, row.cost]));
+  }
 }

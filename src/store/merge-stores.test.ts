@@ -35,3 +35,26 @@ describe('mergeStores and the prompt-cache columns', () => {
     migrated.close();
   });
 });
+
+describe('mergeStores and the explicit caches’ costs', () => {
+  it("adds each shard's caches to the run's cost by task, and counts a store merged twice once", () => {
+    const folder = temporaryFolder('medbench-merge-');
+    const shard = (name: string, cache: string) => {
+      const store = new Store(join(folder, name));
+      store.ensureRun(testRun({ id: 'r1' }));
+      store.explicitCaches.addCost({ runId: 'r1', task: 'mednli', cache, cost: 0.001 });
+      store.explicitCaches.addCost({ runId: 'r1', task: 'mednli', cache, cost: 0.0005 });
+      store.close();
+      return join(folder, name);
+    };
+    const target = join(folder, 'target.sqlite');
+    const one = shard('one.sqlite', 'cachedContents/a');
+    mergeStores(target, [one, shard('two.sqlite', 'cachedContents/b')]);
+    mergeStores(target, [one]);
+    const store = new Store(target);
+    expect(store.explicitCaches.costsOf('r1').get('mednli')).toBeCloseTo(0.003, 12);
+    store.deleteRun('r1');
+    expect(store.explicitCaches.costsOf('r1').size).toBe(0);
+    store.close();
+  });
+});

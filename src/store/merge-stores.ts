@@ -58,6 +58,8 @@ function mergeOne(database: Database.Database, source: string): MergeSummary {
       const runs = copyMissing(database, 'runs');
       const prompts = copyMissing(database, 'prompts');
       const responses = copyMissing(database, 'responses');
+      // What the shard's explicit caches cost (one row per cache: merged twice, counted once).
+      copyMissing(database, 'explicit_cache_costs');
       const columns = columnsOf(database, 'results');
       const picked = columns
         .split(', ')

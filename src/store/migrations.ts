@@ -166,4 +166,17 @@ export const MIGRATIONS: readonly string[] = [
   -- their results answered other requests (space-separated provider ids): no search takes them again.
   ALTER TABLE provider_batches ADD COLUMN refused TEXT;
   `,
+  `
+  -- What each explicit prompt cache of a run cost (its making, and its storage while held), billed
+  -- apart from any answer, by the task of the samples that named it: the report adds it to the
+  -- run's cost. One row per cache (its provider name), so that merging a shard's store twice
+  -- counts it once.
+  CREATE TABLE explicit_cache_costs (
+    run_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    cache TEXT NOT NULL,
+    cost REAL NOT NULL,
+    PRIMARY KEY (run_id, task, cache)
+  ) WITHOUT ROWID;
+  `,
 ];

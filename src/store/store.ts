@@ -142,6 +142,7 @@ export class Store {
   deleteRun(id: string): void {
     this.transaction(() => {
       this.statement('DELETE FROM results WHERE run_id = ?').run(id);
+      this.statement('DELETE FROM explicit_cache_costs WHERE run_id = ?').run(id);
       this.statement('DELETE FROM runs WHERE id = ?').run(id);
     });
   }

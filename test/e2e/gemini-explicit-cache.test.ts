@@ -25,13 +25,21 @@ const PRICES = {
 let platform: GeminiPlatform;
 let proxy: Killer;
 
+/** Case notes of numbered days; or plain prose, which o200k_base counts at fewer tokens than the platform (a quarter of its characters). */
+type NoteStyle = 'days' | 'prose';
+const noteLine = (style: NoteStyle, line: number, index: number) =>
+  style === 'days'
+    ? `Day ${line} note ${index}: stable, afebrile.`
+    : 'The patient remained comfortable overnight and reported nothing new. ';
+
 /** A MedNLI file: three shots whose premises are long case notes, then `items` short pairs. */
-function mednli(folder: string, items: number, shotChars: number): string {
+function mednli(folder: string, items: number, shotChars: number, style: NoteStyle): string {
   const labels = ['entailment', 'neutral', 'contradiction'];
   const note = (index: number) =>
-    Array.from({ length: shotChars / 40 }, (_, line) => `Day ${line} note ${index}: stable, afebrile.`)
-      .join(' ')
-      .slice(0, shotChars);
+    `Note ${index}. ${Array.from({ length: shotChars / 40 }, (_, line) => noteLine(style, line, index)).join(' ')}`.slice(
+      0,
+      shotChars,
+    );
   const rows = Array.from({ length: 3 + items }, (_, index) =>
     JSON.stringify({
       sentence1: index < 3 ? note(index) : `Premise ${index}.`,
@@ -44,12 +52,12 @@ function mednli(folder: string, items: number, shotChars: number): string {
   return folder;
 }
 
-function clueData(name: string, items: number, shotChars: number): string {
+function clueData(name: string, items: number, shotChars: number, style: NoteStyle = 'days'): string {
   const folder = join(scratch, name);
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder);
   writeClueFixtures(folder);
-  return mednli(folder, items, shotChars);
+  return mednli(folder, items, shotChars, style);
 }
 
 beforeAll(async () => {
@@ -84,12 +92,12 @@ const runArgs = (home: string, data: string, extra: readonly string[] = []) => [
 ];
 
 /** A run of MedNLI into a new home; what the platform billed for it (storage settled) and the home. */
-async function billedRun(data: string, extra: readonly string[] = []) {
+async function billedRun(data: string, extra: readonly string[] = [], exit: 'ok' | 'exits' = 'ok') {
   const home = temporaryHome();
   const from = platform.ledger.entries.length;
   const caches = platform.explicitCaches.size;
   const ran = await runCli(runArgs(home, data, extra), environment);
-  expect(ran.code, ran.stderr).toBe(0);
+  if (exit === 'ok') expect(ran.code, ran.stderr).toBe(0);
   platform.settleStorage();
   const entries = platform.ledger.entries.slice(from);
   // What the run says it paid: the answers, and its explicit caches apart.
@@ -97,6 +105,7 @@ async function billedRun(data: string, extra: readonly string[] = []) {
   const caching = Number(/^Explicit prompt caches: .* cost ([\d.]+) to make/m.exec(ran.stderr)?.[1] ?? 0);
   return {
     home,
+    stderr: ran.stderr,
     said: paid + caching,
     cost: entries.reduce((sum, entry) => sum + entry.cost, 0),
     cachesMade: platform.explicitCaches.size - caches,
@@ -109,6 +118,17 @@ async function scores(home: string): Promise<unknown> {
   const printed = (await reportJson(home, 'clue', ['generatedAt', 'createdAt'])) as Record<string, unknown>;
   const { usage: _usage, ...rest } = printed;
   return rest;
+}
+
+/** The cost `report --json` gives a home's run (its usage rows summed), and of it the explicit caches'. */
+async function reportedCost(home: string): Promise<{ cost: number; caches: number }> {
+  const printed = (await reportJson(home, 'clue', [])) as {
+    usage: Array<{ cost: number; explicitCacheCost?: number }>;
+  };
+  return {
+    cost: printed.usage.reduce((sum, row) => sum + row.cost, 0),
+    caches: printed.usage.reduce((sum, row) => sum + (row.explicitCacheCost ?? 0), 0),
+  };
 }
 
 /** The explicit caches a home's store records (made and not deleted). */
@@ -134,8 +154,16 @@ describe('Gemini explicit cache on a CLUE few-shot run', () => {
     expect(storedColumn(cached.home, keys)).toEqual(storedColumn(plain.home, keys));
     expect(live()).toEqual([]);
     expect(recorded(cached.home)).toEqual([]);
+    // The report's cost is what the platform billed: the answers and the cache's making and storage.
+    const reported = await reportedCost(cached.home);
+    expect(reported.caches).toBeGreaterThan(0);
+    expect(
+      Math.abs(reported.cost - cached.cost),
+      JSON.stringify({ reported, ledger: cached.cost, said: cached.said }),
+    ).toBeLessThan(1e-6);
+    expect(Math.abs((await reportedCost(plain.home)).cost - plain.cost)).toBeLessThan(1e-6);
     console.info(
-      `MedNLI, 20 items, 3 shots of 12,000 characters: ledger $${plain.cost.toFixed(6)} without the explicit cache, $${cached.cost.toFixed(6)} with it (medbench says $${plain.said.toFixed(4)} and $${cached.said.toFixed(4)}, answers and caches)`,
+      `MedNLI, 20 items, 3 shots of 12,000 characters: ledger $${plain.cost.toFixed(6)} without the explicit cache, $${cached.cost.toFixed(8)} with it (medbench says $${plain.said.toFixed(4)} and $${cached.said.toFixed(4)}, answers and caches; the report $${reported.cost.toFixed(8)}, of it the cache $${reported.caches.toFixed(8)})`,
     );
   });
 
@@ -144,6 +172,20 @@ describe('Gemini explicit cache on a CLUE few-shot run', () => {
     expect(few.cachesMade).toBe(0);
     const short = await billedRun(clueData('short', 20, 1_600));
     expect(short.cachesMade).toBe(0);
+  });
+
+  it('--max-cost counts the cache: one that would pass the cap is not made, and the ledger stays within it', async () => {
+    const data = clueData('capped', 20, 12_000, 'prose');
+    const plain = await billedRun(data, ['--no-prompt-cache']);
+    // One answer sent whole fits (its bound: its o200k_base tokens at the input price, 20 output
+    // tokens at the output price); the cache's making and storage on top of it do not. Made, the
+    // cache and one answer read from it would bill more than the cap.
+    const cap = (plain.cost / 20) * 1.1;
+    const capped = await billedRun(data, ['--max-cost', String(cap)], 'exits');
+    expect(capped.cost, capped.stderr).toBeGreaterThan(0);
+    expect(capped.cost).toBeLessThanOrEqual(cap);
+    expect(capped.cachesMade).toBe(0);
+    console.info(`--max-cost ${cap.toFixed(8)}: ledger $${capped.cost.toFixed(8)}, no cache made`);
   });
 
   it('a run killed while its cache lives: the re-run takes it over, makes none, and deletes it', async () => {

@@ -107,7 +107,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
     checkBase(options.base, runs, suite);
     const report = suite.report(runs, reportOptions);
     if (suite.runCount(report) === 0) throw nothingMatched(store, suite, options.suites, filter);
-    const usage = usageByTask(runs);
+    const usage = usageByTask(runs, (runId) => store.explicitCaches.costsOf(runId));
     // Runs made with --limit: their scores are of the first samples only.
     const limited = limitedRuns(runs);
     // What each run generated with: runs that share a label differ in these, not only in an id.
