@@ -26,29 +26,27 @@ export interface PlatformPrices {
  * - Amazon Bedrock, Anthropic Claude Sonnet 4.5 on demand: $3 input, $15 output, $3.75 5-minute and
  *   $6 1-hour cache write, $0.30 cache read; batch inference at 50% of the on-demand price.
  */
+const GPT_4_1: PlatformPrices = {
+  inputPerMillion: 2,
+  outputPerMillion: 8,
+  cachedInputPerMillion: 0.5,
+  cacheWritePerMillion: 2,
+  batchMultiplier: 0.5,
+};
+
+const CLAUDE_SONNET_4_5: PlatformPrices = {
+  inputPerMillion: 3,
+  outputPerMillion: 15,
+  cachedInputPerMillion: 0.3,
+  cacheWritePerMillion: 3.75,
+  cacheWriteHourPerMillion: 6,
+  batchMultiplier: 0.5,
+};
+
 export const DEFAULT_PRICES = {
-  openai: {
-    inputPerMillion: 2,
-    outputPerMillion: 8,
-    cachedInputPerMillion: 0.5,
-    cacheWritePerMillion: 2,
-    batchMultiplier: 0.5,
-  },
-  'azure-openai': {
-    inputPerMillion: 2,
-    outputPerMillion: 8,
-    cachedInputPerMillion: 0.5,
-    cacheWritePerMillion: 2,
-    batchMultiplier: 0.5,
-  },
-  anthropic: {
-    inputPerMillion: 3,
-    outputPerMillion: 15,
-    cachedInputPerMillion: 0.3,
-    cacheWritePerMillion: 3.75,
-    cacheWriteHourPerMillion: 6,
-    batchMultiplier: 0.5,
-  },
+  openai: GPT_4_1,
+  'azure-openai': GPT_4_1,
+  anthropic: CLAUDE_SONNET_4_5,
   gemini: {
     inputPerMillion: 0.3,
     outputPerMillion: 2.5,
@@ -57,14 +55,7 @@ export const DEFAULT_PRICES = {
     batchMultiplier: 0.5,
     storagePerMillionPerHour: 1,
   },
-  bedrock: {
-    inputPerMillion: 3,
-    outputPerMillion: 15,
-    cachedInputPerMillion: 0.3,
-    cacheWritePerMillion: 3.75,
-    cacheWriteHourPerMillion: 6,
-    batchMultiplier: 0.5,
-  },
+  bedrock: CLAUDE_SONNET_4_5,
 } satisfies Record<string, PlatformPrices>;
 
 /** Whether a request is billed at the sync or the batch price, and the batch line it came from. */
