@@ -40,7 +40,11 @@ const aggregateSchema = z.object({
   evaluation_id: z.string(),
   eval_library: z.object({
     name: z.literal('medbench'),
-    additional_details: z.object({ medbench_suite: z.string(), medbench_run: jsonText(runSchema) }),
+    additional_details: z.object({
+      medbench_suite: z.string(),
+      medbench_run: jsonText(runSchema),
+      medbench_explicit_cache_costs: jsonText(z.record(z.string(), z.number())),
+    }),
   }),
   detailed_evaluation_results: z.object({ file_path: z.string(), total_rows: z.number().int() }),
 });
@@ -81,6 +85,13 @@ const instanceSchema = z.object({
   metadata: z.object({ medbench_result: jsonText(resultSchema) }),
 });
 
+/** A run read back: its record, its results, and what its explicit caches cost by task. */
+interface ImportedRun {
+  run: RunRecord;
+  results: ResultRecord[];
+  cacheCosts: Record<string, number>;
+}
+
 /** The aggregate files under `path` (a file, or a folder searched to any depth). */
 function aggregateFiles(path: string): string[] {
   if (!existsSync(path))
@@ -93,7 +104,7 @@ function aggregateFiles(path: string): string[] {
 }
 
 /** One aggregate file and its samples, read and checked: the run and its results as the store takes them. */
-function readRun(path: string, suites: readonly Suite[]): { run: RunRecord; results: ResultRecord[] } {
+function readRun(path: string, suites: readonly Suite[]): ImportedRun {
   const parsed = aggregateSchema.safeParse(readJsonFile(path, HINT));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -131,7 +142,11 @@ function readRun(path: string, suites: readonly Suite[]): { run: RunRecord; resu
       rawOutput: hasOutput && !withheld ? (value.output.raw[0] ?? '') : null,
     } as ResultRecord;
   });
-  return { run, results };
+  return {
+    run,
+    results,
+    cacheCosts: aggregate.eval_library.additional_details.medbench_explicit_cache_costs,
+  };
 }
 
 /**
@@ -153,9 +168,13 @@ export function importEeeLogs(
       hint: HINT,
     });
   store.transaction(() => {
-    for (const { run, results } of runs) {
+    for (const { run, results, cacheCosts } of runs) {
       store.ensureRun(run);
       for (const result of results) store.putResult(result);
+      // Costs add up in the store: a run that has them (imported before) keeps them as they are.
+      if (store.explicitCaches.costsOf(run.id).size === 0)
+        for (const [task, cost] of Object.entries(cacheCosts))
+          store.explicitCaches.addCost({ runId: run.id, task, cache: 'imported', cost });
     }
   });
   return runs.map(({ run, results }) => ({ run, results: results.length }));

@@ -247,7 +247,11 @@ export function eeeRecords(logged: LoggedRun, made: LogMaker & { retrievedAt: Da
     eval_library: {
       name: 'medbench',
       version: made.version,
-      additional_details: { medbench_suite: suite.name, medbench_run: JSON.stringify(run) },
+      additional_details: {
+        medbench_suite: suite.name,
+        medbench_run: JSON.stringify(run),
+        medbench_explicit_cache_costs: JSON.stringify(logged.cacheCosts),
+      },
     },
     model_info: {
       name: run.label,

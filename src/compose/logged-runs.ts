@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { RunRecord, StoredResult } from '../core/run-record.js';
 import type { ScoredTask } from '../core/scored-task.js';
 import type { Suite } from '../core/suite.js';
@@ -22,6 +23,8 @@ export interface LoggedRun {
   suite: Suite;
   run: RunRecord;
   results: LoggedResult[];
+  /** What the run's explicit caches (Gemini's) cost, by task: billed apart from the answers. */
+  cacheCosts: Record<string, number>;
 }
 
 /** What made a log: medbench's version (`src/version.ts`, which the CLI hands in). */
@@ -40,14 +43,51 @@ export interface LogSelection {
   restricted?: boolean;
 }
 
+/** The first line of a file (at most 4 MB), or undefined when it cannot be read. */
+function firstLine(path: string): string | undefined {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(path, 'r');
+    const chunks: Buffer[] = [];
+    for (let read = 0; read < 4 * 1024 * 1024; ) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const count = readSync(descriptor, chunk, 0, chunk.length, read);
+      if (count === 0) break;
+      const end = chunk.subarray(0, count).indexOf(10);
+      chunks.push(chunk.subarray(0, end === -1 ? count : end));
+      if (end !== -1) break;
+      read += count;
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
 /**
- * Whether a result's text is withheld: the export says so, its task is restricted in its suite,
- * or its run kept none (`run --redact`: hashes and lengths only).
+ * Whether the run's data were marked restricted where medbench can still see it: a dataset file
+ * (`run --dataset`) whose header says `"restricted": true`, at the path the run recorded.
  */
-function isWithheld(suite: Suite, result: StoredResult, restricted: boolean | undefined): boolean {
-  return (
-    restricted === true || suite.restrictedTasks?.[result.task] !== undefined || Boolean(result.redaction)
-  );
+function datasetSaysRestricted(run: RunRecord): boolean {
+  if (!run.datasetPath) return false;
+  const header = firstLine(run.datasetPath);
+  if (header === undefined) return false;
+  try {
+    const value = JSON.parse(header) as { medbenchDataset?: unknown; restricted?: unknown };
+    return value.medbenchDataset !== undefined && value.restricted === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a result's text is withheld: the export or the run's dataset file says so, its task
+ * is restricted in its suite, or its run kept none (`run --redact`: hashes and lengths only).
+ */
+function isWithheld(suite: Suite, result: StoredResult, restricted: boolean): boolean {
+  return restricted || suite.restrictedTasks?.[result.task] !== undefined || Boolean(result.redaction);
 }
 
 /** A result with its prompt's text, or with every text dropped when it is withheld. */
@@ -73,15 +113,15 @@ export function loggedRuns(store: Store, selection: LogSelection): LoggedRun[] {
     ? selection.suites.filter((suite) => suite.name === selection.suite)
     : selection.suites;
   return suites.flatMap((suite) =>
-    storedRuns(store, suite, selection.runIds ? { runIds: selection.runIds } : {}).map(
-      ({ run, results }) => ({
+    storedRuns(store, suite, selection.runIds ? { runIds: selection.runIds } : {}).map(({ run, results }) => {
+      const restricted = selection.restricted === true || datasetSaysRestricted(run);
+      return {
         suite,
         run,
-        results: results.map((result) =>
-          loggedResult(store, result, isWithheld(suite, result, selection.restricted)),
-        ),
-      }),
-    ),
+        results: results.map((result) => loggedResult(store, result, isWithheld(suite, result, restricted))),
+        cacheCosts: Object.fromEntries(store.explicitCaches.costsOf(run.id)),
+      };
+    }),
   );
 }
 

@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +23,17 @@ import { reportCommand } from './report.js';
 /** Text only the store holds: it must never reach a log of a restricted task. */
 const SECRET = 'MIMIC-NOTE-TEXT';
 
-/** A CLUE run over six datasets (four MIMIC-derived), each result with a prompt, output and gold, and a MedOdyssey run. */
+/**
+ * A CLUE run over six datasets (four MIMIC-derived), each result with a prompt, output and gold,
+ * and a MedOdyssey run of a dataset file whose header marks it restricted.
+ */
 function writeRuns(home: string): void {
+  mkdirSync(home, { recursive: true });
+  const dataset = join(home, 'restricted.jsonl');
+  writeFileSync(
+    dataset,
+    `${JSON.stringify({ medbenchDataset: 1, suite: 'medodyssey', restricted: true })}\n`,
+  );
   const store = new Store(join(home, 'medbench.sqlite'));
   const clue = clueRun('clue-run', 1);
   store.ensureRun({ ...clue.run, model: { provider: 'baseline', modelId: 'org/model-7b' } });
@@ -31,8 +48,14 @@ function writeRuns(home: string): void {
       outputTokens: 2,
       latencyMs: 5,
     });
+  store.explicitCaches.addCost({ runId: 'clue-run', task: 'meqsum', cache: 'c1', cost: 0.25 });
   store.ensureRun(
-    testRun({ id: 'niah-run', label: 'niah model', model: { provider: 'openai', modelId: 'm' } }),
+    testRun({
+      id: 'niah-run',
+      label: 'niah model',
+      datasetPath: dataset,
+      model: { provider: 'openai', modelId: 'm' },
+    }),
   );
   for (const [index, esm] of [1, 0, 1].entries())
     store.putResult(
@@ -40,6 +63,7 @@ function writeRuns(home: string): void {
         runId: 'niah-run',
         sampleId: `n${index}`,
         params: { language: 'en', level: 4000, depth: 0, needleId: index },
+        prompt: `${SECRET} needle ${index}`,
         scores: { esm, ssm: esm },
       }),
     );
@@ -131,7 +155,7 @@ describe('medbench export logs and import logs', () => {
     expect(score('mednli')?.score_details.score).toBeCloseTo(0.75, 12);
   });
 
-  it('withholds the text of restricted tasks (CLUE MedNLI, Problem Summary, MeDiSumQA, MeDiSumCode) and keeps the rest', () => {
+  it('withholds the text of restricted tasks (CLUE MedNLI, Problem Summary, MeDiSumQA, MeDiSumCode) and of a dataset file marked restricted, and keeps the rest', () => {
     const lines = filesIn(join(scratch, 'eee'))
       .filter((file) => file.endsWith('.jsonl'))
       .flatMap((file) => readFileSync(file, 'utf8').trim().split('\n'))
@@ -140,9 +164,9 @@ describe('medbench export logs and import logs', () => {
           JSON.parse(line) as { evaluation_name: string; input: { raw: string }; output: { raw: string[] } },
       );
     const restricted = lines.filter((line) =>
-      ['mednli', 'problem-summary', 'medisumqa', 'medisumcode'].includes(line.evaluation_name),
+      ['mednli', 'problem-summary', 'medisumqa', 'medisumcode', 'niah'].includes(line.evaluation_name),
     );
-    expect(restricted).toHaveLength(10);
+    expect(restricted).toHaveLength(13);
     for (const line of restricted) {
       expect(JSON.stringify(line)).not.toContain(SECRET);
       expect(line.input.raw).toBe(WITHHELD_TEXT);
@@ -203,20 +227,23 @@ describe('medbench export logs and import logs', () => {
     for (const file of filesIn(out)) expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
   });
 
-  it('export → import → the same report (every suite), the withheld text staying out of the new store', async () => {
+  it('export → import → the same report (every suite; imported twice, still the same), the withheld text staying out of the new store', async () => {
     const copy = join(scratch, 'imported');
-    const imported = await medbench([
-      '--home',
-      copy,
-      'import',
-      'logs',
-      '--format',
-      'eee',
-      join(scratch, 'eee'),
-    ]);
-    expect(imported.code, imported.stderr).toBe(0);
-    for (const suite of ['clue', 'medodyssey'])
-      expect(reportJson(copy, suite)).toEqual(reportJson(home, suite));
+    for (let time = 0; time < 2; time++) {
+      const imported = await medbench([
+        '--home',
+        copy,
+        'import',
+        'logs',
+        '--format',
+        'eee',
+        join(scratch, 'eee'),
+      ]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stderr).toMatch(/Imported run clue-run \(clue, clue-run\): 14 results/);
+      for (const suite of ['clue', 'medodyssey'])
+        expect(reportJson(copy, suite)).toEqual(reportJson(home, suite));
+    }
     const store = new Store(join(copy, 'medbench.sqlite'), { readonly: true });
     const results = store.results('clue-run');
     store.close();

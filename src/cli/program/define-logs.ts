@@ -13,7 +13,7 @@ export function defineLogs(program: Command, context: ProgramContext): void {
   verbCommand(program, 'export')
     .command('logs')
     .description(
-      "write stored runs as standard logs: Every Eval Ever aggregate and instance records (--format eee, the datastore's data/<benchmark>/<developer>/<model>/<uuid>.json layout) or Inspect AI eval logs (--format inspect, one .json log per run and task, for `inspect view`). The text of restricted data (CLUE's MIMIC-derived tasks; every run with --restricted) is withheld",
+      "write stored runs as standard logs: Every Eval Ever aggregate and instance records (--format eee, the datastore's data/<benchmark>/<developer>/<model>/<uuid>.json layout) or Inspect AI eval logs (--format inspect, one .json log per run and task, for `inspect view`). The text of restricted data (CLUE's MIMIC-derived tasks, a dataset file whose header says restricted; every run with --restricted) is withheld",
     )
     .addOption(new Option('--format <format>', 'the log format').choices(LOG_FORMATS).makeOptionMandatory())
     .requiredOption('--out <folder>', 'the folder to write the logs in')
@@ -21,7 +21,7 @@ export function defineLogs(program: Command, context: ProgramContext): void {
     .option('--run <id...>', 'only these runs (ids or id prefixes)')
     .option(
       '--restricted',
-      "withhold every run's text (data marked restricted when run, e.g. `run --restricted` or a dataset whose header says so)",
+      "withhold every run's text (runs made with --restricted, which the store does not record)",
     )
     .action(
       action((options) => exportLogsCommand(context.withHome(options), { output: context.output, suites })),
