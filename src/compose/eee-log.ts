@@ -190,7 +190,10 @@ function instanceRecord(
               is_terminal: true,
             },
           ],
-    evaluation: { score: typeof score === 'number' ? score : 0, is_correct: score === 1 },
+    evaluation: {
+      score: typeof score === 'number' && Number.isFinite(score) ? score : 0,
+      is_correct: score === 1,
+    },
     token_usage:
       result.inputTokens === null || result.outputTokens === null
         ? null

@@ -22,7 +22,7 @@ export interface InspectLogFile {
 }
 
 /** Token counts as Inspect's `ModelUsage` has them. */
-function usageOf(rows: readonly LoggedResult[]): Record<string, number> {
+function usageOf(rows: readonly LoggedResult[]): Record<string, number | null> {
   const sum = (pick: (row: LoggedResult) => number | null | undefined) =>
     rows.reduce((total, row) => total + (pick(row) ?? 0), 0);
   const input = sum((row) => row.inputTokens);
@@ -34,7 +34,8 @@ function usageOf(rows: readonly LoggedResult[]): Record<string, number> {
     input_tokens_cache_read: sum((row) => row.cachedInputTokens),
     input_tokens_cache_write: sum((row) => row.cacheWriteTokens),
     reasoning_tokens: sum((row) => row.reasoningTokens),
-    total_cost: sum((row) => row.cost),
+    // null when no result has a price (medbench knows no cost), not 0.
+    total_cost: rows.some((row) => row.cost !== null) ? sum((row) => row.cost) : null,
   };
 }
 
@@ -83,7 +84,9 @@ function inspectSample(result: LoggedResult, model: string): Record<string, unkn
       error: result.error,
     },
     scores: Object.fromEntries(
-      Object.entries(result.scores).map(([metric, value]) => [metric, { value, answer, history: [] }]),
+      Object.entries(result.scores)
+        .filter(([, value]) => typeof value === 'number' && Number.isFinite(value))
+        .map(([metric, value]) => [metric, { value, answer, history: [] }]),
     ),
     ...(result.status === 'ok' || result.error === null
       ? {}

@@ -157,7 +157,9 @@ export function scoredFigures(logged: LoggedRun): ScoredFigure[] {
         task.sums(row).forEach((value, index) => {
           totals[index]! += value;
         });
-      return [{ variant, task, score: task.score(totals), rows }];
+      const score = task.score(totals);
+      // A score that is not a number (nothing to count) is no figure in a log.
+      return Number.isFinite(score) ? [{ variant, task, score, rows }] : [];
     }),
   );
 }

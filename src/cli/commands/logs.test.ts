@@ -67,6 +67,21 @@ function writeRuns(home: string): void {
         scores: { esm, ssm: esm },
       }),
     );
+  // A sample that failed: no output, no score (it counts 0), an error text.
+  store.putResult(
+    testResultRecord({
+      runId: 'niah-run',
+      sampleId: 'n3',
+      params: { language: 'en', level: 4000, depth: 0, needleId: 3 },
+      status: 'error',
+      rawOutput: null,
+      parsed: undefined,
+      scores: {},
+      inputTokens: null,
+      outputTokens: null,
+      error: `HTTP 500: ${SECRET} echoed`,
+    }),
+  );
   store.close();
 }
 
@@ -166,7 +181,7 @@ describe('medbench export logs and import logs', () => {
     const restricted = lines.filter((line) =>
       ['mednli', 'problem-summary', 'medisumqa', 'medisumcode', 'niah'].includes(line.evaluation_name),
     );
-    expect(restricted).toHaveLength(13);
+    expect(restricted).toHaveLength(14);
     for (const line of restricted) {
       expect(JSON.stringify(line)).not.toContain(SECRET);
       expect(line.input.raw).toBe(WITHHELD_TEXT);
@@ -200,10 +215,10 @@ describe('medbench export logs and import logs', () => {
     const meqsum = logs.find((log) => log.eval.task === 'medbench/clue/meqsum')!;
     expect(meqsum.samples[0]!.output.completion).toBe(`${SECRET} answer of meqsum/0`);
     const niah = logs.find((log) => log.eval.task === 'medbench/medodyssey/niah')!;
-    // En.NIAH under ESM by hand: 2 of 3.
+    // En.NIAH under ESM by hand: 2 of 4 (the failed sample counts 0).
     expect(
       Object.values(niah.results.scores.find((score) => score.name === 'En.NIAH')!.metrics)[0]!.value,
-    ).toBeCloseTo(2 / 3, 12);
+    ).toBeCloseTo(0.5, 12);
     // The schema is not a formality: a log without its samples' required fields is refused.
     const broken = JSON.parse(JSON.stringify(meqsum)) as { samples: Array<Record<string, unknown>> };
     delete broken.samples[0]!.target;
@@ -223,7 +238,7 @@ describe('medbench export logs and import logs', () => {
       '--out',
       out,
     ]);
-    expect(stderr).toMatch(/the text of 17 results was withheld/);
+    expect(stderr).toMatch(/the text of 18 results was withheld/);
     for (const file of filesIn(out)) expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
   });
 
@@ -262,6 +277,25 @@ describe('medbench export logs and import logs', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/other\.json: field "eval_library\.name"/);
     expect(stderr).toMatch(/hint: medbench reads back/);
+    expect(existsSync(join(target, 'medbench.sqlite'))).toBe(false);
+  });
+
+  it('refuses a damaged samples line, naming file, line and field; the good run beside it is not written either', async () => {
+    const folder = temporaryFolder('medbench-logs-damaged-');
+    const files = filesIn(join(scratch, 'eee')).filter((file) => /\.jsonl?$/.test(file));
+    for (const file of files) writeFileSync(join(folder, file.split('/').at(-1)!), readFileSync(file));
+    const samples = filesIn(folder).find(
+      (file) => file.endsWith('.jsonl') && readFileSync(file, 'utf8').includes('clue-run'),
+    )!;
+    const lines = readFileSync(samples, 'utf8').trim().split('\n');
+    // The status inside the result's JSON (escaped once more in the line): one medbench does not know.
+    expect(lines[1]).toContain('\\"status\\":\\"ok\\"');
+    lines[1] = lines[1]!.replace('\\"status\\":\\"ok\\"', '\\"status\\":\\"maybe\\"');
+    writeFileSync(samples, `${lines.join('\n')}\n`);
+    const target = join(scratch, 'untouched-2');
+    const { stderr, code } = await medbench(['--home', target, 'import', 'logs', '--format', 'eee', folder]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/_samples\.jsonl:2: field "metadata\.medbench_result"/);
     expect(existsSync(join(target, 'medbench.sqlite'))).toBe(false);
   });
 });
