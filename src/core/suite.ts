@@ -151,6 +151,12 @@ export interface Suite<Report = unknown> {
     task: string;
     params: Readonly<Record<string, unknown>>;
   }) => string | undefined;
+  /**
+   * Tasks whose text a data-use agreement keeps from being shared (CLUE's MIMIC-derived ones), by
+   * what they are (`MedNLI (MIMIC-III)`): standard-log exports withhold their prompts, outputs and
+   * gold. Absent: none.
+   */
+  readonly restrictedTasks?: Readonly<Record<string, string>>;
   /** The paper's name of a task group (`niah-en` → "En.NIAH"); absent: the group key itself. */
   groupTitle?(group: string): string;
   /** The paper's name of a metric (`mrr@10` → "MRR@10"); absent: the key itself. */

@@ -11,6 +11,7 @@ import {
 import { clueReportSchema } from './clue-report-schema.js';
 import { clueScoring } from './clue-scoring.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
+import { MIMIC_DERIVED_TASKS } from './load-tasks.js';
 
 const CLUE_TITLES: Readonly<Record<string, string>> = {
   mednli: 'MedNLI',
@@ -85,6 +86,7 @@ export const clueSuite: Suite<ClueReport> = withEpochs({
   metricName: (metric) => CLUE_METRIC_NAMES[metric] ?? metric,
   primaryMetric: 'accuracy',
   primaryMetrics: CLUE_PRIMARY_METRICS,
+  restrictedTasks: MIMIC_DERIVED_TASKS,
   reportSchema: clueReportSchema,
   report: (runs, options) =>
     buildClueReport(runs, { ...(options.base ? { base: options.base } : {}), intervals: options.intervals }),
