@@ -151,6 +151,12 @@ export interface Suite<Report = unknown> {
     task: string;
     params: Readonly<Record<string, unknown>>;
   }) => string | undefined;
+  /**
+   * `run --closed-book`: a sample asked without its context (same question, instruction and answer
+   * format), or undefined when its task has no closed-book form (left out of such a run). Absent:
+   * the suite offers no closed-book runs.
+   */
+  readonly closedBook?: (sample: Sample) => Sample | undefined;
   /** The paper's name of a task group (`niah-en` → "En.NIAH"); absent: the group key itself. */
   groupTitle?(group: string): string;
   /** The paper's name of a metric (`mrr@10` → "MRR@10"); absent: the key itself. */

@@ -3,6 +3,7 @@ import type { Leaderboard, Suite } from '../../core/suite.js';
 import { withEpochs } from '../../metrics/epoch-results.js';
 import { displayLabels } from '../../report/display-labels.js';
 import { countedInTables, TEN_DATASETS } from './aggregate.js';
+import { closedBookSample } from './closed-book.js';
 import {
   medodysseyFigures,
   medodysseyGroupOf,
@@ -88,6 +89,8 @@ export const medodysseySuite: Suite<MedOdysseyReport> = withEpochs({
       }).explanation ?? null
     );
   },
+  // Every task but Counting (whose question is about the context itself), without its context.
+  closedBook: closedBookSample,
   groupTitle: medodysseyGroupTitle,
   metricName: medodysseyMetricName,
   primaryMetric: 'esm',
