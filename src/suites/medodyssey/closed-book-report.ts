@@ -1,4 +1,5 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
+import type { ScoredRow, ScoredTask } from '../../core/scored-task.js';
 import type { IntervalSettings } from '../../metrics/uncertainty/index.js';
 import { countedInTables } from './aggregate.js';
 import { CLOSED_BOOK_TASKS } from './closed-book.js';
@@ -33,7 +34,7 @@ export interface ClosedBookComparison {
 export const isClosedBookRun = (run: RunRecord): boolean => run.parameters.closedBook === true;
 
 /** The run with context of the same dataset and model (settings equal but `--closed-book`, --task, --limit), the latest. */
-function contextRunOf<Entry extends { run: RunRecord }>(
+export function contextRunOf<Entry extends { run: RunRecord }>(
   closed: RunRecord,
   runs: readonly Entry[],
 ): Entry | undefined {
@@ -55,6 +56,47 @@ function contextRunOf<Entry extends { run: RunRecord }>(
 
 const windowOf = (run: RunRecord) => (run.model.contextWindow as number | null | undefined) ?? null;
 
+/** The rows of `task` a closed-book comparison counts: closed-book tasks, levels within the window. */
+function countedRows<Row extends ScoredRow>(task: ScoredTask, rows: readonly Row[], run: RunRecord): Row[] {
+  return rows.filter(
+    (row) => CLOSED_BOOK_TASKS.has(row.task) && task.includes(row) && countedInTables(row, windowOf(run)),
+  );
+}
+
+/**
+ * One dataset of a closed-book run: its score without context, the items answered right without
+ * it, and (with the run with context's rows) the score with context over every item the
+ * closed-book run asked and over the others only; undefined when the run has none of it.
+ */
+export function closedBookTask(
+  task: ScoredTask,
+  closed: { run: RunRecord; rows: readonly ScoredRow[] },
+  context: { run: RunRecord; rows: readonly ScoredRow[] } | undefined,
+  settings?: IntervalSettings,
+): ClosedBookTask | undefined {
+  const closedRows = countedRows(task, closed.rows, closed.run);
+  if (closedRows.length === 0) return undefined;
+  const known = new Set(closedRows.filter((row) => answeredRight(task, row)).map((row) => row.sampleId));
+  const asked = new Set(closedRows.map((row) => row.sampleId));
+  const contextRows = context
+    ? countedRows(task, context.rows, context.run).filter((row) => asked.has(row.sampleId))
+    : undefined;
+  return {
+    key: task.key,
+    statistic: task.statistic,
+    closedBook: scoreOf(task, closedRows, settings),
+    known: [...known].sort(),
+    withContext: contextRows ? scoreOf(task, contextRows, settings) : null,
+    withContextUnknownOnly: contextRows
+      ? scoreOf(
+          task,
+          contextRows.filter((row) => !known.has(row.sampleId)),
+          settings,
+        )
+      : null,
+  };
+}
+
 /**
  * Every closed-book run with the model's run with context: per dataset (ESM, as Figure 2), the
  * score without context, the items answered right without it, and the score with context over
@@ -69,36 +111,17 @@ export function closedBookComparisons(
     .filter(({ run }) => isClosedBookRun(run))
     .map(({ run, results }) => {
       const context = contextRunOf(run, runs);
-      const tasks: ClosedBookTask[] = [];
-      for (const task of medodysseyScoring.tasks('esm', results)) {
-        const counted = (rows: readonly StoredResult[], window: number | null) =>
-          rows.filter(
-            (row) => CLOSED_BOOK_TASKS.has(row.task) && task.includes(row) && countedInTables(row, window),
-          );
-        const closedRows = counted(results, windowOf(run));
-        if (closedRows.length === 0) continue;
-        const known = new Set(
-          closedRows.filter((row) => answeredRight(task, row)).map((row) => row.sampleId),
+      const tasks = medodysseyScoring
+        .tasks('esm', results)
+        .flatMap(
+          (task) =>
+            closedBookTask(
+              task,
+              { run, rows: results },
+              context && { run: context.run, rows: context.results },
+              settings,
+            ) ?? [],
         );
-        const asked = new Set(closedRows.map((row) => row.sampleId));
-        const contextRows = context
-          ? counted(context.results, windowOf(context.run)).filter((row) => asked.has(row.sampleId))
-          : undefined;
-        tasks.push({
-          key: task.key,
-          statistic: task.statistic,
-          closedBook: scoreOf(task, closedRows, settings),
-          known: [...known].sort(),
-          withContext: contextRows ? scoreOf(task, contextRows, settings) : null,
-          withContextUnknownOnly: contextRows
-            ? scoreOf(
-                task,
-                contextRows.filter((row) => !known.has(row.sampleId)),
-                settings,
-              )
-            : null,
-        });
-      }
       return {
         closedBookRunId: run.id,
         contextRunId: context?.run.id ?? null,

@@ -1,4 +1,5 @@
 import type { RunRecord, StoredResult } from '../../core/run-record.js';
+import type { ScoredRow, ScoredTask } from '../../core/scored-task.js';
 import { type IntervalSettings, quantileSorted } from '../../metrics/uncertainty/index.js';
 import { countedInTables } from './aggregate.js';
 import { isClosedBookRun } from './closed-book-report.js';
@@ -44,9 +45,9 @@ export function tercilesOf(values: readonly number[]): { cuts: [number, number];
 }
 
 /** Each needle once, with the overlap its samples carry (`params.needleOverlap`), from every run's NIAH results. */
-function needlesOf(runs: ReadonlyArray<{ results: readonly StoredResult[] }>): NeedleOverlapEntry[] {
+export function needlesOf(rowLists: ReadonlyArray<readonly ScoredRow[]>): NeedleOverlapEntry[] {
   const byKey = new Map<string, Omit<NeedleOverlapEntry, 'tercile'>>();
-  for (const { results } of runs)
+  for (const results of rowLists)
     for (const row of results) {
       const overlap = row.params.needleOverlap;
       if (row.task !== 'niah' || typeof overlap !== 'number') continue;
@@ -68,6 +69,41 @@ function needlesOf(runs: ReadonlyArray<{ results: readonly StoredResult[] }>): N
   return needles;
 }
 
+/** NIAH ESM (`En.NIAH`, `Zh.NIAH`) as the report scores it. */
+const niahTask = (language: string): ScoredTask =>
+  medodysseyScoring
+    .tasks('esm', [])
+    .find((entry) => entry.key === `${language === 'en' ? 'En' : 'Zh'}.NIAH`)!;
+
+/**
+ * One run's NIAH ESM accuracy in each overlap tercile of a language (the needles' terciles as
+ * given), over the levels within the window; undefined when it has no NIAH result with an overlap.
+ */
+export function tercileScores(
+  rows: readonly ScoredRow[],
+  language: string,
+  needles: readonly NeedleOverlapEntry[],
+  window: number | null,
+  settings?: IntervalSettings,
+): Record<Tercile, ScoreWithInterval> | undefined {
+  const task = niahTask(language);
+  const tercileOf = new Map(
+    needles.map((needle) => [`${needle.language}/${needle.needleId}`, needle.tercile]),
+  );
+  const counted = rows.filter(
+    (row) =>
+      task.includes(row) && countedInTables(row, window) && typeof row.params.needleOverlap === 'number',
+  );
+  if (counted.length === 0) return undefined;
+  const inTercile = (tercile: Tercile) =>
+    counted.filter((row) => tercileOf.get(`${language}/${row.params.needleId}`) === tercile);
+  return {
+    low: scoreOf(task, inTercile('low'), settings),
+    middle: scoreOf(task, inTercile('middle'), settings),
+    high: scoreOf(task, inTercile('high'), settings),
+  };
+}
+
 /**
  * NIAH ESM accuracy by needle–question overlap tercile, per run (closed-book runs left out) and
  * language, over the levels within the model's window as Tables A2/A3 count, with the needle
@@ -78,17 +114,13 @@ export function needleOverlapReport(
   labels: ReadonlyMap<string, string>,
   settings?: IntervalSettings,
 ): NeedleOverlapReport | undefined {
-  const needles = needlesOf(runs);
+  const needles = needlesOf(runs.map(({ results }) => results));
   if (needles.length === 0) return undefined;
-  const tercileOf = new Map(
-    needles.map((needle) => [`${needle.language}/${needle.needleId}`, needle.tercile]),
-  );
   const cuts: NeedleOverlapReport['cuts'] = {};
   for (const language of LANGUAGES) {
     const values = needles.filter((needle) => needle.language === language).map((needle) => needle.overlap);
     if (values.length > 0) cuts[language] = tercilesOf(values).cuts;
   }
-  const tasks = medodysseyScoring.tasks('esm', []);
   return {
     needles,
     cuts,
@@ -98,21 +130,8 @@ export function needleOverlapReport(
         const window = (run.model.contextWindow as number | null | undefined) ?? null;
         const byLanguage: NeedleOverlapReport['runs'][number]['byLanguage'] = {};
         for (const language of Object.keys(cuts)) {
-          const task = tasks.find((entry) => entry.key === `${language === 'en' ? 'En' : 'Zh'}.NIAH`)!;
-          const rows = results.filter(
-            (row) =>
-              task.includes(row) &&
-              countedInTables(row, window) &&
-              typeof row.params.needleOverlap === 'number',
-          );
-          if (rows.length === 0) continue;
-          const inTercile = (tercile: Tercile) =>
-            rows.filter((row) => tercileOf.get(`${language}/${row.params.needleId}`) === tercile);
-          byLanguage[language] = {
-            low: scoreOf(task, inTercile('low'), settings),
-            middle: scoreOf(task, inTercile('middle'), settings),
-            high: scoreOf(task, inTercile('high'), settings),
-          };
+          const scores = tercileScores(results, language, needles, window, settings);
+          if (scores) byLanguage[language] = scores;
         }
         return Object.keys(byLanguage).length === 0
           ? []

@@ -2,6 +2,7 @@ import type { ScoredRow, ScoredTask } from '../../core/scored-task.js';
 import {
   additiveBootstrap,
   type IntervalSettings,
+  meanInterval,
   type ReportInterval,
   reportInterval,
   totalsOf,
@@ -16,8 +17,9 @@ export interface ScoreWithInterval {
 }
 
 /**
- * A scored task's score over `rows` (those it includes), ×100, with the percentile bootstrap
- * over the task's units (NIAH: needles) of its additive sums when `settings` are given.
+ * A scored task's score over `rows` (those it includes), ×100, with its 95% interval when
+ * `settings` are given: 0/1 scores by `meanInterval` (Wilson, or the bootstrap over the task's
+ * units: NIAH needles), micro F1 by the percentile bootstrap of its additive sums.
  */
 export function scoreOf(
   task: ScoredTask,
@@ -35,7 +37,13 @@ export function scoreOf(
   if (rows.length === 0) return { score: null, samples: 0 };
   const units = [...byUnit.values()];
   if (!settings) return { score: 100 * task.score(totalsOf(units)), samples: rows.length };
-  const interval = additiveBootstrap(units, task.score, { ...settings, n: rows.length });
+  // 0/1 scores as every report interval of them: Wilson for independent samples, else the cluster bootstrap.
+  const interval = task.binary
+    ? meanInterval(
+        rows.map((row) => task.sums(row)[0]!),
+        { units: rows.map((row) => task.unit(row)), ...settings },
+      )
+    : additiveBootstrap(units, task.score, { ...settings, n: rows.length });
   return { score: 100 * interval.estimate, samples: rows.length, interval: reportInterval(interval, 100) };
 }
 

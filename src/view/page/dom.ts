@@ -82,7 +82,15 @@ export const fraction = (value: number | null | undefined) =>
 export const count = (value: number | null | undefined) => (missing(value) ? '—' : value.toFixed(2));
 
 /** A report figure: percentages with two decimals, counts as they are. */
-export function figureText(figure: { value: number | null; unit: '%' | 'count' }): string {
+export function figureText(figure: {
+  value: number | null;
+  unit: '%' | 'count';
+  interval?: { lower: number; upper: number };
+}): string {
   if (figure.value === null) return '—';
-  return figure.unit === '%' ? figure.value.toFixed(2) : String(figure.value);
+  const { interval } = figure;
+  if (figure.unit !== '%') return String(figure.value);
+  return interval
+    ? `${figure.value.toFixed(2)} [${interval.lower.toFixed(2)}, ${interval.upper.toFixed(2)}]`
+    : figure.value.toFixed(2);
 }
