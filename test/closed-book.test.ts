@@ -15,7 +15,7 @@ import { medodysseyReportSchema } from '../src/suites/medodyssey/medodyssey-repo
 import { NIAH_INSTRUCTION, niahQuestion } from '../src/suites/medodyssey/prompts.js';
 import { medodysseySuite } from '../src/suites/medodyssey/suite.js';
 import { getTokenizer } from '../src/tokenizers/registry.js';
-import { figureText } from '../src/view/page/dom.js';
+import { figureText } from '../src/view/shared/figure-text.js';
 import { ViewData } from '../src/view/view-data.js';
 import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from './support/llm-test-server.js';
 
