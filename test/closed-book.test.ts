@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { medodysseySuite } from '../src/suites/medodyssey/suite.js';
 import { getTokenizer } from '../src/tokenizers/registry.js';
 import { figureText } from '../src/view/shared/figure-text.js';
 import { ViewData } from '../src/view/view-data.js';
+import { jsonSchemaErrors } from './support/json-schema-check.js';
 import { type LlmTestServer, type RecordedRequest, startLlmTestServer } from './support/llm-test-server.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -197,6 +198,15 @@ describe('the report of a closed-book run', () => {
   it('marks the items answered without context and gives each score with and without them, with intervals', () => {
     const report = buildMedOdysseyReport(stored(), { intervals: { resamples: 200, seed: 7 } });
     expect(medodysseyReportSchema.safeParse(JSON.parse(JSON.stringify(report))).success).toBe(true);
+    // And against the JSON Schema generated from it (schemas/report.schema.json, the MedOdyssey branch).
+    const file = JSON.parse(readFileSync(join(ROOT, 'schemas', 'report.schema.json'), 'utf8'));
+    const properties = file.oneOf[0].properties;
+    expect(jsonSchemaErrors(properties.closedBook, JSON.parse(JSON.stringify(report.closedBook)))).toEqual(
+      [],
+    );
+    expect(
+      jsonSchemaErrors(properties.needleOverlap, JSON.parse(JSON.stringify(report.needleOverlap))),
+    ).toEqual([]);
     const [comparison] = report.closedBook!;
     expect(comparison!.contextRunId).not.toBeNull();
     const byKey = Object.fromEntries(comparison!.tasks.map((task) => [task.key, task]));

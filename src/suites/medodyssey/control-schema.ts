@@ -66,7 +66,7 @@ export const needleOverlapSchema = schemaOf<NeedleOverlapReport>()(
         tercile: z.enum(TERCILES),
       }),
     ),
-    cuts: z.record(z.string(), z.tuple([z.number(), z.number()])).meta({
+    cuts: z.record(z.string(), z.array(z.number()).length(2)).meta({
       description: "Per language, type-7 quantiles at 1/3 and 2/3 of its needles' overlaps.",
     }),
     runs: z.array(

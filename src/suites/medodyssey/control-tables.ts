@@ -62,7 +62,7 @@ function tercileTable(report: MedOdysseyReport): ReportTable | undefined {
   const overlap = report.needleOverlap;
   if (!overlap || overlap.runs.length === 0) return undefined;
   const cuts = Object.entries(overlap.cuts)
-    .map(([language, [low, high]]) => `${languageName(language)} ${low.toFixed(3)} and ${high.toFixed(3)}`)
+    .map(([language, pair]) => `${languageName(language)} ${pair.map((cut) => cut.toFixed(3)).join(' and ')}`)
     .join('; ');
   return {
     name: 'niah-by-overlap',

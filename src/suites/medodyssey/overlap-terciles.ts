@@ -22,8 +22,8 @@ export interface NeedleOverlapEntry {
 /** NIAH accuracy (ESM) by overlap tercile: per run and language, each tercile's score over its needles' samples. */
 export interface NeedleOverlapReport {
   needles: NeedleOverlapEntry[];
-  /** Per language, the two cut points: type-7 quantiles at 1/3 and 2/3 of its needles' overlaps. */
-  cuts: Record<string, [number, number]>;
+  /** Per language, the two cut points: type-7 quantiles at 1/3 and 2/3 of its needles' overlaps (a pair). */
+  cuts: Record<string, number[]>;
   runs: Array<{
     runId: string;
     label: string;
