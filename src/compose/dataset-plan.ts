@@ -1,5 +1,6 @@
 import { MedbenchError } from '../core/errors.js';
 import type { RunRecord } from '../core/run-record.js';
+import type { Sample } from '../core/sample.js';
 import type { SampleLimit } from '../core/sample-limit.js';
 import type { Suite } from '../core/suite.js';
 import { readDataset } from '../runner/dataset-file.js';
@@ -17,6 +18,11 @@ export interface EvaluateDatasetRequest extends RunRequest {
   dataset: string;
   /** Only this task of the dataset. */
   task?: string;
+  /**
+   * Ask each question without its context (the suite's `closedBook`; tasks without a
+   * closed-book form are left out): a run of its own, marked `closedBook` in its parameters.
+   */
+  closedBook?: boolean;
 }
 
 /**
@@ -40,8 +46,9 @@ export async function datasetPlan(
   const restricted = restrictionOf(request, dataset.header.restricted === true);
   // Before anything is printed, sent or stored.
   checkRestrictedData(model, restricted);
+  const selected = samplesFor(dataset.samples, model.tokenizer?.name, request.task);
   const { kept: samples, limit } = firstPerTask(
-    samplesFor(dataset.samples, model.tokenizer?.name, request.task),
+    request.closedBook ? closedBookSamples(suite, selected, request.dataset) : selected,
     (sample) => sample.task,
     request.limit,
   );
@@ -87,14 +94,31 @@ function datasetRun(options: {
         ...(limit ? { limit } : {}),
         // A redacted run is a run of its own: it never shares rows with one that kept the text.
         ...(request.redact ? { redacted: true } : {}),
+        // So is a closed-book one (its prompts differ too, so it shares no cached answers).
+        ...(request.closedBook ? { closedBook: true } : {}),
       },
       scoringMode: 'standard',
     },
     suite: options.suite,
-    label: model.label,
+    // Every table names it apart from the model's run with context.
+    label: request.closedBook ? `${model.label} (closed-book)` : model.label,
     datasetPath: options.dataset.path,
     description: describeModel(model),
   });
+}
+
+/** The samples of the tasks that have a closed-book form, asked without their context. */
+function closedBookSamples(suite: Suite, samples: readonly Sample[], path: string): Sample[] {
+  const closed = suite.closedBook ? samples.flatMap((sample) => suite.closedBook!(sample) ?? []) : [];
+  if (closed.length === 0)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--closed-book: ${suite.closedBook ? `no task of ${path} selected has a closed-book form` : `suite ${suite.name} has no closed-book runs`}.`,
+      hint: suite.closedBook
+        ? 'Choose tasks that ask a question of their context (--task; MedOdyssey: niah, kg, term, table, case).'
+        : 'Run without --closed-book.',
+    });
+  return closed;
 }
 
 /** Why the dataset's text may go to approved endpoints only, if it may. */

@@ -60,6 +60,15 @@ export interface GroupFigure {
   /** null: not computable (nothing counted). */
   value: number | null;
   unit: '%' | 'count';
+  /** Its 95% interval, on the value's scale, where the suite gives one. */
+  interval?: { lower: number; upper: number };
+}
+
+/** The store's other runs of a suite, for figures that set a run beside another (MedOdyssey's closed-book control). */
+export interface RelatedRuns {
+  runs: readonly RunRecord[];
+  /** A run's score rows, each sample once (epochs reduced), as `figures` gets its own. */
+  rowsOf(run: RunRecord): readonly ScoreRow[];
 }
 
 /** Options of `medbench report` a suite may use; each suite reads the ones it knows. */
@@ -157,6 +166,12 @@ export interface Suite<Report = unknown> {
    * gold. Absent: none.
    */
   readonly restrictedTasks?: Readonly<Record<string, string>>;
+  /**
+   * `run --closed-book`: a sample asked without its context (same question, instruction and answer
+   * format), or undefined when its task has no closed-book form (left out of such a run). Absent:
+   * the suite offers no closed-book runs.
+   */
+  readonly closedBook?: (sample: Sample) => Sample | undefined;
   /** The paper's name of a task group (`niah-en` → "En.NIAH"); absent: the group key itself. */
   groupTitle?(group: string): string;
   /** The paper's name of a metric (`mrr@10` → "MRR@10"); absent: the key itself. */
@@ -167,7 +182,7 @@ export interface Suite<Report = unknown> {
    */
   counts?(row: { task: string; params: SampleParams }, run: RunRecord): boolean;
   /** The report's figures of one task group of a run (its rows, every status), for the run page. */
-  figures?(rows: readonly ScoreRow[], run: RunRecord): GroupFigure[];
+  figures?(rows: readonly ScoreRow[], run: RunRecord, related?: RelatedRuns): GroupFigure[];
   /** How one stored result was scored: normalised forms and the gold alternative that matched. */
   explain?(result: StoredResult, run: RunRecord): SampleExplanation | null;
   /** The suite's report of stored runs: one JSON document, the same one every form shows. */

@@ -346,7 +346,11 @@ export class ViewData {
   private groupFigures(run: RunRecord, group: string) {
     const { score, list } = this.rows(run).reduced;
     const members = score.filter((_, index) => list[index]!.group === group);
-    return members.length > 0 ? (this.suite(run.suite)?.figures?.(members, run) ?? []) : [];
+    const related = {
+      runs: this.store.listRuns({ suite: run.suite }),
+      rowsOf: (other: RunRecord) => this.rows(other).reduced.score,
+    };
+    return members.length > 0 ? (this.suite(run.suite)?.figures?.(members, run, related) ?? []) : [];
   }
 
   /** A run's static file: its page and every result in full; prompts are written apart. */

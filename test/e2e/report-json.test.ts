@@ -227,7 +227,14 @@ describe('report --csv <folder> of every suite (built CLI)', () => {
       [
         ...['niah-en-esm', 'niah-zh-esm', 'counting-esm', 'niah-en-ssm', 'niah-zh-ssm', 'counting-ssm'],
         ...['medical-esm', 'medical-ssm', 'medical-by-level-esm', 'medical-by-level-ssm'],
-        ...['niah-errors-esm', 'niah-errors-ssm', 'intervals-esm', 'usage'],
+        ...[
+          'niah-errors-esm',
+          'niah-errors-ssm',
+          'intervals-esm',
+          'needle-overlap',
+          'niah-by-overlap',
+          'usage',
+        ],
       ],
     ],
     ['clue', ['level-1', 'level-2', 'intervals', 'usage']],

@@ -162,6 +162,7 @@ export function defineRun(program: Command, context: ProgramContext): void {
       ),
     ].join('; '),
   );
+  closedBookOption(run);
   suiteRunOptions(epochOptions(promptCacheOption(retryOptions(modelOptions(run)))), plugins).action(
     action(async (suite: string | undefined, options, command: Command) => {
       // --no-system-role defaults to true; only a flag the user typed may override the config.
@@ -173,6 +174,11 @@ export function defineRun(program: Command, context: ProgramContext): void {
           throw new MedbenchError({
             code: 'USAGE',
             message: `run ${suite} needs --data <${definition.data}>.`,
+          });
+        if (options.closedBook)
+          throw new MedbenchError({
+            code: 'USAGE',
+            message: `run ${suite}: --closed-book is for a built dataset (\`run --dataset <file> --closed-book\`).`,
           });
         if (options.dataset)
           throw new MedbenchError({
@@ -200,6 +206,14 @@ export function defineRun(program: Command, context: ProgramContext): void {
       }
       return runCommand(withHome, context.output);
     }),
+  );
+}
+
+/** `run --closed-book`: a built dataset's questions without their context (the suite's `closedBook`). */
+function closedBookOption(command: Command): Command {
+  return command.option(
+    '--closed-book',
+    "a built dataset (--dataset): ask each question without its context — same instruction, question and answer format — to see what a model answers from memory (MedOdyssey: NIAH, KG, Term, Table, Case; Counting left out); a run of its own, its short prompts counted by the model's tokenizer (--dry-run, --max-cost); the report pairs it with the model's run with context",
   );
 }
 

@@ -216,6 +216,8 @@ function* questionSamples(
       gold: question.gold,
       meta: {
         question: asked,
+        // Where the context is (UTF-16 offsets): `run --closed-book` asks the question without it.
+        context: { start: shape.head.length, end: prompt.length - shape.tail.length },
         contextUnits:
           boundaryAtMost(stream.boundaries, cut) -
           excluded.filter((range) => range.end <= cut).length +

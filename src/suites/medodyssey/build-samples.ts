@@ -16,6 +16,7 @@ import {
 import type { CountingHaystack } from './counting-haystack.js';
 import { countingOverheadChars, countingParts, countingShortOf } from './counting-parts.js';
 import { fitGroups, fitOrFail, ratioCharBudget } from './mic.js';
+import { needleOverlapOf } from './needle-overlap.js';
 import { niahOverheadChars, niahParts } from './niah-parts.js';
 import type { HaystackKind, Needle } from './release.js';
 
@@ -131,7 +132,15 @@ function* niahAssemblers(
         task: 'niah',
         corpus,
         idStem: `niah-${language}-${levelName(level)}-d${depth}-n${needle.id}`,
-        params: { language, level, depth, needleId: needle.id, needleType: needle.type },
+        params: {
+          language,
+          level,
+          depth,
+          needleId: needle.id,
+          needleType: needle.type,
+          // NoLiMa's literal-match measure, for the report's accuracy by overlap tercile.
+          needleOverlap: needleOverlapOf(needle, language),
+        },
         gold: { answers: needle.ground_truth },
         meta: { needle: needle.needle, question: needle.input },
         overheadChars: niahOverheadChars({ language, needle: needle.needle, question: needle.input, depth }),

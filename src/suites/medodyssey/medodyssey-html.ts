@@ -7,6 +7,7 @@ import { renderRadar } from '../../report/svg-radar.js';
 import type { NiahTable } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
+import { controlTables } from './control-tables.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import { LANGUAGE_NAMES, MEDODYSSEY_METRICS, METRIC_NAMES, TYPE_NAMES } from './medodyssey-labels.js';
 import type { MedOdysseyReport, RunReport } from './medodyssey-report.js';
@@ -295,6 +296,9 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
     ...ablationSection(report),
     ...errorSections(report),
     ...overviewSection(report),
+    ...controlTables(report).map(
+      (table) => `<h2>${escapeHtml(table.title)}</h2>${htmlTable(table.header, table.rows)}`,
+    ),
   );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -8,6 +8,7 @@ import {
   statusCountsSchema,
 } from '../../report/report-schema.js';
 import type { CountingTable, MedicalScore, NiahErrorTable, NiahTable, Tally } from './aggregate.js';
+import { closedBookSchema, needleOverlapSchema } from './control-schema.js';
 import type { MedOdysseyReport, MissingOutputs } from './medodyssey-report.js';
 
 const tallySchema = schemaOf<Tally>()(
@@ -153,5 +154,7 @@ export const medodysseyReportSchema = schemaOf<MedOdysseyReport>()(
     suite: z.literal('medodyssey'),
     generatedAt: generatedAtSchema,
     runs: z.array(runReportSchema),
+    closedBook: closedBookSchema,
+    needleOverlap: needleOverlapSchema,
   }),
 );

@@ -16,8 +16,10 @@ import {
   niahTable,
   type Tally,
 } from './aggregate.js';
+import { type ClosedBookComparison, closedBookComparisons } from './closed-book-report.js';
 import { LANGUAGES } from './constants.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
+import { type NeedleOverlapReport, needleOverlapReport } from './overlap-terciles.js';
 import { withTallyIntervals } from './tally-intervals.js';
 
 /** Which rules produced a number: the published scorer's (compat) or medbench's own. */
@@ -79,6 +81,10 @@ export interface MedOdysseyReport {
   suite: 'medodyssey';
   generatedAt: string;
   runs: RunReport[];
+  /** Closed-book runs (`run --closed-book`), each beside the model's run with context; absent: none. */
+  closedBook?: ClosedBookComparison[];
+  /** NIAH accuracy by needle–question overlap tercile; absent: no NIAH result carries an overlap. */
+  needleOverlap?: NeedleOverlapReport;
 }
 
 function sumKnown(values: ReadonlyArray<number | null>): number | null {
@@ -244,9 +250,13 @@ export function buildMedOdysseyReport(
   options: { intervals?: IntervalSettings } = {},
 ): MedOdysseyReport {
   const labels = displayLabels(runs);
+  const closedBook = closedBookComparisons(runs, labels, options.intervals);
+  const needleOverlap = needleOverlapReport(runs, labels, options.intervals);
   return {
     suite: 'medodyssey',
     generatedAt: new Date().toISOString(),
     runs: runs.map(({ run, results }) => runReport(run, results, labels.get(run.id)!, options.intervals)),
+    ...(closedBook.length > 0 ? { closedBook } : {}),
+    ...(needleOverlap ? { needleOverlap } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { renderReportTable } from '../../report/text-table.js';
 import type { CountingTable, NiahTable, Tally } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
+import { controlTables } from './control-tables.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import {
   COUNTING_SETTINGS,
@@ -386,6 +387,7 @@ export function renderMedOdysseyText(
   }
   const intervals = intervalsReportTable(report);
   if (intervals) sections.push(renderReportTable(intervals));
+  sections.push(...controlTables(report).map(renderReportTable));
   const imported = report.runs.filter((run) => run.scoring === 'compat').map((run) => run.label);
   if (imported.length > 0) {
     sections.push(

@@ -3,6 +3,8 @@ import type { Leaderboard, Suite } from '../../core/suite.js';
 import { withEpochs } from '../../metrics/epoch-results.js';
 import { displayLabels } from '../../report/display-labels.js';
 import { countedInTables, TEN_DATASETS } from './aggregate.js';
+import { closedBookSample } from './closed-book.js';
+import { controlFigures } from './control-figures.js';
 import {
   medodysseyFigures,
   medodysseyGroupOf,
@@ -74,7 +76,8 @@ export const medodysseySuite: Suite<MedOdysseyReport> = withEpochs({
     rows: { param: 'depth', name: 'depth', unit: '%' },
     columns: { param: 'level', name: 'length', chartAxis: 'context length (tokens)' },
   },
-  figures: medodysseyFigures,
+  // Plus the long-context controls: NIAH by needle overlap tercile, a closed-book run beside its run with context.
+  figures: (rows, run, related) => [...medodysseyFigures(rows, run), ...controlFigures(rows, run, related)],
   // The task's own scorer, run again on the stored output: its normalised forms and the answer that matched.
   explain: (result, run) => {
     const task = medodysseyTasks[result.task];
@@ -88,6 +91,8 @@ export const medodysseySuite: Suite<MedOdysseyReport> = withEpochs({
       }).explanation ?? null
     );
   },
+  // Every task but Counting (whose question is about the context itself), without its context.
+  closedBook: closedBookSample,
   groupTitle: medodysseyGroupTitle,
   metricName: medodysseyMetricName,
   primaryMetric: 'esm',

@@ -1,5 +1,7 @@
 /** DOM helpers of the viewer page. Store values reach the page only as text nodes, never as HTML. */
 
+export { figureText } from '../shared/figure-text.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 type Child = Node | string | number | null | undefined | false | Child[];
@@ -80,9 +82,3 @@ export const fraction = (value: number | null | undefined) =>
   missing(value) ? '—' : (100 * value).toFixed(1);
 /** A mean of counts (KG true positives per sample …), never a percentage. */
 export const count = (value: number | null | undefined) => (missing(value) ? '—' : value.toFixed(2));
-
-/** A report figure: percentages with two decimals, counts as they are. */
-export function figureText(figure: { value: number | null; unit: '%' | 'count' }): string {
-  if (figure.value === null) return '—';
-  return figure.unit === '%' ? figure.value.toFixed(2) : String(figure.value);
-}

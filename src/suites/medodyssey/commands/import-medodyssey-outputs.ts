@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { resolveHome, storePathIn } from '../../../compose/home.js';
 import type { SuiteCommand } from '../../../compose/suite-plugin.js';
 import type { CommandOutput } from '../../../core/command-output.js';
@@ -6,13 +7,16 @@ import { canonicalJson } from '../../../runner/canonical-json.js';
 import { resultRecord } from '../../../runner/result-columns.js';
 import { NO_MODEL_CALL, Store, sha256 } from '../../../store/store.js';
 import { suiteLeaderboard } from '../../../store/suite-leaderboard.js';
+import { LANGUAGES, type Language } from '../constants.js';
+import { needleOverlapOf } from '../needle-overlap.js';
+import { releaseFolderBeside } from '../published-files.js';
 import { PUBLISHED_MODELS } from '../published-models.js';
 import {
   type ImportedResult,
   type PublishedFileSummary,
   readPublishedOutputs,
 } from '../published-outputs.js';
-import { resolveDatasetFolder } from '../release.js';
+import { loadNeedles, resolveDatasetFolder } from '../release.js';
 import { medodysseySuite } from '../suite.js';
 
 export interface ImportMedOdysseyOptions {
@@ -40,6 +44,30 @@ function fileLine(summary: PublishedFileSummary): string {
   return `${text}\n`;
 }
 
+/**
+ * Gives each NIAH result its needle's overlap with the question (`needleOverlap`, as a build
+ * does) from the release's needles files; a language without its file gets none.
+ */
+function addNeedleOverlaps(results: readonly ImportedResult[], datasetFolder: string): void {
+  const byLanguage = new Map<Language, Map<number, number>>();
+  for (const language of LANGUAGES) {
+    if (!existsSync(join(datasetFolder, 'task_data', 'needles', `${language}_pure_needles.json`))) continue;
+    byLanguage.set(
+      language,
+      new Map(
+        loadNeedles(datasetFolder, language).map((needle) => [needle.id, needleOverlapOf(needle, language)]),
+      ),
+    );
+  }
+  for (const { sample } of results) {
+    const overlap =
+      sample.task === 'niah'
+        ? byLanguage.get(sample.params.language as Language)?.get(Number(sample.params.needleId))
+        : undefined;
+    if (overlap !== undefined) sample.params.needleOverlap = overlap;
+  }
+}
+
 /** What a run of imported outputs records about the files it came from. */
 function releaseRecord(files: readonly PublishedFileSummary[], results: readonly ImportedResult[]) {
   return {
@@ -61,6 +89,7 @@ function releaseRecord(files: readonly PublishedFileSummary[], results: readonly
           result.rawOutput,
           result.sample.gold,
           result.scores,
+          result.sample.params.needleOverlap ?? null,
         ]),
       ),
     ),
@@ -136,6 +165,12 @@ export function importMedOdysseyOutputs(options: ImportMedOdysseyOptions, output
       output.progress?.update(`import medodyssey-outputs: ${index}/${total} files read; reading ${name}`),
     ...(options.needles ? { datasetFolder: resolveDatasetFolder(resolve(options.needles)) } : {}),
   });
+  addNeedleOverlaps(
+    read.results,
+    options.needles
+      ? resolveDatasetFolder(resolve(options.needles))
+      : releaseFolderBeside(read.evaluationFolder),
+  );
   const models = [...new Set(read.files.map((file) => file.model))].sort();
   const store = new Store(storePathIn(resolveHome(options.home)));
   let added = 0;
