@@ -4,6 +4,7 @@ import { SUITE_PLUGINS } from '../compose/suites.js';
 import type { CommandOutput } from '../core/command-output.js';
 import { VERSION } from '../version.js';
 import { defineCompare } from './program/define-compare.js';
+import { defineExportLogs } from './program/define-export-logs.js';
 import { defineHandOff } from './program/define-hand-off.js';
 import { defineRun } from './program/define-run.js';
 import { defineSuiteCommands } from './program/define-suite-commands.js';
@@ -50,6 +51,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
   defineRun(program, context);
   defineSuiteCommands(program, context.plugins, context);
   defineHandOff(program, context);
+  defineExportLogs(program, context);
   addFlagAliases(program);
   showUsageHints(program);
   return program;
