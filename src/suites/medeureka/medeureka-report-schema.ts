@@ -34,9 +34,9 @@ export const medeurekaReportSchema = schemaOf<MedEurekaReport>()(
   z.strictObject({
     suite: z.literal('medeureka'),
     generatedAt: generatedAtSchema,
-    mteb: z.array(mtebRowSchema).meta({
+    mteb: z.array(mtebRowSchema).optional().meta({
       description:
-        "MTEB's metrics (percent) of each medbench run per dataset, and of each MTEB result file imported (`medbench import mteb`) per task, split and subset.",
+        "Absent when there are none. MTEB's metrics (percent) of each medbench run per dataset, and of each MTEB result file imported (`medbench import mteb`) per task, split and subset.",
     }),
     runs: z.array(
       z.strictObject({

@@ -42,8 +42,8 @@ export interface MedEurekaReport {
   suite: 'medeureka';
   generatedAt: string;
   runs: MedEurekaRunReport[];
-  /** MTEB's metrics of every run per dataset, and the MTEB result files imported (`medbench import mteb`). */
-  mteb: MtebRow[];
+  /** MTEB's metrics of every run per dataset, and the MTEB result files imported (`medbench import mteb`); absent when there are none. */
+  mteb?: MtebRow[];
 }
 
 const METRIC_KEYS = RETRIEVAL_CUTOFFS.flatMap((n) => [`hr@${n}`, `mrr@${n}`]);
@@ -82,10 +82,11 @@ export function buildMedEurekaReport(
   options: { intervals?: IntervalSettings } = {},
 ): MedEurekaReport {
   const labels = displayLabels(runs);
+  const mteb = mtebRows(runs);
   return {
     suite: 'medeureka',
     generatedAt: new Date().toISOString(),
-    mteb: mtebRows(runs),
+    ...(mteb.length > 0 ? { mteb } : {}),
     runs: runs
       .filter(({ run }) => !isMtebImport(run))
       .map(({ run, results }) => {
@@ -182,7 +183,7 @@ export function medeurekaTables(report: MedEurekaReport): ReportTable[] {
     });
   const intervals = medeurekaIntervalsTable(report.runs);
   if (intervals) tables.push(intervals);
-  const mteb = mtebTable(report.mteb);
+  const mteb = mtebTable(report.mteb ?? []);
   if (mteb) tables.push(mteb);
   return tables;
 }
@@ -258,7 +259,7 @@ function intervalsHtml(report: MedEurekaReport): string {
 
 /** The MTEB metrics beside imported MTEB results. */
 function mtebHtml(report: MedEurekaReport): string {
-  const mteb = mtebTable(report.mteb);
+  const mteb = mtebTable(report.mteb ?? []);
   return mteb
     ? `<h2>MTEB metrics</h2><p>${escapeHtml(mteb.title)}</p>${htmlTable(mteb.header, mteb.rows)}`
     : '';

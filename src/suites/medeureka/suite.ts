@@ -67,10 +67,10 @@ export const medeurekaSuite: Suite<MedEurekaReport> = {
   renderHtml: renderMedEurekaHtml,
   runCount: (report) =>
     report.runs.length +
-    new Set(report.mteb.filter((row) => row.source === 'imported').map((row) => row.runId)).size,
+    new Set((report.mteb ?? []).filter((row) => row.source === 'imported').map((row) => row.runId)).size,
   leaderboard: (runs) => {
     const report = buildMedEurekaReport(runs);
-    return withMtebVariants(medeurekaLeaderboard(report), report.mteb);
+    return withMtebVariants(medeurekaLeaderboard(report), report.mteb ?? []);
   },
   scoring: medeurekaScoring,
   explain: (result) => explainRanking(result.parsed, result.gold),

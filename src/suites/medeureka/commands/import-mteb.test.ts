@@ -44,8 +44,8 @@ describe('medbench import mteb', () => {
       }),
     ]);
     // the file's fractions as percent: ndcg_at_10 0.44839, map_at_10 0.42442, recall_at_100 0.652
-    expect(report.mteb[0]!.scores['ndcg@10']).toBeCloseTo(44.839, 10);
-    expect(report.mteb[0]!.scores['recall@100']).toBeCloseTo(65.2, 10);
+    expect(report.mteb![0]!.scores['ndcg@10']).toBeCloseTo(44.839, 10);
+    expect(report.mteb![0]!.scores['recall@100']).toBeCloseTo(65.2, 10);
     const table = medeurekaTables(report).find((candidate) => candidate.name === 'mteb')!;
     expect(table.rows).toEqual([
       [
@@ -102,7 +102,7 @@ describe('medbench import mteb', () => {
     expect(existsSync(join(home, 'medbench.sqlite'))).toBe(false);
     // --model names the model when no model_meta.json is beside the file
     importMtebResults({ files: [noMeta], home, model: 'e5-small' }, silent);
-    expect(reportOf(home).mteb.map((row) => row.label)).toEqual(['e5-small']);
+    expect(reportOf(home).mteb!.map((row) => row.label)).toEqual(['e5-small']);
     expect(existsSync(join(PUBLISHED_MTEB_FOLDER, 'model_meta.json'))).toBe(true);
   });
 });
