@@ -1,5 +1,6 @@
 import type { CommandOutput } from '../core/command-output.js';
 import type { Suite } from '../core/suite.js';
+import type { SuiteLogFormat } from './log-formats.js';
 import { type NumberRule, parseNumber } from './parse-options.js';
 import type { RunHooks } from './run-model.js';
 import type { RunPlan, SuiteRunRequest } from './run-suite.js';
@@ -80,6 +81,8 @@ export interface SuitePlugin {
   suite: Suite;
   commands: readonly SuiteCommand[];
   run?: SuiteRunDefinition;
+  /** Formats of `medbench export logs --format` only its runs have (MedEureka's `mteb`). */
+  logFormats?: readonly SuiteLogFormat[];
   /**
    * Its part of `medbench demo` (shipped sample data, no network), in the registry's order;
    * `interrupted`: stopped by Ctrl-C, the demo ends there.

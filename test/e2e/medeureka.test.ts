@@ -55,6 +55,76 @@ describe('medbench run medeureka (built CLI)', () => {
     expect(text).toContain('MedEureka — Exact HR@10 (%)');
   });
 
+  it('export logs --format mteb: a TaskResult per dataset; imported into a fresh home, the MTEB table is the same', async () => {
+    const out = join(scratch, 'mteb');
+    const exported = await runCli(['--home', home, 'export', 'logs', '--format', 'mteb', '--out', out]);
+    expect(exported.code).toBe(0);
+    const files = exported.stdout.trim().split('\n');
+    const taskFiles = files.filter((file) => !file.endsWith('model_meta.json'));
+    // bm25 and lsa, five datasets each, in embeddings-benchmark/results' layout
+    expect(files.filter((file) => file.endsWith('model_meta.json'))).toHaveLength(2);
+    expect(taskFiles.map((file) => file.slice(out.length + 1)).sort()).toEqual(
+      ['bm25', 'lsa'].flatMap((model) =>
+        ['DialogueII', 'KBI', 'LiteratureII', 'TermI', 'TermIII'].map(
+          (task) => `${model}/no_revision_available/MedEureka${task}.json`,
+        ),
+      ),
+    );
+    const termI = JSON.parse(
+      readFileSync(join(out, 'bm25/no_revision_available/MedEurekaTermI.json'), 'utf8'),
+    );
+    expect(Object.keys(termI)).toEqual([
+      'dataset_revision',
+      'task_name',
+      'mteb_version',
+      'scores',
+      'evaluation_time',
+      'kg_co2_emissions',
+      'date',
+      'evaluation_phases',
+    ]);
+    expect(termI.scores.test[0]).toMatchObject({ hf_subset: 'default', languages: ['cmn-Hans'] });
+    expect(termI.scores.test[0].main_score).toBe(termI.scores.test[0].ndcg_at_10);
+
+    const fresh = join(scratch, 'fresh-home');
+    const imported = await runCli(['--home', fresh, 'import', 'mteb', ...taskFiles]);
+    expect(imported.stderr).not.toMatch(/error \[/);
+    expect(imported.stdout).toContain('bm25: 5 task results imported');
+    const reportOf = async (from: string) => {
+      const document = JSON.parse(
+        (await runCli(['--home', from, 'report', '--suite', 'medeureka', '--json', '--no-intervals'])).stdout,
+      );
+      return document.mteb.map(({ runId: _, source, ...row }: { runId: string; source: string }) => ({
+        source,
+        row,
+      }));
+    };
+    const [original, copy] = [await reportOf(home), await reportOf(fresh)];
+    expect(original).toHaveLength(10);
+    expect(original.every((entry: { source: string }) => entry.source === 'medbench')).toBe(true);
+    expect(copy.every((entry: { source: string }) => entry.source === 'imported')).toBe(true);
+    expect(copy.map((entry: { row: unknown }) => entry.row)).toEqual(
+      original.map((entry: { row: unknown }) => entry.row),
+    );
+    // the text table: the same cells but for the Source column, which says imported
+    const table = async (from: string) =>
+      (await runCli(['--home', from, 'report', '--suite', 'medeureka', '--table', 'MTEB', '--width', '0']))
+        .stdout;
+    const [text, importedText] = [await table(home), await table(fresh)];
+    expect(importedText).toContain('imported (MTEB file)');
+    const cells = (tableText: string) =>
+      tableText
+        .split('\n')
+        .filter((line) => line.includes('MedEureka'))
+        .map((line) => line.split(/\s{2,}/).filter((cell, index) => index !== 1 && cell !== ''));
+    expect(cells(importedText)).toEqual(cells(text));
+    expect(cells(text)).toHaveLength(1 + 10); // the title, then two models × five datasets
+    // what was imported is not exported again as if medbench had run it
+    const again = await runCli(['--home', fresh, 'export', 'logs', '--format', 'mteb', '--out', out]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('no MedEureka run matches');
+  });
+
   it('two runs under one label are told apart by their ids, as in the other suites', async () => {
     const shared = temporaryHome();
     try {

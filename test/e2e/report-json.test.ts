@@ -241,7 +241,15 @@ describe('report --csv <folder> of every suite (built CLI)', () => {
     ['clue --base baseline', ['level-1', 'level-2', 'difference', 'intervals', 'usage']],
     [
       'medeureka',
-      ['mrr-10', 'hr-10', 'mrr-10-by-data-type', 'mrr-10-by-language', 'mrr-10-by-granularity', 'intervals'],
+      [
+        'mrr-10',
+        'hr-10',
+        'mrr-10-by-data-type',
+        'mrr-10-by-language',
+        'mrr-10-by-granularity',
+        'intervals',
+        'mteb',
+      ],
     ],
   ])(
     '%s: a CSV per table the text shows, its cells as shown, the paths on stdout',

@@ -3,6 +3,7 @@ import { exactHit, RETRIEVAL_CUTOFFS, reciprocalRank, targetRanks } from '../../
 import type { RetrievalTask } from './assemble-tasks.js';
 import { datasetOfKey } from './datasets.js';
 import { applyInstruction, instructionFor } from './instructions.js';
+import { corpusTextCounts, mtebQueryScores } from './mteb-query-scores.js';
 
 /** One query's outcome: its top-500 ranking and its hit / reciprocal-rank scores at every cut-off. */
 export interface QueryResult {
@@ -20,7 +21,7 @@ export interface QueryResult {
   queryInput: string;
   /** The top-k corpus indexes and scores, and the first texts (what the sample page shows). */
   ranking: { indexes: number[]; scores: number[]; topTexts: string[] };
-  /** hr@n and mrr@n for n in 1 … 500, plus first/all ranks (0 = beyond the ranking). */
+  /** hr@n and mrr@n for n in 1 … 500, plus first/all ranks (0 = beyond the ranking); MTEB's ndcg@n, map@n, recall@n. */
   scores: Record<string, number>;
 }
 
@@ -72,17 +73,17 @@ export async function evaluateRetrieval(
       topK: TOP_K,
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    const counts = corpusTextCounts(task.corpus);
     task.queries.forEach((query, index) => {
       const ranking = rankings[index]!;
-      const ranks = targetRanks(
-        ranking.indexes.map((corpusIndex) => task.corpus[corpusIndex]!),
-        query.targets,
-      );
+      const rankedTexts = ranking.indexes.map((corpusIndex) => task.corpus[corpusIndex]!);
+      const ranks = targetRanks(rankedTexts, query.targets);
       const scores: Record<string, number> = { firstRank: ranks.first ?? 0, allRank: ranks.all ?? 0 };
       for (const n of RETRIEVAL_CUTOFFS) {
         scores[`hr@${n}`] = exactHit(ranks, n);
         scores[`mrr@${n}`] = reciprocalRank(ranks, n);
       }
+      Object.assign(scores, mtebQueryScores(rankedTexts, query.targets, counts));
       results.push({
         id: query.id,
         key: task.key,

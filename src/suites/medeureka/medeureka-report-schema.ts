@@ -12,12 +12,32 @@ const scoresSchema = z.record(z.string(), z.number());
 const byGroup = z.record(z.string(), scoresSchema);
 const intervalsByKey = z.record(z.string(), reportIntervalSchema);
 const intervalsByGroup = z.record(z.string(), intervalsByKey);
+const mtebRowSchema = z.strictObject({
+  runId: z.string(),
+  label: z.string(),
+  source: z.enum(['medbench', 'imported']),
+  task: z.string().meta({ description: 'The MTEB task name (MedEurekaTableI for MedEureka’s Table I).' }),
+  dataset: z
+    .string()
+    .nullable()
+    .meta({ description: 'The MedEureka dataset the task is; null for another MTEB task.' }),
+  split: z.string(),
+  subset: z.string(),
+  languages: z.array(z.string()),
+  scores: scoresSchema.meta({
+    description: '"ndcg@n" | "map@n" | "recall@n" | "mrr@n" (imported: also "precision@n") → percent.',
+  }),
+});
 
 /** The MedEureka report document (`medbench report --json` prints it with the sections every suite has). */
 export const medeurekaReportSchema = schemaOf<MedEurekaReport>()(
   z.strictObject({
     suite: z.literal('medeureka'),
     generatedAt: generatedAtSchema,
+    mteb: z.array(mtebRowSchema).optional().meta({
+      description:
+        "Absent when there are none. MTEB's metrics (percent) of each medbench run per dataset, and of each MTEB result file imported (`medbench import mteb`) per task, split and subset.",
+    }),
     runs: z.array(
       z.strictObject({
         runId: z.string(),

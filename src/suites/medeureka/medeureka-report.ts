@@ -14,6 +14,7 @@ import {
   medeurekaIntervals,
   medeurekaIntervalsTable,
 } from './medeureka-intervals.js';
+import { isMtebImport, type MtebRow, mtebRows, mtebTable } from './mteb-table.js';
 
 type Scores = Record<string, number>;
 
@@ -41,6 +42,8 @@ export interface MedEurekaReport {
   suite: 'medeureka';
   generatedAt: string;
   runs: MedEurekaRunReport[];
+  /** MTEB's metrics of every run per dataset, and the MTEB result files imported (`medbench import mteb`); absent when there are none. */
+  mteb?: MtebRow[];
 }
 
 const METRIC_KEYS = RETRIEVAL_CUTOFFS.flatMap((n) => [`hr@${n}`, `mrr@${n}`]);
@@ -79,45 +82,50 @@ export function buildMedEurekaReport(
   options: { intervals?: IntervalSettings } = {},
 ): MedEurekaReport {
   const labels = displayLabels(runs);
+  const mteb = mtebRows(runs);
   return {
     suite: 'medeureka',
     generatedAt: new Date().toISOString(),
-    runs: runs.map(({ run, results }) => {
-      const byDataset = new Map<string, StoredResult[]>();
-      for (const result of results) {
-        const name = String(result.params.dataset);
-        byDataset.get(name)?.push(result) ?? byDataset.set(name, [result]);
-      }
-      const datasets: MedEurekaRunReport['datasets'] = {};
-      const order = (name: string) => MEDEUREKA_DATASETS.findIndex((dataset) => dataset.name === name) >>> 0;
-      const ordered = [...byDataset].sort(([left], [right]) => order(left) - order(right));
-      for (const [name, rows] of ordered) {
-        // Pooling every query of a dataset = summing hits and totals over its sub-corpora.
-        datasets[name] = { queries: rows.length, ...meanOf(rows.map((row) => row.scores)) };
-        for (const key of METRIC_KEYS) datasets[name]![key]! *= 100;
-      }
-      return {
-        runId: run.id,
-        label: labels.get(run.id)!,
-        ...runSummary(run, results),
-        model: run.model,
-        datasets,
-        average: meanOf(Object.values(datasets)),
-        byDataType: groupMeans(datasets, GROUP_OF.byDataType),
-        byLanguage: groupMeans(datasets, GROUP_OF.byLanguage),
-        byGranularity: groupMeans(datasets, GROUP_OF.byGranularity),
-        ...(options.intervals
-          ? {
-              intervals: medeurekaIntervals({
-                byDataset: ordered,
-                metrics: METRIC_KEYS,
-                groupOf: GROUP_OF,
-                settings: options.intervals,
-              }),
-            }
-          : {}),
-      };
-    }),
+    ...(mteb.length > 0 ? { mteb } : {}),
+    runs: runs
+      .filter(({ run }) => !isMtebImport(run))
+      .map(({ run, results }) => {
+        const byDataset = new Map<string, StoredResult[]>();
+        for (const result of results) {
+          const name = String(result.params.dataset);
+          byDataset.get(name)?.push(result) ?? byDataset.set(name, [result]);
+        }
+        const datasets: MedEurekaRunReport['datasets'] = {};
+        const order = (name: string) =>
+          MEDEUREKA_DATASETS.findIndex((dataset) => dataset.name === name) >>> 0;
+        const ordered = [...byDataset].sort(([left], [right]) => order(left) - order(right));
+        for (const [name, rows] of ordered) {
+          // Pooling every query of a dataset = summing hits and totals over its sub-corpora.
+          datasets[name] = { queries: rows.length, ...meanOf(rows.map((row) => row.scores)) };
+          for (const key of METRIC_KEYS) datasets[name]![key]! *= 100;
+        }
+        return {
+          runId: run.id,
+          label: labels.get(run.id)!,
+          ...runSummary(run, results),
+          model: run.model,
+          datasets,
+          average: meanOf(Object.values(datasets)),
+          byDataType: groupMeans(datasets, GROUP_OF.byDataType),
+          byLanguage: groupMeans(datasets, GROUP_OF.byLanguage),
+          byGranularity: groupMeans(datasets, GROUP_OF.byGranularity),
+          ...(options.intervals
+            ? {
+                intervals: medeurekaIntervals({
+                  byDataset: ordered,
+                  metrics: METRIC_KEYS,
+                  groupOf: GROUP_OF,
+                  settings: options.intervals,
+                }),
+              }
+            : {}),
+        };
+      }),
   };
 }
 
@@ -175,6 +183,8 @@ export function medeurekaTables(report: MedEurekaReport): ReportTable[] {
     });
   const intervals = medeurekaIntervalsTable(report.runs);
   if (intervals) tables.push(intervals);
+  const mteb = mtebTable(report.mteb ?? []);
+  if (mteb) tables.push(mteb);
   return tables;
 }
 
@@ -247,6 +257,14 @@ function intervalsHtml(report: MedEurekaReport): string {
     : '';
 }
 
+/** The MTEB metrics beside imported MTEB results. */
+function mtebHtml(report: MedEurekaReport): string {
+  const mteb = mtebTable(report.mteb ?? []);
+  return mteb
+    ? `<h2>MTEB metrics</h2><p>${escapeHtml(mteb.title)}</p>${htmlTable(mteb.header, mteb.rows)}`
+    : '';
+}
+
 /** A self-contained HTML page: Table 3, the group means, radars and HR@n curves; every value also as text. */
 export function renderMedEurekaHtml(report: MedEurekaReport): string {
   const tables = (['mrr@10', 'hr@10'] as const)
@@ -277,5 +295,5 @@ export function renderMedEurekaHtml(report: MedEurekaReport): string {
       String(run.model.instructionTemplate ?? '—'),
     ]),
   );
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — MedEureka report</title><style>body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:2rem;max-width:80rem}table{border-collapse:collapse;font-size:.85rem;margin-bottom:1rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th[scope=row],thead th:first-child{text-align:left}svg{margin:.5rem;vertical-align:top}</style></head><body><h1>MedEureka</h1><p>Percent, two decimals. Dataset scores pool every query (Term I and II sum their four sub-corpora); averages are plain means of dataset scores.</p>${models}${tables}<h2>Means by group</h2>${groups}${intervalsHtml(report)}<h2>Radar charts (MRR@10)</h2>${radars(report, 'mrr@10')}<h2>Exact HR@n curves</h2>${curves(report)}</body></html>\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — MedEureka report</title><style>body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:2rem;max-width:80rem}table{border-collapse:collapse;font-size:.85rem;margin-bottom:1rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th[scope=row],thead th:first-child{text-align:left}svg{margin:.5rem;vertical-align:top}</style></head><body><h1>MedEureka</h1><p>Percent, two decimals. Dataset scores pool every query (Term I and II sum their four sub-corpora); averages are plain means of dataset scores.</p>${models}${tables}<h2>Means by group</h2>${groups}${intervalsHtml(report)}${mtebHtml(report)}<h2>Radar charts (MRR@10)</h2>${radars(report, 'mrr@10')}<h2>Exact HR@n curves</h2>${curves(report)}</body></html>\n`;
 }

@@ -9,6 +9,7 @@ import {
 } from './medeureka-report.js';
 import { medeurekaReportSchema } from './medeureka-report-schema.js';
 import { medeurekaScoring } from './medeureka-scoring.js';
+import { withMtebVariants } from './mteb-leaderboard.js';
 
 /** Table 3's MRR@10 and Exact HR@10 first (the page opens on the first), then every other n. */
 const VARIANT_CUTOFFS = [10, 1, 5, 20, 50, 100, 200, 500];
@@ -64,8 +65,13 @@ export const medeurekaSuite: Suite<MedEurekaReport> = {
   renderText: (report) => renderMedEurekaText(report),
   tables: (report) => medeurekaTables(report),
   renderHtml: renderMedEurekaHtml,
-  runCount: (report) => report.runs.length,
-  leaderboard: (runs) => medeurekaLeaderboard(buildMedEurekaReport(runs)),
+  runCount: (report) =>
+    report.runs.length +
+    new Set((report.mteb ?? []).filter((row) => row.source === 'imported').map((row) => row.runId)).size,
+  leaderboard: (runs) => {
+    const report = buildMedEurekaReport(runs);
+    return withMtebVariants(medeurekaLeaderboard(report), report.mteb ?? []);
+  },
   scoring: medeurekaScoring,
   explain: (result) => explainRanking(result.parsed, result.gold),
 };

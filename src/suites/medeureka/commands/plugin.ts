@@ -3,14 +3,17 @@ import { MedbenchError } from '../../../core/errors.js';
 import { medeurekaSuite } from '../suite.js';
 import { medeurekaDemo } from './demo.js';
 import { exportTriplesCommand } from './export-medeureka-triples.js';
+import { mtebLogFormat } from './export-mteb.js';
 import { generateQueriesCommand } from './generate-queries-command.js';
+import { importMtebCommand } from './import-mteb.js';
 import { retrieverPlan } from './retriever-plan.js';
 import { MEDEUREKA_RUN_OPTIONS } from './run-options.js';
 
 /** MedEureka's commands and its run (`run medeureka --data <folder>`). */
 export const medeurekaPlugin: SuitePlugin = {
   suite: medeurekaSuite,
-  commands: [exportTriplesCommand, generateQueriesCommand],
+  commands: [exportTriplesCommand, generateQueriesCommand, importMtebCommand],
+  logFormats: [mtebLogFormat],
   demo: medeurekaDemo,
   run: {
     data: 'release folder',
