@@ -129,6 +129,6 @@ describe('effectiveLengthEstimate: the bootstrap over units', () => {
         scoreOf,
         rule: { kind: 'fixed', threshold: 50 },
       }).interval,
-    ).toBeNull();
+    ).toBeUndefined();
   });
 });

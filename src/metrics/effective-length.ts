@@ -63,9 +63,9 @@ export function effectiveLength(
 export interface EffectiveLengthEstimate extends EffectiveLength {
   /**
    * The 95% percentile bootstrap interval of `passing` over resampled units (lower bound rounded
-   * down, upper up, to whole levels), and the lengths they stand for; null without intervals.
+   * down, upper up, to whole levels), and the lengths they stand for; absent without intervals.
    */
-  interval: {
+  interval?: {
     lowerPassing: number;
     upperPassing: number;
     lower: number | null;
@@ -74,7 +74,7 @@ export interface EffectiveLengthEstimate extends EffectiveLength {
     method: 'bootstrap' | 'none';
     resamples: number | null;
     seed: number | null;
-  } | null;
+  };
 }
 
 /**
@@ -102,7 +102,7 @@ export function effectiveLengthEstimate(options: {
   for (const sums of options.unitSums)
     for (let dim = 0; dim < totals.length; dim++) totals[dim]! += sums[dim]!;
   const estimate = effectiveLength(levels, scoresOf(totals), options.rule);
-  if (!options.intervals) return { ...estimate, interval: null };
+  if (!options.intervals || options.unitSums.length === 0) return estimate;
   const interval = additiveBootstrap(options.unitSums, passingOf, options.intervals);
   const lowerPassing = Math.floor(interval.lower);
   const upperPassing = Math.ceil(interval.upper);

@@ -227,7 +227,7 @@ describe('report --csv <folder> of every suite (built CLI)', () => {
       [
         ...['niah-en-esm', 'niah-zh-esm', 'counting-esm', 'niah-en-ssm', 'niah-zh-ssm', 'counting-ssm'],
         ...['medical-esm', 'medical-ssm', 'medical-by-level-esm', 'medical-by-level-ssm'],
-        ...['niah-errors-esm', 'niah-errors-ssm', 'intervals-esm', 'usage'],
+        ...['niah-errors-esm', 'niah-errors-ssm', 'effective-length', 'intervals-esm', 'usage'],
       ],
     ],
     ['clue', ['level-1', 'level-2', 'intervals', 'usage']],

@@ -2,6 +2,7 @@ import { renderReportTable } from '../../report/text-table.js';
 import type { CountingTable, NiahTable, Tally } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
+import { effectiveLengthReportTable } from './effective-length-text.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import {
   COUNTING_SETTINGS,
@@ -384,6 +385,8 @@ export function renderMedOdysseyText(
     const errors = errorAnalysisText(report, metric);
     if (errors) sections.push(errors);
   }
+  const effective = effectiveLengthReportTable(report);
+  if (effective) sections.push(renderReportTable(effective));
   const intervals = intervalsReportTable(report);
   if (intervals) sections.push(renderReportTable(intervals));
   const imported = report.runs.filter((run) => run.scoring === 'compat').map((run) => run.label);
