@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   effectiveLength,
-  effectiveLengthEstimate,
+  effectiveLengthEstimates,
   effectiveThreshold,
   NOLIMA_FRACTION,
   RULER_THRESHOLD,
@@ -95,20 +95,22 @@ describe('effectiveLength on known answers', () => {
   });
 });
 
-describe('effectiveLengthEstimate: the bootstrap over units', () => {
+describe('effectiveLengthEstimates: the bootstrap over units', () => {
   // Two levels, one [correct, counted] pair per level per unit: 10 units all right at 4k; at 8k
   // `right` of them right.
   const units = (right: number) => Array.from({ length: 10 }, (_, unit) => [1, 1, unit < right ? 1 : 0, 1]);
-  const scoreOf = (totals: ArrayLike<number>) => (totals[1]! > 0 ? (100 * totals[0]!) / totals[1]! : null);
-  const estimate = (right: number) =>
-    effectiveLengthEstimate({
+  const scoreOf = (totals: ArrayLike<number>, offset: number) =>
+    totals[offset + 1]! > 0 ? (100 * totals[offset]!) / totals[offset + 1]! : null;
+  const estimates = (right: number, rules: Parameters<typeof effectiveLengthEstimates>[0]['rules']) =>
+    effectiveLengthEstimates({
       levels: [4000, 8000],
       unitSums: units(right),
       dims: 2,
       scoreOf,
-      rule: { kind: 'fixed', threshold: 85.6 },
+      rules,
       intervals: { resamples: 400, seed: 7 },
     });
+  const estimate = (right: number) => estimates(right, [{ kind: 'fixed', threshold: 85.6 }])[0]!;
 
   it('every unit passing every level: the interval is the estimate', () => {
     expect(estimate(10)).toMatchObject({ passing: 2, length: 8000, interval: { lower: 8000, upper: 8000 } });
@@ -122,13 +124,21 @@ describe('effectiveLengthEstimate: the bootstrap over units', () => {
 
   it('without interval settings, no interval', () => {
     expect(
-      effectiveLengthEstimate({
+      effectiveLengthEstimates({
         levels: [4000],
         unitSums: [[1, 1]],
         dims: 2,
         scoreOf,
-        rule: { kind: 'fixed', threshold: 50 },
-      }).interval,
+        rules: [{ kind: 'fixed', threshold: 50 }],
+      })[0]!.interval,
     ).toBeUndefined();
+  });
+
+  it('several rules share one set of resamples: each as if bootstrapped alone with the same seed', () => {
+    const fixed = { kind: 'fixed', threshold: 95 } as const;
+    const relative = { kind: 'relative', fraction: 0.5 } as const;
+    const together = estimates(9, [fixed, relative]);
+    expect(together).toEqual([estimates(9, [fixed])[0], estimates(9, [relative])[0]]);
+    expect(together[0]!.interval).not.toEqual(together[1]!.interval);
   });
 });

@@ -1,4 +1,9 @@
-import { additiveBootstrap, type IntervalSettings } from './uncertainty/index.js';
+import {
+  additiveReplicatesOf,
+  type IntervalSettings,
+  percentileInterval,
+  totalsOf,
+} from './uncertainty/index.js';
 
 /** RULER's threshold: Llama-2-7B's score at 4K (85.6%), the bar every length must clear. */
 export const RULER_THRESHOLD = 85.6;
@@ -78,46 +83,64 @@ export interface EffectiveLengthEstimate extends EffectiveLength {
 }
 
 /**
- * The effective length of per-level scores that are statistics of additive unit sums (one vector
- * per unit: `dims` numbers per level, level after level), and its bootstrap interval: every
- * resample of the units re-scores every level (`scoreOf` of that level's totals; null: nothing
- * counted) and re-applies the rule, the base of a relative rule included.
+ * The effective lengths under several rules of per-level scores that are statistics of additive
+ * unit sums (one vector per unit: `dims` numbers per level, level after level), and their bootstrap
+ * intervals from one set of resamples: each resample of the units re-scores every level (`scoreOf`
+ * of the totals at that level's offset; null: nothing counted) and re-applies every rule, the base
+ * of a relative rule included.
  */
-export function effectiveLengthEstimate(options: {
+export function effectiveLengthEstimates(options: {
   levels: readonly number[];
   unitSums: ReadonlyArray<ArrayLike<number>>;
   dims: number;
-  scoreOf: (totals: ArrayLike<number>) => number | null;
-  rule: EffectiveLengthRule;
+  scoreOf: (totals: ArrayLike<number>, offset: number) => number | null;
+  rules: readonly EffectiveLengthRule[];
   intervals?: IntervalSettings;
-}): EffectiveLengthEstimate {
-  const { levels, dims } = options;
+}): EffectiveLengthEstimate[] {
+  const { levels, dims, rules, unitSums } = options;
   const scoresOf = (totals: ArrayLike<number>) =>
-    levels.map((_, index) =>
-      options.scoreOf(Array.prototype.slice.call(totals, index * dims, (index + 1) * dims)),
-    );
-  const passingOf = (totals: ArrayLike<number>) =>
-    effectiveLength(levels, scoresOf(totals), options.rule).passing;
-  const totals = new Float64Array(levels.length * dims);
-  for (const sums of options.unitSums)
-    for (let dim = 0; dim < totals.length; dim++) totals[dim]! += sums[dim]!;
-  const estimate = effectiveLength(levels, scoresOf(totals), options.rule);
-  if (!options.intervals || options.unitSums.length === 0) return estimate;
-  const interval = additiveBootstrap(options.unitSums, passingOf, options.intervals);
-  const lowerPassing = Math.floor(interval.lower);
-  const upperPassing = Math.ceil(interval.upper);
-  const lengthAt = (passing: number) => (passing === 0 ? null : levels[passing - 1]!);
-  return {
-    ...estimate,
-    interval: {
-      lowerPassing,
-      upperPassing,
-      lower: lengthAt(lowerPassing),
-      upper: lengthAt(upperPassing),
-      level: interval.level,
-      method: interval.method === 'bootstrap' ? 'bootstrap' : 'none',
-      resamples: interval.resamples,
-      seed: interval.seed,
-    },
+    levels.map((_, index) => options.scoreOf(totals, index * dims));
+  const totals = totalsOf(unitSums);
+  const scores = scoresOf(totals.length > 0 ? totals : new Float64Array(levels.length * dims));
+  const estimates = rules.map((rule) => effectiveLength(levels, scores, rule));
+  if (!options.intervals || unitSums.length === 0) return estimates;
+  // One pass over the resamples for every rule: additiveReplicatesOf calls the statistics of a
+  // round in order on that round's totals, so the first rescoring serves them all.
+  let roundScores: Array<number | null> = [];
+  const statistics = rules.map((rule, index) => (sums: Float64Array) => {
+    if (index === 0) roundScores = scoresOf(sums);
+    return effectiveLength(levels, roundScores, rule).passing;
+  });
+  let replicates: Float64Array[] | undefined;
+  const replicatesOf = (settings: { resamples: number; seed: number }) => {
+    replicates ??= additiveReplicatesOf(unitSums, statistics, settings);
+    return replicates;
   };
+  const lengthAt = (passing: number) => (passing === 0 ? null : levels[passing - 1]!);
+  return estimates.map((estimate, index) => {
+    const { interval } = percentileInterval(
+      {
+        units: unitSums.length,
+        n: unitSums.length,
+        estimate: () => estimate.passing,
+        replicates: (settings) => replicatesOf(settings)[index]!,
+      },
+      options.intervals,
+    );
+    const lowerPassing = Math.floor(interval.lower);
+    const upperPassing = Math.ceil(interval.upper);
+    return {
+      ...estimate,
+      interval: {
+        lowerPassing,
+        upperPassing,
+        lower: lengthAt(lowerPassing),
+        upper: lengthAt(upperPassing),
+        level: interval.level,
+        method: interval.method === 'bootstrap' ? 'bootstrap' : 'none',
+        resamples: interval.resamples,
+        seed: interval.seed,
+      },
+    };
+  });
 }

@@ -1,10 +1,10 @@
 import {
   type EffectiveLengthEstimate,
-  effectiveLengthEstimate,
+  effectiveLengthEstimates,
   NOLIMA_FRACTION,
   RULER_THRESHOLD,
 } from '../../metrics/effective-length.js';
-import { groupByUnit, type IntervalSettings } from '../../metrics/uncertainty/index.js';
+import { groupByUnit, type IntervalSettings, totalsOf } from '../../metrics/uncertainty/index.js';
 import { countedInTables, isMainCountingSetting, MEDICAL_DATASETS, type ResultLike } from './aggregate.js';
 import { LANGUAGES } from './constants.js';
 import { medodysseyUnitOf } from './tally-intervals.js';
@@ -55,12 +55,13 @@ const DIMS = 5;
 
 /** The main ESM score ×100 of one level's totals: micro F1 (KG, Table) or accuracy; null when nothing counted. */
 function levelScore(prf: boolean) {
-  return (totals: ArrayLike<number>): number | null => {
-    const [score, counted, tp, fp, fn] = [0, 1, 2, 3, 4].map((dim) => totals[dim]!);
+  return (totals: ArrayLike<number>, offset: number): number | null => {
+    const counted = totals[offset + 1]!;
     if (!counted) return null;
-    if (!prf) return (100 * score!) / counted;
-    const denominator = 2 * tp! + fp! + fn!;
-    return denominator === 0 ? 0 : (100 * 2 * tp!) / denominator;
+    if (!prf) return (100 * totals[offset]!) / counted;
+    const tp = totals[offset + 2]!;
+    const denominator = 2 * tp + totals[offset + 3]! + totals[offset + 4]!;
+    return denominator === 0 ? 0 : (100 * 2 * tp) / denominator;
   };
 }
 
@@ -112,36 +113,29 @@ export function effectiveLengthRow(options: {
     },
   );
   const scoreOf = levelScore(options.prf);
-  const estimate = (rule: Parameters<typeof effectiveLengthEstimate>[0]['rule']) =>
-    effectiveLengthEstimate({
-      levels,
-      unitSums,
-      dims: DIMS,
-      scoreOf,
-      rule,
-      ...(options.intervals ? { intervals: options.intervals } : {}),
-    });
-  const fixed = estimate({ kind: 'fixed', threshold: options.settings.threshold });
-  const relative = estimate({ kind: 'relative', fraction: options.settings.fraction });
+  const [fixed, relative] = effectiveLengthEstimates({
+    levels,
+    unitSums,
+    dims: DIMS,
+    scoreOf,
+    rules: [
+      { kind: 'fixed', threshold: options.settings.threshold },
+      { kind: 'relative', fraction: options.settings.fraction },
+    ],
+    ...(options.intervals ? { intervals: options.intervals } : {}),
+  });
+  const totals = totalsOf(unitSums);
   return {
     dataset: options.dataset,
     task: options.task,
     language: options.language,
-    levels: levels.map((level) => {
-      const atLevel = rows.filter((row) => Number(row.params.level) === level);
-      const countedRows = atLevel.filter(counted);
-      const totals = new Float64Array(DIMS);
-      for (const row of countedRows) {
-        totals[0]! += row.scores.esm ?? 0;
-        totals[1]! += 1;
-        totals[2]! += row.scores.tp ?? 0;
-        totals[3]! += row.scores.fp ?? 0;
-        totals[4]! += row.scores.fn ?? 0;
-      }
-      return { level, score: scoreOf(totals), tokens: tokensOf(atLevel) };
-    }),
-    fixed,
-    relative,
+    levels: levels.map((level, index) => ({
+      level,
+      score: scoreOf(totals, index * DIMS),
+      tokens: tokensOf(rows.filter((row) => Number(row.params.level) === level)),
+    })),
+    fixed: fixed!,
+    relative: relative!,
   };
 }
 
