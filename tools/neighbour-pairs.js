@@ -6,26 +6,15 @@
 // Usage: npm run build && node tools/neighbour-pairs.js [<shared/data/medodyssey>] [--write]
 // prints the table docs/statistics.md holds; --write puts it there (between its two markers).
 // test/e2e/statistics-doc.test.ts checks the doc against it when MEDBENCH_SHARED_DATA is set.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cli, generatedSection } from './doc-section.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'medbench.js');
 export const DOC = join(ROOT, 'docs', 'statistics.md');
 export const MARKERS = ['<!-- neighbour-pairs: start -->', '<!-- neighbour-pairs: end -->'];
 const ALPHA = 0.05;
 
-const cli = (home, args) =>
-  execFileSync(process.execPath, [BIN, '--home', home, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-
-/** A home holding the published release, imported by the built CLI. */
-export function importRelease(release) {
-  const home = mkdtempSync(join(tmpdir(), 'medbench-neighbours-'));
-  cli(home, ['import', 'medodyssey-outputs', release]);
-  return home;
-}
+export { importRelease } from './doc-section.js';
 
 const short = (label) => label.replace(/ \(published\)$/, '');
 const percent = (value) => value.toFixed(1);
@@ -80,31 +69,10 @@ export function neighbourTable(rows) {
   return `${lines.join('\n')}\n`;
 }
 
-/** The table as docs/statistics.md holds it, between the markers. */
-export function documentedTable(text = readFileSync(DOC, 'utf8')) {
-  const start = text.indexOf(MARKERS[0]);
-  const end = text.indexOf(MARKERS[1]);
-  if (start < 0 || end < start) throw new Error(`${DOC} lacks the markers ${MARKERS.join(' … ')}`);
-  return text
-    .slice(start + MARKERS[0].length, end)
-    .trim()
-    .concat('\n');
-}
-
-if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  const release =
-    process.argv.slice(2).find((argument) => !argument.startsWith('--')) ??
-    join(process.env.MEDBENCH_SHARED_DATA ?? '../shared/data', 'medodyssey');
-  const home = importRelease(release);
-  try {
-    const table = neighbourTable(neighbourPairs(home));
-    if (process.argv.includes('--write')) {
-      const text = readFileSync(DOC, 'utf8');
-      const start = text.indexOf(MARKERS[0]) + MARKERS[0].length;
-      writeFileSync(DOC, `${text.slice(0, start)}\n${table}${text.slice(text.indexOf(MARKERS[1]))}`);
-      process.stderr.write(`Wrote the table into ${DOC}\n`);
-    } else process.stdout.write(table);
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
-}
+/** The table as docs/statistics.md holds it, between the markers (`documentedTable()`); run: the tool. */
+export const { documented: documentedTable } = generatedSection({
+  doc: DOC,
+  markers: MARKERS,
+  make: (home) => neighbourTable(neighbourPairs(home)),
+  meta: import.meta,
+});

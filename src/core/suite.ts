@@ -82,6 +82,8 @@ export interface SuiteReportOptions {
    * none); absent: no intervals (the viewer's figures, leaderboards, a run's closing report).
    */
   intervals?: { resamples: number; seed: number };
+  /** The effective-length rules (MedOdyssey): RULER's fixed threshold (a score ×100) and NoLiMa's fraction; absent: 85.6 and 0.85. */
+  effectiveLength?: { threshold: number; fraction: number };
 }
 
 /**

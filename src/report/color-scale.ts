@@ -66,3 +66,9 @@ export const SERIES_COLOURS: readonly string[] = [
 export function seriesColour(index: number): string {
   return SERIES_COLOURS[index % SERIES_COLOURS.length]!;
 }
+
+/**
+ * A heatmap cell's 95% interval is wide when it spans at least this much of [0, 1] (30 points;
+ * n = 20 a cell: Wilson at 16/20 spans 34): the report's and the viewer's heatmaps mark such cells.
+ */
+export const WIDE_INTERVAL = 0.3;

@@ -43,7 +43,19 @@ describe('report: every score with its 95% interval (built CLI)', () => {
     for (const suite of ['medodyssey', 'medeureka']) {
       const withIntervals = await report('--suite', suite, '--width', '0');
       const without = await report('--suite', suite, '--width', '0', '--no-intervals');
-      const tables = withIntervals.trimEnd().split('\n\n');
+      // MedOdyssey's effective lengths are printed either way, their [lower, upper] with intervals only.
+      const effective = (text: string) =>
+        text.split('\n\n').find((table) => table.startsWith('Effective length'));
+      if (suite === 'medodyssey') {
+        expect(effective(withIntervals)).toContain(
+          '95% percentile bootstrap interval over NIAH needles or samples',
+        );
+        expect(effective(without)).not.toMatch(/\[|bootstrap/);
+      }
+      const tables = withIntervals
+        .trimEnd()
+        .split('\n\n')
+        .map((table) => (table === effective(withIntervals) ? effective(without)! : table));
       const ranks = tables.filter((table) => table.startsWith('Leaderboard — '));
       // MedEureka's two demo runs: a leaderboard with rank intervals per scored metric; one MedOdyssey run: none.
       expect(ranks, suite).toHaveLength(suite === 'medeureka' ? 2 : 0);
@@ -65,5 +77,18 @@ describe('report: every score with its 95% interval (built CLI)', () => {
     const zero = await runCli(['--home', home, 'report', '--bootstrap-resamples', '0']);
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain('--bootstrap-resamples');
+  });
+
+  it('--effective-threshold and --effective-fraction set the effective-length rules; a share above 1 is a usage error', async () => {
+    const json = JSON.parse(
+      await report('--json', '--effective-threshold', '50', '--effective-fraction', '0.5', '--no-intervals'),
+    );
+    expect(json.effectiveLength).toEqual({ threshold: 50, fraction: 0.5 });
+    const niah = json.runs[0].effectiveLengths.find((row: { dataset: string }) => row.dataset === 'Zh.NIAH');
+    expect(niah.fixed.threshold).toBe(50);
+    expect(niah.relative.threshold).toBeCloseTo(0.5 * niah.levels[0].score, 9);
+    const bad = await runCli(['--home', home, 'report', '--effective-fraction', '2']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--effective-fraction');
   });
 });

@@ -230,6 +230,7 @@ describe('report --csv <folder> of every suite (built CLI)', () => {
         ...[
           'niah-errors-esm',
           'niah-errors-ssm',
+          'effective-length',
           'intervals-esm',
           'needle-overlap',
           'niah-by-overlap',

@@ -44,6 +44,12 @@ interface RunJson {
   niah: Record<string, Record<string, NiahJson>>;
   counting: Record<string, Record<string, { all: Tally }>>;
   overview: Record<string, number | null>;
+  effectiveLengths: Array<{
+    task: string;
+    language: string;
+    fixed: { length: number | null; interval: { lower: number | null; upper: number | null } | null };
+    relative: { threshold: number | null; length: number | null };
+  }>;
   medical: Record<
     string,
     Record<string, { precision?: number; recall?: number; f1?: number; tp?: number; accuracy?: number }>
@@ -108,9 +114,10 @@ describe.runIf(available)('viewer figures are the report’s (ten published mode
     expect(beyond).toBeGreaterThan(0);
   });
 
-  it("every Counting and medical-task figure of a run page is the report's (KG and Table: micro P/R/F1)", () => {
+  it("every Counting and medical-task figure and effective length of a run page is the report's (KG and Table: micro P/R/F1)", () => {
     const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
     let compared = 0;
+    let lengths = 0;
     try {
       const view = new ViewData(store, SUITES);
       for (const run of report.runs) {
@@ -145,12 +152,27 @@ describe.runIf(available)('viewer figures are the report’s (ten published mode
             } else expect(figure(dataset, `${prefix}: accuracy`), where).toBeCloseTo(cell.accuracy!, 9);
             compared++;
           }
+        // The effective lengths (RULER's with its interval, NoLiMa's), as the report gives them.
+        for (const row of run.effectiveLengths) {
+          const figures = page.groups.find((entry) => entry.group === `${row.task}-${row.language}`)!.figures;
+          const value = (start: string) => figures.find((item) => item.name.startsWith(start))?.value;
+          const where = `${run.label} ${row.task}-${row.language}`;
+          const ruler = 'Effective length, RULER (every level ≥ 85.6)';
+          expect(value(`${ruler}, tokens`), where).toBe(row.fixed.length ?? 0);
+          expect(value(`${ruler}, 95% interval lower`), where).toBe(row.fixed.interval!.lower ?? 0);
+          expect(value(`${ruler}, 95% interval upper`), where).toBe(row.fixed.interval!.upper ?? 0);
+          if (row.relative.threshold !== null)
+            expect(value('Effective length, NoLiMa'), where).toBe(row.relative.length ?? 0);
+          lengths++;
+        }
       }
     } finally {
       store.close();
     }
     console.log(`${compared} Counting and medical-task figures equal the report's.`);
     expect(compared).toBeGreaterThan(100);
+    // Ten models × nine datasets (no En.Counting was released).
+    expect(lengths).toBe(90);
   });
 
   it("the leaderboard's ESM row of every run is the report's ten-dataset overview, — where it has none", () => {

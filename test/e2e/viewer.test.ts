@@ -133,6 +133,20 @@ describe.skipIf(!existsSync(CHROMIUM))('medbench view in Chromium (built CLI)', 
 
     await page.getByRole('link', { name: 'baseline:extractive' }).click();
     const niahZh = page.locator('section[data-group="niah-zh"]');
+    // Each cell's interval is in its tooltip; one spanning 30 points or more is marked (a dashed border) and says so.
+    await niahZh.locator('td.cell').first().waitFor();
+    const cells = await niahZh
+      .locator('td.cell')
+      .evaluateAll((tds) =>
+        tds.map((td) => ({ wide: td.classList.contains('wide'), title: td.querySelector('a')?.title ?? '' })),
+      );
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells) {
+      if (!cell.title) continue; // nothing counted
+      const [, lower, upper] = /\[([\d.]+), ([\d.]+)\]/.exec(cell.title)!;
+      expect(cell.wide).toBe(Number(upper) - Number(lower) >= 30);
+      expect(cell.title.includes('points wide')).toBe(cell.wide);
+    }
     await niahZh.locator('a[data-cell="50|1000"]').click();
     await expect(page.locator('#sample-count').textContent()).resolves.toBe('4 of 60 samples');
     expect(page.url()).toContain('level=1000');

@@ -10,6 +10,7 @@ import { suiteNamed } from '../../compose/suites.js';
 import type { CommandOutput } from '../../core/command-output.js';
 import { MedbenchError } from '../../core/errors.js';
 import type { Suite, SuiteReportOptions } from '../../core/suite.js';
+import { NOLIMA_FRACTION, RULER_THRESHOLD } from '../../metrics/effective-length.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../metrics/uncertainty/index.js';
 import { limitedRuns, renderLimitedText, withLimitedSection } from '../../report/limited-runs.js';
 import { renderRanksText, withRanksSection } from '../../report/rank-table.js';
@@ -38,6 +39,10 @@ export interface ReportCommandOptions extends ReportTextOptions {
   bootstrapResamples?: number;
   /** Seed of the bootstrap intervals (`--seed`). */
   seed?: number;
+  /** RULER's threshold of the effective length (`--effective-threshold`, MedOdyssey). */
+  effectiveThreshold?: number;
+  /** NoLiMa's fraction of the effective length (`--effective-fraction`, MedOdyssey). */
+  effectiveFraction?: number;
   /** The suites the program knows. */
   suites: readonly Suite[];
 }
@@ -71,6 +76,17 @@ function intervalOptions(options: ReportCommandOptions): Pick<SuiteReportOptions
   };
 }
 
+/** The effective-length rules' settings when either is given (`--effective-threshold`, `--effective-fraction`). */
+function effectiveLengthOptions(options: ReportCommandOptions): Pick<SuiteReportOptions, 'effectiveLength'> {
+  if (options.effectiveThreshold === undefined && options.effectiveFraction === undefined) return {};
+  return {
+    effectiveLength: {
+      threshold: options.effectiveThreshold ?? RULER_THRESHOLD,
+      fraction: options.effectiveFraction ?? NOLIMA_FRACTION,
+    },
+  };
+}
+
 /** `medbench report`: tables on stdout, or --json, or a self-contained --html file. */
 export function reportCommand(options: ReportCommandOptions, output: CommandOutput): void {
   const store = new Store(storePathIn(resolveHome(options.home)), { readonly: true });
@@ -98,6 +114,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
       ...(options.metric ? { metrics: parseChoiceList('--metric', options.metric, suite.textMetrics!) } : {}),
       ...(options.base ? { base: options.base } : {}),
       ...intervalOptions(options),
+      ...effectiveLengthOptions(options),
     };
     const filter = {
       ...(options.run ? { runIds: options.run } : {}),

@@ -5,6 +5,7 @@ import { mergeCommand } from '../commands/merge.js';
 import { providersCommand } from '../commands/providers.js';
 import { reportCommand, textMetricChoices } from '../commands/report.js';
 import { viewCommand } from '../commands/view.js';
+import { addEffectiveLengthOptions } from './effective-length-options.js';
 import { addIntervalOptions } from './interval-options.js';
 import { action, integer, type ProgramContext } from './program-context.js';
 
@@ -60,7 +61,7 @@ export function defineTools(program: Command, context: ProgramContext): void {
       "text: split wider tables by columns (default: the terminal's width, 100 when not a terminal; 0: no limit)",
       integer('--width', { min: 0 }),
     );
-  addIntervalOptions(report).action(
+  addEffectiveLengthOptions(addIntervalOptions(report)).action(
     action((options) => reportCommand({ ...context.withHome(options), suites }, context.output)),
   );
 

@@ -9,6 +9,7 @@ import {
   niahTable,
   type Tally,
 } from './aggregate.js';
+import { effectiveLengthFigures } from './effective-length-figures.js';
 import { datasetName, METRIC_NAMES } from './medodyssey-labels.js';
 
 const MEDICAL = new Set(['kg', 'term', 'table', 'case']);
@@ -59,6 +60,9 @@ export function medodysseyFigures(rows: readonly ScoreRow[], run: RunRecord): Gr
       else if (score) figures.push({ name: `${name}: accuracy`, value: score.accuracy ?? null, unit: '%' });
     }
   }
+  // The effective length of the group's main ESM score (NIAH, Counting's main setting, the medical tasks).
+  const settingOfItsOwn = first.task === 'counting' && !isMainCountingSetting(first.params);
+  if (!settingOfItsOwn) figures.push(...effectiveLengthFigures(rows, window));
   return figures;
 }
 

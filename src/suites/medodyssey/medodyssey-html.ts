@@ -1,13 +1,14 @@
 import { escapeHtml } from '../../report/escape-html.js';
 import { intervalText } from '../../report/interval-text.js';
 import { renderGroupedBarChart } from '../../report/svg-bar-chart.js';
-import { renderHeatmap } from '../../report/svg-heatmap.js';
+import { heatmapUncertainty, renderHeatmap } from '../../report/svg-heatmap.js';
 import { renderLineChart } from '../../report/svg-line-chart.js';
 import { renderRadar } from '../../report/svg-radar.js';
 import type { NiahTable } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
 import { controlTables } from './control-tables.js';
+import { effectiveLengthReportTable } from './effective-length-text.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import { LANGUAGE_NAMES, MEDODYSSEY_METRICS, METRIC_NAMES, TYPE_NAMES } from './medodyssey-labels.js';
 import type { MedOdysseyReport, RunReport } from './medodyssey-report.js';
@@ -34,7 +35,8 @@ function niahHeatmap(run: RunReport, table: NiahTable, metric: string): string {
       table.levels.map((level) => {
         const cell = table.cells[depth]?.[level];
         if (!cell) return { value: null, label: cell === null ? '—' : NOT_RUN };
-        return { value: cell.counted ? cell.correct / cell.counted : null, label: fraction(cell) };
+        const value = cell.counted ? cell.correct / cell.counted : null;
+        return { value, label: fraction(cell), ...heatmapUncertainty(value, cell.interval) };
       }),
     ),
   });
@@ -280,6 +282,17 @@ function overviewSection(report: MedOdysseyReport): string[] {
   return body;
 }
 
+/** Each run's effective length per dataset under both rules, levels' scores and token lengths (the text report's table). */
+function effectiveLengthSection(report: MedOdysseyReport): string[] {
+  const table = effectiveLengthReportTable(report);
+  if (!table) return [];
+  return [
+    '<h2>Effective length (RULER and NoLiMa rules)</h2>',
+    `<p class="meta">${escapeHtml(table.title)}</p>`,
+    htmlTable(table.header, table.rows),
+  ];
+}
+
 /** A self-contained HTML report: tables, NIAH heatmaps (ESM and SSM) and counting bar charts. */
 export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
   const body: string[] = [
@@ -295,6 +308,7 @@ export function renderMedOdysseyHtml(report: MedOdysseyReport): string {
     ...levelCurveSections(report),
     ...ablationSection(report),
     ...errorSections(report),
+    ...effectiveLengthSection(report),
     ...overviewSection(report),
     ...controlTables(report).map(
       (table) => `<h2>${escapeHtml(table.title)}</h2>${htmlTable(table.header, table.rows)}`,

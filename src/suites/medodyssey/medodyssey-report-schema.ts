@@ -9,6 +9,7 @@ import {
 } from '../../report/report-schema.js';
 import type { CountingTable, MedicalScore, NiahErrorTable, NiahTable, Tally } from './aggregate.js';
 import { closedBookSchema, needleOverlapSchema } from './control-schema.js';
+import { effectiveLengthRowSchema, effectiveLengthSettingsSchema } from './effective-length-schema.js';
 import type { MedOdysseyReport, MissingOutputs } from './medodyssey-report.js';
 
 const tallySchema = schemaOf<Tally>()(
@@ -146,6 +147,9 @@ const runReportSchema = z.strictObject({
     .meta({ description: "The overview's 95% intervals, ×100; null where the score is." }),
   countingSettings: byKey(z.strictObject({ all: tallySchema, byType: byKey(tallySchema) })),
   niahErrors: byLanguageAndMetric(niahErrorTableSchema),
+  effectiveLengths: z.array(effectiveLengthRowSchema).meta({
+    description: "Each dataset's effective length under RULER's and NoLiMa's rules (docs/long-context.md).",
+  }),
 });
 
 /** The MedOdyssey report document (`medbench report --json` prints it with the sections every suite has). */
@@ -153,6 +157,7 @@ export const medodysseyReportSchema = schemaOf<MedOdysseyReport>()(
   z.strictObject({
     suite: z.literal('medodyssey'),
     generatedAt: generatedAtSchema,
+    effectiveLength: effectiveLengthSettingsSchema,
     runs: z.array(runReportSchema),
     closedBook: closedBookSchema,
     needleOverlap: needleOverlapSchema,

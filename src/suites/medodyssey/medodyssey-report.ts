@@ -18,6 +18,12 @@ import {
 } from './aggregate.js';
 import { type ClosedBookComparison, closedBookComparisons } from './closed-book-report.js';
 import { LANGUAGES } from './constants.js';
+import {
+  DEFAULT_EFFECTIVE_LENGTH,
+  type EffectiveLengthRow,
+  type EffectiveLengthSettings,
+  effectiveLengths,
+} from './effective-lengths.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import { type NeedleOverlapReport, needleOverlapReport } from './overlap-terciles.js';
 import { withTallyIntervals } from './tally-intervals.js';
@@ -75,11 +81,15 @@ export interface RunReport extends RunSummary {
   countingSettings: Record<string, { all: Tally; byType: Record<string, Tally> }>;
   /** NIAH errors per needle type and depth (Section 4.3's error analysis), per language and metric. */
   niahErrors: Record<string, Record<string, NiahErrorTable>>;
+  /** Each dataset's effective length under RULER's and NoLiMa's rules, its levels' scores and real token lengths. */
+  effectiveLengths: EffectiveLengthRow[];
 }
 
 export interface MedOdysseyReport {
   suite: 'medodyssey';
   generatedAt: string;
+  /** The effective-length rules' settings: RULER's fixed threshold and NoLiMa's fraction of the base score. */
+  effectiveLength: EffectiveLengthSettings;
   runs: RunReport[];
   /** Closed-book runs (`run --closed-book`), each beside the model's run with context; absent: none. */
   closedBook?: ClosedBookComparison[];
@@ -196,8 +206,9 @@ function runReport(
   run: RunRecord,
   results: readonly StoredResult[],
   label: string,
-  intervals: IntervalSettings | undefined,
+  options: { intervals?: IntervalSettings; effectiveLength: EffectiveLengthSettings },
 ): RunReport {
+  const { intervals } = options;
   const contextWindow = (run.model.contextWindow as number | null | undefined) ?? null;
   const { niah, counting, medical, rowsOf } = medodysseyTables(results, contextWindow, intervals);
   const medicalByLevel: RunReport['medicalByLevel'] = {};
@@ -241,21 +252,30 @@ function runReport(
       ? withTallyIntervals(countingBySetting(rowsOf('counting')), intervals)
       : countingBySetting(rowsOf('counting')),
     niahErrors: errors,
+    effectiveLengths: effectiveLengths({
+      rowsOf,
+      contextWindow,
+      settings: options.effectiveLength,
+      ...(intervals ? { intervals } : {}),
+    }),
   };
 }
 
 /** Aggregates stored runs into the report document (`medbench report --json`). */
 export function buildMedOdysseyReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
-  options: { intervals?: IntervalSettings } = {},
+  options: { intervals?: IntervalSettings; effectiveLength?: EffectiveLengthSettings } = {},
 ): MedOdysseyReport {
   const labels = displayLabels(runs);
   const closedBook = closedBookComparisons(runs, labels, options.intervals);
   const needleOverlap = needleOverlapReport(runs, labels, options.intervals);
+  const effectiveLength = options.effectiveLength ?? DEFAULT_EFFECTIVE_LENGTH;
+  const settings = { ...(options.intervals ? { intervals: options.intervals } : {}), effectiveLength };
   return {
     suite: 'medodyssey',
     generatedAt: new Date().toISOString(),
-    runs: runs.map(({ run, results }) => runReport(run, results, labels.get(run.id)!, options.intervals)),
+    effectiveLength,
+    runs: runs.map(({ run, results }) => runReport(run, results, labels.get(run.id)!, settings)),
     ...(closedBook.length > 0 ? { closedBook } : {}),
     ...(needleOverlap ? { needleOverlap } : {}),
   };

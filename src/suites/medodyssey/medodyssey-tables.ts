@@ -1,6 +1,7 @@
 import type { ReportTable } from '../../core/suite.js';
 import { LANGUAGES } from './constants.js';
 import { controlTables } from './control-tables.js';
+import { effectiveLengthReportTable } from './effective-length-text.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import type { MedOdysseyReport } from './medodyssey-report.js';
@@ -37,6 +38,7 @@ export function medodysseyReportTables(
     tables.push(byLevel && { name, title, ...byLevel });
   }
   for (const metric of metrics) tables.push(niahErrorTable(report, metric));
+  tables.push(effectiveLengthReportTable(report));
   tables.push(intervalsReportTable(report), ...controlTables(report));
   return tables.filter((table) => table !== undefined).map(tableOf);
 }

@@ -3,6 +3,7 @@ import type { CountingTable, NiahTable, Tally } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
 import { controlTables } from './control-tables.js';
+import { effectiveLengthReportTable } from './effective-length-text.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import {
   COUNTING_SETTINGS,
@@ -385,6 +386,8 @@ export function renderMedOdysseyText(
     const errors = errorAnalysisText(report, metric);
     if (errors) sections.push(errors);
   }
+  const effective = effectiveLengthReportTable(report);
+  if (effective) sections.push(renderReportTable(effective));
   const intervals = intervalsReportTable(report);
   if (intervals) sections.push(renderReportTable(intervals));
   sections.push(...controlTables(report).map(renderReportTable));

@@ -98,7 +98,8 @@ export const medodysseySuite: Suite<MedOdysseyReport> = withEpochs({
   primaryMetric: 'esm',
   counts: (row, run) => countedInTables(row, (run.model.contextWindow as number | null | undefined) ?? null),
   reportSchema: medodysseyReportSchema,
-  report: (runs, options) => buildMedOdysseyReport(runs, { intervals: options.intervals }),
+  report: (runs, options) =>
+    buildMedOdysseyReport(runs, { intervals: options.intervals, effectiveLength: options.effectiveLength }),
   renderText: (report, options) => renderMedOdysseyText(report, options.metrics),
   tables: (report, options) => medodysseyReportTables(report, options.metrics),
   renderHtml: renderMedOdysseyHtml,

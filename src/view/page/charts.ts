@@ -1,4 +1,4 @@
-import { seriesColour, textOn, viridis } from '../../report/color-scale.js';
+import { seriesColour, textOn, viridis, WIDE_INTERVAL } from '../../report/color-scale.js';
 import type { Grid, Interval } from '../shared/view-types.js';
 import { el, fraction, href, svg } from './dom.js';
 import { legendKey, markerOf, seriesStyle } from './series-style.js';
@@ -22,7 +22,7 @@ export function heatmap(runId: string, group: string, grid: Grid): HTMLElement {
       'table',
       { class: 'heatmap', 'aria-label': `${group} ${grid.metric} by ${rows.name} and ${columns.name}` },
       el('caption', {
-        text: `${grid.metric.toUpperCase()} (%) by ${rows.name} × ${columns.name}, 95% bootstrap interval`,
+        text: `${grid.metric.toUpperCase()} (%) by ${rows.name} × ${columns.name}, 95% bootstrap interval; dashed border: interval ≥ ${100 * WIDE_INTERVAL} points wide`,
       }),
       el(
         'thead',
@@ -45,11 +45,13 @@ export function heatmap(runId: string, group: string, grid: Grid): HTMLElement {
             columns.values.map((column) => {
               const cell = grid.cells[`${row}|${column}`];
               if (!cell) return el('td', { class: 'cell', text: '—', title: 'Nothing counted here' });
-              // The text takes the colour that stays readable on the cell's fill (WCAG AA).
+              // The text takes the colour that stays readable on the cell's fill (WCAG AA); a wide
+              // interval (n = 20 a cell in NIAH) is marked by a dashed border and said in the tooltip.
+              const wide = cell.n > 0 && cell.upper - cell.lower >= WIDE_INTERVAL;
               return el(
                 'td',
                 {
-                  class: 'cell',
+                  class: wide ? 'cell wide' : 'cell',
                   style: { background: viridis(cell.estimate), color: textOn(cell.estimate) },
                 },
                 el(
@@ -62,7 +64,9 @@ export function heatmap(runId: string, group: string, grid: Grid): HTMLElement {
                       [rows.param]: row,
                     }),
                     'data-cell': `${row}|${column}`,
-                    title: estimateText(cell),
+                    title: wide
+                      ? `${estimateText(cell)}; 95% interval ≥ ${100 * WIDE_INTERVAL} points wide`
+                      : estimateText(cell),
                   },
                   fraction(cell.estimate),
                   el('span', { class: 'ci', text: `[${fraction(cell.lower)}, ${fraction(cell.upper)}]` }),
