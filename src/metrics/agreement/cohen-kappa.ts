@@ -1,4 +1,10 @@
-import { additiveBootstrap, type ClusterOptions, groupByUnit, type Interval } from '../uncertainty/index.js';
+import {
+  additiveBootstrap,
+  type ClusterOptions,
+  groupByUnit,
+  type Interval,
+  totalsOf,
+} from '../uncertainty/index.js';
 
 /** A grade one rater gave one item: a label, an ordinal score, a yes/no. */
 export type Category = string | number | boolean;
@@ -128,13 +134,7 @@ export function cohenKappa(
     },
   );
   const weightMatrix = kappaWeightMatrix(k, weights);
-  const parts = kappaParts(
-    unitTables.reduce(
-      (total, table) => total.map((count, cell) => count + table[cell]!),
-      new Float64Array(k * k),
-    ),
-    weightMatrix,
-  );
+  const parts = kappaParts(unitTables.length > 0 ? totalsOf(unitTables) : [], weightMatrix);
   const interval = Number.isNaN(parts.kappa)
     ? additiveBootstrap([], () => Number.NaN, options)
     : additiveBootstrap(
