@@ -123,6 +123,17 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
+  it('judge-human agreement statistics (metrics/agreement/) are browser-safe too: their own files and the shared statistics', () => {
+    const violations = sourceFiles(join(SOURCE, 'metrics', 'agreement')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'([^']+)'/g)]
+        .map((match) => match[1]!)
+        .filter((target) => !/^\.\/[a-z-]+\.js$/.test(target) && target !== '../uncertainty/index.js')
+        .map((target) => `${relative(SOURCE, file)} → ${target}`),
+    );
+    expect(sourceFiles(join(SOURCE, 'metrics', 'agreement')).length).toBeGreaterThan(3);
+    expect(violations).toEqual([]);
+  });
+
   it('no import cycles (dynamic imports included)', () => {
     const graph = new Map(
       sourceFiles(SOURCE).map((file) => {
