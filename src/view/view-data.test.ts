@@ -88,6 +88,13 @@ describe('leaderboard ranks', () => {
         expect(100 * entry.average).toBeCloseTo((level1! + level2!) / 2, 8);
       }
       expect(view.ranks('clue', 'primary')).toBeUndefined();
+      // The "Every metric" leaderboard has its rank intervals too: 59.375 against 29.6875.
+      expect(
+        view.ranks('clue', 'metrics')!.entries.map((entry) => [entry.runId, 100 * entry.average]),
+      ).toEqual([
+        ['full', expect.closeTo(59.375, 8)],
+        ['half', expect.closeTo(29.6875, 8)],
+      ]);
     } finally {
       store.close();
     }
