@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../report/escape-html.js';
+import { htmlCell, plainCell } from '../../report/interval-cell.js';
 import { intervalText } from '../../report/interval-text.js';
 import { renderGroupedBarChart } from '../../report/svg-bar-chart.js';
 import { renderHeatmap } from '../../report/svg-heatmap.js';
@@ -33,7 +34,7 @@ function niahHeatmap(run: RunReport, table: NiahTable, metric: string): string {
       table.levels.map((level) => {
         const cell = table.cells[depth]?.[level];
         if (!cell) return { value: null, label: cell === null ? '—' : NOT_RUN };
-        return { value: cell.counted ? cell.correct / cell.counted : null, label: fraction(cell) };
+        return { value: cell.counted ? cell.correct / cell.counted : null, label: plainCell(fraction(cell)) };
       }),
     ),
   });
@@ -41,7 +42,7 @@ function niahHeatmap(run: RunReport, table: NiahTable, metric: string): string {
 
 function htmlTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   return `<table><thead><tr>${header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .map((row) => `<tr>${row.map((cell) => `<td>${htmlCell(cell)}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
 
@@ -208,8 +209,8 @@ function ablationSection(report: MedOdysseyReport): string[] {
           series.map((item) => accuracy(item.entry.all)),
         ],
         labels: [
-          ...COUNTING_TYPES.map((type) => series.map((item) => fraction(item.entry.byType[type]))),
-          series.map((item) => fraction(item.entry.all)),
+          ...COUNTING_TYPES.map((type) => series.map((item) => plainCell(fraction(item.entry.byType[type])))),
+          series.map((item) => plainCell(fraction(item.entry.all))),
         ],
         maximum: 100,
         valueLabel: (value) => value.toFixed(0),

@@ -1,3 +1,4 @@
+import { cellWithInterval, tallyCell } from '../../report/interval-cell.js';
 import { renderReportTable } from '../../report/text-table.js';
 import type { CountingTable, NiahTable, Tally } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
@@ -14,8 +15,9 @@ import {
 } from './medodyssey-labels.js';
 import type { MedOdysseyReport, RunReport } from './medodyssey-report.js';
 
+/** `12/20`, and under it (in a report with intervals) the 95% interval of the fraction correct. */
 export const fraction = (tally: Tally | null | undefined) =>
-  tally ? `${tally.correct}/${tally.counted}` : '—';
+  tally ? tallyCell(`${tally.correct}/${tally.counted}`, tally) : '—';
 export const percent = (tally: Tally) =>
   tally.counted === 0 ? '—' : `${((100 * tally.correct) / tally.counted).toFixed(1)}%`;
 
@@ -40,7 +42,9 @@ export function niahTextRows(report: MedOdysseyReport, language: string, metric:
   const rows: string[][] = [];
   for (const { run, table } of tables) {
     depths.forEach((depth, index) => {
-      const cells = levels.map((level) => shown(table.cells[depth]?.[level], (cell) => String(cell.correct)));
+      const cells = levels.map((level) =>
+        shown(table.cells[depth]?.[level], (cell) => tallyCell(String(cell.correct), cell)),
+      );
       rows.push([index === 0 ? run.label : '', `${depth}%`, ...cells, shown(table.byDepth[depth], fraction)]);
     });
     rows.push([
@@ -96,7 +100,9 @@ export function countingReportTable(report: MedOdysseyReport, metric: string) {
     for (const language of LANGUAGES) {
       const table = run.counting[language]?.[metric];
       cells.push(
-        ...COUNTING_TYPES.map((type) => (table ? String(table.byType[type]?.correct ?? 0) : '—')),
+        ...COUNTING_TYPES.map((type) =>
+          table ? tallyCell(String(table.byType[type]?.correct ?? 0), table.byType[type]) : '—',
+        ),
         fraction(table?.all),
       );
     }
@@ -137,12 +143,9 @@ export function medicalTableRows(
     const cells = [run.label];
     for (const { task, language, name } of MEDICAL_DATASETS) {
       const score = run.medical[`${task}-${language}`]?.[metric];
-      const shown = (value: number | undefined) => (score ? two(value) : '—');
-      cells.push(
-        ...(prf(task)
-          ? [shown(score?.precision), shown(score?.recall), shown(score?.f1)]
-          : [shown(score?.accuracy)]),
-      );
+      const shown = (key: 'precision' | 'recall' | 'f1' | 'accuracy') =>
+        score ? cellWithInterval(two(score[key]), score.intervals?.[key]) : '—';
+      cells.push(...(prf(task) ? [shown('precision'), shown('recall'), shown('f1')] : [shown('accuracy')]));
       if (score?.own) {
         const values = (cell: typeof score.own) =>
           prf(task) ? `${two(cell.precision)} / ${two(cell.recall)} / ${two(cell.f1)}` : two(cell.accuracy);
