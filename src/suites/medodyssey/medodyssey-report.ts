@@ -17,6 +17,12 @@ import {
   type Tally,
 } from './aggregate.js';
 import { LANGUAGES } from './constants.js';
+import {
+  type ByLevelIntervals,
+  byLevelIntervals,
+  type NiahErrorIntervals,
+  niahErrorIntervals,
+} from './level-and-error-intervals.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import { withTallyIntervals } from './tally-intervals.js';
 
@@ -58,6 +64,9 @@ export interface RunReport extends RunSummary {
   medicalByLevel: Record<string, Record<string, number>>;
   /** Figure A4: the same with SSM (accuracy, ×100). */
   medicalByLevelSsm: Record<string, Record<string, number>>;
+  /** Figures 5 and A4's 95% intervals (×100), present when the report computes intervals. */
+  medicalByLevelIntervals?: ByLevelIntervals;
+  medicalByLevelSsmIntervals?: ByLevelIntervals;
   /**
    * Figure 2: each of the ten datasets' main ESM score ×100, or null when not run. NIAH and
    * Counting: accuracy (NIAH over the levels within the window); KG and Table: micro F1;
@@ -73,6 +82,8 @@ export interface RunReport extends RunSummary {
   countingSettings: Record<string, { all: Tally; byType: Record<string, Tally> }>;
   /** NIAH errors per needle type and depth (Section 4.3's error analysis), per language and metric. */
   niahErrors: Record<string, Record<string, NiahErrorTable>>;
+  /** The error analysis's 95% intervals of the share wrong (×100, by needle), present when the report computes intervals. */
+  niahErrorIntervals?: Record<string, Record<string, NiahErrorIntervals>>;
 }
 
 export interface MedOdysseyReport {
@@ -235,6 +246,13 @@ function runReport(
       ? withTallyIntervals(countingBySetting(rowsOf('counting')), intervals)
       : countingBySetting(rowsOf('counting')),
     niahErrors: errors,
+    ...(intervals
+      ? {
+          medicalByLevelIntervals: byLevelIntervals(rowsOf, 'esm', intervals),
+          medicalByLevelSsmIntervals: byLevelIntervals(rowsOf, 'ssm', intervals),
+          niahErrorIntervals: niahErrorIntervals(rowsOf('niah'), contextWindow, intervals),
+        }
+      : {}),
   };
 }
 

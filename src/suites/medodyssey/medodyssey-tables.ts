@@ -1,5 +1,6 @@
 import type { ReportTable } from '../../core/suite.js';
 import { LANGUAGES } from './constants.js';
+import { medicalByLevelTable } from './medical-by-level-text.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import type { MedOdysseyReport } from './medodyssey-report.js';
@@ -7,7 +8,6 @@ import {
   ablationTable,
   BY_LEVEL_TABLES,
   countingReportTable,
-  medicalByLevelTable,
   medicalTableRows,
   niahErrorTable,
   niahReportTable,

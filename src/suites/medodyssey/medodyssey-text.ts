@@ -1,8 +1,11 @@
+import type { ReportInterval } from '../../metrics/uncertainty/index.js';
 import { cellWithInterval, tallyCell } from '../../report/interval-cell.js';
+import { intervalText } from '../../report/interval-text.js';
 import { renderReportTable } from '../../report/text-table.js';
 import type { CountingTable, NiahTable, Tally } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
+import { medicalByLevelTable } from './medical-by-level-text.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import {
   COUNTING_SETTINGS,
@@ -148,7 +151,9 @@ export function medicalTableRows(
       cells.push(...(prf(task) ? [shown('precision'), shown('recall'), shown('f1')] : [shown('accuracy')]));
       if (score?.own) {
         const values = (cell: typeof score.own) =>
-          prf(task) ? `${two(cell.precision)} / ${two(cell.recall)} / ${two(cell.f1)}` : two(cell.accuracy);
+          (prf(task) ? (['precision', 'recall', 'f1'] as const) : (['accuracy'] as const))
+            .map((key) => intervalText(cell[key], cell.intervals?.[key], 2))
+            .join(' / ');
         ownNotes.push(
           `${run.label} ${name}: ${values(score)} by the published scorer's rules (compat, shown above); ${values(score.own)} by medbench's own rules.`,
         );
@@ -238,35 +243,6 @@ function ablationText(report: MedOdysseyReport): string | undefined {
   return `${renderReportTable(table)}${table.gaps.length > 0 ? `\n${table.gaps.join('\n')}` : ''}`;
 }
 
-type ByLevelKey = 'medicalByLevel' | 'medicalByLevelSsm';
-
-/** Figure 5 (ESM) or A4 (SSM) as a table: a row per model and medical dataset, a column per level. */
-export function medicalByLevelTable(
-  report: MedOdysseyReport,
-  key: ByLevelKey,
-): { header: string[]; rows: string[][] } | undefined {
-  const runs = report.runs.filter((run) => Object.keys(run[key]).length > 0);
-  if (runs.length === 0) return undefined;
-  const levels = [
-    ...new Set(
-      runs.flatMap((run) => Object.values(run[key]).flatMap((byLevel) => Object.keys(byLevel).map(Number))),
-    ),
-  ].sort((a, b) => a - b);
-  const rows = runs.flatMap((run) =>
-    MEDICAL_DATASETS.filter(({ task, language }) => run[key][`${task}-${language}`]).map(
-      ({ task, language, name }) => {
-        const byLevel = run[key][`${task}-${language}`]!;
-        return [
-          run.label,
-          name,
-          ...levels.map((level) => (byLevel[level] === undefined ? '—' : byLevel[level]!.toFixed(2))),
-        ];
-      },
-    ),
-  );
-  return { header: ['Model', 'Dataset', ...levels.map(levelName)], rows };
-}
-
 /** NIAH error analysis rows: per run and language, errors by needle type and depth. */
 export function niahErrorRows(report: MedOdysseyReport, metric: string) {
   const depths = [
@@ -282,17 +258,18 @@ export function niahErrorRows(report: MedOdysseyReport, metric: string) {
     for (const language of LANGUAGES) {
       const table = run.niahErrors[language]?.[metric];
       if (!table) continue;
-      const of = (entry: { errors: number; counted: number } | undefined) =>
-        entry ? `${entry.errors}/${entry.counted}` : '—';
+      const ci = run.niahErrorIntervals?.[language]?.[metric];
+      const of = (entry: { errors: number; counted: number } | undefined, interval?: ReportInterval) =>
+        entry ? cellWithInterval(`${entry.errors}/${entry.counted}`, interval, { unit: '%' }) : '—';
       totals.general += table.byNeedleType.general?.errors ?? 0;
       totals.med += table.byNeedleType.med?.errors ?? 0;
       rows.push([
         run.label,
         datasetName(language, 'niah'),
-        `${table.errors}/${table.counted}`,
-        of(table.byNeedleType.general),
-        of(table.byNeedleType.med),
-        ...depths.map((depth) => of(table.byDepth[depth])),
+        of(table, ci?.errors),
+        of(table.byNeedleType.general, ci?.byNeedleType.general),
+        of(table.byNeedleType.med, ci?.byNeedleType.med),
+        ...depths.map((depth) => of(table.byDepth[depth], ci?.byDepth[depth])),
         String(table.badFormat),
         String(table.tooLong),
       ]);
