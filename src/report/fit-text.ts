@@ -82,12 +82,15 @@ function splitTable(lines: readonly string[], spans: readonly Span[], width: num
   }
   return parts.flatMap((part, index) => [
     ...(index > 0 ? [''] : []),
-    ...cells.map((chars) =>
-      [chars.slice(0, labelWidth), ...part.map((span) => chars.slice(span.start, span.end))]
-        .map((cell) => cell.join(''))
-        .join('  ')
-        .trimEnd(),
-    ),
+    ...cells
+      .map((chars) =>
+        [chars.slice(0, labelWidth), ...part.map((span) => chars.slice(span.start, span.end))]
+          .map((cell) => cell.join(''))
+          .join('  ')
+          .trimEnd(),
+      )
+      // A row's line of intervals with none in this part's columns: left out, not a blank line.
+      .filter((line) => line !== ''),
   ]);
 }
 

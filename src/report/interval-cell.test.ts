@@ -43,6 +43,8 @@ describe('a score cell with its 95% interval', () => {
           'gpt',
           ...['10.00', '20.00', '30.00'].map((cell) => cellWithInterval(cell, { lower: 5, upper: 15 })),
         ],
+        // Its interval only in the second part: no blank line in the first.
+        ['one', '—', '—', cellWithInterval('40.00', { lower: 30, upper: 50 })],
       ],
     );
     expect(fitTextToWidth(wide, 30).split('\n')).toEqual([
@@ -50,11 +52,14 @@ describe('a score cell with its 95% interval', () => {
       '-----  ----------  ----------',
       'gpt         10.00       20.00',
       '       [5.0–15.0]  [5.0–15.0]',
+      'one             —           —',
       '',
-      'Model           C',
-      '-----  ----------',
-      'gpt         30.00',
-      '       [5.0–15.0]',
+      'Model            C',
+      '-----  -----------',
+      'gpt          30.00',
+      '        [5.0–15.0]',
+      'one          40.00',
+      '       [30.0–50.0]',
     ]);
   });
 });

@@ -172,6 +172,8 @@ export function countingAblation(report: MedOdysseyReport): {
 } {
   const byModel = new Map<string, Record<string, { all: Tally; byType: Record<string, Tally> }>>();
   const merge = (into: Tally, tally: Tally) => {
+    // One run's tally keeps its interval; runs of one label merged have none (their units are apart).
+    into.interval = into.counted === 0 ? tally.interval : undefined;
     into.correct += tally.correct;
     into.counted += tally.counted;
   };
