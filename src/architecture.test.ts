@@ -92,19 +92,31 @@ describe('architecture', () => {
   it('the viewer page and the server share their rules, and the page reaches nothing else', () => {
     // view/shared: pure rules (filters, comparisons, file keys), read by both; imports only core types.
     // view/page: the browser bundle; besides shared it may use core types and the report's colour scale.
-    // Both may use the shared statistics (metrics/uncertainty/: pure, checked browser-safe below).
+    // Both may use the shared statistics (metrics/uncertainty/: pure, checked browser-safe below)
+    // and the epochs' reduction the report applies (metrics/epoch-results.js: core and statistics only).
     const STATISTICS = 'metrics/uncertainty/';
-    const PAGE_MAY_IMPORT = ['view/shared/', 'view/page/', 'core/', 'report/color-scale.js', STATISTICS];
+    const EPOCHS = 'metrics/epoch-results.js';
+    const PAGE_MAY_IMPORT = [
+      'view/shared/',
+      'view/page/',
+      'core/',
+      'report/color-scale.js',
+      STATISTICS,
+      EPOCHS,
+    ];
     const violations: string[] = [];
     for (const folder of ['shared', 'page'] as const)
       for (const file of sourceFiles(join(SOURCE, 'view', folder))) {
-        const allowed = folder === 'shared' ? ['view/shared/', 'core/', STATISTICS] : PAGE_MAY_IMPORT;
+        const allowed = folder === 'shared' ? ['view/shared/', 'core/', STATISTICS, EPOCHS] : PAGE_MAY_IMPORT;
         const text = readFileSync(file, 'utf8');
         const packages = [...text.matchAll(/from '([^.'][^']*)'/g)].map((match) => match[1]!);
         for (const target of [...importsOf(file), ...packages])
           if (!allowed.some((prefix) => target.startsWith(prefix)))
             violations.push(`${relative(SOURCE, file)} → ${target}`);
       }
+    for (const target of importsOf(join(SOURCE, EPOCHS.replace(/\.js$/, '.ts'))))
+      if (!['core/', STATISTICS].some((prefix) => target.startsWith(prefix)))
+        violations.push(`${EPOCHS} → ${target}`);
     // The server reaches the shared rules, never the page.
     for (const file of sourceFiles(join(SOURCE, 'view')).filter((path) => !path.includes('/page/')))
       for (const target of importsOf(file))

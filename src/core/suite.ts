@@ -23,6 +23,8 @@ export interface Leaderboard {
     imported: boolean;
     samples: number;
     values: Record<string, Record<string, number | null>>;
+    /** The values' 95% intervals, where the suite gives them (variant → column → bounds, in the values' scale). */
+    intervals?: Record<string, Record<string, { lower: number; upper: number } | null>>;
   }>;
 }
 

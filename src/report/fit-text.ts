@@ -52,7 +52,15 @@ function labelColumns(rows: readonly string[][], spans: readonly Span[]): number
       measuring = 0;
     } else measuring++;
   }
-  const grouped = column(spans[0]!).some((cell) => cell === '');
+  // Blank under a group: a row's first cell, not the line of intervals under a row (`[84.0–90.2]`).
+  const intervalLine = (chars: readonly string[]) =>
+    spans.every((span, index) => {
+      const cell = chars.slice(span.start, span.end).join('').trim();
+      return index === 0 ? cell === '' : cell === '' || /^\[.*\]$/.test(cell);
+    });
+  const grouped = rows.some(
+    (chars) => !intervalLine(chars) && chars.slice(spans[0]!.start, spans[0]!.end).join('').trim() === '',
+  );
   return Math.max(labels, grouped ? 2 : 1);
 }
 
@@ -74,12 +82,15 @@ function splitTable(lines: readonly string[], spans: readonly Span[], width: num
   }
   return parts.flatMap((part, index) => [
     ...(index > 0 ? [''] : []),
-    ...cells.map((chars) =>
-      [chars.slice(0, labelWidth), ...part.map((span) => chars.slice(span.start, span.end))]
-        .map((cell) => cell.join(''))
-        .join('  ')
-        .trimEnd(),
-    ),
+    ...cells
+      .map((chars) =>
+        [chars.slice(0, labelWidth), ...part.map((span) => chars.slice(span.start, span.end))]
+          .map((cell) => cell.join(''))
+          .join('  ')
+          .trimEnd(),
+      )
+      // A row's line of intervals with none in this part's columns: left out, not a blank line.
+      .filter((line) => line !== ''),
   ]);
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { testListRow } from '../../test/support/list-row.js';
 import { testRun } from '../../test/support/test-run.js';
 import type { SuiteGrid } from '../core/suite.js';
 import { summariseGroup } from './group-summary.js';
@@ -7,19 +8,7 @@ import type { ListRow } from './shared/view-types.js';
 
 /** A result of a toy task over two numeric params of its own, `rounds` and `width`. */
 function row(id: string, params: Record<string, unknown>, accuracy: number): ListRow {
-  return {
-    id,
-    task: 'toy',
-    group: 'toy',
-    params,
-    status: 'ok',
-    scores: { accuracy },
-    counted: true,
-    unit: null,
-    promptChars: 1,
-    promptTokens: 1,
-    cost: null,
-  };
+  return testListRow({ id, task: 'toy', params, scores: { accuracy } });
 }
 
 const rows = [

@@ -88,6 +88,22 @@ describe('leaderboard ranks', () => {
         expect(100 * entry.average).toBeCloseTo((level1! + level2!) / 2, 8);
       }
       expect(view.ranks('clue', 'primary')).toBeUndefined();
+      // The leaderboard's level scores carry their 95% intervals (the report's, ×100 as the values).
+      const full = board.rows.find((row) => row.runId === 'full')!;
+      const level1 = full.intervals!.levels!.level1!;
+      expect(level1.lower).toBeLessThan(full.values.levels!.level1!);
+      expect(level1.upper).toBeGreaterThan(full.values.levels!.level1!);
+      expect(full.intervals!.metrics!['mednli accuracy']).toMatchObject({
+        lower: expect.closeTo(30.06, 2),
+        upper: expect.closeTo(95.44, 2),
+      });
+      // The "Every metric" leaderboard has its rank intervals too: 59.375 against 29.6875.
+      expect(
+        view.ranks('clue', 'metrics')!.entries.map((entry) => [entry.runId, 100 * entry.average]),
+      ).toEqual([
+        ['full', expect.closeTo(59.375, 8)],
+        ['half', expect.closeTo(29.6875, 8)],
+      ]);
     } finally {
       store.close();
     }

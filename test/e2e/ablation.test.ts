@@ -44,13 +44,13 @@ describe('the context-setting ablation of Figure 6 (built CLI)', () => {
       ]);
       expect(run.code).toBe(0);
     }
-    const text = (await runCli(['--home', home, 'report', '--metric', 'esm'])).stdout;
+    const text = (await runCli(['--home', home, 'report', '--metric', 'esm', '--width', '0'])).stdout;
     expect(text).toMatch(
       /Counting — ESM by context setting and type \(Figure 6\)\nModel\s+Setting\s+Rep\.\s+Inc\.\s+Shuf\.\s+Cor\.\s+All\n/,
     );
-    // 2 languages × 2 levels per type and setting, 16 in all.
+    // 2 languages × 2 levels per type and setting, 16 in all; each row's 95% intervals on the line under it.
     expect(text).toMatch(
-      /baseline:extractive\s+medical MIC(\s+\d\/4){4}\s+\d+\/16\n\s+generic MIC(\s+\d\/4){4}\s+\d+\/16\n\s+medical per-model maximum(\s+\d\/4){4}\s+\d+\/16\n/,
+      /baseline:extractive\s+medical MIC(\s+\d\/4){4}\s+\d+\/16\n(\s+\[[\d.]+–[\d.]+%\]){5}\n\s+generic MIC(\s+\d\/4){4}\s+\d+\/16\n(\s+\[[\d.]+–[\d.]+%\]){5}\n\s+medical per-model maximum(\s+\d\/4){4}\s+\d+\/16\n/,
     );
     expect(text).not.toContain('no outputs here');
   });

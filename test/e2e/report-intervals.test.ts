@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, temporaryHome } from './cli.js';
 
@@ -39,7 +40,14 @@ describe('report: every score with its 95% interval (built CLI)', () => {
     });
   });
 
-  it('are additions: the text with them is the text without them plus one table (and the leaderboards with rank intervals), every score as printed', async () => {
+  it('sit under every score cell (text: a second aligned line; HTML: a second line of the cell), the rest as --no-intervals prints it', async () => {
+    // An interval line: only `[lower–upper]` cells; spacing aside, the other lines are the plain report's.
+    const intervalLine = /^\s*(?:\[[^\]]*\]\s*)+$/;
+    const squeeze = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => line.replace(/-{2,}/g, '--').replace(/ {2,}/g, '  ').trimEnd())
+        .join('\n');
     for (const suite of ['medodyssey', 'medeureka']) {
       const withIntervals = await report('--suite', suite, '--width', '0');
       const without = await report('--suite', suite, '--width', '0', '--no-intervals');
@@ -61,11 +69,38 @@ describe('report: every score with its 95% interval (built CLI)', () => {
       expect(ranks, suite).toHaveLength(suite === 'medeureka' ? 2 : 0);
       const added = tables.filter((table) => table.includes('95% interval') || ranks.includes(table));
       expect(added.length, suite).toBe(1 + ranks.length);
-      expect(tables.filter((table) => !added.includes(table)).join('\n\n'), suite).toBe(without.trimEnd());
+      const kept = tables.filter((table) => !added.includes(table)).join('\n\n');
+      const lines = kept.split('\n');
+      expect(lines.filter((line) => intervalLine.test(line)).length, suite).toBeGreaterThanOrEqual(10);
+      expect(squeeze(lines.filter((line) => !intervalLine.test(line)).join('\n')), suite).toBe(
+        squeeze(without.trimEnd()),
+      );
       expect(without).not.toContain('95% interval');
+      expect(without).not.toMatch(/\[\d+\.\d–/);
     }
+    const text = await report('--width', '0', '--table', 'Figure 5');
+    // Zh.Term at 1k: 7 of 10 right, Wilson [39.7, 89.2]; the NIAH error analysis by needle type, by needle.
+    expect(text).toMatch(/Zh\.Term +70\.00 +70\.00 +70\.00\n +\[39\.7–89\.2\]/);
+    const errors = await report('--width', '0', '--table', 'NIAH errors — ESM');
+    expect(errors).toMatch(/60\/60 +30\/30 +30\/30[^\n]*\n +\[51\.0–100\.0%\] +\[34\.2–100\.0%\]/);
     const json = await report('--json', '--no-intervals');
-    expect(json).not.toMatch(/"intervals?"|overviewIntervals/);
+    expect(json).not.toMatch(/"intervals?"|overviewIntervals|Intervals"/);
+  });
+
+  it('--json and --html carry the intervals the tables had none of: Figures 5/A4, the NIAH error analysis', async () => {
+    const run = JSON.parse(await report('--json')).runs[0];
+    expect(run.medicalByLevelIntervals['term-zh']['1000']).toMatchObject({
+      method: 'wilson',
+      lower: expect.closeTo(39.68, 1),
+      upper: expect.closeTo(89.22, 1),
+      units: 10,
+    });
+    expect(run.niahErrorIntervals.en.esm.byNeedleType.med).toMatchObject({ method: 'wilson', units: 2 });
+    expect(run.medicalByLevelSsmIntervals['case-zh']).toBeDefined();
+    const page = join(home, 'intervals.html');
+    await report('--html', page);
+    const html = readFileSync(page, 'utf8');
+    expect(html).toContain('<td>70.00<br><span class="ci">[52.1–83.3]</span></td>');
   });
 
   it('--no-intervals with a bootstrap setting is a usage error', async () => {

@@ -132,6 +132,9 @@ describe.skipIf(!existsSync(CHROMIUM))(
         ['half', '2', '27.92', ''],
         ['clue-run', '—', '—', ''],
       ]);
+      // Each level score with its 95% interval under it (the report's, resampled per dataset).
+      const level1 = page.locator('#leaderboard tbody tr').first().locator('td[data-column="level1"] .ci');
+      expect(await level1.textContent()).toMatch(/^\[\d+\.\d–\d+\.\d\]$/);
       await page.close();
     }, 60_000);
   },

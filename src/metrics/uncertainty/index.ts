@@ -10,6 +10,7 @@ export {
   resampledUnits,
   totalsOf,
 } from './cluster-bootstrap.js';
+export { endOfRangeInterval } from './end-of-range.js';
 export { formatInterval, scaleInterval } from './format-interval.js';
 export {
   type BootstrapOptions,

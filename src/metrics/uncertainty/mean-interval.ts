@@ -5,7 +5,8 @@ import {
   percentileInterval,
   totalsOf,
 } from './cluster-bootstrap.js';
-import type { BootstrapOptions, Interval } from './interval.js';
+import { endOfRangeInterval } from './end-of-range.js';
+import { type BootstrapOptions, type Interval, pointInterval } from './interval.js';
 import { wilsonInterval } from './wilson.js';
 
 export interface ClusterOptions extends BootstrapOptions {
@@ -24,33 +25,31 @@ function unitMeans(values: readonly number[], units: readonly string[] | undefin
   ]);
 }
 
-/** The sample mean with a cluster-bootstrap interval: units are resampled, the statistic is Σ value / count over the drawn rows. */
+/**
+ * The sample mean with a cluster-bootstrap interval: units are resampled, the statistic is
+ * Σ value / count over the drawn rows. Values all in [0, 1] whose units all score 0 (or all 1)
+ * get Wilson's 0 of U (U of U) instead of the collapsed [x, x] (`endOfRangeInterval`).
+ */
 export function bootstrapMean(values: readonly number[], options: ClusterOptions = {}): Interval {
-  return additiveBootstrap(unitMeans(values, options.units), (sums) => sums[0]! / sums[1]!, {
+  const interval = additiveBootstrap(unitMeans(values, options.units), (sums) => sums[0]! / sums[1]!, {
     ...options,
     n: values.length,
   });
+  return values.every((value) => value >= 0 && value <= 1) ? endOfRangeInterval(interval) : interval;
 }
 
 const isBinary = (values: readonly number[]) => values.every((value) => value === 0 || value === 1);
 
 /**
  * The interval a score's mean gets: Wilson for a plain proportion (0/1 scores of independent
- * samples: no units, or one value per unit), otherwise the cluster bootstrap of the mean —
- * except 0/1 scores all 0 or all 1 in clusters, where the bootstrap collapses to a point: Wilson
- * with the number of units as n.
+ * samples: no units, or one value per unit), otherwise the cluster bootstrap of the mean (with its
+ * rule for units all at 0 or all at 1: Wilson at the number of units, `endOfRangeInterval`).
  */
 export function meanInterval(values: readonly number[], options: ClusterOptions = {}): Interval {
   const independent = !options.units || new Set(options.units).size === options.units.length;
-  if (values.length > 0 && isBinary(values)) {
+  if (values.length > 0 && independent && isBinary(values)) {
     const ones = values.reduce<number>((sum, value) => sum + value, 0);
-    if (independent) return wilsonInterval(ones, values.length, options.level);
-    // All 0 or all 1 in clusters: the bootstrap has no spread to show. Wilson at the number of
-    // units (the effective sample size when a cluster's samples agree fully) does, conservatively.
-    if (ones === 0 || ones === values.length) {
-      const units = new Set(options.units).size;
-      return { ...wilsonInterval(ones === 0 ? 0 : units, units, options.level), n: values.length };
-    }
+    return wilsonInterval(ones, values.length, options.level);
   }
   return bootstrapMean(values, options);
 }
@@ -73,7 +72,10 @@ export function microScores(totals: Confusion): { precision: number; recall: num
 
 /**
  * Micro P/R/F1 with cluster-bootstrap intervals: tp, fp, fn are summed over the resampled rows
- * (all three from the same resamples). F1 = 2tp / (2tp + fp + fn).
+ * (all three from the same resamples). F1 = 2tp / (2tp + fp + fn). A score collapsed at 0 or 1
+ * (tp = 0 in every unit; no fp and fn at all) gets Wilson's 0 of U (U of U), `endOfRangeInterval`;
+ * a score whose denominator is 0 in the data (precision without any predicted item, recall without
+ * any gold one) is undefined, printed 0: method 'none', no interval.
  */
 export function bootstrapMicroScores(
   rows: readonly Confusion[],
@@ -113,5 +115,15 @@ export function bootstrapMicroScores(
         options,
       ).interval,
   );
-  return { precision: precision!, recall: recall!, f1: f1! };
+  const totals = totalsOf(units);
+  const [tp, fp, fn] = [totals[0]!, totals[1]!, totals[2]!];
+  const honest = (interval: Interval, denominator: number) =>
+    denominator === 0 && rows.length > 0
+      ? pointInterval(interval.estimate, { units: interval.units, n: interval.n }, interval.level)
+      : endOfRangeInterval(interval);
+  return {
+    precision: honest(precision!, tp + fp),
+    recall: honest(recall!, tp + fn),
+    f1: honest(f1!, 2 * tp + fp + fn),
+  };
 }

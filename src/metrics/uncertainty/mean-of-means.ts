@@ -1,4 +1,5 @@
 import { additiveReplicates, percentileInterval } from './cluster-bootstrap.js';
+import { endOfRangeInterval } from './end-of-range.js';
 import { type BootstrapOptions, bootstrapSettings, type Interval } from './interval.js';
 
 /** One stratum of a macro average: its mean, the bootstrap replicates of that mean, its sample count. */
@@ -6,6 +7,8 @@ export interface Stratum {
   estimate: number;
   replicates: Float64Array;
   n: number;
+  /** Every value lies in [0, 1] (`stratumOf` sets it): an average collapsed at 0 or 1 then gets `endOfRangeInterval`. */
+  bounded?: boolean;
 }
 
 /**
@@ -20,6 +23,7 @@ export function stratumOf(values: readonly number[], options: BootstrapOptions =
     estimate: values.reduce((sum, value) => sum + value, 0) / n,
     replicates: additiveReplicates(units, (sums) => sums[0]! / n, settings),
     n,
+    bounded: values.every((value) => value >= 0 && value <= 1),
   };
 }
 
@@ -30,7 +34,7 @@ export function stratumOf(values: readonly number[], options: BootstrapOptions =
  */
 export function meanOfMeansInterval(strata: readonly Stratum[], options: BootstrapOptions = {}): Interval {
   const units = strata.reduce((sum, stratum) => sum + stratum.n, 0);
-  return percentileInterval(
+  const interval = percentileInterval(
     {
       units: strata.length === 0 ? 0 : units,
       n: units,
@@ -50,4 +54,7 @@ export function meanOfMeansInterval(strata: readonly Stratum[], options: Bootstr
     },
     options,
   ).interval;
+  return strata.length > 0 && strata.every((stratum) => stratum.bounded)
+    ? endOfRangeInterval(interval)
+    : interval;
 }

@@ -125,7 +125,7 @@ describe('bootstrap', () => {
     expect(first.estimate).toBeCloseTo(0.65, 12);
     expect(first.lower).toBeLessThan(0.65);
     expect(first.upper).toBeGreaterThan(0.65);
-    expect(bootstrapMean([1, 1, 1])).toMatchObject({ estimate: 1, lower: 1, upper: 1 });
+    expect(bootstrapMean([0.5, 0.5, 0.5])).toMatchObject({ estimate: 0.5, lower: 0.5, upper: 0.5 });
     expect(bootstrapMean([1, 0, 1], { units: ['a', 'a', 'a'] })).toMatchObject({
       method: 'none',
       units: 1,

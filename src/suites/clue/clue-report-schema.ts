@@ -30,6 +30,13 @@ const clueRunReportSchema = z.strictObject({
   notComputed: z.record(z.string(), z.string()).meta({ description: 'Metric → why it was not computed.' }),
   level1: z.number().nullable(),
   level2: z.number().nullable(),
+  levelIntervals: z
+    .strictObject({ level1: reportIntervalSchema.nullable(), level2: reportIntervalSchema.nullable() })
+    .optional()
+    .meta({
+      description:
+        "The level scores' 95% intervals (×100): each dataset's items resampled on their own (LongHealth by patient); null for a level not completed.",
+    }),
 });
 
 const clueDifferenceSchema = z.strictObject({

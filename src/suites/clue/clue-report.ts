@@ -2,10 +2,12 @@ import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import type { ReportTable } from '../../core/suite.js';
 import type { IntervalSettings, ReportInterval } from '../../metrics/uncertainty/index.js';
 import { escapeHtml } from '../../report/escape-html.js';
+import { cellWithInterval, htmlCell } from '../../report/interval-cell.js';
 import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderScatter } from '../../report/svg-scatter.js';
 import { renderReportTable } from '../../report/text-table.js';
 import { clueIntervals, clueIntervalsTable, clueUnitOf, type ItemValues } from './clue-intervals.js';
+import { clueLevelIntervals } from './clue-level-intervals.js';
 import { CLUE_LEVELS, clueMetricKey } from './clue-scoring.js';
 import { levelScore } from './level-score.js';
 import type { ClueTaskName } from './load-tasks.js';
@@ -59,6 +61,8 @@ export interface ClueRunReport extends RunSummary {
   /** Level scores (null unless every dataset of the level was run). */
   level1: number | null;
   level2: number | null;
+  /** The level scores' 95% intervals (×100; each dataset resampled apart), when the report computes intervals. */
+  levelIntervals?: { level1: ReportInterval | null; level2: ReportInterval | null };
 }
 
 export interface ClueDifference {
@@ -148,6 +152,7 @@ export function buildClueReport(
         notComputed: (run.parameters.notComputed as Record<string, string> | undefined) ?? {},
         level1: level(CLUE_LEVELS[0]),
         level2: level(CLUE_LEVELS[1]),
+        ...(options.intervals ? { levelIntervals: clueLevelIntervals(results, options.intervals) } : {}),
       };
     }),
   };
@@ -176,7 +181,7 @@ function distinguishLabels(runs: ClueRunReport[]): void {
 
 const cell = (run: ClueRunReport, dataset: string, metric: string) => {
   const value = run.scores[dataset]?.[metric];
-  if (value !== undefined) return value.toFixed(2);
+  if (value !== undefined) return cellWithInterval(value.toFixed(2), run.intervals?.[dataset]?.[metric]);
   return run.items[dataset] ? 'n/c' : '—';
 };
 
@@ -186,7 +191,8 @@ function levelCell(run: ClueRunReport, level: 1 | 2, score: number | null): stri
   const partial = COLUMNS[level].some(
     ([dataset, metric]) => run.items[dataset] !== undefined && run.scores[dataset]?.[metric] === undefined,
   );
-  return `${score.toFixed(2)}${partial ? '*' : ''}`;
+  const interval = run.levelIntervals?.[level === 1 ? 'level1' : 'level2'];
+  return cellWithInterval(`${score.toFixed(2)}${partial ? '*' : ''}`, interval);
 }
 
 function differencesAgainst(runs: readonly ClueRunReport[], baseLabel: string): ClueReport['base'] {
@@ -326,7 +332,7 @@ export function renderClueHtml(report: ClueReport): string {
   const table = (level: 1 | 2) => {
     const { header, rows } = levelTable(report, level);
     return `<h2>Level ${level}</h2><table><thead><tr>${header.map((name) => `<th>${escapeHtml(name)}</th>`).join('')}</tr></thead><tbody>${rows
-      .map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`)
+      .map((row) => `<tr>${row.map((value) => `<td>${htmlCell(value)}</td>`).join('')}</tr>`)
       .join('')}</tbody></table>`;
   };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>medbench — CLUE report</title><style>body{font-family:system-ui,sans-serif;margin:2rem}table{border-collapse:collapse;font-size:.85rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}th:first-child,td:first-child{text-align:left}</style></head><body><h1>CLUE</h1><p>Scores ×100; n/c = not computed; — = task not run; * = level score without every metric.</p><ul>${runNotes(

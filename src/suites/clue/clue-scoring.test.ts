@@ -61,8 +61,41 @@ describe("CLUE's leaderboard rank intervals", () => {
     expect(ranking.unranked).toEqual(['partial']);
   });
 
-  it('are the only variant its leaderboards rank by; compare keeps the primary metrics first', () => {
-    expect(clueScoring.variants).toEqual(['primary', 'levels']);
-    expect(clueScoring.leaderboards).toEqual(['levels']);
+  it('the "Every metric" leaderboard: ranked by the mean of every metric column, as the leaderboard averages them', () => {
+    const runs = [clueRun('half', 0.5), clueRun('full', 1)];
+    const ranking = rankIntervals(
+      clueScoring,
+      'metrics',
+      runs.map(({ run, results: rows }) => ({ runId: run.id, label: run.label, rows, counted: () => true })),
+      { resamples: 200, seed: 1 },
+    );
+    // By hand, "full": MedNLI 0.75, PS R-L 0.6, PS R-1 0.7, MeQSum 0.5, LH Task 1 1, LH Task 2 0.5,
+    // MDSQA 0.4, MDSC EM F1 0.3: 4.75 / 8 = 0.59375; "half" 0.296875.
+    expect(ranking.tasks).toEqual([
+      'mednli accuracy',
+      'longhealth task1',
+      'longhealth task2',
+      'meqsum rougeL',
+      'problem-summary rouge1',
+      'problem-summary rougeL',
+      'medisumqa rougeL',
+      'medisumcode emF1',
+    ]);
+    expect(ranking.entries.map((entry) => [entry.runId, entry.average, entry.lower, entry.upper])).toEqual([
+      ['full', expect.closeTo(0.59375, 12), 1, 1],
+      ['half', expect.closeTo(0.296875, 12), 2, 2],
+    ]);
+    const board = clueSuite.leaderboard(runs);
+    const columns = board.variants
+      .find((variant) => variant.key === 'metrics')!
+      .columns.map((column) => column.key);
+    const rows = rankRows(board.rows, 'metrics', averagedColumns(board.rows, 'metrics', columns));
+    for (const entry of ranking.entries)
+      expect(rows.find(({ row }) => row.runId === entry.runId)!.average).toBeCloseTo(100 * entry.average, 8);
+  });
+
+  it('its leaderboards rank by the levels and by every metric; compare keeps the primary metrics first', () => {
+    expect(clueScoring.variants).toEqual(['primary', 'levels', 'metrics']);
+    expect(clueScoring.leaderboards).toEqual(['levels', 'metrics']);
   });
 });

@@ -24,22 +24,33 @@ function weightOf(row: ScoredRow): number {
   return rule === 'first-item-twice' && Number(row.params.order ?? 0) === 0 ? 2 : 1;
 }
 
+/** The metric keys of a result's scores (`clueMetricKey`). */
+const metricKeysOf = (row: ScoredRow) => Object.keys(row.scores).map((metric) => clueMetricKey(row, metric));
+
 /**
  * A dataset as the level scores take it: the mean of its metrics' means (those a run has), each
  * metric's mean weighted as the report's averaging rule weights it. Sums: a weighted total and
- * a weight per metric.
+ * a weight per metric. `key` and `includes`: another name and fewer rows (one metric's column).
  */
-function datasetTask(dataset: string, metrics: readonly string[]): ScoredTask {
-  return {
+function datasetTask(
+  dataset: string,
+  metrics: readonly string[],
+  only: { key: string; includes: (row: ScoredRow) => boolean } = {
     key: dataset,
-    statistic: 'mean of its metrics',
     includes: (row) => row.task === dataset,
+  },
+): ScoredTask {
+  return {
+    key: only.key,
+    statistic: metrics.length === 1 ? 'mean' : 'mean of its metrics',
+    includes: only.includes,
     unit: (row) => clueUnitOf(row) ?? row.sampleId,
     sums: (row) => {
       const sums = new Array<number>(2 * metrics.length).fill(0);
       const weight = weightOf(row);
       for (const [metric, value] of Object.entries(row.scores)) {
         const index = metrics.indexOf(clueMetricKey(row, metric));
+        if (index < 0) continue;
         sums[2 * index] = sums[2 * index]! + weight * value;
         sums[2 * index + 1] = sums[2 * index + 1]! + weight;
       }
@@ -55,16 +66,38 @@ function datasetTask(dataset: string, metrics: readonly string[]): ScoredTask {
   };
 }
 
+/** dataset → the metric keys its results have (`clueMetricKey`: LongHealth by sub-task). */
+function metricsByDataset(rows: readonly ScoredRow[]): Map<string, Set<string>> {
+  const metrics = new Map<string, Set<string>>();
+  for (const row of rows)
+    for (const metric of metricKeysOf(row))
+      metrics.get(row.task)?.add(metric) ?? metrics.set(row.task, new Set([metric]));
+  return metrics;
+}
+
+/**
+ * The "Every metric" leaderboard's columns, one task each (`<dataset> <metric>`, its column's
+ * key): the metric's mean over the dataset's items that have it, weighted as the report weights
+ * it; the leaderboard averages every column some run has.
+ */
+function metricTasks(rows: readonly ScoredRow[]): ScoredTask[] {
+  const metrics = metricsByDataset(rows);
+  return TASK_ORDER.filter((dataset) => metrics.has(dataset)).flatMap((dataset) =>
+    [...metrics.get(dataset)!].sort().map((metric) =>
+      datasetTask(dataset, [metric], {
+        key: `${dataset} ${metric}`,
+        includes: (row) => row.task === dataset && metricKeysOf(row).includes(metric),
+      }),
+    ),
+  );
+}
+
 /**
  * The leaderboard's datasets: those of each level every dataset of which some run holds. The
  * mean of their scores is the mean of the levels' scores (each level has three datasets).
  */
 function levelTasks(rows: readonly ScoredRow[]): ScoredTask[] {
-  const metrics = new Map<string, Set<string>>();
-  for (const row of rows)
-    for (const metric of Object.keys(row.scores))
-      metrics.get(row.task)?.add(clueMetricKey(row, metric)) ??
-        metrics.set(row.task, new Set([clueMetricKey(row, metric)]));
+  const metrics = metricsByDataset(rows);
   return CLUE_LEVELS.filter((level) => level.every((dataset) => metrics.has(dataset)))
     .flat()
     .map((dataset) => datasetTask(dataset, [...metrics.get(dataset)!].sort()));
@@ -74,12 +107,14 @@ function levelTasks(rows: readonly ScoredRow[]): ScoredTask[] {
  * CLUE's tasks for `medbench compare` and rank intervals. `primary`: each task's mean of its
  * primary metric (accuracy, ROUGE-L, exact-match F1), LongHealth resampled by patient, every
  * other item alone. `levels`: the leaderboard's ranking, the mean of Level 1 and Level 2.
+ * `metrics`: the "Every metric" leaderboard's, the mean of every metric's column.
  */
 export const clueScoring: SuiteScoring = {
-  variants: ['primary', 'levels'],
-  leaderboards: ['levels'],
+  variants: ['primary', 'levels', 'metrics'],
+  leaderboards: ['levels', 'metrics'],
   tasks: (variant, rows) => {
     if (variant === 'levels') return levelTasks(rows);
+    if (variant === 'metrics') return metricTasks(rows);
     const present = new Set(rows.map((row) => row.task));
     return TASK_ORDER.filter((task) => present.has(task)).map((task) => {
       const metric = CLUE_PRIMARY_METRICS[task as keyof typeof CLUE_PRIMARY_METRICS];

@@ -1,5 +1,6 @@
 import type { Leaderboard, Suite } from '../../core/suite.js';
 import { withEpochs } from '../../metrics/epoch-results.js';
+import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../metrics/uncertainty/index.js';
 import { clueUnitOf } from './clue-intervals.js';
 import {
   buildClueReport,
@@ -33,6 +34,21 @@ const CLUE_METRIC_NAMES: Readonly<Record<string, string>> = {
   apF1: 'approximate-match F1',
   validCodes: 'valid ICD-10 codes',
 };
+
+/** A run's leaderboard intervals: the level scores' and every metric's (×100, as the values). */
+function leaderboardIntervals(run: ClueReport['runs'][number], metricKeys: readonly string[]) {
+  const bounds = (interval: { lower: number; upper: number } | null | undefined) =>
+    interval ? { lower: interval.lower, upper: interval.upper } : null;
+  return {
+    levels: { level1: bounds(run.levelIntervals?.level1), level2: bounds(run.levelIntervals?.level2) },
+    metrics: Object.fromEntries(
+      metricKeys.map((key) => {
+        const [dataset, metric] = key.split(' ') as [string, string];
+        return [key, bounds(run.intervals?.[dataset]?.[metric])];
+      }),
+    ),
+  };
+}
 
 function clueLeaderboard(report: ClueReport): Leaderboard {
   const metricKeys = [
@@ -72,6 +88,7 @@ function clueLeaderboard(report: ClueReport): Leaderboard {
           }),
         ),
       },
+      ...(run.levelIntervals ? { intervals: leaderboardIntervals(run, metricKeys) } : {}),
     })),
   };
 }
@@ -95,6 +112,10 @@ export const clueSuite: Suite<ClueReport> = withEpochs({
   tables: (report) => clueTables(report),
   renderHtml: renderClueHtml,
   runCount: (report) => report.runs.length,
-  leaderboard: (runs) => clueLeaderboard(buildClueReport(runs)),
+  // With the report's default intervals: the viewer's leaderboard shows each score's.
+  leaderboard: (runs) =>
+    clueLeaderboard(
+      buildClueReport(runs, { intervals: { resamples: DEFAULT_RESAMPLES, seed: DEFAULT_SEED } }),
+    ),
   scoring: clueScoring,
 });

@@ -4,6 +4,7 @@ import { RETRIEVAL_CUTOFFS } from '../../metrics/retrieval.js';
 import type { IntervalSettings } from '../../metrics/uncertainty/index.js';
 import { displayLabels } from '../../report/display-labels.js';
 import { escapeHtml } from '../../report/escape-html.js';
+import { cellWithInterval, htmlCell } from '../../report/interval-cell.js';
 import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderLineChart } from '../../report/svg-line-chart.js';
 import { renderRadar } from '../../report/svg-radar.js';
@@ -135,6 +136,10 @@ function presentDatasets(report: MedEurekaReport): string[] {
   );
 }
 
+/** A score in percent at two decimals, its 95% interval under it (`—` for none). */
+const scoreCell = (value: number | undefined, interval: { lower: number; upper: number } | undefined) =>
+  value === undefined ? '—' : cellWithInterval(value.toFixed(2), interval);
+
 function table3(report: MedEurekaReport, metric: 'mrr@10' | 'hr@10') {
   const present = presentDatasets(report);
   return {
@@ -142,8 +147,10 @@ function table3(report: MedEurekaReport, metric: 'mrr@10' | 'hr@10') {
     header: ['Model', ...present, 'Avg.'],
     rows: report.runs.map((run) => [
       run.label,
-      ...present.map((name) => run.datasets[name]?.[metric]?.toFixed(2) ?? '—'),
-      run.average[metric]!.toFixed(2),
+      ...present.map((name) =>
+        scoreCell(run.datasets[name]?.[metric], run.intervals?.datasets[name]?.[metric]),
+      ),
+      scoreCell(run.average[metric], run.intervals?.average[metric]),
     ]),
   };
 }
@@ -158,7 +165,9 @@ function groupTable(
     header: ['Model', ...groups],
     rows: report.runs.map((run) => [
       run.label,
-      ...groups.map((group) => run[field][group]?.[metric]?.toFixed(2) ?? '—'),
+      ...groups.map((group) =>
+        scoreCell(run[field][group]?.[metric], run.intervals?.[field][group]?.[metric]),
+      ),
     ]),
   };
 }
@@ -197,7 +206,7 @@ function htmlTable(header: readonly string[], rows: ReadonlyArray<readonly strin
   return `<table><thead><tr>${header.map((name) => `<th scope="col">${escapeHtml(name)}</th>`).join('')}</tr></thead><tbody>${rows
     .map(
       (row) =>
-        `<tr>${row.map((value, index) => (index === 0 ? `<th scope="row">${escapeHtml(value)}</th>` : `<td>${escapeHtml(value)}</td>`)).join('')}</tr>`,
+        `<tr>${row.map((value, index) => (index === 0 ? `<th scope="row">${escapeHtml(value)}</th>` : `<td>${htmlCell(value)}</td>`)).join('')}</tr>`,
     )
     .join('')}</tbody></table>`;
 }

@@ -194,7 +194,7 @@ export interface MedicalScore {
    * The same cell under medbench's own rules, present only for compat-scored results where
    * the two rules give a different number (spec: "where the two rules differ, shows both").
    */
-  own?: Omit<MedicalScore, 'own' | 'statuses' | 'task' | 'language' | 'metric' | 'intervals'>;
+  own?: Omit<MedicalScore, 'own' | 'statuses' | 'task' | 'language' | 'metric'>;
   /** 95% intervals of the figures, ×100 (in a report): micro P/R/F1 by the bootstrap over samples, accuracy by Wilson. */
   intervals?: MedicalIntervals;
 }
@@ -264,13 +264,14 @@ export function medicalScore(options: {
     if (JSON.stringify(own) !== JSON.stringify(cell)) score.own = own;
   }
   if (options.intervals) {
-    const counts = (row: ResultLike) => ({
-      tp: scoreOf(row, 'tp', false),
-      fp: scoreOf(row, 'fp', false),
-      fn: scoreOf(row, 'fn', false),
-      score: scoreOf(row, options.metric, false),
+    const counts = (own: boolean) => (row: ResultLike) => ({
+      tp: scoreOf(row, 'tp', own),
+      fp: scoreOf(row, 'fp', own),
+      fn: scoreOf(row, 'fn', own),
+      score: scoreOf(row, options.metric, own),
     });
-    score.intervals = medicalIntervals(rows.map(counts), prf, options.intervals);
+    score.intervals = medicalIntervals(rows.map(counts(false)), prf, options.intervals);
+    if (score.own) score.own.intervals = medicalIntervals(rows.map(counts(true)), prf, options.intervals);
   }
   return score;
 }

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../report/escape-html.js';
+import { htmlCell, plainCell } from '../../report/interval-cell.js';
 import { intervalText } from '../../report/interval-text.js';
 import { renderGroupedBarChart } from '../../report/svg-bar-chart.js';
 import { heatmapUncertainty, renderHeatmap } from '../../report/svg-heatmap.js';
@@ -36,7 +37,7 @@ function niahHeatmap(run: RunReport, table: NiahTable, metric: string): string {
         const cell = table.cells[depth]?.[level];
         if (!cell) return { value: null, label: cell === null ? '—' : NOT_RUN };
         const value = cell.counted ? cell.correct / cell.counted : null;
-        return { value, label: fraction(cell), ...heatmapUncertainty(value, cell.interval) };
+        return { value, label: plainCell(fraction(cell)), ...heatmapUncertainty(value, cell.interval) };
       }),
     ),
   });
@@ -44,7 +45,7 @@ function niahHeatmap(run: RunReport, table: NiahTable, metric: string): string {
 
 function htmlTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   return `<table><thead><tr>${header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .map((row) => `<tr>${row.map((cell) => `<td>${htmlCell(cell)}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
 
@@ -211,8 +212,8 @@ function ablationSection(report: MedOdysseyReport): string[] {
           series.map((item) => accuracy(item.entry.all)),
         ],
         labels: [
-          ...COUNTING_TYPES.map((type) => series.map((item) => fraction(item.entry.byType[type]))),
-          series.map((item) => fraction(item.entry.all)),
+          ...COUNTING_TYPES.map((type) => series.map((item) => plainCell(fraction(item.entry.byType[type])))),
+          series.map((item) => plainCell(fraction(item.entry.all))),
         ],
         maximum: 100,
         valueLabel: (value) => value.toFixed(0),

@@ -64,6 +64,18 @@ const medicalFigures = {
   counted: countSchema,
 };
 
+const medicalIntervalsSchema = z
+  .strictObject({
+    precision: reportIntervalSchema.optional(),
+    recall: reportIntervalSchema.optional(),
+    f1: reportIntervalSchema.optional(),
+    accuracy: reportIntervalSchema.optional(),
+  })
+  .optional()
+  .meta({
+    description: '95% intervals of the figures, ×100: micro P/R/F1 by the bootstrap, accuracy by Wilson.',
+  });
+
 const medicalScoreSchema = schemaOf<MedicalScore>()(
   z.strictObject({
     task: z.string(),
@@ -72,20 +84,10 @@ const medicalScoreSchema = schemaOf<MedicalScore>()(
     ...medicalFigures,
     statuses: statusCountsSchema,
     own: z
-      .strictObject(medicalFigures)
+      .strictObject({ ...medicalFigures, intervals: medicalIntervalsSchema })
       .optional()
       .meta({ description: "The same cell under medbench's own rules, where they give another number." }),
-    intervals: z
-      .strictObject({
-        precision: reportIntervalSchema.optional(),
-        recall: reportIntervalSchema.optional(),
-        f1: reportIntervalSchema.optional(),
-        accuracy: reportIntervalSchema.optional(),
-      })
-      .optional()
-      .meta({
-        description: '95% intervals of the figures, ×100: micro P/R/F1 by the bootstrap, accuracy by Wilson.',
-      }),
+    intervals: medicalIntervalsSchema,
   }),
 );
 
@@ -139,6 +141,12 @@ const runReportSchema = z.strictObject({
   }),
   medicalByLevel: byKey(byKey(z.number())).meta({ description: 'Figure 5: dataset → level → ESM score.' }),
   medicalByLevelSsm: byKey(byKey(z.number())).meta({ description: 'Figure A4: the same with SSM.' }),
+  medicalByLevelIntervals: byKey(byKey(reportIntervalSchema))
+    .optional()
+    .meta({ description: "Figure 5's 95% intervals, ×100: dataset → level → interval." }),
+  medicalByLevelSsmIntervals: byKey(byKey(reportIntervalSchema))
+    .optional()
+    .meta({ description: "Figure A4's 95% intervals, ×100." }),
   overview: byKey(z.number().nullable()).meta({
     description: "Figure 2: each of the ten datasets' main ESM score ×100, null when not run.",
   }),
@@ -150,6 +158,17 @@ const runReportSchema = z.strictObject({
   effectiveLengths: z.array(effectiveLengthRowSchema).meta({
     description: "Each dataset's effective length under RULER's and NoLiMa's rules (docs/long-context.md).",
   }),
+  niahErrorIntervals: byLanguageAndMetric(
+    z.strictObject({
+      errors: reportIntervalSchema,
+      byNeedleType: byKey(reportIntervalSchema),
+      byDepth: byKey(reportIntervalSchema),
+    }),
+  )
+    .optional()
+    .meta({
+      description: "The NIAH error analysis's 95% intervals of the share wrong, ×100, resampled by needle.",
+    }),
 });
 
 /** The MedOdyssey report document (`medbench report --json` prints it with the sections every suite has). */

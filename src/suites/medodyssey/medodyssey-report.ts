@@ -24,6 +24,12 @@ import {
   type EffectiveLengthSettings,
   effectiveLengths,
 } from './effective-lengths.js';
+import {
+  type ByLevelIntervals,
+  byLevelIntervals,
+  type NiahErrorIntervals,
+  niahErrorIntervals,
+} from './level-and-error-intervals.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import { type NeedleOverlapReport, needleOverlapReport } from './overlap-terciles.js';
 import { withTallyIntervals } from './tally-intervals.js';
@@ -66,6 +72,9 @@ export interface RunReport extends RunSummary {
   medicalByLevel: Record<string, Record<string, number>>;
   /** Figure A4: the same with SSM (accuracy, ×100). */
   medicalByLevelSsm: Record<string, Record<string, number>>;
+  /** Figures 5 and A4's 95% intervals (×100), present when the report computes intervals. */
+  medicalByLevelIntervals?: ByLevelIntervals;
+  medicalByLevelSsmIntervals?: ByLevelIntervals;
   /**
    * Figure 2: each of the ten datasets' main ESM score ×100, or null when not run. NIAH and
    * Counting: accuracy (NIAH over the levels within the window); KG and Table: micro F1;
@@ -83,6 +92,8 @@ export interface RunReport extends RunSummary {
   niahErrors: Record<string, Record<string, NiahErrorTable>>;
   /** Each dataset's effective length under RULER's and NoLiMa's rules, its levels' scores and real token lengths. */
   effectiveLengths: EffectiveLengthRow[];
+  /** The error analysis's 95% intervals of the share wrong (×100, by needle), present when the report computes intervals. */
+  niahErrorIntervals?: Record<string, Record<string, NiahErrorIntervals>>;
 }
 
 export interface MedOdysseyReport {
@@ -258,6 +269,13 @@ function runReport(
       settings: options.effectiveLength,
       ...(intervals ? { intervals } : {}),
     }),
+    ...(intervals
+      ? {
+          medicalByLevelIntervals: byLevelIntervals(rowsOf, 'esm', intervals),
+          medicalByLevelSsmIntervals: byLevelIntervals(rowsOf, 'ssm', intervals),
+          niahErrorIntervals: niahErrorIntervals(rowsOf('niah'), contextWindow, intervals),
+        }
+      : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { ReportTable } from '../../core/suite.js';
 import { LANGUAGES } from './constants.js';
 import { controlTables } from './control-tables.js';
 import { effectiveLengthReportTable } from './effective-length-text.js';
+import { medicalByLevelTable } from './medical-by-level-text.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import type { MedOdysseyReport } from './medodyssey-report.js';
@@ -9,7 +10,6 @@ import {
   ablationTable,
   BY_LEVEL_TABLES,
   countingReportTable,
-  medicalByLevelTable,
   medicalTableRows,
   niahErrorTable,
   niahReportTable,

@@ -1,9 +1,13 @@
+import type { ReportInterval } from '../../metrics/uncertainty/index.js';
+import { cellWithInterval, tallyCell } from '../../report/interval-cell.js';
+import { intervalText } from '../../report/interval-text.js';
 import { renderReportTable } from '../../report/text-table.js';
 import type { CountingTable, NiahTable, Tally } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
 import { controlTables } from './control-tables.js';
 import { effectiveLengthReportTable } from './effective-length-text.js';
+import { medicalByLevelTable } from './medical-by-level-text.js';
 import { intervalsReportTable } from './medodyssey-intervals-text.js';
 import {
   COUNTING_SETTINGS,
@@ -16,8 +20,9 @@ import {
 } from './medodyssey-labels.js';
 import type { MedOdysseyReport, RunReport } from './medodyssey-report.js';
 
+/** `12/20`, and under it (in a report with intervals) the 95% interval of the fraction correct. */
 export const fraction = (tally: Tally | null | undefined) =>
-  tally ? `${tally.correct}/${tally.counted}` : '—';
+  tally ? tallyCell(`${tally.correct}/${tally.counted}`, tally) : '—';
 export const percent = (tally: Tally) =>
   tally.counted === 0 ? '—' : `${((100 * tally.correct) / tally.counted).toFixed(1)}%`;
 
@@ -42,7 +47,9 @@ export function niahTextRows(report: MedOdysseyReport, language: string, metric:
   const rows: string[][] = [];
   for (const { run, table } of tables) {
     depths.forEach((depth, index) => {
-      const cells = levels.map((level) => shown(table.cells[depth]?.[level], (cell) => String(cell.correct)));
+      const cells = levels.map((level) =>
+        shown(table.cells[depth]?.[level], (cell) => tallyCell(String(cell.correct), cell)),
+      );
       rows.push([index === 0 ? run.label : '', `${depth}%`, ...cells, shown(table.byDepth[depth], fraction)]);
     });
     rows.push([
@@ -98,7 +105,9 @@ export function countingReportTable(report: MedOdysseyReport, metric: string) {
     for (const language of LANGUAGES) {
       const table = run.counting[language]?.[metric];
       cells.push(
-        ...COUNTING_TYPES.map((type) => (table ? String(table.byType[type]?.correct ?? 0) : '—')),
+        ...COUNTING_TYPES.map((type) =>
+          table ? tallyCell(String(table.byType[type]?.correct ?? 0), table.byType[type]) : '—',
+        ),
         fraction(table?.all),
       );
     }
@@ -139,15 +148,14 @@ export function medicalTableRows(
     const cells = [run.label];
     for (const { task, language, name } of MEDICAL_DATASETS) {
       const score = run.medical[`${task}-${language}`]?.[metric];
-      const shown = (value: number | undefined) => (score ? two(value) : '—');
-      cells.push(
-        ...(prf(task)
-          ? [shown(score?.precision), shown(score?.recall), shown(score?.f1)]
-          : [shown(score?.accuracy)]),
-      );
+      const shown = (key: 'precision' | 'recall' | 'f1' | 'accuracy') =>
+        score ? cellWithInterval(two(score[key]), score.intervals?.[key]) : '—';
+      cells.push(...(prf(task) ? [shown('precision'), shown('recall'), shown('f1')] : [shown('accuracy')]));
       if (score?.own) {
         const values = (cell: typeof score.own) =>
-          prf(task) ? `${two(cell.precision)} / ${two(cell.recall)} / ${two(cell.f1)}` : two(cell.accuracy);
+          (prf(task) ? (['precision', 'recall', 'f1'] as const) : (['accuracy'] as const))
+            .map((key) => intervalText(cell[key], cell.intervals?.[key], 2))
+            .join(' / ');
         ownNotes.push(
           `${run.label} ${name}: ${values(score)} by the published scorer's rules (compat, shown above); ${values(score.own)} by medbench's own rules.`,
         );
@@ -166,6 +174,8 @@ export function countingAblation(report: MedOdysseyReport): {
 } {
   const byModel = new Map<string, Record<string, { all: Tally; byType: Record<string, Tally> }>>();
   const merge = (into: Tally, tally: Tally) => {
+    // One run's tally keeps its interval; runs of one label merged have none (their units are apart).
+    into.interval = into.counted === 0 ? tally.interval : undefined;
     into.correct += tally.correct;
     into.counted += tally.counted;
   };
@@ -237,35 +247,6 @@ function ablationText(report: MedOdysseyReport): string | undefined {
   return `${renderReportTable(table)}${table.gaps.length > 0 ? `\n${table.gaps.join('\n')}` : ''}`;
 }
 
-type ByLevelKey = 'medicalByLevel' | 'medicalByLevelSsm';
-
-/** Figure 5 (ESM) or A4 (SSM) as a table: a row per model and medical dataset, a column per level. */
-export function medicalByLevelTable(
-  report: MedOdysseyReport,
-  key: ByLevelKey,
-): { header: string[]; rows: string[][] } | undefined {
-  const runs = report.runs.filter((run) => Object.keys(run[key]).length > 0);
-  if (runs.length === 0) return undefined;
-  const levels = [
-    ...new Set(
-      runs.flatMap((run) => Object.values(run[key]).flatMap((byLevel) => Object.keys(byLevel).map(Number))),
-    ),
-  ].sort((a, b) => a - b);
-  const rows = runs.flatMap((run) =>
-    MEDICAL_DATASETS.filter(({ task, language }) => run[key][`${task}-${language}`]).map(
-      ({ task, language, name }) => {
-        const byLevel = run[key][`${task}-${language}`]!;
-        return [
-          run.label,
-          name,
-          ...levels.map((level) => (byLevel[level] === undefined ? '—' : byLevel[level]!.toFixed(2))),
-        ];
-      },
-    ),
-  );
-  return { header: ['Model', 'Dataset', ...levels.map(levelName)], rows };
-}
-
 /** NIAH error analysis rows: per run and language, errors by needle type and depth. */
 export function niahErrorRows(report: MedOdysseyReport, metric: string) {
   const depths = [
@@ -281,17 +262,18 @@ export function niahErrorRows(report: MedOdysseyReport, metric: string) {
     for (const language of LANGUAGES) {
       const table = run.niahErrors[language]?.[metric];
       if (!table) continue;
-      const of = (entry: { errors: number; counted: number } | undefined) =>
-        entry ? `${entry.errors}/${entry.counted}` : '—';
+      const ci = run.niahErrorIntervals?.[language]?.[metric];
+      const of = (entry: { errors: number; counted: number } | undefined, interval?: ReportInterval) =>
+        entry ? cellWithInterval(`${entry.errors}/${entry.counted}`, interval, { unit: '%' }) : '—';
       totals.general += table.byNeedleType.general?.errors ?? 0;
       totals.med += table.byNeedleType.med?.errors ?? 0;
       rows.push([
         run.label,
         datasetName(language, 'niah'),
-        `${table.errors}/${table.counted}`,
-        of(table.byNeedleType.general),
-        of(table.byNeedleType.med),
-        ...depths.map((depth) => of(table.byDepth[depth])),
+        of(table, ci?.errors),
+        of(table.byNeedleType.general, ci?.byNeedleType.general),
+        of(table.byNeedleType.med, ci?.byNeedleType.med),
+        ...depths.map((depth) => of(table.byDepth[depth], ci?.byDepth[depth])),
         String(table.badFormat),
         String(table.tooLong),
       ]);

@@ -124,6 +124,14 @@ function metricsTable(comparison: Comparison): HTMLElement {
   });
 }
 
+/** What an --epochs run's side counts: each sample once, its epochs reduced (`rowsPerSample`). */
+function epochsNote(comparison: Comparison): string {
+  const runs = [comparison.a, comparison.b].filter((run) => Number(run.parameters.epochs) > 1);
+  return runs.length === 0
+    ? ''
+    : ` ${runs.map((run) => run.label).join(' and ')}: each sample's epochs reduced as the report reduces them (the task's reducer), the first answered epoch's output shown.`;
+}
+
 /** Two runs of one suite and dataset on a task group: report figures, paired tests, outputs side by side. */
 export async function comparePage(source: DataSource, query: URLSearchParams): Promise<void> {
   await navigation(source);
@@ -142,7 +150,7 @@ export async function comparePage(source: DataSource, query: URLSearchParams): P
     el('p', {
       class: 'muted',
       id: 'compare-method',
-      text: `As \`medbench compare\` computes it: B − A's 95% interval from a paired bootstrap (B = 1000, fixed seed) over ${comparison.metrics[0]?.units ?? 0} units${(comparison.metrics[0]?.units ?? 0) < comparison.paired ? ' (samples resampled together: NIAH needles)' : ''}; McNemar's exact test for 0/1 scores of single samples, else the bootstrap's p. MDD: the smallest difference detected 80% of the time at the 5% level.`,
+      text: `As \`medbench compare\` computes it: B − A's 95% interval from a paired bootstrap (B = 1000, fixed seed) over ${comparison.metrics[0]?.units ?? 0} units${(comparison.metrics[0]?.units ?? 0) < comparison.paired ? ' (samples resampled together: NIAH needles)' : ''}; McNemar's exact test for 0/1 scores of single samples, else the bootstrap's p. MDD: the smallest difference detected 80% of the time at the 5% level.${epochsNote(comparison)}`,
     }),
     figuresSideBySide(comparison),
     metricsTable(comparison),

@@ -91,12 +91,21 @@ function limitedTag(limited: string | null | undefined): HTMLElement | string {
   return limited ? el('span', { class: 'imported', text: 'limited', title: limited }) : '';
 }
 
-/** A score in percent with its viridis swatch; "—" where nothing was counted. */
-function scoreCell(value: number | null | undefined): Node | string | Array<Node | string> {
+/** A score in percent with its viridis swatch, and its 95% interval under it where the suite gives one; "—" where nothing was counted. */
+function scoreCell(
+  value: number | null | undefined,
+  interval?: { lower: number; upper: number } | null,
+): Node | string | Array<Node | string> {
   if (value === null || value === undefined) return '—';
   return [
     el('span', { class: 'swatch', style: { background: viridis(value / 100) }, 'aria-hidden': 'true' }),
     percent(value),
+    ...(interval
+      ? [
+          el('br'),
+          el('span', { class: 'ci', text: `[${interval.lower.toFixed(1)}–${interval.upper.toFixed(1)}]` }),
+        ]
+      : []),
   ];
 }
 
@@ -134,7 +143,8 @@ function boardColumns(
         label: column.label,
         value: ({ row }) => row.values[variant.key]?.[column.key] ?? null,
         attributes: () => ({ class: 'cell', 'data-column': column.key }),
-        cell: ({ row }) => scoreCell(row.values[variant.key]?.[column.key]),
+        cell: ({ row }) =>
+          scoreCell(row.values[variant.key]?.[column.key], row.intervals?.[variant.key]?.[column.key]),
       }),
     ),
     {

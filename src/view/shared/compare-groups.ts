@@ -1,3 +1,6 @@
+import { epochSettingsOf } from '../../core/epochs.js';
+import type { SampleParams, SampleStatus } from '../../core/sample.js';
+import { reduceEpochRows } from '../../metrics/epoch-results.js';
 import { compareMetric } from './compare-metric.js';
 import type { Comparison, GroupFigure, GroupNames, ListRow, RunDescription } from './view-types.js';
 
@@ -6,6 +9,27 @@ export interface CompareSide {
   run: RunDescription;
   rows: readonly ListRow[];
   figures: GroupFigure[];
+}
+
+/**
+ * A side's rows one per sample: a run of `--epochs K` has each sample's epochs reduced as `report`
+ * and `compare` reduce them (`reduceEpochRows`, the task's reducer), its output the first answered
+ * epoch's; a run of one epoch: its rows as they are.
+ */
+export function rowsPerSample(side: Pick<CompareSide, 'run' | 'rows'>): readonly ListRow[] {
+  const settings = epochSettingsOf(side.run);
+  if (!settings) return side.rows;
+  const rows = side.rows.map((row) => ({
+    ...row,
+    sampleId: row.id,
+    params: row.params as SampleParams,
+    status: row.status as SampleStatus,
+    inputTokens: null,
+    outputTokens: null,
+  }));
+  return reduceEpochRows(rows, settings).map(
+    ({ sampleId, inputTokens: _input, outputTokens: _output, ...row }): ListRow => ({ ...row, id: sampleId }),
+  );
 }
 
 /**
@@ -20,8 +44,9 @@ export function compareGroups(
   right: CompareSide,
 ): Comparison | undefined {
   if (left.rows.length === 0 || right.rows.length === 0) return undefined;
-  const rowsB = new Map(right.rows.map((row) => [row.id, row]));
-  const pairs = left.rows
+  // Each sample once: an --epochs run's epochs reduced, as report and compare count it.
+  const rowsB = new Map(rowsPerSample(right).map((row) => [row.id, row]));
+  const pairs = rowsPerSample(left)
     .filter((row) => rowsB.has(row.id))
     .map((row) => ({ a: row, b: rowsB.get(row.id)! }))
     .filter((pair) => pair.a.counted && pair.b.counted);
