@@ -1,10 +1,17 @@
 import type { ReportTable } from '../../core/suite.js';
-import { intervalText } from '../../report/interval-text.js';
+import { cellWithInterval } from '../../report/interval-cell.js';
 import type { MedOdysseyReport } from './medodyssey-report.js';
 import { TERCILES } from './overlap-terciles.js';
 import type { ScoreWithInterval } from './scored-share.js';
 
-const cell = (score: ScoreWithInterval | null) => (score ? intervalText(score.score, score.interval) : '—');
+/** A score ×100 (and `suffix`) with its 95% interval under it; none for an interval of fewer than two units. */
+const cell = (score: ScoreWithInterval | null, suffix = '') =>
+  score && score.score !== null
+    ? cellWithInterval(
+        `${score.score.toFixed(1)}${suffix}`,
+        score.interval?.method === 'none' ? undefined : score.interval,
+      )
+    : '—';
 const languageName = (language: string) => (language === 'en' ? 'En' : 'Zh');
 
 /** The closed-book control: each closed-book run's datasets, without context and with it (all items, and unknown ones only). */
@@ -72,7 +79,7 @@ function tercileTable(report: MedOdysseyReport): ReportTable | undefined {
       Object.entries(run.byLanguage).map(([language, byTercile]) => [
         run.label,
         languageName(language),
-        ...TERCILES.map((tercile) => `${cell(byTercile[tercile])} (n=${byTercile[tercile].samples})`),
+        ...TERCILES.map((tercile) => cell(byTercile[tercile], ` (n=${byTercile[tercile].samples})`)),
       ]),
     ),
   };
