@@ -56,6 +56,7 @@ export async function datasetPlan(
     samples,
     limit,
     source: request.dataset,
+    inputs: [{ role: 'dataset', path: request.dataset }],
     notices: notices.filter((note): note is string => Boolean(note)),
     work: {
       kind: 'model',
