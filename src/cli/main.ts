@@ -5,6 +5,7 @@ import type { CommandOutput } from '../core/command-output.js';
 import { VERSION } from '../version.js';
 import { defineCompare } from './program/define-compare.js';
 import { defineHandOff } from './program/define-hand-off.js';
+import { defineManifest } from './program/define-manifest.js';
 import { defineRun } from './program/define-run.js';
 import { defineSuiteCommands } from './program/define-suite-commands.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
@@ -50,6 +51,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
   defineRun(program, context);
   defineSuiteCommands(program, context.plugins, context);
   defineHandOff(program, context);
+  defineManifest(program, context);
   addFlagAliases(program);
   showUsageHints(program);
   return program;
