@@ -120,3 +120,32 @@ describe.skipIf(!available)('the published zh Counting prompts', () => {
     });
   }
 });
+
+describe.skipIf(!available)('a run of the published build, rerun from its manifest', () => {
+  it('sends the same prompts byte for byte', { timeout: 120_000 }, async () => {
+    // The medical haystack's --counting-draws build above (this file's one build of it).
+    const dataset = join(home, 'medical--counting-draws.jsonl');
+    const { startLlmTestServer } = await import('../support/llm-test-server.js');
+    const server = await startLlmTestServer();
+    try {
+      const model = `openai-compatible:counter@${server.url}/v1`;
+      const common = ['--tokenizer', 'o200k_base', '--context-window', '200000'];
+      const run = await runCli(['--home', home, 'run', '--dataset', dataset, '--model', model, ...common]);
+      expect(run.code, run.stderr).toBe(0);
+      const first = server.requests.map((request) => JSON.stringify(request.body.messages)).sort();
+      const manifest = join(home, 'manifest.json');
+      const exported = await runCli(['--home', home, 'export', 'manifest', 'counter', '--out', manifest]);
+      expect(exported.code, exported.stderr).toBe(0);
+      const again = join(home, 'rerun-home');
+      const rerun = await runCli(['--home', again, 'rerun', manifest, '--dataset', dataset]);
+      expect(rerun.code, rerun.stderr).toBe(0);
+      const sent = server.requests
+        .slice(first.length)
+        .map((request) => JSON.stringify(request.body.messages));
+      expect(first).toHaveLength(28);
+      expect(sent.sort()).toEqual(first);
+    } finally {
+      await server.close();
+    }
+  });
+});
