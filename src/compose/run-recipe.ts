@@ -70,7 +70,7 @@ export function promptDigests(
 }
 
 /** The run's options as `rerun` takes them again: no home, no output switches, no secrets. */
-function recordedOptions(request: RunRequest): Record<string, unknown> {
+export function recordedOptions(request: RunRequest): Record<string, unknown> {
   const kept = Object.entries(request).filter(
     ([key, value]) => !NOT_RECORDED.has(key) && value !== undefined && typeof value !== 'function',
   );
