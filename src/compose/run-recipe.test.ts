@@ -7,7 +7,7 @@ import { promptDigests, recordedOptions } from './run-recipe.js';
 describe('a run recipe', () => {
   it('keeps the options rerun needs, without the home, the shard, output switches or any secret', () => {
     rememberSecret('sk-read-from-the-environment');
-    const options = recordedOptions({
+    const request = {
       model: 'openai-compatible:m@http://user:hunter2@127.0.0.1:8000/v1',
       home: '/tmp/home',
       shard: { index: 1, count: 2 },
@@ -15,7 +15,8 @@ describe('a run recipe', () => {
       label: 'uses sk-read-from-the-environment',
       limit: 3,
       redact: undefined,
-    });
+    };
+    const options = recordedOptions(request);
     expect(options).toEqual({
       model: 'openai-compatible:m@http://127.0.0.1:8000/v1',
       label: 'uses [redacted]',
