@@ -7,7 +7,7 @@ import { redactCredentials } from '../providers/http-json.js';
 import type { ModelBinding } from '../runner/model-binding.js';
 import { conversationOf } from '../runner/prefix-order.js';
 import { messagesDigest } from '../runner/response-cache-key.js';
-import { sha256 } from '../store/store.js';
+import { type Store, sha256 } from '../store/store.js';
 import { tokenizerVersion } from '../tokenizers/tokenizer-versions.js';
 import { redactKnownSecrets } from './known-secrets.js';
 import { medbenchIdentity } from './medbench-identity.js';
@@ -143,4 +143,23 @@ export async function runRecipe(plan: RecipePlan, request: RunRequest): Promise<
       options: recordedOptions(request),
     },
   };
+}
+
+/**
+ * Runs `work` and records the run's recipe once the run is stored (a refused run leaves the store
+ * as it was); computed first, so a file that cannot be read stops the run before anything is sent.
+ * Recorded once: a resumed run is the same run, made from the same.
+ */
+export async function withRecipe<Outcome>(
+  store: Store,
+  plan: RecipePlan & { run: { id: string } },
+  request: RunRequest,
+  work: () => Promise<Outcome>,
+): Promise<Outcome> {
+  const recipe = store.recipes.get(plan.run.id) === undefined ? await runRecipe(plan, request) : undefined;
+  try {
+    return await work();
+  } finally {
+    if (recipe && store.getRun(plan.run.id)) store.recipes.put(plan.run.id, recipe);
+  }
 }

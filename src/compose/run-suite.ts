@@ -20,7 +20,7 @@ import { type EpochRequest, epochPlan } from './epoch-plan.js';
 import { resolveHome, storePathIn } from './home.js';
 import type { DataRestriction } from './restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
-import { runRecipe } from './run-recipe.js';
+import { withRecipe } from './run-recipe.js';
 import { storedRunText } from './stored-report.js';
 
 /** What every run takes, whichever suite: the model, where the store is, and how much of the run to do. */
@@ -128,10 +128,9 @@ export async function runSuite(
     // The run (its id) is the whole run's: the shards' stores merge into one run.
     const share = samplesOfShard(plan.samples, request.shard);
     hooks.onNotice?.(startLine(plan, share.length, request, store.path));
-    // What the run is made from, for its manifest (recorded once: a resumed run is the same run).
-    if (store.recipes.get(plan.run.id) === undefined)
-      store.recipes.put(plan.run.id, await runRecipe(plan, request));
-    const outcome = await work(plan, { store, share, request, hooks });
+    // What the run is made from, for its manifest (once the run is stored).
+    const context = { store, share, request, hooks };
+    const outcome = await withRecipe(store, plan, request, () => work(plan, context));
     if (!outcome.summary.interrupted) await plan.finish?.(store, hooks, plan.run);
     // The viewer's leaderboard, saved for what the store now holds.
     suiteLeaderboard(store, plan.suite, { save: true });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,8 +110,11 @@ describe('medbench rerun', () => {
     const file = join(changed, mednli.path.slice(join(data, 'clue').length));
     writeFileSync(file, `${readFileSync(file, 'utf8')}\n`);
     const before = server.requests.length;
-    const rerun = await runCli(['--home', temporaryHome(), 'rerun', manifestFile, '--data', changed], env);
+    const fresh = temporaryHome();
+    const rerun = await runCli(['--home', fresh, 'rerun', manifestFile, '--data', changed], env);
     expect(rerun.code).toBe(1);
+    // Refused before the store is opened: none is made.
+    expect(existsSync(join(fresh, 'medbench.sqlite'))).toBe(false);
     expect(rerun.stderr).toContain(`${file} (clue mednli) differs from the file the run read`);
     expect(server.requests.length).toBe(before);
   });
