@@ -11,6 +11,10 @@ export const runInputSchema = z.strictObject({
   path: z.string().meta({ description: 'Where it was read, as given.' }),
   sha256: sha256Schema,
   bytes: z.number().int().nonnegative(),
+  release: z.record(z.string(), sha256Schema).optional().meta({
+    description:
+      'A dataset file: the SHA-256 of each release file its build could read (`release/…`, `sources/…`, `counting-draws`, `prompts`), as its header records them.',
+  }),
 });
 export type RunInput = z.infer<typeof runInputSchema>;
 

@@ -18,7 +18,7 @@ import type { RunInput, RunRecipe } from './run-manifest-schema.js';
 export interface RecipePlan {
   suite: Pick<Suite, 'name' | 'promptTemplates'>;
   samples: readonly Sample[];
-  inputs?: ReadonlyArray<{ role: string; path: string }>;
+  inputs?: ReadonlyArray<{ role: string; path: string; release?: Record<string, string> }>;
   work: { kind: 'model'; model: ModelBinding; restricted?: DataRestriction } | { kind: 'computed' };
 }
 

@@ -87,7 +87,7 @@ export interface RunPlan {
   /** Where the items came from, for the line that starts the run (a dataset file, a data folder). */
   source: string;
   /** The files the items were built from (hashed in the run's manifest; `rerun` checks them). */
-  inputs?: ReadonlyArray<{ role: string; path: string }>;
+  inputs?: ReadonlyArray<{ role: string; path: string; release?: Record<string, string> }>;
   work: ModelWork | ComputedWork;
   /** Lines to tell before the run (warnings of the plan). */
   notices?: readonly string[];

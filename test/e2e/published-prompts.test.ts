@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,12 @@ describe.skipIf(!available)('a run of the published build, rerun from its manife
       const manifest = join(home, 'manifest.json');
       const exported = await runCli(['--home', home, 'export', 'manifest', 'counter', '--out', manifest]);
       expect(exported.code, exported.stderr).toBe(0);
+      // The release files the build read, as its header hashed them, in the manifest's dataset input.
+      const [input] = JSON.parse(readFileSync(manifest, 'utf8')).recipe.inputs;
+      const draws = readFileSync(join(ROOT, 'assets', 'medodyssey', 'counting-draws.json'));
+      expect(input.release['counting-draws']).toBe(createHash('sha256').update(draws).digest('hex'));
+      const haystack = Object.keys(input.release).filter((name) => name.startsWith('release/raw_data/'));
+      expect(haystack.length).toBeGreaterThan(0);
       const again = join(home, 'rerun-home');
       const rerun = await runCli(['--home', again, 'rerun', manifest, '--dataset', dataset]);
       expect(rerun.code, rerun.stderr).toBe(0);
