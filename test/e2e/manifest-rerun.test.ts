@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManifestSchema } from '../../src/compose/run-manifest-schema.js';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import { type LlmTestServer, startLlmTestServer } from '../support/llm-test-server.js';
-import { runCli, temporaryHome } from './cli.js';
+import { ROOT, runCli, temporaryHome } from './cli.js';
 
 // A CLUE run's manifest (`export manifest`, `report --json`) and `rerun`: its prompts rebuilt
 // byte for byte and sent again; a changed file or prompt refused before anything is sent.
@@ -73,6 +74,16 @@ describe('a CLUE run’s manifest', () => {
     expect(recipe!.medbench.code).toMatch(/^[0-9a-f]{64}$/);
     expect(recipe!.rerun.suite).toBe('clue');
     expect(readFileSync(manifestFile, 'utf8')).not.toContain(KEY);
+  });
+
+  it('fits the JSON Schema the package ships (schemas/manifest.schema.json)', () => {
+    const schema = JSON.parse(readFileSync(join(ROOT, 'schemas', 'manifest.schema.json'), 'utf8'));
+    // ajv (draft 2020-12): the schema's tuples (prefixItems) are beyond the repository's own check.
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    expect(validate(JSON.parse(readFileSync(manifestFile, 'utf8'))), JSON.stringify(validate.errors)).toBe(
+      true,
+    );
+    expect(validate({ ...manifest(), medbenchManifest: 2 })).toBe(false);
   });
 
   it('is in report --json, each run’s, without the prompts of each sample', async () => {
