@@ -3,6 +3,8 @@
  *
  * - Runs: `evaluateDataset` (a built dataset file), `evaluateSuite` (a suite's own run from its
  *   data folder), `runSuite` with a plan (`datasetPlan`), `runModel`, `runSamples`.
+ * - Manifests: a stored run's manifest (`runManifest`, `runManifestSchema`), and a run again from
+ *   one (`rerunManifest`, `readManifest`): docs/manifests.md.
  * - Reports: `storedReport` of a suite's stored runs, each suite's `renderText`/`renderHtml`/`tables`;
  *   the `report --json` document (`reportDocument`, `REPORT_SCHEMA_VERSION`) and the JSON Schemas
  *   of it and of the config (`reportJsonSchema`, `configJsonSchema`); the store itself (`Store`, `storePathIn`).
@@ -39,6 +41,9 @@ export {
   reportDocumentSchema,
   reportJsonSchema,
 } from './compose/report-document.js';
+export { type RerunRequest, readManifest, rerunManifest } from './compose/rerun.js';
+export { runManifest } from './compose/run-manifest.js';
+export { type RunManifest, type RunRecipe, runManifestSchema } from './compose/run-manifest-schema.js';
 export { type RetryOptions, type RunHooks, retryPolicyFrom, runModel } from './compose/run-model.js';
 export {
   type ComputedWork,

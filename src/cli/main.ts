@@ -6,6 +6,7 @@ import { VERSION } from '../version.js';
 import { defineCompare } from './program/define-compare.js';
 import { defineHandOff } from './program/define-hand-off.js';
 import { defineLogs } from './program/define-logs.js';
+import { defineManifest } from './program/define-manifest.js';
 import { defineRun } from './program/define-run.js';
 import { defineSuiteCommands } from './program/define-suite-commands.js';
 import { defineMerge, defineTools } from './program/define-tools.js';
@@ -52,6 +53,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
   defineSuiteCommands(program, context.plugins, context);
   defineHandOff(program, context);
   defineLogs(program, context);
+  defineManifest(program, context);
   addFlagAliases(program);
   showUsageHints(program);
   return program;

@@ -63,6 +63,7 @@ export async function datasetPlan(
     samples,
     limit,
     source: request.dataset,
+    inputs: [{ role: 'dataset', path: request.dataset, ...releaseOf(dataset.header.build) }],
     notices: notices.filter((note): note is string => Boolean(note)),
     work: {
       kind: 'model',
@@ -128,4 +129,14 @@ function restrictionOf(request: EvaluateDatasetRequest, headerSays: boolean) {
     what: request.dataset,
     why: request.restricted ? 'marked restricted (--restricted)' : 'its header marks it restricted',
   };
+}
+
+/** The release files a dataset's build hashed (its header's `build.files`), where it did. */
+function releaseOf(build: Record<string, unknown>): { release?: Record<string, string> } {
+  const files = build.files;
+  if (typeof files !== 'object' || files === null) return {};
+  const entries = Object.entries(files).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string' && /^[0-9a-f]{64}$/.test(entry[1]),
+  );
+  return entries.length > 0 ? { release: Object.fromEntries(entries) } : {};
 }

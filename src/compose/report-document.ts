@@ -6,6 +6,7 @@ import type { RunSettings } from '../report/run-settings.js';
 import type { TaskUsage } from '../report/usage-table.js';
 import { compareJsonSchema } from './compare-document.js';
 import { configSchema } from './config.js';
+import { manifestJsonSchema, withManifestShape } from './report-manifests.js';
 
 /**
  * The layout version of the `report --json` document: raised whenever a field is added, removed
@@ -31,7 +32,7 @@ export function reportDocumentSchema(suite: Suite) {
     throw new TypeError(`The ${suite.title} suite's reportSchema must be a zod object (z.strictObject).`);
   return z.strictObject({
     schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
-    ...schema.shape,
+    ...withManifestShape(schema.shape),
     usage: z.array(taskUsageSchema),
     limited: z.array(limitedRunSchema),
     settings: z.array(runSettingsSchema),
@@ -76,6 +77,7 @@ export function jsonSchemaFiles(suites: readonly Suite[]): Record<string, string
   return {
     'compare.schema.json': text(compareJsonSchema()),
     'config.schema.json': text(configJsonSchema()),
+    'manifest.schema.json': text(manifestJsonSchema()),
     'report.schema.json': text(reportJsonSchema(suites)),
   };
 }

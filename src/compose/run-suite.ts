@@ -6,6 +6,7 @@ import { describeSampleLimit, type SampleLimit } from '../core/sample-limit.js';
 import type { Suite } from '../core/suite.js';
 import type { Task } from '../core/task.js';
 import type { ModelBinding } from '../runner/model-binding.js';
+import { watchModelVersions } from '../runner/model-versions.js';
 import type { ComputedRunSummary } from '../runner/run-computed.js';
 import { type RunSummary, startProgress } from '../runner/run-samples.js';
 import { type Shard, samplesOfShard } from '../runner/shard.js';
@@ -19,6 +20,7 @@ import { type EpochRequest, epochPlan } from './epoch-plan.js';
 import { resolveHome, storePathIn } from './home.js';
 import type { DataRestriction } from './restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from './run-model.js';
+import { withRecipe } from './run-recipe.js';
 import { storedRunText } from './stored-report.js';
 
 /** What every run takes, whichever suite: the model, where the store is, and how much of the run to do. */
@@ -84,6 +86,8 @@ export interface RunPlan {
   limit: SampleLimit | undefined;
   /** Where the items came from, for the line that starts the run (a dataset file, a data folder). */
   source: string;
+  /** The files the items were built from (hashed in the run's manifest; `rerun` checks them). */
+  inputs?: ReadonlyArray<{ role: string; path: string; release?: Record<string, string> }>;
   work: ModelWork | ComputedWork;
   /** Lines to tell before the run (warnings of the plan). */
   notices?: readonly string[];
@@ -124,7 +128,9 @@ export async function runSuite(
     // The run (its id) is the whole run's: the shards' stores merge into one run.
     const share = samplesOfShard(plan.samples, request.shard);
     hooks.onNotice?.(startLine(plan, share.length, request, store.path));
-    const outcome = await work(plan, { store, share, request, hooks });
+    // What the run is made from, for its manifest (once the run is stored).
+    const context = { store, share, request, hooks };
+    const outcome = await withRecipe(store, plan, request, () => work(plan, context));
     if (!outcome.summary.interrupted) await plan.finish?.(store, hooks, plan.run);
     // The viewer's leaderboard, saved for what the store now holds.
     suiteLeaderboard(store, plan.suite, { save: true });
@@ -174,7 +180,10 @@ async function work(
     run: plan.run,
     samples: share,
     tasks: plan.work.tasks,
-    model: batched?.model ?? plan.work.model,
+    // The model ids or versions the provider says answered, for the run's manifest.
+    model: watchModelVersions(batched?.model ?? plan.work.model, (version) =>
+      store.recipes.addModelVersion(plan.run.id, version),
+    ),
     ...(batched ? { batchAnswers: batched.batchAnswers } : {}),
     retry: request,
     defaults: plan.work.defaults,

@@ -161,6 +161,11 @@ export interface ChatResponse {
   usage: TokenUsage | undefined;
   /** Provider's finish reason, when it gives one. */
   finishReason: string | undefined;
+  /**
+   * The model id or version the provider says answered (OpenAI's and Anthropic's `model`, Gemini's
+   * `modelVersion`, Ollama's `model`), where it says one: a run's manifest lists those it saw.
+   */
+  modelVersion?: string;
 }
 
 /**

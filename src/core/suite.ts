@@ -178,6 +178,11 @@ export interface Suite<Report = unknown> {
   readonly closedBook?: (sample: Sample) => Sample | undefined;
   /** The paper's name of a task group (`niah-en` → "En.NIAH"); absent: the group key itself. */
   groupTitle?(group: string): string;
+  /**
+   * The prompt templates its prompts are made from (name → text, placeholders in braces), hashed
+   * in a run's manifest; absent: none named.
+   */
+  promptTemplates?(): Readonly<Record<string, string>>;
   /** The paper's name of a metric (`mrr@10` → "MRR@10"); absent: the key itself. */
   metricName?(metric: string): string;
   /**

@@ -49,6 +49,12 @@ function chatModelContract(
       expect(response.usage?.outputTokens).toBeGreaterThan(0);
     });
 
+    it('reads the model the answer names (Bedrock’s Converse names none)', async () => {
+      server().script.push({ kind: 'answer', text: 'ok', model: 'm-2026-01-15' });
+      const response = await create().generate({ messages: [{ role: 'user', content: 'Who?' }], parameters });
+      expect(response.modelVersion).toBe(provider === 'bedrock' ? undefined : 'm-2026-01-15');
+    });
+
     it('maps 401 to a non-retryable auth error with a hint', async () => {
       server().script.push({ kind: 'status', status: 401 });
       const error = await failure(create());

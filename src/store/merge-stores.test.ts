@@ -58,3 +58,31 @@ describe('mergeStores and the explicit caches’ costs', () => {
     store.close();
   });
 });
+
+describe('mergeStores and the runs’ recipes', () => {
+  it("brings each run's recipe (the first kept) and every model version its shards' answers named; deleteRun drops them", () => {
+    const folder = temporaryFolder('medbench-merge-');
+    const shard = (name: string, version: string) => {
+      const store = new Store(join(folder, name));
+      store.ensureRun(testRun({ id: 'r1' }));
+      store.recipes.put('r1', { from: name });
+      store.recipes.put('r1', { from: 'a resume of it' });
+      store.recipes.addModelVersion('r1', version);
+      store.recipes.addModelVersion('r1', 'gpt-4o-2024-08-06');
+      store.close();
+      return join(folder, name);
+    };
+    const target = join(folder, 'target.sqlite');
+    mergeStores(target, [shard('one.sqlite', 'gpt-4o-2024-11-20'), shard('two.sqlite', 'gpt-4o-2024-05-13')]);
+    const store = new Store(target);
+    expect(store.recipes.get('r1')).toEqual({ from: 'one.sqlite' });
+    expect(store.recipes.modelVersions('r1')).toEqual([
+      'gpt-4o-2024-05-13',
+      'gpt-4o-2024-08-06',
+      'gpt-4o-2024-11-20',
+    ]);
+    store.deleteRun('r1');
+    expect([store.recipes.get('r1'), store.recipes.modelVersions('r1')]).toEqual([undefined, []]);
+    store.close();
+  });
+});

@@ -60,6 +60,9 @@ function mergeOne(database: Database.Database, source: string): MergeSummary {
       const responses = copyMissing(database, 'responses');
       // What the shard's explicit caches cost (one row per cache: merged twice, counted once).
       copyMissing(database, 'explicit_cache_costs');
+      // What each run was made from, and the model versions its answers named (a shard's too).
+      copyMissing(database, 'run_recipes');
+      copyMissing(database, 'run_model_versions');
       const columns = columnsOf(database, 'results');
       const picked = columns
         .split(', ')

@@ -179,4 +179,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, task, cache)
   ) WITHOUT ROWID;
   `,
+  `
+  -- What a run was made from, recorded when it starts (its manifest; \`medbench rerun\` rebuilds it):
+  -- the command's options (no secrets), its input files' hashes, each prompt's hash, the templates',
+  -- the tokenizer, generation settings and restricted-data level. And the model ids or versions the
+  -- provider said answered the run's requests (OpenAI's and Anthropic's model, Gemini's modelVersion).
+  CREATE TABLE run_recipes (
+    run_id TEXT PRIMARY KEY,
+    recipe_json TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE run_model_versions (
+    run_id TEXT NOT NULL,
+    model_version TEXT NOT NULL,
+    PRIMARY KEY (run_id, model_version)
+  ) WITHOUT ROWID;
+  `,
 ];

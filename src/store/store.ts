@@ -9,6 +9,7 @@ import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
 import { GZIP_THRESHOLD_CHARS, type PreparedPrompt, preparePrompt, sha256 } from './prepared-prompt.js';
 import { ProviderBatches } from './provider-batches.js';
+import { RunRecipes } from './run-recipes.js';
 import { reportDamage } from './store-damage.js';
 import {
   type CachedResponse,
@@ -141,8 +142,8 @@ export class Store {
 
   deleteRun(id: string): void {
     this.transaction(() => {
-      this.statement('DELETE FROM results WHERE run_id = ?').run(id);
-      this.statement('DELETE FROM explicit_cache_costs WHERE run_id = ?').run(id);
+      for (const table of ['results', 'explicit_cache_costs', 'run_recipes', 'run_model_versions'])
+        this.statement(`DELETE FROM ${table} WHERE run_id = ?`).run(id);
       this.statement('DELETE FROM runs WHERE id = ?').run(id);
     });
   }
@@ -319,7 +320,6 @@ export class Store {
     () => this.materialize(),
     () => this.path,
   );
-
   /** Requests written out for an engine (`export requests`), answered by `import responses`. */
   readonly exportedRequests = new ExportedRequests(...this.tableAccess());
 
@@ -328,6 +328,8 @@ export class Store {
 
   /** Explicit prompt caches (Gemini's) made and not deleted yet: a killed run's, for the next run. */
   readonly explicitCaches = new ExplicitCacheRecords(...this.tableAccess());
+  /** What each run was made from (its manifest), and the model versions the provider named. */
+  readonly recipes = new RunRecipes(...this.tableAccess());
 
   /** What a table's own class reads and writes through: the database, the first write, the path, the cache. */
   private tableAccess() {

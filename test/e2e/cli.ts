@@ -90,9 +90,15 @@ export async function demoWithPublished(home: string): Promise<void> {
   if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
 }
 
-/** `report --suite <suite> --json` of a home, parsed, without the keys `left` names (moments, ids that differ). */
+/**
+ * `report --suite <suite> --json` of a home, parsed, without the keys `left` names (moments, ids
+ * that differ) and without each run's `manifest`: how a run was made (its paths and options, the
+ * model versions its sent answers named) differs between homes that hold the same results.
+ */
 export async function reportJson(home: string, suite: string, left: readonly string[]): Promise<unknown> {
   const printed = await runCli(['--home', home, 'report', '--suite', suite, '--json']);
   if (printed.code !== 0) throw new Error(`report failed: ${printed.stderr}`);
-  return JSON.parse(printed.stdout, (key, value) => (left.includes(key) ? undefined : value));
+  return JSON.parse(printed.stdout, (key, value) =>
+    left.includes(key) || key === 'manifest' ? undefined : value,
+  );
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -119,4 +120,39 @@ describe.skipIf(!available)('the published zh Counting prompts', () => {
       expect(total).toBe(322);
     });
   }
+});
+
+describe.skipIf(!available)('a run of the published build, rerun from its manifest', () => {
+  it('sends the same prompts byte for byte', { timeout: 120_000 }, async () => {
+    // The medical haystack's --counting-draws build above (this file's one build of it).
+    const dataset = join(home, 'medical--counting-draws.jsonl');
+    const { startLlmTestServer } = await import('../support/llm-test-server.js');
+    const server = await startLlmTestServer();
+    try {
+      const model = `openai-compatible:counter@${server.url}/v1`;
+      const common = ['--tokenizer', 'o200k_base', '--context-window', '200000'];
+      const run = await runCli(['--home', home, 'run', '--dataset', dataset, '--model', model, ...common]);
+      expect(run.code, run.stderr).toBe(0);
+      const first = server.requests.map((request) => JSON.stringify(request.body.messages)).sort();
+      const manifest = join(home, 'manifest.json');
+      const exported = await runCli(['--home', home, 'export', 'manifest', 'counter', '--out', manifest]);
+      expect(exported.code, exported.stderr).toBe(0);
+      // The release files the build read, as its header hashed them, in the manifest's dataset input.
+      const [input] = JSON.parse(readFileSync(manifest, 'utf8')).recipe.inputs;
+      const draws = readFileSync(join(ROOT, 'assets', 'medodyssey', 'counting-draws.json'));
+      expect(input.release['counting-draws']).toBe(createHash('sha256').update(draws).digest('hex'));
+      const haystack = Object.keys(input.release).filter((name) => name.startsWith('release/raw_data/'));
+      expect(haystack.length).toBeGreaterThan(0);
+      const again = join(home, 'rerun-home');
+      const rerun = await runCli(['--home', again, 'rerun', manifest, '--dataset', dataset]);
+      expect(rerun.code, rerun.stderr).toBe(0);
+      const sent = server.requests
+        .slice(first.length)
+        .map((request) => JSON.stringify(request.body.messages));
+      expect(first).toHaveLength(28);
+      expect(sent.sort()).toEqual(first);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -35,6 +35,8 @@ export type Behaviour =
       delayMs?: number;
       reasoning?: string;
       reasoningTokens?: number;
+      /** The model the answer names (OpenAI's dated snapshot of an alias); default: the one asked for. */
+      model?: string;
     } & CacheUsage)
   /** An error status: the provider's documented error body for it, unless `body` is given. */
   | { kind: 'status'; status: number; retryAfter?: string; body?: string }
@@ -140,7 +142,7 @@ export function answerBody(
   const { reasoning, reasoningTokens, cachedTokens, cacheWriteTokens } =
     behaviour.kind === 'answer' ? behaviour : {};
   return wire.answer(route, {
-    model: body.model,
+    model: (behaviour.kind === 'answer' ? behaviour.model : undefined) ?? body.model,
     text,
     ...(reasoning !== undefined ? { reasoning } : {}),
     ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),

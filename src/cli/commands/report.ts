@@ -4,6 +4,7 @@ import { writeOutputFile } from '../../compose/output-file.js';
 import { parseChoiceList } from '../../compose/parse-options.js';
 import { writeReportCsv } from '../../compose/report-csv.js';
 import { reportDocument } from '../../compose/report-document.js';
+import { manifestsOf, withRunManifests } from '../../compose/report-manifests.js';
 import { reportRanks } from '../../compose/report-ranks.js';
 import { storedRuns } from '../../compose/stored-report.js';
 import { suiteNamed } from '../../compose/suites.js';
@@ -145,7 +146,7 @@ export function reportCommand(options: ReportCommandOptions, output: CommandOutp
       output.stdout(files.map((file) => `${file}\n`).join(''));
     } else if (options.json)
       output.stdout(
-        `${JSON.stringify(reportDocument(suite, report, { usage, limited, settings }), null, 2)}\n`,
+        `${JSON.stringify(reportDocument(suite, withRunManifests(report, manifestsOf(store, runs)), { usage, limited, settings }), null, 2)}\n`,
       );
     else if (!options.html) {
       const sections = [

@@ -7,6 +7,7 @@ export const messageSchema = z.object({
     z.object({ type: z.string(), text: z.string().optional(), thinking: z.string().optional() }),
   ),
   stop_reason: z.string().nullable().optional(),
+  model: z.string().optional(),
   usage: z
     .object({
       input_tokens: z.number(),
@@ -47,5 +48,6 @@ export function messageAnswer(response: z.infer<typeof messageSchema>): ChatResp
     ...(thinking ? { reasoning: thinking } : {}),
     usage: anthropicUsage(response.usage),
     finishReason: response.stop_reason ?? undefined,
+    ...(response.model ? { modelVersion: response.model } : {}),
   };
 }

@@ -47,6 +47,8 @@ describe('Gemini API on the wire', () => {
       text: 'Shuweng',
       usage: { inputTokens: 4, outputTokens: 2 },
       finishReason: 'STOP',
+      // The response's modelVersion: the model that answered, for the run's manifest.
+      modelVersion: 'gemini-2.5-flash',
     });
     expect(model.endpoint).toBe(server.url);
   });

@@ -246,6 +246,7 @@ function geminiAnswer(response: GenerateContentResponse): ChatResponse {
           }
         : undefined,
     finishReason: candidate?.finishReason ?? response.promptFeedback?.blockReason ?? undefined,
+    ...(response.modelVersion ? { modelVersion: response.modelVersion } : {}),
   };
 }
 

@@ -43,6 +43,8 @@ describe('Ollama on the wire', () => {
       text: 'Shuweng',
       usage: { inputTokens: 4, outputTokens: 2 },
       finishReason: 'stop',
+      // The response's model: the one that answered, for the run's manifest.
+      modelVersion: 'llama3.1:8b',
     });
   });
 

@@ -27,6 +27,7 @@ const chatSchema = z.object({
   // A thinking model's thoughts come apart, in `thinking`.
   message: z.object({ content: z.string(), thinking: z.string().optional() }),
   done_reason: z.string().optional(),
+  model: z.string().optional(),
   prompt_eval_count: z.number().optional(),
   eval_count: z.number().optional(),
 });
@@ -81,6 +82,7 @@ export class OllamaChatModel extends HttpEndpoint implements ChatModel {
           ? { inputTokens: response.prompt_eval_count, outputTokens: response.eval_count }
           : undefined,
       finishReason: response.done_reason,
+      ...(response.model ? { modelVersion: response.model } : {}),
     };
   }
 

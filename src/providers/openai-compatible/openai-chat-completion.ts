@@ -4,6 +4,8 @@ import { openAIUsage, openAIUsageSchema } from './openai-usage.js';
 
 /** What medbench reads of a chat completion (OpenAI, vLLM, SGLang, a batch output line's body). */
 export const chatCompletionSchema = z.object({
+  // The model that answered, as the server names it (OpenAI: a dated snapshot of the alias asked for).
+  model: z.string().optional(),
   choices: z
     .array(
       z.object({
@@ -29,5 +31,6 @@ export function chatCompletionAnswer(completion: z.infer<typeof chatCompletionSc
     ...(reasoning ? { reasoning } : {}),
     usage: openAIUsage(completion.usage),
     finishReason: choice.finish_reason ?? undefined,
+    ...(completion.model ? { modelVersion: completion.model } : {}),
   };
 }

@@ -14,6 +14,7 @@ import { openAIUsage, openAIUsageSchema } from './openai-usage.js';
 const responseSchema = z.object({
   choices: z.array(z.object({ text: z.string(), finish_reason: z.string().nullable().optional() })).min(1),
   usage: openAIUsageSchema.nullable().optional(),
+  model: z.string().optional(),
 });
 
 /**
@@ -54,6 +55,7 @@ export class OpenAICompatibleCompletionModel extends OpenAICompatibleEndpoint im
       text: choice.text,
       usage: openAIUsage(response.usage),
       finishReason: choice.finish_reason ?? undefined,
+      ...(response.model ? { modelVersion: response.model } : {}),
     };
   }
 }

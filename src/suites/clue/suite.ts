@@ -12,6 +12,7 @@ import {
 import { clueReportSchema } from './clue-report-schema.js';
 import { clueScoring } from './clue-scoring.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
+import { clueTemplates } from './clue-templates.js';
 import { MIMIC_DERIVED_TASKS } from './load-tasks.js';
 
 const CLUE_TITLES: Readonly<Record<string, string>> = {
@@ -100,6 +101,7 @@ export const clueSuite: Suite<ClueReport> = withEpochs({
   firstRun: 'Run `medbench run clue --data <folder> --model baseline` first, or check --home.',
   groupOf: (row) => row.task,
   groupTitle: (task) => CLUE_TITLES[task] ?? task,
+  promptTemplates: clueTemplates,
   metricName: (metric) => CLUE_METRIC_NAMES[metric] ?? metric,
   primaryMetric: 'accuracy',
   primaryMetrics: CLUE_PRIMARY_METRICS,

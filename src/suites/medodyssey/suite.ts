@@ -23,6 +23,7 @@ import {
 import { medodysseyReportSchema } from './medodyssey-report-schema.js';
 import { medodysseyScoring } from './medodyssey-scoring.js';
 import { medodysseyReportTables } from './medodyssey-tables.js';
+import { medodysseyTemplates } from './medodyssey-templates.js';
 import { renderMedOdysseyText } from './medodyssey-text.js';
 import { medodysseyUnitOf } from './tally-intervals.js';
 
@@ -94,6 +95,7 @@ export const medodysseySuite: Suite<MedOdysseyReport> = withEpochs({
   // Every task but Counting (whose question is about the context itself), without its context.
   closedBook: closedBookSample,
   groupTitle: medodysseyGroupTitle,
+  promptTemplates: medodysseyTemplates,
   metricName: medodysseyMetricName,
   primaryMetric: 'esm',
   counts: (row, run) => countedInTables(row, (run.model.contextWindow as number | null | undefined) ?? null),

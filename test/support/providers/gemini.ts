@@ -32,6 +32,8 @@ const generateContent: Pick<ProviderWire, 'error' | 'prompt' | 'answer'> = {
     const thought = answer.reasoning ? [{ text: answer.reasoning, thought: true }] : [];
     return {
       ...base,
+      // The path names the model; an answer that names another says so in modelVersion.
+      ...(typeof answer.model === 'string' ? { modelVersion: answer.model } : {}),
       candidates: [
         {
           content: { parts: [...thought, { text: answer.text }], role: 'model' },

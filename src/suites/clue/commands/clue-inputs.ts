@@ -110,3 +110,16 @@ export function checkDataUse(
   if (model) checkRestrictedData(model, restricted);
   return restricted;
 }
+
+/** The files a run reads, by role, for its manifest: each task's official file, MRCONSO and the ICD-10 table given. */
+export function clueInputFiles(
+  request: ClueRunRequest,
+  tasks: readonly ClueTaskName[],
+  files: Partial<Record<ClueTaskName, string>>,
+): Array<{ role: string; path: string }> {
+  return [
+    ...tasks.map((task) => ({ role: `clue ${task}`, path: files[task]! })),
+    ...(request.umls ? [{ role: 'umls', path: request.umls }] : []),
+    ...(request.icd10 ? [{ role: 'icd10', path: request.icd10 }] : []),
+  ];
+}

@@ -18,7 +18,13 @@ import {
   openBertScoreEncoders,
   planBertScore,
 } from './clue-bertscore.js';
-import { checkDataUse, checkLongHealthTokenizer, clueResources, clueTasksIn } from './clue-inputs.js';
+import {
+  checkDataUse,
+  checkLongHealthTokenizer,
+  clueInputFiles,
+  clueResources,
+  clueTasksIn,
+} from './clue-inputs.js';
 import { clueRunRequest } from './clue-run-options.js';
 import { clueRunRecord } from './clue-run-record.js';
 
@@ -83,6 +89,7 @@ export async function cluePlan(request: SuiteRunRequest, hooks: RunHooks): Promi
       samples,
       limit,
       source: options.data,
+      inputs: clueInputFiles(options, tasks, files),
       notices: model ? notices(model, warning) : [],
       work: model
         ? {

@@ -19,6 +19,7 @@ import { buildMedOdysseyDataset, type MedOdysseyDatasetRequest } from '../build-
 import { loadCountingDraws, shippedCountingDrawsFile } from '../counting-draws.js';
 import { COUNTING_TYPES, DEFAULT_GAMMA, DEPTHS, LANGUAGES, LEVELS } from '../index.js';
 import { resolveDatasetFolder } from '../release.js';
+import { releaseFileHashes } from '../release-hashes.js';
 
 export interface BuildMedOdysseyOptions {
   data?: string;
@@ -230,6 +231,13 @@ function buildRecord(
     countingDraws: countingDrawsPath(options),
     countingFromPublished: options.countingFromPublished ? resolve(options.countingFromPublished) : null,
     prompts,
+    // The release files it could read, hashed: a run's manifest of the dataset carries them.
+    files: releaseFileHashes({
+      data: options.data,
+      sources: options.sources,
+      countingDraws: countingDrawsPath(options),
+      prompts,
+    }),
   };
 }
 
