@@ -83,6 +83,20 @@ function datasetSaysRestricted(run: RunRecord): boolean {
 }
 
 /**
+ * Whether the run's manifest recorded all of its data as restricted: marked `--restricted`, or
+ * restricted in a suite whose restriction is the whole run's (no `restrictedTasks`: a dataset file
+ * marked restricted); CLUE's MIMIC-derived tasks are withheld by task, the rest of the run kept.
+ */
+function recipeSaysRestricted(store: Store, suite: Suite, run: RunRecord): boolean {
+  const recipe = store.recipes.get(run.id) as
+    | { restrictedData?: { level?: unknown; marked?: unknown } }
+    | null
+    | undefined;
+  const data = recipe?.restrictedData;
+  return data?.marked === true || (data?.level === 'restricted' && suite.restrictedTasks === undefined);
+}
+
+/**
  * Whether a result's text is withheld: the export or the run's dataset file says so, its task
  * is restricted in its suite, or its run kept none (`run --redact`: hashes and lengths only).
  */
@@ -114,7 +128,10 @@ export function loggedRuns(store: Store, selection: LogSelection): LoggedRun[] {
     : selection.suites;
   return suites.flatMap((suite) =>
     storedRuns(store, suite, selection.runIds ? { runIds: selection.runIds } : {}).map(({ run, results }) => {
-      const restricted = selection.restricted === true || datasetSaysRestricted(run);
+      const restricted =
+        selection.restricted === true ||
+        datasetSaysRestricted(run) ||
+        recipeSaysRestricted(store, suite, run);
       return {
         suite,
         run,

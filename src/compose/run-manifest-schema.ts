@@ -114,6 +114,10 @@ export const runRecipeSchema = z.strictObject({
     what: z.string().nullable(),
     why: z.string().nullable(),
     redacted: z.boolean().meta({ description: '--redact: hashes and lengths stored instead of the text.' }),
+    marked: z.boolean().optional().meta({
+      description:
+        "--restricted: the user marked all of the run's data restricted (absent in older manifests: unknown).",
+    }),
   }),
   rerun: z
     .strictObject({

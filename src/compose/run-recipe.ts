@@ -23,7 +23,7 @@ export interface RecipePlan {
 }
 
 /** What a recipe reads of a run's request (`RunRequest`): every option, as given. */
-type RunRequest = { redact?: boolean } & object;
+type RunRequest = { redact?: boolean; restricted?: boolean } & object;
 
 /** Options of a run that say where or how it runs, not what it is: never in a manifest. */
 const NOT_RECORDED = new Set(['home', 'dryRun', 'shard', 'report', 'batch', 'batchPollMs']);
@@ -137,6 +137,7 @@ export async function runRecipe(plan: RecipePlan, request: RunRequest): Promise<
       what: restricted?.what ?? null,
       why: restricted?.why ?? null,
       redacted: request.redact === true,
+      marked: request.restricted === true,
     },
     rerun: {
       suite: typeof (request as { dataset?: unknown }).dataset === 'string' ? null : plan.suite.name,

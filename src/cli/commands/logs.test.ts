@@ -14,7 +14,7 @@ import { clueRun } from '../../../test/support/clue-leaderboard-runs.js';
 import { temporaryFolder } from '../../../test/support/temporary-folder.js';
 import { testResultRecord, testRun } from '../../../test/support/test-run.js';
 import { everyEvalEverValidators, inspectLogValidator } from '../../../test/support/third-party-schemas.js';
-import { WITHHELD_TEXT } from '../../compose/logged-runs.js';
+import { loggedRuns, WITHHELD_TEXT } from '../../compose/logged-runs.js';
 import { SUITES } from '../../compose/suites.js';
 import { Store } from '../../store/store.js';
 import { createProgram } from '../main.js';
@@ -223,6 +223,48 @@ describe('medbench export logs and import logs', () => {
     const broken = JSON.parse(JSON.stringify(meqsum)) as { samples: Array<Record<string, unknown>> };
     delete broken.samples[0]!.target;
     expect(validate(broken).join('\n')).toMatch(/target/);
+  });
+
+  it("withholds a run its manifest records as marked --restricted, or restricted whole (dataset file moved since); CLUE's MIMIC restriction stays per task", () => {
+    const marked = join(scratch, 'marked-home');
+    mkdirSync(marked);
+    const store = new Store(join(marked, 'medbench.sqlite'));
+    try {
+      const restrictedData = (level: string, marked: boolean) => ({
+        restrictedData: { level, what: 'x', why: 'y', redacted: false, marked },
+      });
+      const runs = [
+        ['marked', 'medodyssey', restrictedData('restricted', true)],
+        ['moved', 'medodyssey', restrictedData('restricted', false)],
+        ['open', 'medodyssey', restrictedData('open', false)],
+        ['clue-mimic', 'clue', restrictedData('restricted', false)],
+        ['clue-marked', 'clue', restrictedData('restricted', true)],
+      ] as const;
+      for (const [id, suite, recipe] of runs) {
+        store.ensureRun(testRun({ id, suite, datasetPath: join(scratch, 'gone.jsonl') }));
+        store.putResult(
+          testResultRecord({
+            runId: id,
+            sampleId: 's0',
+            task: suite === 'clue' ? 'meqsum' : 'niah',
+            prompt: `${SECRET} ${id}`,
+          }),
+        );
+        store.recipes.put(id, recipe);
+      }
+      const withheld = loggedRuns(store, { suites: SUITES }).map(
+        ({ run, results }) => [run.id, results.every((result) => result.withheld)] as const,
+      );
+      expect(Object.fromEntries(withheld)).toEqual({
+        marked: true,
+        moved: true,
+        open: false,
+        'clue-mimic': false,
+        'clue-marked': true,
+      });
+    } finally {
+      store.close();
+    }
   });
 
   it('export logs --restricted withholds every run', async () => {

@@ -29,7 +29,7 @@ export function defineLogs(program: Command, context: ProgramContext): void {
     .option('--model <labels...>', "only these model labels (a suite's own formats)")
     .option(
       '--restricted',
-      "withhold every run's text (runs made with --restricted, which the store does not record)",
+      "withhold every run's text (for runs stored before manifests recorded --restricted, or imported)",
     )
     .action(
       action((options) => {
