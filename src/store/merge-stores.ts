@@ -60,6 +60,7 @@ function mergeOne(database: Database.Database, source: string): MergeSummary {
       const responses = copyMissing(database, 'responses');
       // What the shard's explicit caches cost (one row per cache: merged twice, counted once).
       copyMissing(database, 'explicit_cache_costs');
+      copyMissing(database, 'judge_runs');
       const columns = columnsOf(database, 'results');
       const picked = columns
         .split(', ')

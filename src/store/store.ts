@@ -5,6 +5,7 @@ import type { ResultFields, RunRecord, ScoreRow, StoredResult } from '../core/ru
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
 import { ExplicitCacheRecords } from './explicit-cache-records.js';
 import { ExportedRequests } from './exported-requests.js';
+import { JudgeRuns } from './judge-runs.js';
 import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
 import { GZIP_THRESHOLD_CHARS, type PreparedPrompt, preparePrompt, sha256 } from './prepared-prompt.js';
@@ -328,6 +329,7 @@ export class Store {
 
   /** Explicit prompt caches (Gemini's) made and not deleted yet: a killed run's, for the next run. */
   readonly explicitCaches = new ExplicitCacheRecords(...this.tableAccess());
+  readonly judgeRuns = new JudgeRuns(...this.tableAccess());
 
   /** What a table's own class reads and writes through: the database, the first write, the path, the cache. */
   private tableAccess() {

@@ -6,6 +6,7 @@ import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderScatter } from '../../report/svg-scatter.js';
 import { renderReportTable } from '../../report/text-table.js';
 import { clueIntervals, clueIntervalsTable, clueUnitOf, type ItemValues } from './clue-intervals.js';
+import { type ClueJudgeReport, clueJudgeTable, judgeOfRun } from './clue-judge-report.js';
 import { CLUE_LEVELS, clueMetricKey } from './clue-scoring.js';
 import { levelScore } from './level-score.js';
 import type { ClueTaskName } from './load-tasks.js';
@@ -56,6 +57,8 @@ export interface ClueRunReport extends RunSummary {
   intervals?: Record<string, Record<string, ReportInterval>>;
   /** Metric → why it was not computed. */
   notComputed: Record<string, string>;
+  /** The LLM judge of the run (`medbench judge`), when it was judged. */
+  judge?: ClueJudgeReport;
   /** Level scores (null unless every dataset of the level was run). */
   level1: number | null;
   level2: number | null;
@@ -146,6 +149,7 @@ export function buildClueReport(
             }
           : {}),
         notComputed: (run.parameters.notComputed as Record<string, string> | undefined) ?? {},
+        ...judgeOfRun(run),
         level1: level(CLUE_LEVELS[0]),
         level2: level(CLUE_LEVELS[1]),
       };
@@ -261,10 +265,12 @@ export function clueTables(report: ClueReport): ReportTable[] {
     ...levelTable(report, level),
   }));
   const intervals = clueIntervalsTable(report.runs);
+  const judge = clueJudgeTable(report.runs);
   return [
     ...levels,
     ...(report.base?.differences.length ? [differenceTable(report.base)] : []),
     ...(intervals ? [intervals] : []),
+    ...(judge ? [judge] : []),
   ];
 }
 
@@ -274,6 +280,7 @@ export function renderClueText(report: ClueReport): string {
     .filter((table) => table.name.startsWith('level-'))
     .map(renderReportTable);
   const intervals = clueIntervalsTable(report.runs);
+  const judge = clueJudgeTable(report.runs);
   const reasons = report.runs.flatMap((run) =>
     Object.entries(run.notComputed).map(
       ([metric, reason]) => `${run.label}: ${metric} not computed — ${reason}`,
@@ -285,6 +292,7 @@ export function renderClueText(report: ClueReport): string {
     ...(reasons.length ? [reasons.join('\n')] : []),
     ...differenceText(report),
     ...(intervals ? [renderReportTable(intervals)] : []),
+    ...(judge ? [renderReportTable(judge)] : []),
   ].join('\n\n');
 }
 

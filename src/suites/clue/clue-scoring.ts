@@ -2,6 +2,7 @@ import type { ScoredRow, ScoredTask, SuiteScoring } from '../../core/scored-task
 import { meanTask } from '../../core/scored-task.js';
 import { clueUnitOf } from './clue-intervals.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
+import { JUDGE_METRIC } from './judge-task.js';
 import type { ClueTaskName } from './load-tasks.js';
 import { CLUE_PROTOCOL, type ClueProtocol, type ClueProtocolName } from './protocols.js';
 
@@ -40,6 +41,7 @@ function datasetTask(dataset: string, metrics: readonly string[]): ScoredTask {
       const weight = weightOf(row);
       for (const [metric, value] of Object.entries(row.scores)) {
         const index = metrics.indexOf(clueMetricKey(row, metric));
+        if (index === -1) continue;
         sums[2 * index] = sums[2 * index]! + weight * value;
         sums[2 * index + 1] = sums[2 * index + 1]! + weight;
       }
@@ -62,9 +64,11 @@ function datasetTask(dataset: string, metrics: readonly string[]): ScoredTask {
 function levelTasks(rows: readonly ScoredRow[]): ScoredTask[] {
   const metrics = new Map<string, Set<string>>();
   for (const row of rows)
+    // The judge's score is reported beside the papers' metrics, never in the level scores.
     for (const metric of Object.keys(row.scores))
-      metrics.get(row.task)?.add(clueMetricKey(row, metric)) ??
-        metrics.set(row.task, new Set([clueMetricKey(row, metric)]));
+      if (metric !== JUDGE_METRIC)
+        metrics.get(row.task)?.add(clueMetricKey(row, metric)) ??
+          metrics.set(row.task, new Set([clueMetricKey(row, metric)]));
   return CLUE_LEVELS.filter((level) => level.every((dataset) => metrics.has(dataset)))
     .flat()
     .map((dataset) => datasetTask(dataset, [...metrics.get(dataset)!].sort()));
