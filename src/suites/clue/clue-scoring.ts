@@ -63,8 +63,8 @@ function datasetTask(dataset: string, metrics: readonly string[]): ScoredTask {
  */
 function levelTasks(rows: readonly ScoredRow[]): ScoredTask[] {
   const metrics = new Map<string, Set<string>>();
+  // The judge's score is reported beside the papers' metrics, never in the level scores.
   for (const row of rows)
-    // The judge's score is reported beside the papers' metrics, never in the level scores.
     for (const metric of Object.keys(row.scores))
       if (metric !== JUDGE_METRIC)
         metrics.get(row.task)?.add(clueMetricKey(row, metric)) ??

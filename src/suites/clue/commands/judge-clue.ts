@@ -59,16 +59,17 @@ async function bindJudge(
   config: MedbenchConfig,
   request: JudgeClueRequest,
 ): Promise<ModelBinding> {
+  const modelConfig = modelConfigFromSpec(spec, config);
   const binding = await bindModel({
     spec,
     config,
     overrides: {
       ...request,
       temperature: 0,
-      maxOutputTokens: request.maxOutputTokens ?? JUDGE_MAX_OUTPUT_TOKENS,
+      maxOutputTokens: request.maxOutputTokens ?? modelConfig.maxOutputTokens ?? JUDGE_MAX_OUTPUT_TOKENS,
     },
   });
-  const provider = providerNamed(modelConfigFromSpec(spec, config).provider);
+  const provider = providerNamed(modelConfig.provider);
   const takesSeed =
     provider !== undefined &&
     provider.generationSettings !== 'ignored' &&
@@ -176,6 +177,8 @@ export async function judgeClue(request: JudgeClueRequest, hooks: RunHooks = {})
     const judgeRuns: RunRecord[] = [];
     const summaries: RunSummary[] = [];
     for (const judge of judges) {
+      // --max-cost caps the whole jury: each judge gets what the judges before it left.
+      const spent = summaries.reduce((sum, summary) => sum + (summary.cost ?? 0), 0);
       const judgeRun = judgeRunRecord(run, judge, samples, digests);
       hooks.onNotice?.(
         `Judge ${judge.label}: ${samples.length} answers of run ${run.id} (judge run ${judgeRun.id}).`,
@@ -186,7 +189,10 @@ export async function judgeClue(request: JudgeClueRequest, hooks: RunHooks = {})
         samples,
         tasks: judgeTasks,
         model: judge,
-        retry: request,
+        retry: {
+          ...request,
+          ...(request.maxCost !== undefined ? { maxCost: Math.max(0, request.maxCost - spent) } : {}),
+        },
         defaults: config.defaults,
         hooks,
         ...(restricted ? { restricted } : {}),

@@ -62,92 +62,103 @@ function papersMetrics(results: readonly StoredResult[]): Record<string, number>
   return means;
 }
 
+interface JuryOptions {
+  judgeRuns: readonly RunRecord[];
+  rubrics: ReturnType<typeof rubricsFor>;
+  aggregation: JuryAggregation;
+  complete: boolean;
+}
+
+type ScoreUpdate = { sampleId: string; scores: Record<string, number> };
+
+/** One task's items graded by the jury: the scores to write, and the task's summary. */
+function gradeTask(
+  store: Store,
+  results: readonly StoredResult[],
+  task: JudgedTask,
+  options: JuryOptions,
+): { updates: ScoreUpdate[]; entry: NonNullable<JudgeSummary['tasks'][JudgedTask]> } {
+  const entry = { scored: 0, failed: 0, unscored: 0, reasons: [] as string[] };
+  const values: number[] = [];
+  const updates = results.map((result): ScoreUpdate => {
+    const { [JUDGE_METRIC]: _previous, ...scores } = result.scores;
+    let judged: number | undefined;
+    if (result.status !== 'ok') {
+      // Never answered: wrong and counted, as every other metric.
+      entry.failed++;
+      judged = 0;
+    } else {
+      const grades = options.judgeRuns.map((judgeRun) =>
+        gradeOf(store.result(judgeRun.id, result.sampleId), judgeRun.label),
+      );
+      const jury = juryScore(options.rubrics[task].rubric, grades, options.aggregation);
+      if ('unscored' in jury) {
+        entry.unscored++;
+        if (entry.reasons.length < 3) entry.reasons.push(`${result.sampleId}: ${jury.unscored}`);
+      } else {
+        entry.scored++;
+        judged = jury.score;
+      }
+    }
+    if (judged === undefined) return { sampleId: result.sampleId, scores };
+    values.push(judged);
+    return { sampleId: result.sampleId, scores: { ...scores, [JUDGE_METRIC]: judged } };
+  });
+  return {
+    updates,
+    entry: {
+      ...entry,
+      interval: values.length > 0 ? meanInterval(values) : undefined,
+      beside: papersMetrics(results),
+    },
+  };
+}
+
+/** What a run keeps of its judging (`parameters.judge`): the jury, the rule, the rubrics and the counts. */
+function judgeRecord(summary: JudgeSummary, options: JuryOptions): Record<string, unknown> {
+  const perTask = <T>(
+    value: (task: JudgedTask, entry: NonNullable<JudgeSummary['tasks'][JudgedTask]>) => T,
+  ) =>
+    Object.fromEntries(
+      Object.entries(summary.tasks).map(([task, entry]) => [task, value(task as JudgedTask, entry)]),
+    );
+  return {
+    jury: options.judgeRuns.map((judgeRun) => ({ label: judgeRun.label, run: judgeRun.id })),
+    aggregation: options.aggregation,
+    rubrics: perTask((task) => ({
+      file: options.rubrics[task].file,
+      version: options.rubrics[task].rubric.version,
+    })),
+    scored: perTask((_, entry) => entry.scored),
+    unscored: perTask((_, entry) => entry.unscored),
+  };
+}
+
 /**
  * The jury's score of every judged item of `run`, written as its `judge` metric (an unscored item
  * has none: never 0), and what was judged recorded in the run's parameters (`judge`). Nothing is
  * written unless every judge finished.
  */
-export function writeJuryScores(
-  store: Store,
-  run: RunRecord,
-  options: {
-    judgeRuns: readonly RunRecord[];
-    rubrics: ReturnType<typeof rubricsFor>;
-    aggregation: JuryAggregation;
-    complete: boolean;
-  },
-): JudgeSummary {
-  const { judgeRuns, aggregation } = options;
+export function writeJuryScores(store: Store, run: RunRecord, options: JuryOptions): JudgeSummary {
   const summary: JudgeSummary = {
     written: options.complete,
-    judgeRuns: judgeRuns.map((judgeRun) => judgeRun.id),
-    aggregation,
-    cost: judgeCost(store, judgeRuns),
+    judgeRuns: options.judgeRuns.map((judgeRun) => judgeRun.id),
+    aggregation: options.aggregation,
+    cost: judgeCost(store, options.judgeRuns),
     tasks: {},
   };
   if (!options.complete) return summary;
-  const updates: Array<{ sampleId: string; scores: Record<string, number> }> = [];
+  const updates: ScoreUpdate[] = [];
   for (const task of JUDGED_TASKS) {
     const results = store.results(run.id, { task });
     if (results.length === 0) continue;
-    const entry = { scored: 0, failed: 0, unscored: 0, reasons: [] as string[], values: [] as number[] };
-    for (const result of results) {
-      const { [JUDGE_METRIC]: _previous, ...scores } = result.scores;
-      let judged: number | undefined;
-      if (result.status !== 'ok') {
-        // Never answered: wrong and counted, as every other metric.
-        entry.failed++;
-        judged = 0;
-      } else {
-        const grades = judgeRuns.map((judgeRun) =>
-          gradeOf(store.result(judgeRun.id, result.sampleId), judgeRun.label),
-        );
-        const jury = juryScore(options.rubrics[task].rubric, grades, aggregation);
-        if ('unscored' in jury) {
-          entry.unscored++;
-          if (entry.reasons.length < 3) entry.reasons.push(`${result.sampleId}: ${jury.unscored}`);
-        } else {
-          entry.scored++;
-          judged = jury.score;
-        }
-      }
-      if (judged !== undefined) entry.values.push(judged);
-      updates.push({
-        sampleId: result.sampleId,
-        scores: judged === undefined ? scores : { ...scores, [JUDGE_METRIC]: judged },
-      });
-    }
-    const { values, ...counts } = entry;
-    summary.tasks[task] = {
-      ...counts,
-      interval: values.length > 0 ? meanInterval(values) : undefined,
-      beside: papersMetrics(results),
-    };
+    const graded = gradeTask(store, results, task, options);
+    updates.push(...graded.updates);
+    summary.tasks[task] = graded.entry;
   }
   store.transaction(() => {
     for (const update of updates) store.updateScores(run.id, update.sampleId, update.scores);
-    store.updateRunParameters(run.id, {
-      ...run.parameters,
-      judge: {
-        jury: judgeRuns.map((judgeRun) => ({ label: judgeRun.label, run: judgeRun.id })),
-        aggregation,
-        rubrics: Object.fromEntries(
-          Object.keys(summary.tasks).map((task) => [
-            task,
-            {
-              file: options.rubrics[task as JudgedTask].file,
-              version: options.rubrics[task as JudgedTask].rubric.version,
-            },
-          ]),
-        ),
-        scored: Object.fromEntries(
-          Object.entries(summary.tasks).map(([task, entry]) => [task, entry.scored]),
-        ),
-        unscored: Object.fromEntries(
-          Object.entries(summary.tasks).map(([task, entry]) => [task, entry.unscored]),
-        ),
-      },
-    });
+    store.updateRunParameters(run.id, { ...run.parameters, judge: judgeRecord(summary, options) });
   });
   return summary;
 }
