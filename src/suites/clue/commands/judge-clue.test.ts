@@ -229,6 +229,29 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
     expect(paid.cost).toBeGreaterThan(0);
   });
 
+  it('sends no seed to a provider that takes none (Anthropic), temperature 0 still', async () => {
+    const claude = await startLlmTestServer({ provider: 'anthropic' });
+    const config = join(home, 'claude.config.json');
+    const entry = {
+      provider: 'anthropic',
+      model: 'claude-sonnet-4',
+      endpoints: [{ baseURL: claude.url, apiKeyEnv: 'MEDBENCH_JUDGE_TEST_KEY' }],
+    };
+    writeFileSync(config, JSON.stringify({ models: { claude: entry } }));
+    process.env.MEDBENCH_JUDGE_TEST_KEY = 'test-key';
+    try {
+      await judgeClue({ run: RUN, model: 'claude', home, config, maxRetries: 0 });
+      expect(claude.requests).toHaveLength(5);
+      for (const request of claude.requests) {
+        expect(request.body.temperature).toBe(0);
+        expect(request.body).not.toHaveProperty('seed');
+      }
+    } finally {
+      delete process.env.MEDBENCH_JUDGE_TEST_KEY;
+      await claude.close();
+    }
+  });
+
   it('refuses a remote judge for MIMIC-derived answers before anything is sent', async () => {
     const sent = server.requests.length;
     const error = await judgeClue({
