@@ -150,6 +150,13 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
       expect(broken.status).toBe('bad_format');
       expect(broken.rawOutput).toBe('{"criteria": [{"id": "keeps-focus", ');
       expect(store.getPrompt(broken.promptHash!)).toContain('<answer_to_grade>\nbroken\n</answer_to_grade>');
+      // The system message (the rubric), the same for every sample of a task, is kept once in the judge run.
+      const rubrics = store.getRun(judgeRun!)!.parameters.rubrics as Record<string, { systemPrompt: string }>;
+      const sent = server.requests.find((request) => JSON.stringify(request.body).includes('broken'))!;
+      expect((sent.body.messages as Array<{ content: string }>)[0]!.content).toBe(
+        rubrics.meqsum!.systemPrompt,
+      );
+      expect(rubrics.meqsum!.systemPrompt).toContain('- keeps-focus (+5): ');
       // The CLUE report and leaderboard list no judge run as a model.
       expect(store.listRuns({ suite: 'clue' }).map((run) => run.id)).toEqual([RUN]);
     } finally {

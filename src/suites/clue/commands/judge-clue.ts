@@ -21,6 +21,7 @@ import {
   JUDGED_TASKS,
   type JudgedTask,
   judgeSample,
+  judgeSystemPrompt,
   judgeTask,
 } from '../judge-task.js';
 import { clueSuite } from '../suite.js';
@@ -100,6 +101,26 @@ function judgeSamplesOf(store: Store, run: RunRecord, rubrics: ReturnType<typeof
   );
 }
 
+/**
+ * What a judge run keeps of each task's rubric: its version and digest, and the system message
+ * every request of the task carries, word for word (the per-sample part is each result's prompt).
+ */
+function rubricRecords(tasks: readonly JudgedTask[], rubrics: ReturnType<typeof rubricsFor>) {
+  return Object.fromEntries(
+    tasks.map((task) => {
+      const { rubric } = rubrics[task];
+      return [
+        task,
+        {
+          version: rubric.version,
+          sha256: sha256(JSON.stringify(rubric)),
+          systemPrompt: judgeSystemPrompt(rubric),
+        },
+      ];
+    }),
+  );
+}
+
 /** A judge's run of its own: its id covers the graded run, the judge, its settings and the rubrics. */
 function judgeRunRecord(
   run: RunRecord,
@@ -167,12 +188,7 @@ export async function judgeClue(request: JudgeClueRequest, hooks: RunHooks = {})
     for (const spec of specs) judges.push(await bindJudge(spec, config, request));
     // Every judge is checked before any is sent anything.
     for (const judge of judges) checkRestrictedData(judge, restricted);
-    const digests = Object.fromEntries(
-      tasks.map((task) => [
-        task,
-        { version: rubrics[task].rubric.version, sha256: sha256(JSON.stringify(rubrics[task].rubric)) },
-      ]),
-    );
+    const digests = rubricRecords(tasks, rubrics);
     const judgeTasks = Object.fromEntries(tasks.map((task) => [task, judgeTask(task)]));
     const judgeRuns: RunRecord[] = [];
     const summaries: RunSummary[] = [];
