@@ -329,6 +329,12 @@ function intervalsHtml(report: ClueReport): string {
   return intervals ? `<h2>95% intervals</h2><pre>${escapeHtml(renderReportTable(intervals))}</pre>` : '';
 }
 
+/** The LLM judge's table (`medbench judge`), when a run was judged. */
+function judgeHtml(report: ClueReport): string {
+  const judge = clueJudgeTable(report.runs);
+  return judge ? `<h2>LLM judge</h2><pre>${escapeHtml(renderReportTable(judge))}</pre>` : '';
+}
+
 /** A self-contained HTML page with the two Table 3 tables. */
 export function renderClueHtml(report: ClueReport): string {
   const table = (level: 1 | 2) => {
@@ -343,5 +349,5 @@ export function renderClueHtml(report: ClueReport): string {
     .map((line) => `<li>${escapeHtml(line)}</li>`)
     .join(
       '',
-    )}</ul>${table(1)}${table(2)}${intervalsHtml(report)}${figure4(report)}${figure5(report)}</body></html>\n`;
+    )}</ul>${table(1)}${table(2)}${intervalsHtml(report)}${judgeHtml(report)}${figure4(report)}${figure5(report)}</body></html>\n`;
 }

@@ -10,7 +10,7 @@ import {
 import { testResultRecord, testRun } from '../../../../test/support/test-run.js';
 import { MedbenchError } from '../../../core/errors.js';
 import { Store } from '../../../store/store.js';
-import { buildClueReport, renderClueText } from '../clue-report.js';
+import { buildClueReport, renderClueHtml, renderClueText } from '../clue-report.js';
 import { levelScore } from '../level-score.js';
 import { JUDGE_SEED, judgeClue } from './judge-clue.js';
 
@@ -209,6 +209,7 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
       const text = renderClueText(report);
       expect(text).toMatch(/LLM judge beside the papers' metrics/);
       expect(text).toMatch(/meqsum\s+\S+\s+\[[\d.]+, [\d.]+\]\s+40\.00/);
+      expect(renderClueHtml(report)).toContain('<h2>LLM judge</h2>');
     } finally {
       store.close();
     }
