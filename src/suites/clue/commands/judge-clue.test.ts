@@ -12,7 +12,7 @@ import { MedbenchError } from '../../../core/errors.js';
 import { Store } from '../../../store/store.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../clue-report.js';
 import { levelScore } from '../level-score.js';
-import { JUDGE_SEED, judgeClue } from './judge-clue.js';
+import { JUDGE_SEED, judgeClue, jurySpecs } from './judge-clue.js';
 
 /** What the scripted judge reads: the criteria of the system prompt (`- id (+5): …`) and the answer to grade. */
 function readRequest(request: RecordedRequest) {
@@ -297,5 +297,15 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
     // Another rubric is another judging: MeQSum's answers are asked again, MeDiSumQA's come from the cache.
     expect(server.requests.length).toBe(sent + 4);
     expect(scores()['meqsum/1']!.judge).toBe(1);
+  });
+});
+
+describe('jurySpecs', () => {
+  it('reads a comma list, and refuses an empty jury or a judge named twice', () => {
+    expect(jurySpecs(' a , b ')).toEqual(['a', 'b']);
+    expect(() => jurySpecs(' , ')).toThrow('--model " , " names no judge.');
+    expect(() => jurySpecs('a,b,a')).toThrow(
+      '--model names the judge "a" twice; each judge of a jury counts once.',
+    );
   });
 });

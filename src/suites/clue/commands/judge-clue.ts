@@ -142,6 +142,25 @@ function judgeRunRecord(
   });
 }
 
+/** The jury's specs from `--model`: at least one, none twice (a judge counted twice would weigh double). */
+export function jurySpecs(model: string): string[] {
+  const specs = model
+    .split(',')
+    .map((spec) => spec.trim())
+    .filter((spec) => spec !== '');
+  const twice = specs.find((spec, index) => specs.indexOf(spec) !== index);
+  if (specs.length === 0 || twice !== undefined)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message:
+        specs.length === 0
+          ? `--model "${model}" names no judge.`
+          : `--model names the judge "${twice}" twice; each judge of a jury counts once.`,
+      hint: 'Give one model spec, or a comma list of different ones (--model judge-a,judge-b).',
+    });
+  return specs;
+}
+
 /** Refuses what cannot be judged before any judge is bound: a redacted run, a non-zero temperature. */
 function checkJudgeable(run: RunRecord, request: JudgeClueRequest): void {
   if (run.parameters.redacted === true)
@@ -180,10 +199,7 @@ export async function judgeClue(request: JudgeClueRequest, hooks: RunHooks = {})
       });
     const tasks = [...new Set(samples.map((sample) => sample.task as JudgedTask))];
     const restricted = clueRestriction(tasks, request.restricted === true);
-    const specs = request.model
-      .split(',')
-      .map((spec) => spec.trim())
-      .filter((spec) => spec !== '');
+    const specs = jurySpecs(request.model);
     const judges: ModelBinding[] = [];
     for (const spec of specs) judges.push(await bindJudge(spec, config, request));
     // Every judge is checked before any is sent anything.
@@ -213,6 +229,8 @@ export async function judgeClue(request: JudgeClueRequest, hooks: RunHooks = {})
         hooks,
         ...(restricted ? { restricted } : {}),
       });
+      // Counts, errors and cost of this judge, as a run prints them (and its exit code).
+      hooks.onSummary?.(summary);
       if (store.getRun(judgeRun.id)) store.judgeRuns.link(judgeRun.id, run.id);
       judgeRuns.push(judgeRun);
       summaries.push(summary);

@@ -19,7 +19,7 @@ export function renderJudgeSummary(summary: JudgeSummary): string {
     const failed = entry.failed > 0 ? `, ${entry.failed} not answered by the model (0)` : '';
     const unscored =
       entry.unscored > 0 ? `; ${entry.unscored} unscored (${entry.reasons.join('; ')})` : '; 0 unscored';
-    return `${task}: judge ${score} over ${entry.scored} graded answers${failed}${beside ? ` — ${beside}` : ''}${unscored}`;
+    return `${task}: judge ${score} over ${entry.scored} graded ${entry.scored === 1 ? 'answer' : 'answers'}${failed}${beside ? ` — ${beside}` : ''}${unscored}`;
   });
   const cost = summary.cost === null ? 'unknown (no prices)' : summary.cost.toFixed(4);
   return `${[
