@@ -9,10 +9,12 @@ import {
 } from '../../../../test/support/llm-test-server.js';
 import { testResultRecord, testRun } from '../../../../test/support/test-run.js';
 import { MedbenchError } from '../../../core/errors.js';
+import type { RunSummary } from '../../../runner/run-samples.js';
 import { Store } from '../../../store/store.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../clue-report.js';
 import { levelScore } from '../level-score.js';
 import { JUDGE_SEED, judgeClue, jurySpecs } from './judge-clue.js';
+import { renderJudgeSummary } from './judge-command.js';
 
 /** What the scripted judge reads: the criteria of the system prompt (`- id (+5): …`) and the answer to grade. */
 function readRequest(request: RecordedRequest) {
@@ -120,6 +122,10 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
     expect(summary.written).toBe(true);
     expect(summary.tasks.meqsum).toMatchObject({ scored: 2, failed: 1, unscored: 2 });
     expect(summary.tasks.meqsum!.reasons.join('\n')).toMatch(/meqsum\/2: judge-a: not JSON/);
+    // HALF and 1 over two answers; the never-answered item counts 0: (1 + 5/19 + 0) / 3.
+    expect(renderJudgeSummary(summary)).toMatch(
+      /^meqsum: judge 42\.1 \[[\d.]+, [\d.]+\] over 2 graded answers, 1 not answered by the model \(0\) — ROUGE-L 40\.0; 2 unscored \(meqsum\/2: judge-a: not JSON/m,
+    );
     expect(summary.tasks.meqsum!.reasons.join('\n')).toMatch(
       /meqsum\/3: judge-a: not the verdict schema: criteria\.0\.met/,
     );
@@ -173,7 +179,15 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
   });
 
   it('a jury: mean of the judges, or majority per criterion (a tie of two is not met)', async () => {
-    await judgeClue({ run: RUN, model: `${spec('judge-a')},${spec('judge-b')}`, home });
+    const printed: RunSummary[] = [];
+    await judgeClue(
+      { run: RUN, model: `${spec('judge-a')},${spec('judge-b')}`, home },
+      { onSummary: (summary) => printed.push(summary) },
+    );
+    // One summary for the jury: judge-a's 5 answers from before, judge-b's 5 new.
+    expect(
+      printed.map(({ total, alreadyDone, done, errors }) => ({ total, alreadyDone, done, errors })),
+    ).toEqual([{ total: 10, alreadyDone: 5, done: 5, errors: 0 }]);
     // judge-a's answers come from the cache of the earlier judging: only judge-b is asked.
     expect(server.requests).toHaveLength(10);
     expect(scores()['meqsum/1']!.judge).toBeCloseTo((HALF + 1) / 2, 12);

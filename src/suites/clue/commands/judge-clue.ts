@@ -142,6 +142,33 @@ function judgeRunRecord(
   });
 }
 
+/** The judges' run summaries as one: counts, tokens and cost added, stopped if any judge was. */
+export function jurySummary(summaries: readonly RunSummary[]): RunSummary {
+  const add = (pick: (summary: RunSummary) => number) =>
+    summaries.reduce((sum, summary) => sum + pick(summary), 0);
+  const errorKinds: Record<string, number> = {};
+  for (const summary of summaries)
+    for (const [kind, count] of Object.entries(summary.errorKinds))
+      errorKinds[kind] = (errorKinds[kind] ?? 0) + count;
+  return {
+    total: add((summary) => summary.total),
+    alreadyDone: add((summary) => summary.alreadyDone),
+    done: add((summary) => summary.done),
+    cached: add((summary) => summary.cached),
+    tooLong: add((summary) => summary.tooLong),
+    errors: add((summary) => summary.errors),
+    errorKinds,
+    errorExamples: Object.assign({}, ...summaries.map((summary) => summary.errorExamples)),
+    inputTokens: add((summary) => summary.inputTokens),
+    outputTokens: add((summary) => summary.outputTokens),
+    cost: summaries.some((summary) => summary.cost === null) ? null : add((summary) => summary.cost ?? 0),
+    startedAt: Math.min(...summaries.map((summary) => summary.startedAt)),
+    interrupted: summaries.some((summary) => summary.interrupted),
+    failedFast: summaries.find((summary) => summary.failedFast)?.failedFast,
+    costCapReached: summaries.some((summary) => summary.costCapReached),
+  };
+}
+
 /** The jury's specs from `--model`: at least one, none twice (a judge counted twice would weigh double). */
 export function jurySpecs(model: string): string[] {
   const specs = model
@@ -229,13 +256,13 @@ export async function judgeClue(request: JudgeClueRequest, hooks: RunHooks = {})
         hooks,
         ...(restricted ? { restricted } : {}),
       });
-      // Counts, errors and cost of this judge, as a run prints them (and its exit code).
-      hooks.onSummary?.(summary);
       if (store.getRun(judgeRun.id)) store.judgeRuns.link(judgeRun.id, run.id);
       judgeRuns.push(judgeRun);
       summaries.push(summary);
       if (summary.interrupted || summary.costCapReached) break;
     }
+    // The jury's counts, errors and cost as a run prints them (and its exit code).
+    if (summaries.length > 0) hooks.onSummary?.(jurySummary(summaries));
     const complete =
       judgeRuns.length === judges.length &&
       summaries.every((summary) => !summary.interrupted && !summary.costCapReached);
