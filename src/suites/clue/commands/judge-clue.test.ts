@@ -12,6 +12,7 @@ import { MedbenchError } from '../../../core/errors.js';
 import type { RunSummary } from '../../../runner/run-samples.js';
 import { Store } from '../../../store/store.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../clue-report.js';
+import { clueReportSchema } from '../clue-report-schema.js';
 import { levelScore } from '../level-score.js';
 import { JUDGE_SEED, judgeClue, jurySpecs } from './judge-clue.js';
 import { renderJudgeSummary } from './judge-command.js';
@@ -216,6 +217,8 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
         unscored: { meqsum: 2, medisumqa: 0 },
       });
       expect(report.runs[0]!.intervals?.meqsum?.judge).toBeDefined();
+      // `report --json`'s schema describes the judge's fields (a strict object: an undescribed field fails).
+      expect(clueReportSchema.safeParse(JSON.parse(JSON.stringify(report))).error).toBeUndefined();
       // A dataset's level score is the mean of the papers' metrics only.
       expect(
         levelScore({ meqsum: { rougeL: 0.4, judge: 1 }, medisumqa: { rougeL: 0.2, judge: 0 } }),
