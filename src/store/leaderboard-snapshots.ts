@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import type { Leaderboard } from '../core/suite.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { parseColumn, reportDamage } from './store-damage.js';
+import { StoreTable } from './store-table.js';
 
 /**
  * Saved leaderboards: each suite's board as computed at the end of a run or an import, with
@@ -10,14 +10,7 @@ import { parseColumn, reportDamage } from './store-damage.js';
  * which every write to its results moves). The viewer answers from a board whose key still
  * holds, and computes the board itself otherwise (a run in progress, an older store).
  */
-export class LeaderboardSnapshots {
-  constructor(
-    private readonly database: () => Database.Database,
-    private readonly beforeWrite: () => void,
-    /** The store's path, named when it turns out damaged. */
-    readonly storePath: () => string,
-  ) {}
-
+export class LeaderboardSnapshots extends StoreTable {
   /** The key of a suite's leaderboard as the store is now. */
   sourceKey(suite: string): string {
     const runs = this.database()

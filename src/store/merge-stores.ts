@@ -63,6 +63,8 @@ function mergeOne(database: Database.Database, source: string): MergeSummary {
       // What each run was made from, and the model versions its answers named (a shard's too).
       copyMissing(database, 'run_recipes');
       copyMissing(database, 'run_model_versions');
+      // Which runs grade which (medbench judge).
+      copyMissing(database, 'judge_runs');
       const columns = columnsOf(database, 'results');
       const picked = columns
         .split(', ')

@@ -195,4 +195,15 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, model_version)
   ) WITHOUT ROWID;
   `,
+  `
+  -- A judge's runs (issue 39, docs/judge.md): each judge model's grading of a CLUE run is a run of
+  -- its own (suite clue-judge: its results keep the judge's prompt, raw answer and verdicts per
+  -- sample), linked here to the run it grades.
+  CREATE TABLE judge_runs (
+    judge_run_id TEXT PRIMARY KEY,
+    judged_run_id TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX judge_runs_by_judged ON judge_runs (judged_run_id);
+  `,
 ];

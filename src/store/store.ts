@@ -5,6 +5,7 @@ import type { ResultFields, RunRecord, ScoreRow, StoredResult } from '../core/ru
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
 import { ExplicitCacheRecords } from './explicit-cache-records.js';
 import { ExportedRequests } from './exported-requests.js';
+import { JudgeRuns } from './judge-runs.js';
 import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
 import { GZIP_THRESHOLD_CHARS, type PreparedPrompt, preparePrompt, sha256 } from './prepared-prompt.js';
@@ -315,21 +316,17 @@ export class Store {
   }
 
   /** Each suite's saved leaderboard, valid while its runs' results are unchanged. */
-  readonly leaderboards = new LeaderboardSnapshots(
-    () => this.database,
-    () => this.materialize(),
-    () => this.path,
-  );
+  readonly leaderboards = new LeaderboardSnapshots(...this.tableAccess());
   /** Requests written out for an engine (`export requests`), answered by `import responses`. */
   readonly exportedRequests = new ExportedRequests(...this.tableAccess());
-
   /** `run --batch`: each provider batch's step in its lifecycle, and its requests' outcomes. */
   readonly providerBatches = new ProviderBatches(...this.tableAccess());
-
   /** Explicit prompt caches (Gemini's) made and not deleted yet: a killed run's, for the next run. */
   readonly explicitCaches = new ExplicitCacheRecords(...this.tableAccess());
   /** What each run was made from (its manifest), and the model versions the provider named. */
   readonly recipes = new RunRecipes(...this.tableAccess());
+  /** A judge's runs and the run each grades (medbench judge). */
+  readonly judgeRuns = new JudgeRuns(...this.tableAccess());
 
   /** What a table's own class reads and writes through: the database, the first write, the path, the cache. */
   private tableAccess() {

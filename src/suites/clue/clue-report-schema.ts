@@ -6,6 +6,7 @@ import {
   runSummaryShape,
   schemaOf,
 } from '../../report/report-schema.js';
+import { clueJudgeReportSchema } from './clue-judge-report.js';
 import type { ClueReport } from './clue-report.js';
 
 /** dataset → metric → a number (×100). */
@@ -28,6 +29,7 @@ const clueRunReportSchema = z.strictObject({
     description: "dataset → metric → the score's 95% interval (×100; LongHealth clustered by patient).",
   }),
   notComputed: z.record(z.string(), z.string()).meta({ description: 'Metric → why it was not computed.' }),
+  judge: clueJudgeReportSchema.optional(),
   level1: z.number().nullable(),
   level2: z.number().nullable(),
   levelIntervals: z

@@ -7,6 +7,7 @@ import { type RunSummary, runSummary } from '../../report/run-summary.js';
 import { renderScatter } from '../../report/svg-scatter.js';
 import { renderReportTable } from '../../report/text-table.js';
 import { clueIntervals, clueIntervalsTable, clueUnitOf, type ItemValues } from './clue-intervals.js';
+import { type ClueJudgeReport, clueJudgeTable, judgeOfRun } from './clue-judge-report.js';
 import { clueLevelIntervals } from './clue-level-intervals.js';
 import { CLUE_LEVELS, clueMetricKey } from './clue-scoring.js';
 import { levelScore } from './level-score.js';
@@ -58,6 +59,8 @@ export interface ClueRunReport extends RunSummary {
   intervals?: Record<string, Record<string, ReportInterval>>;
   /** Metric → why it was not computed. */
   notComputed: Record<string, string>;
+  /** The LLM judge of the run (`medbench judge`), when it was judged. */
+  judge?: ClueJudgeReport;
   /** Level scores (null unless every dataset of the level was run). */
   level1: number | null;
   level2: number | null;
@@ -150,6 +153,7 @@ export function buildClueReport(
             }
           : {}),
         notComputed: (run.parameters.notComputed as Record<string, string> | undefined) ?? {},
+        ...judgeOfRun(run),
         level1: level(CLUE_LEVELS[0]),
         level2: level(CLUE_LEVELS[1]),
         ...(options.intervals ? { levelIntervals: clueLevelIntervals(results, options.intervals) } : {}),
@@ -267,10 +271,12 @@ export function clueTables(report: ClueReport): ReportTable[] {
     ...levelTable(report, level),
   }));
   const intervals = clueIntervalsTable(report.runs);
+  const judge = clueJudgeTable(report.runs);
   return [
     ...levels,
     ...(report.base?.differences.length ? [differenceTable(report.base)] : []),
     ...(intervals ? [intervals] : []),
+    ...(judge ? [judge] : []),
   ];
 }
 
@@ -280,6 +286,7 @@ export function renderClueText(report: ClueReport): string {
     .filter((table) => table.name.startsWith('level-'))
     .map(renderReportTable);
   const intervals = clueIntervalsTable(report.runs);
+  const judge = clueJudgeTable(report.runs);
   const reasons = report.runs.flatMap((run) =>
     Object.entries(run.notComputed).map(
       ([metric, reason]) => `${run.label}: ${metric} not computed — ${reason}`,
@@ -291,6 +298,7 @@ export function renderClueText(report: ClueReport): string {
     ...(reasons.length ? [reasons.join('\n')] : []),
     ...differenceText(report),
     ...(intervals ? [renderReportTable(intervals)] : []),
+    ...(judge ? [renderReportTable(judge)] : []),
   ].join('\n\n');
 }
 
@@ -327,6 +335,12 @@ function intervalsHtml(report: ClueReport): string {
   return intervals ? `<h2>95% intervals</h2><pre>${escapeHtml(renderReportTable(intervals))}</pre>` : '';
 }
 
+/** The LLM judge's table (`medbench judge`), when a run was judged. */
+function judgeHtml(report: ClueReport): string {
+  const judge = clueJudgeTable(report.runs);
+  return judge ? `<h2>LLM judge</h2><pre>${escapeHtml(renderReportTable(judge))}</pre>` : '';
+}
+
 /** A self-contained HTML page with the two Table 3 tables. */
 export function renderClueHtml(report: ClueReport): string {
   const table = (level: 1 | 2) => {
@@ -341,5 +355,5 @@ export function renderClueHtml(report: ClueReport): string {
     .map((line) => `<li>${escapeHtml(line)}</li>`)
     .join(
       '',
-    )}</ul>${table(1)}${table(2)}${intervalsHtml(report)}${figure4(report)}${figure5(report)}</body></html>\n`;
+    )}</ul>${table(1)}${table(2)}${intervalsHtml(report)}${judgeHtml(report)}${figure4(report)}${figure5(report)}</body></html>\n`;
 }

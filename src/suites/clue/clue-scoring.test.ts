@@ -61,6 +61,18 @@ describe("CLUE's leaderboard rank intervals", () => {
     expect(ranking.unranked).toEqual(['partial']);
   });
 
+  it("leave the judge's score (medbench judge) out of the levels", () => {
+    const judged = clueRun('judged', 1);
+    judged.results = judged.results.map((row) =>
+      row.task === 'meqsum' ? { ...row, scores: { ...row.scores, judge: 1 } } : row,
+    );
+    const ranking = ranked([judged, clueRun('full', 1)]);
+    const averages = ranking.entries.map((entry) => entry.average);
+    expect(averages[0]).toBeCloseTo((0.6333333333 + 0.4833333333) / 2, 8);
+    expect(averages[1]).toBeCloseTo(averages[0]!, 12);
+    expect(clueSuite.leaderboard([judged]).rows[0]!.values.levels!.level1).toBeCloseTo(63.33333333, 6);
+  });
+
   it('the "Every metric" leaderboard: ranked by the mean of every metric column, as the leaderboard averages them', () => {
     const runs = [clueRun('half', 0.5), clueRun('full', 1)];
     const ranking = rankIntervals(

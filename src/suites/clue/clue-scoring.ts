@@ -2,6 +2,7 @@ import type { ScoredRow, ScoredTask, SuiteScoring } from '../../core/scored-task
 import { meanTask } from '../../core/scored-task.js';
 import { clueUnitOf } from './clue-intervals.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
+import { JUDGE_METRIC } from './judge-task.js';
 import type { ClueTaskName } from './load-tasks.js';
 import { CLUE_PROTOCOL, type ClueProtocol, type ClueProtocolName } from './protocols.js';
 
@@ -25,7 +26,11 @@ function weightOf(row: ScoredRow): number {
 }
 
 /** The metric keys of a result's scores (`clueMetricKey`). */
-const metricKeysOf = (row: ScoredRow) => Object.keys(row.scores).map((metric) => clueMetricKey(row, metric));
+/** A row's metric columns; the judge's score (medbench judge) is reported beside the papers' metrics, never ranked with them. */
+const metricKeysOf = (row: ScoredRow) =>
+  Object.keys(row.scores)
+    .filter((metric) => metric !== JUDGE_METRIC)
+    .map((metric) => clueMetricKey(row, metric));
 
 /**
  * A dataset as the level scores take it: the mean of its metrics' means (those a run has), each

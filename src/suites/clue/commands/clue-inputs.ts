@@ -77,8 +77,11 @@ export function checkLongHealthTokenizer(
   });
 }
 
-/** What of a CLUE run is restricted, and why; undefined when nothing is. */
-function clueRestriction(tasks: readonly ClueTaskName[], marked: boolean): DataRestriction | undefined {
+/** What of a CLUE run is restricted, and why; undefined when nothing is (a judge of the run obeys it too). */
+export function clueRestriction(
+  tasks: readonly ClueTaskName[],
+  marked: boolean,
+): DataRestriction | undefined {
   const mimic = tasks.flatMap((task) => MIMIC_DERIVED_TASKS[task] ?? []);
   if (mimic.length > 0)
     return {

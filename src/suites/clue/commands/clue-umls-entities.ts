@@ -15,7 +15,7 @@ import { clueSuite } from '../suite.js';
 /** The CLUE tasks scored with UMLS F1. */
 const UMLS_TASKS = ['problem-summary', 'medisumqa'] as const;
 
-function clueRun(store: Store, prefix: string) {
+export function clueRun(store: Store, prefix: string) {
   const runs = store.listRuns({ suite: 'clue' }).filter((run) => run.id.startsWith(prefix));
   if (runs.length !== 1) {
     throw new MedbenchError({

@@ -5,11 +5,18 @@ import { CLUE_RUN_OPTIONS } from './clue-run-options.js';
 import { exportClueUmlsTexts, rescoreClue } from './clue-umls-entities.js';
 import { generateMeDiSumCodeCommand } from './generate-medisumcode-command.js';
 import { generateMeDiSumQaCommand } from './generate-medisumqa-command.js';
+import { judgeCommand } from './judge-command.js';
 
 /** CLUE's commands and its run (`run clue --data <folder>`). */
 export const cluePlugin: SuitePlugin = {
   suite: clueSuite,
-  commands: [generateMeDiSumCodeCommand, generateMeDiSumQaCommand, exportClueUmlsTexts, rescoreClue],
+  commands: [
+    generateMeDiSumCodeCommand,
+    generateMeDiSumQaCommand,
+    exportClueUmlsTexts,
+    rescoreClue,
+    judgeCommand,
+  ],
   run: {
     data: 'folder with the official files',
     options: CLUE_RUN_OPTIONS,
