@@ -1,49 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import { testResult, testRun } from '../../../test/support/test-run.js';
 import type { GroupFigure } from '../../core/suite.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../metrics/uncertainty/index.js';
-import type { RunRecord, StoredResult } from '../../store/store.js';
+import type { StoredResult } from '../../store/store.js';
 import { medodysseyGroupOf } from './group-figures.js';
 import { METRIC_NAMES } from './medodyssey-labels.js';
 import { buildMedOdysseyReport } from './medodyssey-report.js';
 import { medodysseySuite } from './suite.js';
 
-const run: RunRecord = {
-  id: 'run-1',
-  suite: 'medodyssey',
-  label: 'model',
-  datasetId: 'd',
-  datasetPath: null,
-  model: { contextWindow: 128000 },
-  parameters: {},
-  source: 'medbench',
-  scoringMode: 'compat',
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+const run = testRun({ id: 'run-1', label: 'model', model: { contextWindow: 128000 }, scoringMode: 'compat' });
 
-function result(task: string, params: Record<string, string | number>, scores: Record<string, number>) {
-  return {
+const result = (task: string, params: Record<string, string | number>, scores: Record<string, number>) =>
+  testResult({
     runId: run.id,
     sampleId: `${task}-${JSON.stringify(params)}`,
     task,
     params: { language: 'en', ...params },
     gold: null,
-    promptHash: null,
-    promptChars: null,
-    promptTokens: null,
-    status: 'ok',
     rawOutput: '',
-    parsed: '',
     scores,
-    inputTokens: null,
-    outputTokens: null,
-    cost: null,
-    latencyMs: 1,
-    attempts: 1,
-    cacheHit: false,
-    error: null,
-    createdAt: 'x',
-  } satisfies StoredResult;
-}
+  });
 
 // KG at two levels (own rules differ on some samples), Term at two levels, NIAH by needle, type and depth.
 const results: StoredResult[] = [
