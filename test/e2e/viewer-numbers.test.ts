@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUITES } from '../../src/compose/suites.js';
 import { Store } from '../../src/store/store.js';
+import { METRIC_NAMES } from '../../src/suites/medodyssey/medodyssey-labels.js';
 import { unpackRows } from '../../src/view/shared/packed-rows.js';
 import {
   comparisonFrom,
@@ -53,6 +54,24 @@ interface RunJson {
   medical: Record<
     string,
     Record<string, { precision?: number; recall?: number; f1?: number; tp?: number; accuracy?: number }>
+  >;
+}
+
+/** The report's intervals of Figures 5/A4, own-rule cells and the NIAH error analysis (×100). */
+interface IntervalJson {
+  medicalByLevelIntervals: Record<string, Record<string, { lower: number; upper: number }>>;
+  medicalByLevelSsmIntervals: Record<string, Record<string, { lower: number; upper: number }>>;
+  medical: Record<
+    string,
+    Record<string, { own?: { intervals?: Record<string, { lower: number; upper: number }> } }>
+  >;
+  niahErrorIntervals: Record<
+    string,
+    Record<
+      string,
+      Record<'errors', { lower: number; upper: number }> &
+        Record<'byNeedleType' | 'byDepth', Record<string, { lower: number; upper: number }>>
+    >
   >;
 }
 
@@ -112,6 +131,70 @@ describe.runIf(available)('viewer figures are the report’s (ten published mode
     console.log(`${cells} NIAH cells equal the report's; ${beyond} beyond a model's window shown as —.`);
     expect(cells).toBeGreaterThan(500);
     expect(beyond).toBeGreaterThan(0);
+  });
+
+  it("Figures 5/A4 per level, the cells under medbench's own rules and the NIAH error analysis: a run page's intervals are the report's", () => {
+    const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
+    const counts = { levels: 0, own: 0, errors: 0 };
+    type Bounds = { lower: number; upper: number };
+    try {
+      const view = new ViewData(store, SUITES);
+      for (const run of report.runs as unknown as Array<RunJson & IntervalJson>) {
+        const page = view.runSummary(run.runId)!;
+        const interval = (group: string, name: string) => {
+          const figure = page.groups
+            .find((entry) => entry.group === group)
+            ?.figures.find((item) => item.name === name);
+          expect(figure, `${run.label} ${group} ${name}`).toBeDefined();
+          return figure!.interval;
+        };
+        const bounds = ({ lower, upper }: Bounds) => ({ lower, upper });
+        for (const [metric, byDataset] of [
+          ['esm', run.medicalByLevelIntervals],
+          ['ssm', run.medicalByLevelSsmIntervals],
+        ] as const)
+          for (const [dataset, byLevel] of Object.entries(byDataset)) {
+            const statistic = run.medical[dataset]![metric]!.f1 !== undefined ? 'micro F1' : 'accuracy';
+            for (const [level, expected] of Object.entries(byLevel)) {
+              expect(interval(dataset, `${METRIC_NAMES[metric]}: ${statistic}, level ${level}`)).toEqual(
+                bounds(expected),
+              );
+              counts.levels++;
+            }
+          }
+        for (const [dataset, byMetric] of Object.entries(run.medical))
+          for (const [metric, cell] of Object.entries(byMetric) as Array<
+            [string, IntervalJson['medical'][string][string]]
+          >)
+            for (const [statistic, expected] of Object.entries(cell.own?.intervals ?? {})) {
+              const name =
+                statistic === 'f1'
+                  ? 'micro F1'
+                  : statistic === 'accuracy'
+                    ? 'accuracy'
+                    : `micro ${statistic}`;
+              expect(interval(dataset, `${METRIC_NAMES[metric]}, medbench's own rules: ${name}`)).toEqual(
+                bounds(expected),
+              );
+              counts.own++;
+            }
+        for (const [language, byMetric] of Object.entries(run.niahErrorIntervals))
+          for (const [metric, expected] of Object.entries(byMetric)) {
+            const name = `${METRIC_NAMES[metric]}: wrong answers`;
+            expect(interval(`niah-${language}`, name)).toEqual(bounds(expected.errors));
+            for (const [type, bound] of Object.entries(expected.byNeedleType))
+              expect(interval(`niah-${language}`, `${name}, ${type} needles`)).toEqual(bounds(bound));
+            for (const [depth, bound] of Object.entries(expected.byDepth))
+              expect(interval(`niah-${language}`, `${name}, depth ${depth}%`)).toEqual(bounds(bound));
+            counts.errors++;
+          }
+      }
+    } finally {
+      store.close();
+    }
+    console.log(`Intervals equal the report's: ${JSON.stringify(counts)}.`);
+    expect(counts.levels).toBeGreaterThan(100);
+    expect(counts.errors).toBe(40);
   });
 
   it("every Counting and medical-task figure and effective length of a run page is the report's (KG and Table: micro P/R/F1)", () => {

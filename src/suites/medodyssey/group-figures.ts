@@ -1,5 +1,6 @@
 import type { RunRecord, ScoreRow } from '../../core/run-record.js';
 import type { GroupFigure } from '../../core/suite.js';
+import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../metrics/uncertainty/index.js';
 import {
   countingBySetting,
   countingSetting,
@@ -7,13 +8,26 @@ import {
   isMainCountingSetting,
   medicalScore,
   niahTable,
-  type Tally,
 } from './aggregate.js';
 import { effectiveLengthFigures } from './effective-length-figures.js';
+import { cellFigures } from './interval-figures.js';
 import { datasetName, METRIC_NAMES } from './medodyssey-labels.js';
+import { type Tally, withTallyIntervals } from './tally-intervals.js';
 
 const MEDICAL = new Set(['kg', 'term', 'table', 'case']);
-const accuracy = (tally: Tally) => (tally.counted === 0 ? null : (100 * tally.correct) / tally.counted);
+// The run page's intervals, as `report`'s defaults.
+const SETTINGS = { resamples: DEFAULT_RESAMPLES, seed: DEFAULT_SEED };
+
+/** A tally's accuracy figure, with its interval (of the fraction correct, here ×100). */
+function accuracy(name: string, tally: Tally): GroupFigure {
+  const { interval } = withTallyIntervals(tally, SETTINGS);
+  return {
+    name,
+    value: tally.counted === 0 ? null : (100 * tally.correct) / tally.counted,
+    unit: '%',
+    ...(interval ? { interval: { lower: 100 * interval.lower, upper: 100 * interval.upper } } : {}),
+  };
+}
 
 /**
  * A task group of a run page: a task in one language, and for Counting one context setting
@@ -38,26 +52,24 @@ export function medodysseyFigures(rows: readonly ScoreRow[], run: RunRecord): Gr
     if (first.task === 'niah') {
       // niahTable leaves the levels beyond the window out itself.
       const table = niahTable({ results: rows, language, metric, contextWindow: window });
-      if (table) figures.push({ name: `${name}: accuracy`, value: accuracy(table.all), unit: '%' });
+      if (table) figures.push(accuracy(`${name}: accuracy`, table.all));
     } else if (first.task === 'counting' && isMainCountingSetting(first.params)) {
       const table = countingTable({ results: rows, language, metric });
-      if (table) figures.push({ name: `${name}: accuracy`, value: accuracy(table.all), unit: '%' });
+      if (table) figures.push(accuracy(`${name}: accuracy`, table.all));
     } else if (first.task === 'counting' && metric === 'esm') {
       // Figure 6: the other context settings, under ESM.
       const entry = countingBySetting(rows)[countingSetting(first.params)];
-      if (entry) figures.push({ name: `${name}: accuracy`, value: accuracy(entry.all), unit: '%' });
+      if (entry) figures.push(accuracy(`${name}: accuracy`, entry.all));
     } else if (MEDICAL.has(first.task)) {
-      const score = medicalScore({ results: rows, task: first.task, language, metric });
+      const score = medicalScore({ results: rows, task: first.task, language, metric, intervals: SETTINGS });
       if (score?.f1 !== undefined)
         figures.push(
-          { name: `${name}: micro precision`, value: score.precision ?? null, unit: '%' },
-          { name: `${name}: micro recall`, value: score.recall ?? null, unit: '%' },
-          { name: `${name}: micro F1`, value: score.f1, unit: '%' },
+          ...cellFigures(name, score),
           { name: `${name}: true positives`, value: score.tp ?? null, unit: 'count' },
           { name: `${name}: false positives`, value: score.fp ?? null, unit: 'count' },
           { name: `${name}: false negatives`, value: score.fn ?? null, unit: 'count' },
         );
-      else if (score) figures.push({ name: `${name}: accuracy`, value: score.accuracy ?? null, unit: '%' });
+      else if (score) figures.push(...cellFigures(name, score));
     }
   }
   // The effective length of the group's main ESM score (NIAH, Counting's main setting, the medical tasks).

@@ -180,5 +180,13 @@ export const medodysseyReportSchema = schemaOf<MedOdysseyReport>()(
     runs: z.array(runReportSchema),
     closedBook: closedBookSchema,
     needleOverlap: needleOverlapSchema,
+    countingAblationIntervals: byKey(
+      byKey(z.strictObject({ all: reportIntervalSchema, byType: byKey(reportIntervalSchema) })),
+    )
+      .optional()
+      .meta({
+        description:
+          "Figure 6's tallies of a model's runs merged (model → setting; a setting two runs or more give): the 95% intervals of the fraction correct, the merged rows resampled by sample (a sample both runs hold is one unit).",
+      }),
   }),
 );

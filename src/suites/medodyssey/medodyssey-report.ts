@@ -2,6 +2,7 @@ import type { RunRecord, StoredResult } from '../../core/run-record.js';
 import type { IntervalSettings, ReportInterval } from '../../metrics/uncertainty/index.js';
 import { displayLabels } from '../../report/display-labels.js';
 import { type RunSummary, runSummary } from '../../report/run-summary.js';
+import { type MergedCountingIntervals, mergedCountingIntervals } from './ablation-intervals.js';
 import {
   type CountingTable,
   countingBySetting,
@@ -106,6 +107,8 @@ export interface MedOdysseyReport {
   closedBook?: ClosedBookComparison[];
   /** NIAH accuracy by needle–question overlap tercile; absent: no NIAH result carries an overlap. */
   needleOverlap?: NeedleOverlapReport;
+  /** Figure 6's tallies of a model's runs merged (a setting two runs or more give), their intervals; absent: none. */
+  countingAblationIntervals?: MergedCountingIntervals;
 }
 
 function sumKnown(values: ReadonlyArray<number | null>): number | null {
@@ -287,6 +290,7 @@ export function buildMedOdysseyReport(
   const labels = displayLabels(runs);
   const closedBook = closedBookComparisons(runs, labels, options.intervals);
   const needleOverlap = needleOverlapReport(runs, labels, options.intervals);
+  const merged = options.intervals && mergedCountingIntervals(runs, labels, options.intervals);
   const effectiveLength = options.effectiveLength ?? DEFAULT_EFFECTIVE_LENGTH;
   const settings = { ...(options.intervals ? { intervals: options.intervals } : {}), effectiveLength };
   return {
@@ -296,5 +300,6 @@ export function buildMedOdysseyReport(
     runs: runs.map(({ run, results }) => runReport(run, results, labels.get(run.id)!, settings)),
     ...(closedBook.length > 0 ? { closedBook } : {}),
     ...(needleOverlap ? { needleOverlap } : {}),
+    ...(merged && Object.keys(merged).length > 0 ? { countingAblationIntervals: merged } : {}),
   };
 }

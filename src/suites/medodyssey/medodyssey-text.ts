@@ -2,6 +2,7 @@ import type { ReportInterval } from '../../metrics/uncertainty/index.js';
 import { cellWithInterval, tallyCell } from '../../report/interval-cell.js';
 import { intervalText } from '../../report/interval-text.js';
 import { renderReportTable } from '../../report/text-table.js';
+import { ablationLabel, withMergedIntervals } from './ablation-intervals.js';
 import type { CountingTable, NiahTable, Tally } from './aggregate.js';
 import { MEDICAL_DATASETS } from './aggregate.js';
 import { COUNTING_TYPES, LANGUAGES, levelName } from './constants.js';
@@ -174,13 +175,13 @@ export function countingAblation(report: MedOdysseyReport): {
 } {
   const byModel = new Map<string, Record<string, { all: Tally; byType: Record<string, Tally> }>>();
   const merge = (into: Tally, tally: Tally) => {
-    // One run's tally keeps its interval; runs of one label merged have none (their units are apart).
+    // One run's tally keeps its interval; runs of one label merged get their merged rows' (below).
     into.interval = into.counted === 0 ? tally.interval : undefined;
     into.correct += tally.correct;
     into.counted += tally.counted;
   };
   for (const run of report.runs) {
-    const label = run.label.replace(/ #[0-9a-f]{6}$/, '');
+    const label = ablationLabel(run.label);
     const merged = byModel.get(label) ?? {};
     for (const [setting, entry] of Object.entries(run.countingSettings)) {
       const total = merged[setting] ?? { all: { correct: 0, counted: 0 }, byType: {} };
@@ -193,6 +194,7 @@ export function countingAblation(report: MedOdysseyReport): {
     }
     byModel.set(label, merged);
   }
+  withMergedIntervals(byModel, report.countingAblationIntervals);
   const present = new Set([...byModel.values()].flatMap((bySetting) => Object.keys(bySetting)));
   const settings = [
     ...COUNTING_SETTINGS.filter((setting) => present.has(setting)),

@@ -12,6 +12,7 @@ import {
   medodysseyMetricName,
 } from './group-figures.js';
 import { medodysseyTasks } from './index.js';
+import { intervalFigures } from './interval-figures.js';
 import { renderMedOdysseyHtml } from './medodyssey-html.js';
 import { MEDODYSSEY_METRICS } from './medodyssey-labels.js';
 import {
@@ -77,8 +78,13 @@ export const medodysseySuite: Suite<MedOdysseyReport> = withEpochs({
     rows: { param: 'depth', name: 'depth', unit: '%' },
     columns: { param: 'level', name: 'length', chartAxis: 'context length (tokens)' },
   },
-  // Plus the long-context controls: NIAH by needle overlap tercile, a closed-book run beside its run with context.
-  figures: (rows, run, related) => [...medodysseyFigures(rows, run), ...controlFigures(rows, run, related)],
+  // Plus Figures 5/A4, own-rule cells and the NIAH error analysis with their intervals, and the
+  // long-context controls: NIAH by needle overlap tercile, a closed-book run beside its run with context.
+  figures: (rows, run, related) => [
+    ...medodysseyFigures(rows, run),
+    ...intervalFigures(rows, run),
+    ...controlFigures(rows, run, related),
+  ],
   // The task's own scorer, run again on the stored output: its normalised forms and the answer that matched.
   explain: (result, run) => {
     const task = medodysseyTasks[result.task];
