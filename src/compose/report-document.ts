@@ -13,7 +13,7 @@ import { manifestJsonSchema, withManifestShape } from './report-manifests.js';
  * or changes meaning, so a reader knows which `schemas/report.schema.json` describes it.
  * 2: every score's 95% interval (`interval`, `intervals`, `overviewIntervals`), optional fields.
  */
-export const REPORT_SCHEMA_VERSION = 3;
+export const REPORT_SCHEMA_VERSION = 4;
 
 /** The sections every suite's document carries besides its own report. */
 export interface ReportSections {
