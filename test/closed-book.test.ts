@@ -231,7 +231,10 @@ describe('the report of a closed-book run', () => {
 
     const text = medodysseySuite.renderText(report, {});
     expect(text).toContain('Closed-book control');
-    expect(text).toMatch(/En\.Term\s+ESM accuracy\s+\d+\.\d \[\d+\.\d, \d+\.\d\]\s+2\/\d+\s+100\.0/);
+    // Each score with its interval on the line under it.
+    expect(text).toMatch(
+      /En\.Term\s+ESM accuracy\s+\d+\.\d\s+2\/\d+\s+100\.0\s+100\.0\n\s+\[\d+\.\d–\d+\.\d\]/,
+    );
     const html = medodysseySuite.renderHtml(report);
     expect(html).toContain('Closed-book control');
   });

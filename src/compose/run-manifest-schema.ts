@@ -131,6 +131,7 @@ export const runRecipeSchema = z.strictObject({
     })
     .meta({ description: 'What `medbench rerun` runs again.' }),
 });
+/** What a run was made from, recorded as it starts (`runRecipeSchema`). */
 export type RunRecipe = z.infer<typeof runRecipeSchema>;
 
 /** A run's manifest (`medbench export manifest`, `report --json` runs[].manifest). */
@@ -158,4 +159,5 @@ export const runManifestSchema = z
     }),
   })
   .meta({ title: 'medbench run manifest' });
+/** A run's manifest (`runManifestSchema`): what `export manifest` writes and `rerun` reads. */
 export type RunManifest = z.infer<typeof runManifestSchema>;

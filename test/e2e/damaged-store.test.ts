@@ -59,7 +59,9 @@ const DAMAGES: Record<string, { says: RegExp; make: (store: string) => void }> =
     says: /is damaged: runs\.model_json of run \w+ is not JSON/,
     make: (store) => {
       const database = new Database(store);
-      database.exec("UPDATE runs SET model_json = '{oops' WHERE id = (SELECT MIN(id) FROM runs)");
+      database.exec(
+        "UPDATE runs SET model_json = '{oops' WHERE id = (SELECT MIN(id) FROM runs WHERE suite = 'medodyssey')",
+      );
       database.close();
     },
   },
