@@ -3,6 +3,7 @@ import type { RunRecord, StoredResult } from '../core/run-record.js';
 import type { ScoredTask } from '../core/scored-task.js';
 import type { Suite } from '../core/suite.js';
 import type { Store } from '../store/store.js';
+import { recordedRestriction } from './run-recipe.js';
 import { storedRuns } from './stored-report.js';
 
 /** What a standard log holds in place of text a data-use agreement keeps from being shared. */
@@ -88,11 +89,7 @@ function datasetSaysRestricted(run: RunRecord): boolean {
  * marked restricted); CLUE's MIMIC-derived tasks are withheld by task, the rest of the run kept.
  */
 function recipeSaysRestricted(store: Store, suite: Suite, run: RunRecord): boolean {
-  const recipe = store.recipes.get(run.id) as
-    | { restrictedData?: { level?: unknown; marked?: unknown } }
-    | null
-    | undefined;
-  const data = recipe?.restrictedData;
+  const data = recordedRestriction(store, run.id);
   return data?.marked === true || (data?.level === 'restricted' && suite.restrictedTasks === undefined);
 }
 

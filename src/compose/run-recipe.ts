@@ -164,3 +164,14 @@ export async function withRecipe<Outcome>(
     if (recipe && store.getRun(plan.run.id)) store.recipes.put(plan.run.id, recipe);
   }
 }
+
+/** The restricted-data level a run's recipe recorded (undefined: a run stored before recipes, or imported). */
+export function recordedRestriction(
+  store: Store,
+  runId: string,
+): { level?: unknown; marked?: unknown } | undefined {
+  const recipe = store.recipes.get(runId) as
+    | { restrictedData?: { level?: unknown; marked?: unknown } }
+    | undefined;
+  return recipe?.restrictedData;
+}

@@ -289,6 +289,35 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
     expect(server.requests.length).toBe(sent);
   });
 
+  it('refuses a remote judge for a run made with --restricted (its manifest says so), MeQSum alone', async () => {
+    const store = new Store(join(home, 'medbench.sqlite'));
+    try {
+      store.ensureRun(
+        testRun({ id: 'marked', suite: 'clue', label: 'marked', parameters: { protocol: { name: 'none' } } }),
+      );
+      store.putResult({ ...item('meqsum', 0, 'good', 0.5), runId: 'marked' });
+      store.recipes.put('marked', {
+        restrictedData: {
+          level: 'restricted',
+          what: 'CLUE meqsum',
+          why: 'marked restricted (--restricted)',
+          redacted: false,
+          marked: true,
+        },
+      });
+    } finally {
+      store.close();
+    }
+    const sent = server.requests.length;
+    const error = await judgeClue({
+      run: 'marked',
+      model: 'openai-compatible:j@http://judge.example.com/v1',
+      home,
+    }).catch((caught: unknown) => caught);
+    expect(MedbenchError.is(error) && error.code).toBe('DATA_RESTRICTED');
+    expect(server.requests.length).toBe(sent);
+  });
+
   it('a --rubric file replaces its task’s rubric; a damaged one is refused naming file and field', async () => {
     const file = join(home, 'meqsum-rubric.json');
     const rubricWorth = (points: number) =>

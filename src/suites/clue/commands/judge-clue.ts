@@ -3,6 +3,7 @@ import { loadConfig, type MedbenchConfig } from '../../../compose/config.js';
 import { resolveHome, storePathIn } from '../../../compose/home.js';
 import { checkRestrictedData } from '../../../compose/restricted-data.js';
 import { type RetryOptions, type RunHooks, runModel } from '../../../compose/run-model.js';
+import { recordedRestriction } from '../../../compose/run-recipe.js';
 import { MedbenchError } from '../../../core/errors.js';
 import type { RunRecord } from '../../../core/run-record.js';
 import type { Sample } from '../../../core/sample.js';
@@ -225,7 +226,9 @@ export async function judgeClue(request: JudgeClueRequest, hooks: RunHooks = {})
         hint: 'Judge a CLUE run of the free-text tasks (run clue --tasks meqsum,problem-summary,medisumqa).',
       });
     const tasks = [...new Set(samples.map((sample) => sample.task as JudgedTask))];
-    const restricted = clueRestriction(tasks, request.restricted === true);
+    // Marked restricted on the run (`run clue --restricted`, recorded in its manifest) or here.
+    const marked = request.restricted === true || recordedRestriction(store, run.id)?.marked === true;
+    const restricted = clueRestriction(tasks, marked);
     const specs = jurySpecs(request.model);
     const judges: ModelBinding[] = [];
     for (const spec of specs) judges.push(await bindJudge(spec, config, request));
