@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRelease } from '../../tools/doc-section.js';
 import { documentedTables, effectiveLengthTables, releaseReport } from '../../tools/effective-lengths.js';
+import { publishedRelease } from '../support/published-release.js';
 
 /**
  * The published release, imported once by the built CLI and reported once (`report --json`), holds:
@@ -11,13 +12,11 @@ import { documentedTables, effectiveLengthTables, releaseReport } from '../../to
  * (tools/niah-ssm-errors.py → test/fixtures/medodyssey/niah-ssm-errors.json).
  * Needs MEDBENCH_SHARED_DATA=<shared/data>.
  */
-const shared = process.env.MEDBENCH_SHARED_DATA;
-const release = shared ? join(shared, 'medodyssey') : undefined;
-const available = release !== undefined && existsSync(join(release, 'evaluation_result'));
-if (!available)
-  console.warn(
-    'SKIPPED published-long-context.test.ts: set MEDBENCH_SHARED_DATA to the shared data folder (holding medodyssey/) to check the effective lengths and NIAH error analysis of the release.',
-  );
+const release = publishedRelease(
+  'published-long-context.test.ts',
+  'check the effective lengths and NIAH error analysis of the release',
+);
+const available = release !== undefined;
 
 type ErrorTally = { correct: number; counted: number; errors: number };
 interface ReleaseRun {

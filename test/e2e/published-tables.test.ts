@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { publishedRelease } from '../support/published-release.js';
 import { ROOT, runCli, temporaryHome } from './cli.js';
 
 /**
@@ -9,14 +10,8 @@ import { ROOT, runCli, temporaryHome } from './cli.js';
  * with `report --json`. The printed values are transcribed in
  * test/fixtures/medodyssey/published-tables.json. Needs MEDBENCH_SHARED_DATA=<shared/data>.
  */
-const shared = process.env.MEDBENCH_SHARED_DATA;
-const release = shared ? join(shared, 'medodyssey') : undefined;
-const available = release !== undefined && existsSync(join(release, 'evaluation_result'));
-if (!available) {
-  console.warn(
-    'SKIPPED published-tables.test.ts: set MEDBENCH_SHARED_DATA to the shared data folder (holding medodyssey/evaluation_result) to check the published tables.',
-  );
-}
+const release = publishedRelease('published-tables.test.ts', 'check the published tables');
+const available = release !== undefined;
 
 type Cell = number | string | null;
 interface Block {

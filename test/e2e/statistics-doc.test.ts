@@ -1,5 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   documentedTable,
@@ -7,19 +6,15 @@ import {
   neighbourPairs,
   neighbourTable,
 } from '../../tools/neighbour-pairs.js';
+import { publishedRelease } from '../support/published-release.js';
 
 /**
  * docs/statistics.md's table of the ten published models' neighbouring pairs is what the built
  * `medbench compare` prints on the imported release (tools/neighbour-pairs.js runs it per pair).
  * Needs MEDBENCH_SHARED_DATA=<shared/data>.
  */
-const shared = process.env.MEDBENCH_SHARED_DATA;
-const release = shared ? join(shared, 'medodyssey') : undefined;
-const available = release !== undefined && existsSync(join(release, 'evaluation_result'));
-if (!available)
-  console.warn(
-    'SKIPPED statistics-doc.test.ts: set MEDBENCH_SHARED_DATA to the shared data folder (holding medodyssey/) to check the table of docs/statistics.md.',
-  );
+const release = publishedRelease('statistics-doc.test.ts', 'check the table of docs/statistics.md');
+const available = release !== undefined;
 let home: string | undefined;
 afterAll(() => {
   if (home) rmSync(home, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUITES } from '../../src/compose/suites.js';
@@ -15,6 +15,7 @@ import { runKey } from '../../src/view/shared/static-files.js';
 import type { RunFile, SampleRow } from '../../src/view/shared/view-types.js';
 import { writeStaticSite } from '../../src/view/static-site.js';
 import { ViewData } from '../../src/view/view-data.js';
+import { publishedRelease } from '../support/published-release.js';
 import { staticPayloadText } from '../support/static-payload.js';
 import { runCli, temporaryHome } from './cli.js';
 
@@ -23,9 +24,8 @@ import { runCli, temporaryHome } from './cli.js';
  * (the whole-grid score, each length × depth cell, "—" for levels beyond the window) is the
  * report's. Needs MEDBENCH_SHARED_DATA=<shared/data>.
  */
-const shared = process.env.MEDBENCH_SHARED_DATA;
-const release = shared ? join(shared, 'medodyssey') : undefined;
-const available = release !== undefined && existsSync(join(release, 'evaluation_result'));
+const release = publishedRelease('viewer-numbers.test.ts', "check the viewer's figures against the report's");
+const available = release !== undefined;
 
 interface Tally {
   correct: number;
