@@ -121,6 +121,45 @@ export interface SuiteBuild<Used = Record<string, unknown>> {
   record: Used;
 }
 
+/** One rubric criterion a person grades (met or not), with the points it is worth (negative: must not happen). */
+export interface ReviewCriterion {
+  id: string;
+  text: string;
+  points: number;
+}
+
+/** The rubric people grade a task's answers by: the judge's rubric of the task (docs/review.md). */
+export interface ReviewRubric {
+  task: string;
+  /** Its version and the SHA-256 of its whole content: a grade records both. */
+  version: string;
+  sha256: string;
+  /** What the task asks of an answer. */
+  definition: string;
+  criteria: readonly ReviewCriterion[];
+  /** The file it was read from (a shipped one, or `--rubric FILE`). */
+  file: string;
+}
+
+/** What a reviewer reads of one answer: the task as the model got it, the reference, the answer. */
+export interface ReviewItem {
+  input: string;
+  reference: string;
+  answer: string;
+}
+
+/**
+ * Human review of a suite's free-text answers (CLUE's MeQSum, Problem Summary and MeDiSumQA:
+ * docs/review.md): the viewer's blinded queue, `export grades`/`import grades` and
+ * `judge-validate` read it. People grade the same rubrics a judge does, criterion by criterion.
+ */
+export interface SuiteReview {
+  /** The tasks people grade, each with its rubric; `files` replace shipped rubrics (as `judge --rubric`). */
+  rubrics(files?: readonly string[]): Readonly<Record<string, ReviewRubric>>;
+  /** What a reviewer reads of one stored result of such a task; null when there is nothing to grade (never answered). */
+  itemOf(result: StoredResult, prompt: string | null): ReviewItem | null;
+}
+
 /**
  * One benchmark suite, as the generic commands, the report and the viewer see it. A suite's
  * own folder implements it; `SUITES` (`src/compose/suites.ts`) lists them.
@@ -205,6 +244,8 @@ export interface Suite<Report = unknown> {
   /** Number of runs a report holds (0: nothing matched). */
   runCount(report: Report): number;
   leaderboard(runs: readonly RunWithResults[]): Leaderboard;
+  /** Human review of its free-text answers (rubrics, what a reviewer reads); absent: none. */
+  readonly review?: SuiteReview;
   /** The report's rows as statistics of per-result sums, for `medbench compare` and rank intervals; absent: neither. */
   readonly scoring?: SuiteScoring;
 }

@@ -65,6 +65,8 @@ function mergeOne(database: Database.Database, source: string): MergeSummary {
       copyMissing(database, 'run_model_versions');
       // Which runs grade which (medbench judge).
       copyMissing(database, 'judge_runs');
+      // People's grades (each row once: its id is a digest of it).
+      copyMissing(database, 'human_grades');
       const columns = columnsOf(database, 'results');
       const picked = columns
         .split(', ')

@@ -206,4 +206,26 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX judge_runs_by_judged ON judge_runs (judged_run_id);
   `,
+  `
+  -- People's grades of stored answers against a task's rubric (docs/review.md): the viewer's review
+  -- queue and \`import grades\` add them. Never updated or deleted: an edit is a new row of the same
+  -- item and reviewer (the latest is current), so each grade's history stays. The id is a digest
+  -- of the row, so that a grade imported twice or merged from two stores is one row.
+  CREATE TABLE human_grades (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    sample_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    reviewer TEXT NOT NULL,
+    rubric_version TEXT NOT NULL,
+    rubric_sha256 TEXT NOT NULL,
+    verdicts_json TEXT NOT NULL,
+    score REAL NOT NULL,
+    note TEXT NOT NULL,
+    graded_at TEXT NOT NULL,
+    source TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX human_grades_by_item ON human_grades (run_id, sample_id);
+  CREATE INDEX human_grades_by_task ON human_grades (task, graded_at);
+  `,
 ];

@@ -5,6 +5,7 @@ import type { ResultFields, RunRecord, ScoreRow, StoredResult } from '../core/ru
 import type { SampleParams, SampleScores, SampleStatus } from '../core/sample.js';
 import { ExplicitCacheRecords } from './explicit-cache-records.js';
 import { ExportedRequests } from './exported-requests.js';
+import { HumanGrades } from './human-grades.js';
 import { JudgeRuns } from './judge-runs.js';
 import { LeaderboardSnapshots } from './leaderboard-snapshots.js';
 import { openStoreFile, openStoreReadonly } from './open-database.js';
@@ -327,6 +328,8 @@ export class Store {
   readonly recipes = new RunRecipes(...this.tableAccess());
   /** A judge's runs and the run each grades (medbench judge). */
   readonly judgeRuns = new JudgeRuns(...this.tableAccess());
+  /** People's grades of stored answers, with their history (docs/review.md). */
+  readonly humanGrades = new HumanGrades(...this.tableAccess());
 
   /** What a table's own class reads and writes through: the database, the first write, the path, the cache. */
   private tableAccess() {

@@ -14,6 +14,7 @@ import { clueScoring } from './clue-scoring.js';
 import { CLUE_PRIMARY_METRICS } from './clue-tasks.js';
 import { clueTemplates } from './clue-templates.js';
 import { MIMIC_DERIVED_TASKS } from './load-tasks.js';
+import { clueReview } from './review.js';
 
 const CLUE_TITLES: Readonly<Record<string, string>> = {
   mednli: 'MedNLI',
@@ -120,4 +121,5 @@ export const clueSuite: Suite<ClueReport> = withEpochs({
       buildClueReport(runs, { intervals: { resamples: DEFAULT_RESAMPLES, seed: DEFAULT_SEED } }),
     ),
   scoring: clueScoring,
+  review: clueReview,
 });

@@ -14,7 +14,6 @@ import { runRecordOf } from '../../../runner/run-identity.js';
 import type { RunSummary } from '../../../runner/run-samples.js';
 import { Store, sha256 } from '../../../store/store.js';
 import { suiteLeaderboard } from '../../../store/suite-leaderboard.js';
-import { referenceGold } from '../gold.js';
 import { rubricsFor } from '../judge-rubrics.js';
 import {
   JUDGE_MAX_OUTPUT_TOKENS,
@@ -25,6 +24,7 @@ import {
   judgeSystemPrompt,
   judgeTask,
 } from '../judge-task.js';
+import { clueReview } from '../review.js';
 import { clueSuite } from '../suite.js';
 import { clueRestriction } from './clue-inputs.js';
 import { clueRun } from './clue-umls-entities.js';
@@ -85,20 +85,23 @@ async function bindJudge(
 /** The judge samples of a run: each answered item of a judged task, with what the model read, the reference and its answer. */
 function judgeSamplesOf(store: Store, run: RunRecord, rubrics: ReturnType<typeof rubricsFor>): Sample[] {
   return JUDGED_TASKS.flatMap((task) =>
-    store
-      .results(run.id, { task })
-      .filter((result) => result.status === 'ok')
-      .map((result) =>
-        judgeSample({
-          sampleId: result.sampleId,
-          task,
-          params: result.params,
-          rubric: rubrics[task].rubric,
-          input: (result.promptHash && store.getPrompt(result.promptHash)) ?? '',
-          reference: referenceGold.parse(result.gold).reference,
-          answer: typeof result.parsed === 'string' ? result.parsed : (result.rawOutput ?? ''),
-        }),
-      ),
+    store.results(run.id, { task }).flatMap((result) => {
+      const item = clueReview.itemOf(
+        result,
+        (result.promptHash && store.getPrompt(result.promptHash)) || null,
+      );
+      return item
+        ? [
+            judgeSample({
+              sampleId: result.sampleId,
+              task,
+              params: result.params,
+              rubric: rubrics[task].rubric,
+              ...item,
+            }),
+          ]
+        : [];
+    }),
   );
 }
 
