@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { StoredResult } from '../../core/run-record.js';
 import type { ReviewItem, ReviewRubric, SuiteReview } from '../../core/suite.js';
-import { sha256 } from '../../store/prepared-prompt.js';
 import { referenceGold } from './gold.js';
 import { rubricsFor } from './judge-rubrics.js';
 import { JUDGED_TASKS } from './judge-task.js';
@@ -17,7 +17,7 @@ function reviewRubrics(files: readonly string[] = []): Record<string, ReviewRubr
           task,
           version: rubric.version,
           // The digest a judge run records of its rubric (judge-clue.ts rubricRecords).
-          sha256: sha256(JSON.stringify(rubric)),
+          sha256: createHash('sha256').update(JSON.stringify(rubric)).digest('hex'),
           definition: rubric.definition,
           criteria: rubric.criteria.map(({ id, text, points }) => ({ id, text, points })),
           file,
