@@ -14,8 +14,10 @@ import { Store } from '../../../store/store.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../clue-report.js';
 import { clueReportSchema } from '../clue-report-schema.js';
 import { levelScore } from '../level-score.js';
-import { JUDGE_SEED, judgeClue, jurySpecs } from './judge-clue.js';
+import { judgeClue } from './judge-clue.js';
 import { renderJudgeSummary } from './judge-command.js';
+import { jurySpecs } from './judge-items.js';
+import { JUDGE_SEED } from './judging.js';
 
 /** What the scripted judge reads: the criteria of the system prompt (`- id (+5): …`) and the answer to grade. */
 function readRequest(request: RecordedRequest) {
