@@ -7,6 +7,7 @@ import {
   type RecordedRequest,
   startLlmTestServer,
 } from '../../../../test/support/llm-test-server.js';
+import { judgeVerdicts, readJudgeRequest } from '../../../../test/support/scripted-judge.js';
 import { testResultRecord, testRun } from '../../../../test/support/test-run.js';
 import { MedbenchError } from '../../../core/errors.js';
 import type { RunSummary } from '../../../runner/run-samples.js';
@@ -19,39 +20,22 @@ import { renderJudgeSummary } from './judge-command.js';
 import { jurySpecs } from './judge-items.js';
 import { JUDGE_SEED } from './judging.js';
 
-/** What the scripted judge reads: the criteria of the system prompt (`- id (+5): …`) and the answer to grade. */
-function readRequest(request: RecordedRequest) {
-  const messages = request.body.messages as Array<{ role: string; content: string }>;
-  const criteria = [...messages[0]!.content.matchAll(/^- ([a-z0-9-]+) \(([+-]\d+)\)/gm)].map((match) => ({
-    id: match[1]!,
-    points: Number(match[2]),
-  }));
-  const answer = /<answer_to_grade>\n([\s\S]*?)\n<\/answer_to_grade>/.exec(messages[1]!.content)![1]!;
-  return { criteria, answer, model: request.body.model as string };
-}
-
 /**
  * A deterministic judge: "good" meets every positive criterion; "half" only the first (judge-b:
  * every positive one); "broken" gets malformed JSON; "off-schema" a verdict whose `met` is a string.
  */
 function scriptedJudge(request: RecordedRequest) {
-  const { criteria, answer, model } = readRequest(request);
+  const { criteria, answer, model } = readJudgeRequest(request);
   if (answer === 'broken') return { kind: 'answer' as const, text: '{"criteria": [{"id": "keeps-focus", ' };
   if (answer === 'off-schema')
     return {
       kind: 'answer' as const,
       text: '{"criteria":[{"id":"keeps-focus","met":"yes","reason":"fine"}]}',
     };
-  const met = (index: number, points: number) =>
-    points > 0 && (answer === 'good' || index === 0 || model === 'judge-b');
-  const text = JSON.stringify({
-    criteria: criteria.map((criterion, index) => ({
-      id: criterion.id,
-      met: met(index, criterion.points),
-      reason: 'because',
-    })),
-  });
-  return { kind: 'answer' as const, text };
+  return judgeVerdicts(
+    criteria,
+    (index, points) => points > 0 && (answer === 'good' || index === 0 || model === 'judge-b'),
+  );
 }
 
 const RUN = 'cluerun0001';
