@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { RecordedRequest } from './llm-test-server.js';
 
 /**
@@ -31,3 +32,28 @@ export function judgeVerdicts(
   });
   return { kind: 'answer', text };
 }
+
+/** A config (written to `file`) naming one priced judge, `priced`, served by the test server at `url`. */
+export function writePricedJudgeConfig(file: string, url: string, model: string): void {
+  const priced = {
+    provider: 'openai-compatible',
+    model,
+    endpoints: [{ baseURL: `${url}/v1` }],
+    prices: { inputPerMillion: 1000, outputPerMillion: 2000 },
+  };
+  writeFileSync(file, JSON.stringify({ models: { priced } }));
+}
+
+/** What `run clue --restricted` records in a run's manifest: its data restricted beyond MIMIC's. */
+export const MARKED_RESTRICTED = {
+  restrictedData: {
+    level: 'restricted',
+    what: 'CLUE meqsum',
+    why: 'marked restricted (--restricted)',
+    redacted: false,
+    marked: true,
+  },
+} as const;
+
+/** A remote judge, which restricted data may not go to. */
+export const REMOTE_JUDGE = 'openai-compatible:j@http://judge.example.com/v1';

@@ -7,7 +7,13 @@ import {
   type RecordedRequest,
   startLlmTestServer,
 } from '../../../../test/support/llm-test-server.js';
-import { judgeVerdicts, readJudgeRequest } from '../../../../test/support/scripted-judge.js';
+import {
+  judgeVerdicts,
+  MARKED_RESTRICTED,
+  REMOTE_JUDGE,
+  readJudgeRequest,
+  writePricedJudgeConfig,
+} from '../../../../test/support/scripted-judge.js';
 import { testResultRecord, testRun } from '../../../../test/support/test-run.js';
 import { MedbenchError } from '../../../core/errors.js';
 import type { RunSummary } from '../../../runner/run-samples.js';
@@ -220,13 +226,7 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
 
   it('--max-cost caps the judges: at 0 nothing is sent or written; then the judges’ cost is counted', async () => {
     const config = join(home, 'medbench.config.json');
-    const priced = {
-      provider: 'openai-compatible',
-      model: 'judge-p',
-      endpoints: [{ baseURL: `${server.url}/v1` }],
-      prices: { inputPerMillion: 1000, outputPerMillion: 2000 },
-    };
-    writeFileSync(config, JSON.stringify({ models: { priced } }));
+    writePricedJudgeConfig(config, server.url, 'judge-p');
     const before = scores();
     const sent = server.requests.length;
     const stopped = await judgeClue({ run: RUN, model: 'priced', home, config, maxCost: 0 });
@@ -267,7 +267,7 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
     const sent = server.requests.length;
     const error = await judgeClue({
       run: RUN,
-      model: 'openai-compatible:j@http://judge.example.com/v1',
+      model: REMOTE_JUDGE,
       home,
     }).catch((caught: unknown) => caught);
     expect(MedbenchError.is(error) && error.code).toBe('DATA_RESTRICTED');
@@ -282,22 +282,14 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
         testRun({ id: 'marked', suite: 'clue', label: 'marked', parameters: { protocol: { name: 'none' } } }),
       );
       store.putResult({ ...item('meqsum', 0, 'good', 0.5), runId: 'marked' });
-      store.recipes.put('marked', {
-        restrictedData: {
-          level: 'restricted',
-          what: 'CLUE meqsum',
-          why: 'marked restricted (--restricted)',
-          redacted: false,
-          marked: true,
-        },
-      });
+      store.recipes.put('marked', MARKED_RESTRICTED);
     } finally {
       store.close();
     }
     const sent = server.requests.length;
     const error = await judgeClue({
       run: 'marked',
-      model: 'openai-compatible:j@http://judge.example.com/v1',
+      model: REMOTE_JUDGE,
       home,
     }).catch((caught: unknown) => caught);
     expect(MedbenchError.is(error) && error.code).toBe('DATA_RESTRICTED');

@@ -7,8 +7,15 @@ import {
   type RecordedRequest,
   startLlmTestServer,
 } from '../../../../test/support/llm-test-server.js';
-import { judgeVerdicts, readJudgeRequest } from '../../../../test/support/scripted-judge.js';
+import {
+  judgeVerdicts,
+  MARKED_RESTRICTED,
+  REMOTE_JUDGE,
+  readJudgeRequest,
+  writePricedJudgeConfig,
+} from '../../../../test/support/scripted-judge.js';
 import { testResultRecord, testRun } from '../../../../test/support/test-run.js';
+import { MedbenchError } from '../../../core/errors.js';
 import { Store } from '../../../store/store.js';
 import type { JudgeProbeRecord } from '../clue-judge-sensitivity.js';
 import { buildClueReport, clueTables, renderClueHtml, renderClueText } from '../clue-report.js';
@@ -181,5 +188,34 @@ describe('medbench judge-probe (biased scripted judges on 127.0.0.1)', () => {
     expect(clueTables(report).map((table) => table.name)).toContain('judge-sensitivity');
     expect(renderClueText(report)).toMatch(/Judge sensitivity[\s\S]*length-judge\s+padding ×3/);
     expect(renderClueHtml(report)).toContain('<h2>Judge sensitivity</h2>');
+  });
+
+  it('--max-cost caps every run it makes: at 0 nothing is sent and no record changes', async () => {
+    const config = join(home, 'medbench.config.json');
+    writePricedJudgeConfig(config, server.url, 'fair-judge-priced');
+    const before = graded().run.parameters;
+    const sent = server.requests.length;
+    const stopped = await judgeProbe({ run: RUN, model: 'priced', home, config, maxCost: 0 });
+    expect(stopped.written).toBe(false);
+    expect(renderJudgeProbes(stopped)).toMatch(/no sensitivity was written/);
+    expect(server.requests.length).toBe(sent);
+    expect(graded().run.parameters).toEqual(before);
+  });
+
+  it("refuses a judge the data may not go to before anything is sent (the graded run's rules)", async () => {
+    const store = new Store(join(home, 'medbench.sqlite'));
+    try {
+      store.recipes.put(RUN, MARKED_RESTRICTED);
+    } finally {
+      store.close();
+    }
+    const sent = server.requests.length;
+    const error = await judgeProbe({
+      run: RUN,
+      model: REMOTE_JUDGE,
+      home,
+    }).catch((caught: unknown) => caught);
+    expect(MedbenchError.is(error) && error.code).toBe('DATA_RESTRICTED');
+    expect(server.requests.length).toBe(sent);
   });
 });
