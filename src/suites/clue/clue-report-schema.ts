@@ -7,6 +7,7 @@ import {
   schemaOf,
 } from '../../report/report-schema.js';
 import { clueJudgeReportSchema } from './clue-judge-report.js';
+import { judgeProbesSchema } from './clue-judge-sensitivity.js';
 import type { ClueReport } from './clue-report.js';
 
 /** dataset → metric → a number (×100). */
@@ -30,6 +31,7 @@ const clueRunReportSchema = z.strictObject({
   }),
   notComputed: z.record(z.string(), z.string()).meta({ description: 'Metric → why it was not computed.' }),
   judge: clueJudgeReportSchema.optional(),
+  judgeProbes: judgeProbesSchema.optional(),
   level1: z.number().nullable(),
   level2: z.number().nullable(),
   levelIntervals: z

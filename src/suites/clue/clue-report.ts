@@ -8,6 +8,11 @@ import { renderScatter } from '../../report/svg-scatter.js';
 import { renderReportTable } from '../../report/text-table.js';
 import { clueIntervals, clueIntervalsTable, clueUnitOf, type ItemValues } from './clue-intervals.js';
 import { type ClueJudgeReport, clueJudgeTable, judgeOfRun } from './clue-judge-report.js';
+import {
+  clueJudgeSensitivityTable,
+  type JudgeProbeRecord,
+  judgeProbesOfRun,
+} from './clue-judge-sensitivity.js';
 import { clueLevelIntervals } from './clue-level-intervals.js';
 import { CLUE_LEVELS, clueMetricKey } from './clue-scoring.js';
 import { levelScore } from './level-score.js';
@@ -61,6 +66,8 @@ export interface ClueRunReport extends RunSummary {
   notComputed: Record<string, string>;
   /** The LLM judge of the run (`medbench judge`), when it was judged. */
   judge?: ClueJudgeReport;
+  /** Each judge's sensitivity to the probes of `medbench judge-probe`, when it was probed. */
+  judgeProbes?: JudgeProbeRecord[];
   /** Level scores (null unless every dataset of the level was run). */
   level1: number | null;
   level2: number | null;
@@ -154,6 +161,7 @@ export function buildClueReport(
           : {}),
         notComputed: (run.parameters.notComputed as Record<string, string> | undefined) ?? {},
         ...judgeOfRun(run),
+        ...judgeProbesOfRun(run),
         level1: level(CLUE_LEVELS[0]),
         level2: level(CLUE_LEVELS[1]),
         ...(options.intervals ? { levelIntervals: clueLevelIntervals(results, options.intervals) } : {}),
@@ -272,11 +280,13 @@ export function clueTables(report: ClueReport): ReportTable[] {
   }));
   const intervals = clueIntervalsTable(report.runs);
   const judge = clueJudgeTable(report.runs);
+  const sensitivity = clueJudgeSensitivityTable(report.runs);
   return [
     ...levels,
     ...(report.base?.differences.length ? [differenceTable(report.base)] : []),
     ...(intervals ? [intervals] : []),
     ...(judge ? [judge] : []),
+    ...(sensitivity ? [sensitivity] : []),
   ];
 }
 
@@ -287,6 +297,7 @@ export function renderClueText(report: ClueReport): string {
     .map(renderReportTable);
   const intervals = clueIntervalsTable(report.runs);
   const judge = clueJudgeTable(report.runs);
+  const sensitivity = clueJudgeSensitivityTable(report.runs);
   const reasons = report.runs.flatMap((run) =>
     Object.entries(run.notComputed).map(
       ([metric, reason]) => `${run.label}: ${metric} not computed — ${reason}`,
@@ -299,6 +310,7 @@ export function renderClueText(report: ClueReport): string {
     ...differenceText(report),
     ...(intervals ? [renderReportTable(intervals)] : []),
     ...(judge ? [renderReportTable(judge)] : []),
+    ...(sensitivity ? [renderReportTable(sensitivity)] : []),
   ].join('\n\n');
 }
 
@@ -338,7 +350,11 @@ function intervalsHtml(report: ClueReport): string {
 /** The LLM judge's table (`medbench judge`), when a run was judged. */
 function judgeHtml(report: ClueReport): string {
   const judge = clueJudgeTable(report.runs);
-  return judge ? `<h2>LLM judge</h2><pre>${escapeHtml(renderReportTable(judge))}</pre>` : '';
+  const sensitivity = clueJudgeSensitivityTable(report.runs);
+  return [
+    judge ? `<h2>LLM judge</h2><pre>${escapeHtml(renderReportTable(judge))}</pre>` : '',
+    sensitivity ? `<h2>Judge sensitivity</h2><pre>${escapeHtml(renderReportTable(sensitivity))}</pre>` : '',
+  ].join('');
 }
 
 /** A self-contained HTML page with the two Table 3 tables. */

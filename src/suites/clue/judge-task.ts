@@ -40,12 +40,19 @@ export function judgeSystemPrompt(rubric: Rubric): string {
   ].join('\n\n');
 }
 
-/** What the judge reads of one sample: the task as the model got it, the reference, the answer. */
-export function judgeUserPrompt(item: { input: string; reference: string; answer: string }): string {
+/**
+ * What the judge reads of one sample: the task as the model got it, the reference, the answer
+ * (`answerFirst`: the answer's block before the reference's, the swap probe of docs/judge-probes.md).
+ */
+export function judgeUserPrompt(
+  item: { input: string; reference: string; answer: string },
+  options: { answerFirst?: boolean } = {},
+): string {
+  const reference = `<reference_answer>\n${item.reference}\n</reference_answer>`;
+  const answer = `<answer_to_grade>\n${item.answer}\n</answer_to_grade>`;
   return [
     `<task_input>\n${item.input}\n</task_input>`,
-    `<reference_answer>\n${item.reference}\n</reference_answer>`,
-    `<answer_to_grade>\n${item.answer}\n</answer_to_grade>`,
+    ...(options.answerFirst ? [answer, reference] : [reference, answer]),
   ].join('\n\n');
 }
 
@@ -58,8 +65,10 @@ export function judgeSample(options: {
   input: string;
   reference: string;
   answer: string;
+  /** The swap probe: the answer's block before the reference's. */
+  answerFirst?: boolean;
 }): Sample {
-  const prompt = judgeUserPrompt(options);
+  const prompt = judgeUserPrompt(options, options);
   const messages: ChatMessage[] = [
     { role: 'system', content: judgeSystemPrompt(options.rubric) },
     { role: 'user', content: prompt },

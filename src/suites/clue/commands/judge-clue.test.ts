@@ -7,6 +7,13 @@ import {
   type RecordedRequest,
   startLlmTestServer,
 } from '../../../../test/support/llm-test-server.js';
+import {
+  judgeVerdicts,
+  MARKED_RESTRICTED,
+  REMOTE_JUDGE,
+  readJudgeRequest,
+  writePricedJudgeConfig,
+} from '../../../../test/support/scripted-judge.js';
 import { testResultRecord, testRun } from '../../../../test/support/test-run.js';
 import { MedbenchError } from '../../../core/errors.js';
 import type { RunSummary } from '../../../runner/run-samples.js';
@@ -14,42 +21,27 @@ import { Store } from '../../../store/store.js';
 import { buildClueReport, renderClueHtml, renderClueText } from '../clue-report.js';
 import { clueReportSchema } from '../clue-report-schema.js';
 import { levelScore } from '../level-score.js';
-import { JUDGE_SEED, judgeClue, jurySpecs } from './judge-clue.js';
+import { judgeClue } from './judge-clue.js';
 import { renderJudgeSummary } from './judge-command.js';
-
-/** What the scripted judge reads: the criteria of the system prompt (`- id (+5): …`) and the answer to grade. */
-function readRequest(request: RecordedRequest) {
-  const messages = request.body.messages as Array<{ role: string; content: string }>;
-  const criteria = [...messages[0]!.content.matchAll(/^- ([a-z0-9-]+) \(([+-]\d+)\)/gm)].map((match) => ({
-    id: match[1]!,
-    points: Number(match[2]),
-  }));
-  const answer = /<answer_to_grade>\n([\s\S]*?)\n<\/answer_to_grade>/.exec(messages[1]!.content)![1]!;
-  return { criteria, answer, model: request.body.model as string };
-}
+import { jurySpecs } from './judge-items.js';
+import { JUDGE_SEED } from './judging.js';
 
 /**
  * A deterministic judge: "good" meets every positive criterion; "half" only the first (judge-b:
  * every positive one); "broken" gets malformed JSON; "off-schema" a verdict whose `met` is a string.
  */
 function scriptedJudge(request: RecordedRequest) {
-  const { criteria, answer, model } = readRequest(request);
+  const { criteria, answer, model } = readJudgeRequest(request);
   if (answer === 'broken') return { kind: 'answer' as const, text: '{"criteria": [{"id": "keeps-focus", ' };
   if (answer === 'off-schema')
     return {
       kind: 'answer' as const,
       text: '{"criteria":[{"id":"keeps-focus","met":"yes","reason":"fine"}]}',
     };
-  const met = (index: number, points: number) =>
-    points > 0 && (answer === 'good' || index === 0 || model === 'judge-b');
-  const text = JSON.stringify({
-    criteria: criteria.map((criterion, index) => ({
-      id: criterion.id,
-      met: met(index, criterion.points),
-      reason: 'because',
-    })),
-  });
-  return { kind: 'answer' as const, text };
+  return judgeVerdicts(
+    criteria,
+    (index, points) => points > 0 && (answer === 'good' || index === 0 || model === 'judge-b'),
+  );
 }
 
 const RUN = 'cluerun0001';
@@ -234,13 +226,7 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
 
   it('--max-cost caps the judges: at 0 nothing is sent or written; then the judges’ cost is counted', async () => {
     const config = join(home, 'medbench.config.json');
-    const priced = {
-      provider: 'openai-compatible',
-      model: 'judge-p',
-      endpoints: [{ baseURL: `${server.url}/v1` }],
-      prices: { inputPerMillion: 1000, outputPerMillion: 2000 },
-    };
-    writeFileSync(config, JSON.stringify({ models: { priced } }));
+    writePricedJudgeConfig(config, server.url, 'judge-p');
     const before = scores();
     const sent = server.requests.length;
     const stopped = await judgeClue({ run: RUN, model: 'priced', home, config, maxCost: 0 });
@@ -281,7 +267,7 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
     const sent = server.requests.length;
     const error = await judgeClue({
       run: RUN,
-      model: 'openai-compatible:j@http://judge.example.com/v1',
+      model: REMOTE_JUDGE,
       home,
     }).catch((caught: unknown) => caught);
     expect(MedbenchError.is(error) && error.code).toBe('DATA_RESTRICTED');
@@ -296,22 +282,14 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
         testRun({ id: 'marked', suite: 'clue', label: 'marked', parameters: { protocol: { name: 'none' } } }),
       );
       store.putResult({ ...item('meqsum', 0, 'good', 0.5), runId: 'marked' });
-      store.recipes.put('marked', {
-        restrictedData: {
-          level: 'restricted',
-          what: 'CLUE meqsum',
-          why: 'marked restricted (--restricted)',
-          redacted: false,
-          marked: true,
-        },
-      });
+      store.recipes.put('marked', MARKED_RESTRICTED);
     } finally {
       store.close();
     }
     const sent = server.requests.length;
     const error = await judgeClue({
       run: 'marked',
-      model: 'openai-compatible:j@http://judge.example.com/v1',
+      model: REMOTE_JUDGE,
       home,
     }).catch((caught: unknown) => caught);
     expect(MedbenchError.is(error) && error.code).toBe('DATA_RESTRICTED');

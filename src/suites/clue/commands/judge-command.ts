@@ -1,7 +1,9 @@
-import type { SuiteCommand, SuiteCommandContext } from '../../../compose/suite-plugin.js';
+import type { RunHooks } from '../../../compose/run-model.js';
+import type { CommandOption, SuiteCommand, SuiteCommandContext } from '../../../compose/suite-plugin.js';
 import { MedbenchError } from '../../../core/errors.js';
 import { JURY_AGGREGATIONS, type JuryAggregation } from '../../../metrics/judge/jury.js';
 import { formatInterval } from '../../../metrics/uncertainty/index.js';
+import { JUDGE_MAX_OUTPUT_TOKENS } from '../judge-task.js';
 import { type JudgeClueRequest, judgeClue } from './judge-clue.js';
 import type { JudgeSummary } from './judge-jury.js';
 
@@ -37,19 +39,41 @@ function parseAggregation(value: string): JuryAggregation {
   });
 }
 
-async function runJudge(runId: string, options: Record<string, unknown>, context: SuiteCommandContext) {
+/** Runs a judging command on the terminal session (progress, Ctrl-C) and prints what it did. */
+export async function runJudging<Outcome>(
+  context: SuiteCommandContext,
+  work: (hooks: RunHooks) => Promise<Outcome>,
+  render: (outcome: Outcome) => string,
+): Promise<Outcome> {
   const session = context.session();
   try {
-    const summary = await judgeClue(
-      { ...(options as unknown as JudgeClueRequest), run: runId },
-      session.hooks,
-    );
-    context.output.stdout(renderJudgeSummary(summary));
-    return summary;
+    const outcome = await work(session.hooks);
+    context.output.stdout(render(outcome));
+    return outcome;
   } finally {
     session.dispose();
   }
 }
+
+/** The options every judging command takes (`judge`, `judge-probe`): the judges and the rubrics. */
+export const JUDGE_OPTIONS: readonly CommandOption[] = [
+  {
+    flags: '--model <specs>',
+    description: 'the judge model, or a jury: a comma list of specs (config names, provider:model …)',
+    required: true,
+  },
+  {
+    flags: '--rubric <file>',
+    description:
+      'a rubric file replacing the shipped one of its task (its "task" field); repeat for several tasks',
+    parse: (value, previous) => [...((previous as string[] | undefined) ?? []), value],
+  },
+];
+
+/** `run`'s model and retry options, as every judging command shares them. */
+export const JUDGE_MODEL_OPTIONS: SuiteCommand['modelOptions'] = {
+  outputLimit: `${JUDGE_MAX_OUTPUT_TOKENS} (a verdict and a reason per criterion)`,
+};
 
 /** `medbench judge <run>`: a jury of judge models grades a stored CLUE run against rubrics. */
 export const judgeCommand: SuiteCommand = {
@@ -58,17 +82,7 @@ export const judgeCommand: SuiteCommand = {
   description:
     'grade a stored CLUE run\'s free-text answers (MeQSum, Problem Summary, MeDiSumQA) against per-criterion rubrics with a jury of judge models; the score goes beside ROUGE and BERTScore as the metric "judge", never replacing them (docs/judge.md)',
   options: [
-    {
-      flags: '--model <specs>',
-      description: 'the judge model, or a jury: a comma list of specs (config names, provider:model …)',
-      required: true,
-    },
-    {
-      flags: '--rubric <file>',
-      description:
-        'a rubric file replacing the shipped one of its task (its "task" field); repeat for several tasks',
-      parse: (value, previous) => [...((previous as string[] | undefined) ?? []), value],
-    },
+    ...JUDGE_OPTIONS,
     {
       flags: '--aggregation <rule>',
       description:
@@ -76,6 +90,11 @@ export const judgeCommand: SuiteCommand = {
       parse: parseAggregation,
     },
   ],
-  modelOptions: { outputLimit: `${2000} (a verdict and a reason per criterion)` },
-  run: ({ arguments: [runId], options }, context) => runJudge(runId!, options, context),
+  modelOptions: JUDGE_MODEL_OPTIONS,
+  run: ({ arguments: [runId], options }, context) =>
+    runJudging(
+      context,
+      (hooks) => judgeClue({ ...(options as unknown as JudgeClueRequest), run: runId! }, hooks),
+      renderJudgeSummary,
+    ),
 };

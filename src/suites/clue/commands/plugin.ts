@@ -6,6 +6,7 @@ import { exportClueUmlsTexts, rescoreClue } from './clue-umls-entities.js';
 import { generateMeDiSumCodeCommand } from './generate-medisumcode-command.js';
 import { generateMeDiSumQaCommand } from './generate-medisumqa-command.js';
 import { judgeCommand } from './judge-command.js';
+import { judgeProbeCommand } from './judge-probe-command.js';
 
 /** CLUE's commands and its run (`run clue --data <folder>`). */
 export const cluePlugin: SuitePlugin = {
@@ -16,6 +17,7 @@ export const cluePlugin: SuitePlugin = {
     exportClueUmlsTexts,
     rescoreClue,
     judgeCommand,
+    judgeProbeCommand,
   ],
   run: {
     data: 'folder with the official files',
