@@ -180,6 +180,14 @@ describe('grades as CSV', () => {
       { runId: RUN, sampleId: expected[0]!.sampleId, score: 5 / 19, gradedAt: '2026-11-27T12:00:00.000Z' },
     ]);
     expect(store.humanGrades.history()).toHaveLength(before + 1);
+    // Imported again later: the row has no time of its own, and says what Carol's grade says: nothing added.
+    expect(
+      await importGrades(store, suites, file, { tokenOf, now: '2026-11-27T13:00:00.000Z' }),
+    ).toMatchObject({
+      added: 0,
+      skipped: 1,
+    });
+    expect(store.humanGrades.history()).toHaveLength(before + 1);
 
     const refused = (() => {
       try {

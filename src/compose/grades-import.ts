@@ -277,7 +277,7 @@ async function readGrades(
     options,
   };
   const now = options.now ?? new Date().toISOString();
-  const grades: Array<Omit<HumanGrade, 'id'>> = [];
+  const grades: Array<{ grade: Omit<HumanGrade, 'id'>; timed: boolean }> = [];
   let blank = 0;
   for (const record of records) {
     if (record.fields.length !== header.fields.length) {
@@ -294,7 +294,7 @@ async function readGrades(
     }
     const read = gradeOfRow(cells, context, now);
     problems.push(...read.problems.map((problem) => ({ ...problem, line: record.line })));
-    if (read.grade) grades.push(read.grade);
+    if (read.grade) grades.push({ grade: read.grade, timed: (cells.graded_at ?? '').trim() !== '' });
   }
   if (problems.length > 0) throw problemError(file, problems);
   return { grades, blank };
@@ -303,7 +303,9 @@ async function readGrades(
 /**
  * `import grades FILE`: every row checked first (a problem anywhere, and nothing is written: each
  * named by line and column), then every grade added in one transaction. A grade's id is a digest
- * of what it says, so a file imported twice adds nothing the second time.
+ * of what it says, so a file imported twice adds nothing the second time; a row without
+ * `graded_at` (a filled sheet) takes the import's time, and is skipped when it says what the
+ * reviewer's current grade of the item says.
  */
 export async function importGrades(
   store: Store,
@@ -313,15 +315,35 @@ export async function importGrades(
 ): Promise<ImportGradesOutcome> {
   const { grades, blank } = await readGrades(file, store, suites, options);
   const known = new Set(store.humanGrades.history().map((grade) => grade.id));
+  const key = (grade: Omit<HumanGrade, 'id'>) =>
+    JSON.stringify([grade.runId, grade.sampleId, grade.reviewer]);
+  const latest = new Map<string, Omit<HumanGrade, 'id'>>(
+    store.humanGrades.current().map((grade) => [key(grade), grade]),
+  );
   let added = 0;
   store.transaction(() => {
-    for (const grade of grades) {
+    for (const { grade, timed } of grades) {
       const id = gradeId(grade);
-      if (known.has(id)) continue;
+      // A row without a time says nothing new when it says what the reviewer's current grade says.
+      if (known.has(id) || (!timed && sameGrade(latest.get(key(grade)), grade))) continue;
       store.humanGrades.add(grade);
       known.add(id);
+      if ((latest.get(key(grade))?.gradedAt ?? '') <= grade.gradedAt) latest.set(key(grade), grade);
       added++;
     }
   });
   return { grades: grades.length, added, skipped: grades.length - added, ungraded: blank };
+}
+
+/** Whether two grades of an item say the same: rubric, verdicts and note (their times and sources aside). */
+function sameGrade(stored: Omit<HumanGrade, 'id'> | undefined, grade: Omit<HumanGrade, 'id'>): boolean {
+  if (!stored) return false;
+  const verdicts = (of: Omit<HumanGrade, 'id'>) =>
+    JSON.stringify(Object.entries(of.verdicts).sort(([a], [b]) => a.localeCompare(b)));
+  return (
+    stored.task === grade.task &&
+    stored.rubricSha256 === grade.rubricSha256 &&
+    stored.note === grade.note &&
+    verdicts(stored) === verdicts(grade)
+  );
 }
