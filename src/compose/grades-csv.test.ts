@@ -115,6 +115,12 @@ describe('grades as CSV', () => {
     expect(alice[rows[0]!.indexOf(`criterion:${rubrics.medisumqa!.criteria[0]!.id}`)]).toBe('');
     expect(parseCsv(gradesCsv(source, suites, { tokenOf, history: true }).text)).toHaveLength(1 + 5);
     expect(parseCsv(gradesCsv(source, suites, { tokenOf, task: 'medisumqa' }).text)).toHaveLength(1 + 1);
+    expect(parseCsv(gradesCsv(source, suites, { tokenOf, task: 'medisumqa, meqsum' }).text)).toHaveLength(
+      1 + 4,
+    );
+    expect(() => gradesCsv(source, suites, { tokenOf, task: 'mednli' })).toThrow(
+      /--task mednli: not a task people grade/,
+    );
 
     const file = write(folder, 'grades.csv', current.text);
     const fresh = storeWithRun();

@@ -79,18 +79,19 @@ function criterionColumns(rubrics: readonly ReviewRubric[], grades: readonly Hum
  */
 export function gradesCsv(store: Store, suites: readonly Suite[], options: ExportGradesOptions) {
   const rubrics = reviewRubrics(suites);
-  if (options.task !== undefined) reviewedTask(rubrics, options.task);
+  // `--task` takes one task or a comma list, as everywhere.
+  const tasks = options.task
+    ?.split(',')
+    .map((task) => task.trim())
+    .map((task) => reviewedTask(rubrics, task));
   const reviewed = reviewedSuites(suites).map(({ suite }) => suite);
   const runIds = options.runs?.map((name) => namedRun(store, reviewed, name).id);
-  const filter = options.task !== undefined ? { task: options.task } : {};
-  const all = options.history ? store.humanGrades.history(filter) : store.humanGrades.current(filter);
+  const all = options.history ? store.humanGrades.history() : store.humanGrades.current();
   const grades = all
     .filter((grade) => runIds === undefined || runIds.includes(grade.runId))
+    .filter((grade) => tasks === undefined || tasks.some((rubric) => rubric.task === grade.task))
     .sort((a, b) => a.gradedAt.localeCompare(b.gradedAt) || a.id.localeCompare(b.id));
-  const tasks = [...rubrics.values()].filter(
-    (rubric) => options.task === undefined || rubric.task === options.task,
-  );
-  const criteria = criterionColumns(tasks, grades);
+  const criteria = criterionColumns(tasks ?? [...rubrics.values()], grades);
   const rows = grades.map((grade) => [
     grade.task,
     grade.runId,

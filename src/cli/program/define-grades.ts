@@ -12,7 +12,7 @@ export function defineGrades(program: Command, context: ProgramContext): void {
     .description(
       "write people's grades of free-text answers (the viewer's review, import grades) as CSV: one row per grade (each reviewer's current one; --history every edit too) with the item's blinded token and a column per rubric criterion; or, with --blank, a grading sheet of a reviewer's next queue items for a spreadsheet (docs/grades-csv.md)",
     )
-    .option('--task <task>', 'only this task (needed with --blank)')
+    .option('--task <task>', 'only this task, or a comma list (with --blank: the one task of the sheet)')
     .option('--run <id...>', 'only grades of these runs (label, label#id or an id prefix)')
     .option('--history', 'every grade, edits included (default: current grades)')
     .option('--out <file>', 'the CSV file to write (default: standard output)')
