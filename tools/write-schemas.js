@@ -4,8 +4,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonSchemaFiles } from '../dist/compose/report-document.js';
-import { SUITES } from '../dist/compose/suites.js';
+import { SUITE_PLUGINS, SUITES } from '../dist/compose/suites.js';
 
 const folder = join(import.meta.dirname, '..', 'schemas');
 mkdirSync(folder, { recursive: true });
-for (const [name, text] of Object.entries(jsonSchemaFiles(SUITES))) writeFileSync(join(folder, name), text);
+for (const [name, text] of Object.entries(jsonSchemaFiles(SUITES, SUITE_PLUGINS)))
+  writeFileSync(join(folder, name), text);

@@ -4,6 +4,7 @@ import { SUITE_PLUGINS } from '../compose/suites.js';
 import type { CommandOutput } from '../core/command-output.js';
 import { VERSION } from '../version.js';
 import { defineCompare } from './program/define-compare.js';
+import { defineGrades } from './program/define-grades.js';
 import { defineHandOff } from './program/define-hand-off.js';
 import { defineLogs } from './program/define-logs.js';
 import { defineManifest } from './program/define-manifest.js';
@@ -54,6 +55,7 @@ export function createProgram(options: { plugins?: readonly SuitePlugin[] } = {}
   defineHandOff(program, context);
   defineLogs(program, context);
   defineManifest(program, context);
+  defineGrades(program, context);
   addFlagAliases(program);
   showUsageHints(program);
   return program;

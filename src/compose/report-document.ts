@@ -7,6 +7,7 @@ import type { TaskUsage } from '../report/usage-table.js';
 import { compareJsonSchema } from './compare-document.js';
 import { configSchema } from './config.js';
 import { manifestJsonSchema, withManifestShape } from './report-manifests.js';
+import type { SuitePlugin } from './suite-plugin.js';
 
 /**
  * The layout version of the `report --json` document: raised whenever a field is added, removed
@@ -71,13 +72,24 @@ export function configJsonSchema(): Record<string, unknown> {
   return { $schema, title: 'medbench.config.json', ...schema };
 }
 
-/** The JSON Schema files the package ships (`schemas/`), by file name, as written: 2-space JSON and a newline. */
-export function jsonSchemaFiles(suites: readonly Suite[]): Record<string, string> {
+/**
+ * The JSON Schema files the package ships (`schemas/`), by file name, as written: 2-space JSON and
+ * a newline; `plugins` add the schemas of their commands' JSON output (`SuitePlugin.jsonSchemas`).
+ */
+export function jsonSchemaFiles(
+  suites: readonly Suite[],
+  plugins: readonly Pick<SuitePlugin, 'jsonSchemas'>[] = [],
+): Record<string, string> {
   const text = (schema: Record<string, unknown>) => `${JSON.stringify(schema, null, 2)}\n`;
   return {
     'compare.schema.json': text(compareJsonSchema()),
     'config.schema.json': text(configJsonSchema()),
     'manifest.schema.json': text(manifestJsonSchema()),
     'report.schema.json': text(reportJsonSchema(suites)),
+    ...Object.fromEntries(
+      plugins.flatMap((plugin) =>
+        Object.entries(plugin.jsonSchemas ?? {}).map(([name, schema]) => [name, text(schema())]),
+      ),
+    ),
   };
 }

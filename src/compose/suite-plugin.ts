@@ -81,6 +81,8 @@ export interface SuitePlugin {
   suite: Suite;
   commands: readonly SuiteCommand[];
   run?: SuiteRunDefinition;
+  /** JSON Schemas of its commands' `--json` output, by file name under `schemas/` (CLUE's judge-validate). */
+  jsonSchemas?: Readonly<Record<string, () => Record<string, unknown>>>;
   /** Formats of `medbench export logs --format` only its runs have (MedEureka's `mteb`). */
   logFormats?: readonly SuiteLogFormat[];
   /**

@@ -1,7 +1,7 @@
 import { plainCell } from './interval-cell.js';
 
 /** One CSV field (RFC 4180): quoted when it holds a double quote, a comma, CR or LF, its quotes doubled. */
-function csvField(value: string): string {
+export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 

@@ -1,4 +1,5 @@
 import type { SuitePlugin } from '../../../compose/suite-plugin.js';
+import { judgeValidateJsonSchema } from '../judge-validation-schema.js';
 import { clueSuite } from '../suite.js';
 import { cluePlan } from './clue-plan.js';
 import { CLUE_RUN_OPTIONS } from './clue-run-options.js';
@@ -7,6 +8,7 @@ import { generateMeDiSumCodeCommand } from './generate-medisumcode-command.js';
 import { generateMeDiSumQaCommand } from './generate-medisumqa-command.js';
 import { judgeCommand } from './judge-command.js';
 import { judgeProbeCommand } from './judge-probe-command.js';
+import { judgeValidateCommand } from './judge-validate-command.js';
 
 /** CLUE's commands and its run (`run clue --data <folder>`). */
 export const cluePlugin: SuitePlugin = {
@@ -18,7 +20,9 @@ export const cluePlugin: SuitePlugin = {
     rescoreClue,
     judgeCommand,
     judgeProbeCommand,
+    judgeValidateCommand,
   ],
+  jsonSchemas: { 'judge-validate.schema.json': judgeValidateJsonSchema },
   run: {
     data: 'folder with the official files',
     options: CLUE_RUN_OPTIONS,

@@ -1,0 +1,119 @@
+import { blankSheetCsv, gradesCsv } from '../../compose/grades-csv.js';
+import { importGrades } from '../../compose/grades-import.js';
+import { resolveHome, storePathIn } from '../../compose/home.js';
+import { writeOutputFile } from '../../compose/output-file.js';
+import type { CommandOutput } from '../../core/command-output.js';
+import { MedbenchError } from '../../core/errors.js';
+import type { Suite } from '../../core/suite.js';
+import { Store } from '../../store/store.js';
+import { DEFAULT_DOUBLE_SHARE, REVIEW_SEED, reviewQueue, reviewToken } from '../../view/review-queue.js';
+
+/** An item's blinded token with the review queue's default seed: the viewer's, and what a sheet carries. */
+const tokenOf = (item: { runId: string; sampleId: string }) => reviewToken(REVIEW_SEED, item);
+
+export interface ExportGradesCommandOptions {
+  task?: string;
+  run?: string[];
+  history?: boolean;
+  out?: string;
+  blank?: boolean;
+  reviewer?: string;
+  limit?: number;
+  restrictedOk?: boolean;
+  home?: string;
+}
+
+/** The blank sheet's options, checked: it is one reviewer's queue of one task. */
+function blankOptions(options: ExportGradesCommandOptions): { task: string; reviewer: string } {
+  if (!options.task || !options.reviewer?.trim())
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `export grades --blank needs ${!options.task ? '--task' : '--reviewer'}: a grading sheet is one reviewer's queue of one task.`,
+      hint: 'medbench export grades --blank --task meqsum --reviewer NAME --limit 20 --out sheet.csv',
+    });
+  if (options.run || options.history)
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: `--${options.run ? 'run' : 'history'} is not an option of a blank sheet: it holds the reviewer's next items of every run, blinded.`,
+      hint: 'Leave it out, or export grades without --blank.',
+    });
+  return { task: options.task, reviewer: options.reviewer.trim() };
+}
+
+function writeCsv(text: string, out: string | undefined, output: CommandOutput, what: string): void {
+  if (!out) return void output.stdout(text);
+  writeOutputFile(out, text);
+  output.stderr(`Wrote ${what} to ${out}.\n`);
+}
+
+/** `medbench export grades`: people's grades as CSV, or a blank grading sheet (`--blank`). */
+export function exportGradesCommand(
+  options: ExportGradesCommandOptions,
+  context: { output: CommandOutput; suites: readonly Suite[] },
+): void {
+  const store = new Store(storePathIn(resolveHome(options.home)), { readonly: true });
+  try {
+    if (options.blank) {
+      const { task, reviewer } = blankOptions(options);
+      const sheet = blankSheetCsv(store, context.suites, {
+        task,
+        reviewer,
+        limit: options.limit ?? 50,
+        restrictedOk: options.restrictedOk === true,
+        tokenOf,
+        queue: (items, grades) =>
+          reviewQueue(items, grades, { seed: REVIEW_SEED, doubleShare: DEFAULT_DOUBLE_SHARE, reviewer }).next,
+      });
+      const criteria = sheet.rubric.criteria
+        .map(
+          (criterion) =>
+            `  ${criterion.id} (${criterion.points > 0 ? '+' : ''}${criterion.points}): ${criterion.text}`,
+        )
+        .join('\n');
+      context.output.stderr(
+        `Rubric of ${task}, version ${sheet.rubric.version} (${sheet.rubric.file}): mark each criterion 1 (met) or 0 (not met); a negative criterion is met when the answer does what it says.\n${criteria}\n`,
+      );
+      writeCsv(
+        sheet.text,
+        options.out,
+        context.output,
+        `${sheet.items} items of ${reviewer}'s queue of ${task}`,
+      );
+      return;
+    }
+    const exported = gradesCsv(store, context.suites, {
+      ...(options.task !== undefined ? { task: options.task } : {}),
+      ...(options.run ? { runs: options.run } : {}),
+      history: options.history === true,
+      tokenOf,
+    });
+    writeCsv(exported.text, options.out, context.output, `${exported.grades} grades`);
+  } finally {
+    store.close();
+  }
+}
+
+/** `medbench import grades FILE`: grades from a CSV file, all checked before any is added. */
+export async function importGradesCommand(
+  file: string,
+  options: { reviewer?: string; rubric?: string[]; home?: string },
+  context: { output: CommandOutput; suites: readonly Suite[] },
+): Promise<void> {
+  const store = new Store(storePathIn(resolveHome(options.home)));
+  try {
+    const outcome = await importGrades(store, context.suites, file, {
+      ...(options.reviewer !== undefined ? { reviewer: options.reviewer } : {}),
+      ...(options.rubric ? { rubric: options.rubric } : {}),
+      tokenOf,
+    });
+    const ungraded =
+      outcome.ungraded > 0
+        ? `; ${outcome.ungraded} rows left ungraded (every criterion blank) were passed over`
+        : '';
+    context.output.stdout(
+      `Imported ${file}: ${outcome.added} grades added, ${outcome.skipped} skipped (already stored, or repeated in the file)${ungraded}.\n`,
+    );
+  } finally {
+    store.close();
+  }
+}
