@@ -25,6 +25,12 @@ export async function viewCommand(
   output: CommandOutput,
 ): Promise<void> {
   const reviewer = options.reviewer === undefined ? undefined : reviewerName(options.reviewer);
+  if (options.reviewSeed?.trim() === '')
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: '--review-seed is empty.',
+      hint: 'Leave it out for the default seed, or give the seed everyone grading this store uses.',
+    });
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host))
     output.stderr(
