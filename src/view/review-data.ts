@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
-import type { StoredResult } from '../core/run-record.js';
 import type { ReviewRubric, Suite, SuiteReview } from '../core/suite.js';
 import { rubricScore } from '../metrics/judge/rubric.js';
 import type { HumanGrade } from '../store/human-grades.js';
@@ -39,7 +38,7 @@ interface ReviewTask {
 }
 
 /** A task's gradable answers: every answered item of every run of the suite, by token. */
-type TaskItems = Map<string, { item: ReviewQueueItem; result: StoredResult }>;
+type TaskItems = Map<string, ReviewQueueItem>;
 
 /** What the page posts, before it is checked against the task's rubric and items. */
 export const gradeRequestSchema = z.strictObject({
@@ -94,7 +93,7 @@ export class ReviewData {
         for (const result of this.store.results(run.id, { task: entry.rubric.task }))
           if (result.rawOutput !== null && entry.review.itemOf(result, null) !== null) {
             const item = { runId: run.id, sampleId: result.sampleId, task: result.task };
-            items.set(reviewToken(this.seed, item), { item, result });
+            items.set(reviewToken(this.seed, item), item);
           }
       this.items.set(key, items);
     }
@@ -102,7 +101,7 @@ export class ReviewData {
   }
 
   private queue(key: string, entry: ReviewTask): ReviewQueue {
-    const items = [...this.taskItems(key, entry).values()].map(({ item }) => item);
+    const items = [...this.taskItems(key, entry).values()];
     const grades = this.store.humanGrades.current({ task: entry.rubric.task });
     return reviewQueue(items, grades, {
       seed: this.seed,
@@ -149,7 +148,7 @@ export class ReviewData {
   item(suite: string, task: string, token: string): ReviewItemPayload | undefined {
     const found = this.task(suite, task);
     if (!found || this.reviewer === null) return undefined;
-    const item = this.taskItems(...found).get(token)?.item;
+    const item = this.taskItems(...found).get(token);
     return item ? this.itemPayload(found[1], token, item) : undefined;
   }
 
@@ -179,7 +178,7 @@ export class ReviewData {
     const found = this.task(suite, task);
     if (!found || this.reviewer === null) return undefined;
     const items = this.taskItems(...found);
-    const tokens = new Map([...items].map(([token, { item }]) => [`${item.runId}\n${item.sampleId}`, token]));
+    const tokens = new Map([...items].map(([token, item]) => [`${item.runId}\n${item.sampleId}`, token]));
     const latest = new Map<string, ReviewMinePayload['grades'][number]>();
     for (const grade of this.store.humanGrades.history({ task, reviewer: this.reviewer })) {
       const token = tokens.get(`${grade.runId}\n${grade.sampleId}`);
@@ -205,8 +204,8 @@ export class ReviewData {
     const found = this.task(request.suite, request.task);
     if (!found) throw refused(`No reviewable task "${request.task}" of suite "${request.suite}".`);
     const rubric = found[1].rubric;
-    const hit = this.taskItems(...found).get(request.token);
-    if (!hit) throw refused(`No item "${request.token}" in the ${request.task} queue.`);
+    const item = this.taskItems(...found).get(request.token);
+    if (!item) throw refused(`No item "${request.token}" in the ${request.task} queue.`);
     const ids = rubric.criteria.map((criterion) => criterion.id);
     const missing = ids.filter((id) => !Object.hasOwn(request.verdicts, id));
     const unknown = Object.keys(request.verdicts).filter((id) => !ids.includes(id));
@@ -215,8 +214,8 @@ export class ReviewData {
     const verdicts = Object.fromEntries(ids.map((id) => [id, request.verdicts[id]!]));
     const met = new Set(ids.filter((id) => verdicts[id]));
     return {
-      runId: hit.item.runId,
-      sampleId: hit.item.sampleId,
+      runId: item.runId,
+      sampleId: item.sampleId,
       task: rubric.task,
       reviewer: this.reviewer,
       rubricVersion: rubric.version,
