@@ -1,4 +1,5 @@
 import { MedbenchError } from '../../core/errors.js';
+import type { ReviewSettings } from '../../view/review-data.js';
 
 /** The longest reviewer name `--reviewer` takes. */
 export const REVIEWER_NAME_LIMIT = 64;
@@ -24,4 +25,25 @@ export function reviewerName(value: string): string {
       hint: 'Give the name your grades are stored under, e.g. --reviewer "A. Smith" or --reviewer asmith.',
     });
   return name;
+}
+
+/** `view`'s review options, checked: the reviewer's name, a non-empty seed, the share and rubric files. */
+export function reviewSettings(options: {
+  reviewer?: string;
+  reviewSeed?: string;
+  doubleShare?: number;
+  rubric?: string[];
+}): ReviewSettings {
+  if (options.reviewSeed?.trim() === '')
+    throw new MedbenchError({
+      code: 'USAGE',
+      message: '--review-seed is empty.',
+      hint: 'Leave it out for the default seed, or give the seed everyone grading this store uses.',
+    });
+  return {
+    reviewer: options.reviewer === undefined ? undefined : reviewerName(options.reviewer),
+    seed: options.reviewSeed,
+    doubleShare: options.doubleShare,
+    rubricFiles: options.rubric,
+  };
 }

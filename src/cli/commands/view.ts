@@ -5,7 +5,7 @@ import type { Suite } from '../../core/suite.js';
 import { Store } from '../../store/store.js';
 import { ReviewData } from '../../view/review-data.js';
 import { startViewServer } from '../../view/view-server.js';
-import { reviewerName } from './view-reviewer.js';
+import { reviewSettings } from './view-reviewer.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -24,13 +24,8 @@ export async function viewCommand(
   },
   output: CommandOutput,
 ): Promise<void> {
-  const reviewer = options.reviewer === undefined ? undefined : reviewerName(options.reviewer);
-  if (options.reviewSeed?.trim() === '')
-    throw new MedbenchError({
-      code: 'USAGE',
-      message: '--review-seed is empty.',
-      hint: 'Leave it out for the default seed, or give the seed everyone grading this store uses.',
-    });
+  const settings = reviewSettings(options);
+  const reviewer = settings.reviewer;
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host))
     output.stderr(
@@ -40,12 +35,7 @@ export async function viewCommand(
   const store = new Store(path, { readonly: true });
   let review: ReviewData;
   try {
-    review = new ReviewData(store, options.suites, {
-      reviewer,
-      seed: options.reviewSeed,
-      doubleShare: options.doubleShare,
-      rubricFiles: options.rubric,
-    });
+    review = new ReviewData(store, options.suites, settings);
   } catch (error) {
     store.close();
     throw error;
