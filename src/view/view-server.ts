@@ -125,8 +125,10 @@ function warmLeaderboards(data: ViewData, suites: readonly Suite[]): void {
 }
 
 /**
- * `medbench view`: a read-only HTTP server over the store. Requests map to fixed routes; no
- * request path ever reaches the filesystem, and every page renders data as text nodes.
+ * `medbench view`: an HTTP server over the store, read-only but for grades posted to
+ * /api/grade by its own page when it has `writeGrade` (grade-route.ts, docs/review.md). Requests
+ * map to fixed routes; no request path ever reaches the filesystem, and every page renders data
+ * as text nodes.
  */
 export async function startViewServer(options: {
   store: Store;
