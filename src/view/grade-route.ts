@@ -65,6 +65,8 @@ export function readBody(request: IncomingMessage, limit: number): Promise<strin
       } else chunks.push(chunk);
     });
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    // Closed before its end (the client went away): nothing to store.
+    request.on('close', () => resolve(undefined));
     request.on('error', reject);
   });
 }
