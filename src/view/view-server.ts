@@ -6,7 +6,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MedbenchError } from '../core/errors.js';
 import type { Suite } from '../core/suite.js';
+import type { HumanGrade } from '../store/human-grades.js';
 import type { Store } from '../store/store.js';
+import { answerGrade, newGradeToken } from './grade-route.js';
+import { ReviewData, reviewPayload } from './review-data.js';
+import { GRADE_ROUTE, GRADE_TOKEN_META } from './shared/review-types.js';
 import { filtersOf } from './shared/sample-list.js';
 import { ViewData } from './view-data.js';
 
@@ -29,9 +33,11 @@ export function viewerAssets(): { script: string; styles: string } {
   };
 }
 
-export function pageShell(options: { mode: 'server' | 'static'; title: string }): string {
+export function pageShell(options: { mode: 'server' | 'static'; title: string; token?: string }): string {
+  // The per-start token grades are sent with (hexadecimal: nothing to escape); a static site has none.
+  const token = options.token ? `<meta name="${GRADE_TOKEN_META}" content="${options.token}">` : '';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${token}
 <title>${options.title}</title><link rel="stylesheet" href="app.css"></head>
 <body data-mode="${options.mode}"><header><a href="#/" class="brand">medbench</a><nav id="suites"></nav></header>
 <main id="app" tabindex="-1"><p>Loading…</p></main><script src="app.js"></script></body></html>
@@ -92,9 +98,37 @@ export function hostAllowed(host: string | undefined, bound: { address: string; 
   return everywhere && (isIP(name!) !== 0 || isIP(name!.replace(/^\[|\]$/g, '')) !== 0);
 }
 
+/** An API route's answer: its payload, 404 for none, 500 with the error's code, message and hint. */
+function apiAnswer(payload: () => unknown): { status: number; body: unknown } {
+  try {
+    const body = payload();
+    return body === undefined ? { status: 404, body: { error: 'not found' } } : { status: 200, body };
+  } catch (error) {
+    // A damaged store, say: its code, what is wrong and how to fix it, as the CLI prints them.
+    const known = MedbenchError.is(error) ? error : undefined;
+    const body = known
+      ? { error: `[${known.code}] ${known.message}`, ...(known.hint ? { hint: known.hint } : {}) }
+      : { error: (error as Error).message };
+    return { status: 500, body };
+  }
+}
+
+/** Leaderboards read every result of a suite: computed while the user reads the URL. */
+function warmLeaderboards(data: ViewData, suites: readonly Suite[]): void {
+  for (const suite of suites) {
+    try {
+      data.leaderboard(suite.name);
+    } catch {
+      // A failure here shows up, with its message, when the page asks for the leaderboard.
+    }
+  }
+}
+
 /**
- * `medbench view`: a read-only HTTP server over the store. Requests map to fixed routes; no
- * request path ever reaches the filesystem, and every page renders data as text nodes.
+ * `medbench view`: an HTTP server over the store, read-only but for grades posted to
+ * /api/grade by its own page when it has `writeGrade` (grade-route.ts, docs/review.md). Requests
+ * map to fixed routes; no request path ever reaches the filesystem, and every page renders data
+ * as text nodes.
  */
 export async function startViewServer(options: {
   store: Store;
@@ -102,6 +136,10 @@ export async function startViewServer(options: {
   suites: readonly Suite[];
   host: string;
   port: number;
+  /** The review pages' data (docs/review.md); absent: the shipped rubrics, counts only. */
+  review?: ReviewData;
+  /** Stores a grade (`--reviewer`: a writable connection used for nothing else); absent: no grading. */
+  writeGrade?: (grade: Omit<HumanGrade, 'id'>) => HumanGrade;
 }): Promise<{
   url: string;
   server: Server;
@@ -109,7 +147,9 @@ export async function startViewServer(options: {
 }> {
   const data = new ViewData(options.store, options.suites);
   const assets = viewerAssets();
-  const shell = pageShell({ mode: 'server', title: 'medbench viewer' });
+  const review = options.review ?? new ReviewData(options.store, options.suites);
+  const token = newGradeToken();
+  const shell = pageShell({ mode: 'server', title: 'medbench viewer', token });
   const server = createServer((request, response) => {
     const send = (status: number, type: string, body: string) => {
       response.writeHead(status, { 'content-type': `${type}; charset=utf-8`, ...SECURITY_HEADERS });
@@ -121,6 +161,11 @@ export async function startViewServer(options: {
         'text/plain',
         'Forbidden: this viewer answers only requests addressed to it by its own host name.',
       );
+    if (request.method === 'POST' && request.url === GRADE_ROUTE)
+      return void answerGrade(request, { token, review, write: options.writeGrade }, (answer) => {
+        if (answer.close) response.setHeader('connection', 'close');
+        send(answer.status, 'application/json', JSON.stringify(answer.body));
+      });
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return send(405, 'text/plain', 'Method not allowed');
     let url: URL;
@@ -134,18 +179,10 @@ export async function startViewServer(options: {
     if (url.pathname === '/app.css') return send(200, 'text/css', assets.styles);
     const api = /^\/api\/([a-z]+)$/.exec(url.pathname);
     if (api) {
-      try {
-        const payload = apiPayload(data, api[1]!, url.searchParams);
-        if (payload === undefined) return send(404, 'application/json', '{"error":"not found"}');
-        return send(200, 'application/json', JSON.stringify(payload));
-      } catch (error) {
-        // A damaged store, say: its code, what is wrong and how to fix it, as the CLI prints them.
-        const known = MedbenchError.is(error) ? error : undefined;
-        const body = known
-          ? { error: `[${known.code}] ${known.message}`, ...(known.hint ? { hint: known.hint } : {}) }
-          : { error: (error as Error).message };
-        return send(500, 'application/json', JSON.stringify(body));
-      }
+      const answer = apiAnswer(
+        () => apiPayload(data, api[1]!, url.searchParams) ?? reviewPayload(review, api[1]!, url.searchParams),
+      );
+      return send(answer.status, 'application/json', JSON.stringify(answer.body));
     }
     return send(404, 'text/plain', 'Not found');
   });
@@ -153,16 +190,7 @@ export async function startViewServer(options: {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
-  // Leaderboards read every result of a suite; compute them now, while the user reads the URL.
-  setImmediate(() => {
-    for (const suite of options.suites) {
-      try {
-        data.leaderboard(suite.name);
-      } catch {
-        // A failure here shows up, with its message, when the page asks for the leaderboard.
-      }
-    }
-  });
+  setImmediate(() => warmLeaderboards(data, options.suites));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

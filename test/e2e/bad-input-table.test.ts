@@ -308,6 +308,9 @@ const CASES: Case[] = [
   ),
   usage('view --port abc', ['view', '--port', 'abc'], 'from 0 to 65535'),
   usage('view --port 70000', ['view', '--port', '70000'], 'from 0 to 65535'),
+  usage('view --reviewer "  "', ['view', '--reviewer', '  '], '--reviewer "  " is empty'),
+  usage('view --reviewer <b>', ['view', '--reviewer', '<b>'], 'other than letters, digits, spaces'),
+  usage('view --double-share 2', ['view', '--double-share', '2'], 'a number from 0 to 1'),
   usage(
     'report --suite nope',
     ['report', '--suite', 'nope'],

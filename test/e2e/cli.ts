@@ -67,8 +67,9 @@ export async function buildSampleNiah(
 /** `medbench view` on a home, started as a user would; resolves with the URL it prints. */
 export async function startViewer(
   home: string,
+  options: readonly string[] = [],
 ): Promise<{ viewer: ReturnType<typeof startCli>; url: string }> {
-  const viewer = startCli(['--home', home, 'view']);
+  const viewer = startCli(['--home', home, 'view', ...options]);
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     viewer.child.stdout!.on('data', (chunk) => {

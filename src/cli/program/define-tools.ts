@@ -7,7 +7,7 @@ import { reportCommand, textMetricChoices } from '../commands/report.js';
 import { viewCommand } from '../commands/view.js';
 import { addEffectiveLengthOptions } from './effective-length-options.js';
 import { addIntervalOptions } from './interval-options.js';
-import { action, integer, type ProgramContext } from './program-context.js';
+import { action, decimal, integer, type ProgramContext } from './program-context.js';
 
 /** `medbench demo`, `view`, `report`, `providers` and `tokenizers`. */
 export function defineTools(program: Command, context: ProgramContext): void {
@@ -18,15 +18,7 @@ export function defineTools(program: Command, context: ProgramContext): void {
       'build NIAH and Counting from the shipped sample data, run the extractive baseline, print and save the report',
     )
     .action(action(() => demoCommand(context.withHome({}), context.plugins, context.output)));
-  program
-    .command('view')
-    .description('a local web viewer over the store (read-only; binds 127.0.0.1)')
-    .option('--port <port>', 'port (default: a free one)', integer('--port', { min: 0, max: 65535 }))
-    .option(
-      '--host <host>',
-      'address to bind (default 127.0.0.1; anything else is reachable from your network)',
-    )
-    .action(action((options) => viewCommand({ ...context.withHome(options), suites }, context.output)));
+  defineView(program, context);
 
   const report = program
     .command('report')
@@ -100,6 +92,40 @@ export function defineMerge(program: Command, context: ProgramContext): void {
             ...context.withHome({ ...options, sources: stores }),
             suites: context.plugins.map((plugin) => plugin.suite),
           },
+          context.output,
+        ),
+      ),
+    );
+}
+
+/** `medbench view`: the viewer, and with --reviewer its review page's grading (docs/review.md). */
+function defineView(program: Command, context: ProgramContext): void {
+  program
+    .command('view')
+    .description(
+      'a local web viewer over the store (read-only, but for grades given with --reviewer; binds 127.0.0.1)',
+    )
+    .option('--port <port>', 'port (default: a free one)', integer('--port', { min: 0, max: 65535 }))
+    .option(
+      '--host <host>',
+      'address to bind (default 127.0.0.1; anything else is reachable from your network)',
+    )
+    .option('--reviewer <name>', 'grade answers on the review page as NAME (docs/review.md)')
+    .option(
+      '--double-share <share>',
+      'share of review items graded by two reviewers, 0–1 (default 0.2)',
+      decimal('--double-share', { min: 0, max: 1 }),
+    )
+    .option('--review-seed <seed>', "the review queue's seed: blinded tokens, double-rated share, orders")
+    .option(
+      '--rubric <file>',
+      'a rubric file replacing the shipped one of its task for review; repeat for several tasks',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .action(
+      action((options) =>
+        viewCommand(
+          { ...context.withHome(options), suites: context.plugins.map((plugin) => plugin.suite) },
           context.output,
         ),
       ),

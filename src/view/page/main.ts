@@ -2,6 +2,7 @@ import { comparePage } from './compare-page.js';
 import { type DataSource, serverSource, staticSource } from './data-source.js';
 import { el, render } from './dom.js';
 import { leaderboardPage } from './leaderboard-page.js';
+import { reviewPage } from './review-page.js';
 import { runPage } from './run-page.js';
 import { samplePage } from './sample-page.js';
 import { samplesPage } from './samples-page.js';
@@ -20,6 +21,7 @@ const ROUTES: Record<string, Page> = {
   samples: samplesPage,
   sample: samplePage,
   compare: comparePage,
+  review: reviewPage,
 };
 
 const source = document.body.dataset.mode === 'static' ? staticSource() : serverSource();

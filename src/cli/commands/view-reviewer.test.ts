@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { reviewerName } from './view-reviewer.js';
+
+describe('reviewerName', () => {
+  it('takes a name trimmed, and refuses an empty, overlong or odd one with what to give instead', () => {
+    expect(reviewerName('  A. Smith ')).toBe('A. Smith');
+    expect(reviewerName('zhang.wei@clinic')).toBe('zhang.wei@clinic');
+    expect(reviewerName('Jürgen Müller-Lüdenscheidt')).toBe('Jürgen Müller-Lüdenscheidt');
+    for (const [name, problem] of [
+      ['   ', /is empty/],
+      ['x'.repeat(65), /is 65 characters long \(at most 64\)/],
+      ['<script>', /has characters other than letters/],
+      ['a,b', /has characters other than letters/],
+      ['-alice', /starts with one of those/],
+      ['alice\nbob', /has characters other than/],
+    ] as const)
+      expect(() => reviewerName(name), name).toThrow(problem);
+    expect(() => reviewerName('')).toThrow(
+      expect.objectContaining({ code: 'USAGE', hint: expect.stringContaining('--reviewer') }),
+    );
+  });
+});
