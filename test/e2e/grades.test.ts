@@ -135,6 +135,29 @@ describe('grades CSV and judge-validate (built CLI, scripted judge on 127.0.0.1)
     results.validateJson = await cli('judge-validate', RUN, '--json');
     results.validateText = await cli('judge-validate', RUN);
     results.unjudged = await cli('judge-validate', UNJUDGED);
+    // Another team's seed: its sheet's tokens are its own, and only resolve under the same seed.
+    const carol = join(home, 'carol.csv');
+    const seeded = ['--review-seed', 'team-b'];
+    results.carolSheet = await cli(
+      'export',
+      'grades',
+      '--blank',
+      '--task',
+      'meqsum',
+      '--reviewer',
+      'carol',
+      '--limit',
+      '2',
+      ...seeded,
+      '--out',
+      carol,
+    );
+    writeFileSync(
+      carol,
+      fill(readFileSync(carol, 'utf8'), () => true),
+    );
+    results.carolUnseeded = await cli('import', 'grades', carol);
+    results.carolImport = await cli('import', 'grades', carol, ...seeded);
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -150,6 +173,13 @@ describe('grades CSV and judge-validate (built CLI, scripted judge on 127.0.0.1)
     expect(results.bobImport!.stdout).toMatch(/4 grades added/);
     // Every current grade, with run, sample and token: 16 rows and the header.
     expect(parseCsv(exported).filter((row) => row.fields.length > 1)).toHaveLength(17);
+  });
+
+  it('--review-seed: a sheet of another seed carries its own tokens, imported only under that seed', () => {
+    expect(results.carolSheet!.code).toBe(0);
+    expect(results.carolUnseeded!.code).not.toBe(0);
+    expect(results.carolUnseeded!.stderr).toMatch(/is not the token of any answer in this store/);
+    expect(results.carolImport!.stdout).toMatch(/2 grades added/);
   });
 
   it('a bad cell: the file, line and column named, non-zero exit (the store unchanged: grades-csv.test.ts)', () => {

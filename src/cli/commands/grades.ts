@@ -7,9 +7,18 @@ import { MedbenchError } from '../../core/errors.js';
 import type { Suite } from '../../core/suite.js';
 import { Store } from '../../store/store.js';
 import { DEFAULT_DOUBLE_SHARE, REVIEW_SEED, reviewQueue, reviewToken } from '../../view/review-queue.js';
+import { reviewerName, reviewSettings } from './view-reviewer.js';
 
-/** An item's blinded token with the review queue's default seed: the viewer's, and what a sheet carries. */
-const tokenOf = (item: { runId: string; sampleId: string }) => reviewToken(REVIEW_SEED, item);
+/** An item's blinded token with the review queue's seed (`--review-seed`, the viewer's): what a sheet carries. */
+const tokensOf = (options: { reviewSeed?: string }) => {
+  const seed = reviewSeed(options);
+  return (item: { runId: string; sampleId: string }) => reviewToken(seed, item);
+};
+
+/** `--review-seed`, or the default; an empty one is refused (as `view` refuses it). */
+function reviewSeed(options: { reviewSeed?: string }): string {
+  return reviewSettings({ reviewSeed: options.reviewSeed }).seed ?? REVIEW_SEED;
+}
 
 export interface ExportGradesCommandOptions {
   task?: string;
@@ -20,6 +29,8 @@ export interface ExportGradesCommandOptions {
   reviewer?: string;
   limit?: number;
   restrictedOk?: boolean;
+  reviewSeed?: string;
+  doubleShare?: number;
   home?: string;
 }
 
@@ -37,7 +48,7 @@ function blankOptions(options: ExportGradesCommandOptions): { task: string; revi
       message: `--${options.run ? 'run' : 'history'} is not an option of a blank sheet: it holds the reviewer's next items of every run, blinded.`,
       hint: 'Leave it out, or export grades without --blank.',
     });
-  return { task: options.task, reviewer: options.reviewer.trim() };
+  return { task: options.task, reviewer: reviewerName(options.reviewer) };
 }
 
 function writeCsv(text: string, out: string | undefined, output: CommandOutput, what: string): void {
@@ -60,9 +71,13 @@ export function exportGradesCommand(
         reviewer,
         limit: options.limit ?? 50,
         restrictedOk: options.restrictedOk === true,
-        tokenOf,
+        tokenOf: tokensOf(options),
         queue: (items, grades) =>
-          reviewQueue(items, grades, { seed: REVIEW_SEED, doubleShare: DEFAULT_DOUBLE_SHARE, reviewer }).next,
+          reviewQueue(items, grades, {
+            seed: reviewSeed(options),
+            doubleShare: options.doubleShare ?? DEFAULT_DOUBLE_SHARE,
+            reviewer,
+          }).next,
       });
       const criteria = sheet.rubric.criteria
         .map(
@@ -85,7 +100,7 @@ export function exportGradesCommand(
       ...(options.task !== undefined ? { task: options.task } : {}),
       ...(options.run ? { runs: options.run } : {}),
       history: options.history === true,
-      tokenOf,
+      tokenOf: tokensOf(options),
     });
     writeCsv(exported.text, options.out, context.output, `${exported.grades} grades`);
   } finally {
@@ -96,7 +111,7 @@ export function exportGradesCommand(
 /** `medbench import grades FILE`: grades from a CSV file, all checked before any is added. */
 export async function importGradesCommand(
   file: string,
-  options: { reviewer?: string; rubric?: string[]; home?: string },
+  options: { reviewer?: string; rubric?: string[]; reviewSeed?: string; home?: string },
   context: { output: CommandOutput; suites: readonly Suite[] },
 ): Promise<void> {
   const store = new Store(storePathIn(resolveHome(options.home)));
@@ -104,7 +119,7 @@ export async function importGradesCommand(
     const outcome = await importGrades(store, context.suites, file, {
       ...(options.reviewer !== undefined ? { reviewer: options.reviewer } : {}),
       ...(options.rubric ? { rubric: options.rubric } : {}),
-      tokenOf,
+      tokenOf: tokensOf(options),
     });
     const ungraded =
       outcome.ungraded > 0

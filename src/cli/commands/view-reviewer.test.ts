@@ -5,6 +5,7 @@ describe('reviewerName', () => {
   it('takes a name trimmed, and refuses an empty, overlong or odd one with what to give instead', () => {
     expect(reviewerName('  A. Smith ')).toBe('A. Smith');
     expect(reviewerName('zhang.wei@clinic')).toBe('zhang.wei@clinic');
+    expect(reviewerName("Dr. O'Brien")).toBe("Dr. O'Brien");
     expect(reviewerName('Jürgen Müller-Lüdenscheidt')).toBe('Jürgen Müller-Lüdenscheidt');
     for (const [name, problem] of [
       ['   ', /is empty/],

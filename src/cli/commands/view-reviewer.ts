@@ -5,7 +5,7 @@ import type { ReviewSettings } from '../../view/review-data.js';
 export const REVIEWER_NAME_LIMIT = 64;
 
 /**
- * `--reviewer NAME`, trimmed and checked: letters, digits, spaces and `. _ @ -`, at most 64
+ * `--reviewer NAME`, trimmed and checked: letters, digits, spaces and `. _ @ ' -`, at most 64
  * characters — a name each grade is stored under and CSV files carry.
  */
 export function reviewerName(value: string): string {
@@ -15,9 +15,9 @@ export function reviewerName(value: string): string {
       ? 'is empty'
       : name.length > REVIEWER_NAME_LIMIT
         ? `is ${name.length} characters long (at most ${REVIEWER_NAME_LIMIT})`
-        : /^[\p{L}\p{N}][\p{L}\p{N} ._@-]*$/u.test(name)
+        : /^[\p{L}\p{N}][\p{L}\p{N} ._@'-]*$/u.test(name)
           ? undefined
-          : 'has characters other than letters, digits, spaces and . _ @ - (or starts with one of those)';
+          : "has characters other than letters, digits, spaces and . _ @ ' - (or starts with one of those)";
   if (problem)
     throw new MedbenchError({
       code: 'USAGE',

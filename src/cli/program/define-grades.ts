@@ -3,11 +3,12 @@ import { repeatedOption } from '../../compose/suite-plugin.js';
 import { exportGradesCommand, importGradesCommand } from '../commands/grades.js';
 import { verbCommand } from './define-suite-commands.js';
 import { action, integer, type ProgramContext } from './program-context.js';
+import { reviewQueueOptions } from './review-options.js';
 
 /** `medbench export grades` and `medbench import grades`: people's grades of free-text answers as CSV (docs/grades-csv.md). */
 export function defineGrades(program: Command, context: ProgramContext): void {
   const suites = context.plugins.map((plugin) => plugin.suite);
-  verbCommand(program, 'export')
+  const exportGrades = verbCommand(program, 'export')
     .command('grades')
     .description(
       "write people's grades of free-text answers (the viewer's review, import grades) as CSV: one row per grade (each reviewer's current one; --history every edit too) with the item's blinded token and a column per rubric criterion; or, with --blank, a grading sheet of a reviewer's next queue items for a spreadsheet (docs/grades-csv.md)",
@@ -21,7 +22,8 @@ export function defineGrades(program: Command, context: ProgramContext): void {
       "a blank grading sheet: the reviewer's next items, blinded, with input, reference and answer",
     )
     .option('--reviewer <name>', 'whose sheet (--blank)')
-    .option('--limit <n>', 'items on the sheet (--blank; default 50)', integer('--limit', { min: 1 }))
+    .option('--limit <n>', 'items on the sheet (--blank; default 50)', integer('--limit', { min: 1 }));
+  reviewQueueOptions(exportGrades, { share: true })
     .option(
       '--restricted-ok',
       'the sheet may hold restricted text (a MIMIC-derived task, or a run made with --restricted): you keep the file as the data-use agreement requires',
@@ -29,12 +31,13 @@ export function defineGrades(program: Command, context: ProgramContext): void {
     .action(
       action((options) => exportGradesCommand(context.withHome(options), { output: context.output, suites })),
     );
-  verbCommand(program, 'import')
+  const importGrades = verbCommand(program, 'import')
     .command('grades <file>')
     .description(
       'add the grades of a CSV file (export grades, or a filled grading sheet): every row checked first, nothing added unless all are good; a grade already stored is skipped, so importing a file twice adds nothing',
     )
-    .option('--reviewer <name>', 'the reviewer of rows whose reviewer cell is blank')
+    .option('--reviewer <name>', 'the reviewer of rows whose reviewer cell is blank');
+  reviewQueueOptions(importGrades, { share: false })
     .option(
       '--rubric <file>',
       'a rubric file the grades were made by, replacing the shipped one of its task (repeatable)',

@@ -7,7 +7,8 @@ import { reportCommand, textMetricChoices } from '../commands/report.js';
 import { viewCommand } from '../commands/view.js';
 import { addEffectiveLengthOptions } from './effective-length-options.js';
 import { addIntervalOptions } from './interval-options.js';
-import { action, decimal, integer, type ProgramContext } from './program-context.js';
+import { action, integer, type ProgramContext } from './program-context.js';
+import { reviewQueueOptions } from './review-options.js';
 
 /** `medbench demo`, `view`, `report`, `providers` and `tokenizers`. */
 export function defineTools(program: Command, context: ProgramContext): void {
@@ -100,7 +101,7 @@ export function defineMerge(program: Command, context: ProgramContext): void {
 
 /** `medbench view`: the viewer, and with --reviewer its review page's grading (docs/review.md). */
 function defineView(program: Command, context: ProgramContext): void {
-  program
+  const view = program
     .command('view')
     .description(
       'a local web viewer over the store (read-only, but for grades given with --reviewer; binds 127.0.0.1)',
@@ -110,13 +111,8 @@ function defineView(program: Command, context: ProgramContext): void {
       '--host <host>',
       'address to bind (default 127.0.0.1; anything else is reachable from your network)',
     )
-    .option('--reviewer <name>', 'grade answers on the review page as NAME (docs/review.md)')
-    .option(
-      '--double-share <share>',
-      'share of review items graded by two reviewers, 0–1 (default 0.2)',
-      decimal('--double-share', { min: 0, max: 1 }),
-    )
-    .option('--review-seed <seed>', "the review queue's seed: blinded tokens, double-rated share, orders")
+    .option('--reviewer <name>', 'grade answers on the review page as NAME (docs/review.md)');
+  reviewQueueOptions(view, { share: true })
     .option(
       '--rubric <file>',
       'a rubric file replacing the shipped one of its task for review; repeat for several tasks',
