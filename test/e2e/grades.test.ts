@@ -93,7 +93,7 @@ describe('grades CSV and judge-validate (built CLI, scripted judge on 127.0.0.1)
     writeRuns(home);
     results.judge = await cli('judge', RUN, '--model', `openai-compatible:judge-a@${server.url}/v1`);
     // Ann grades 12 of the 15 answers from a blank sheet; Bob 4 (his queue: the double-rated share Ann graded first).
-    const sheet = (reviewer: string, limit: string) =>
+    const sheet = (reviewer: string, limit: string, ...more: string[]) =>
       cli(
         'export',
         'grades',
@@ -104,6 +104,7 @@ describe('grades CSV and judge-validate (built CLI, scripted judge on 127.0.0.1)
         reviewer,
         '--limit',
         limit,
+        ...more,
         '--out',
         join(home, `${reviewer}.csv`),
       );
@@ -138,20 +139,7 @@ describe('grades CSV and judge-validate (built CLI, scripted judge on 127.0.0.1)
     // Another team's seed: its sheet's tokens are its own, and only resolve under the same seed.
     const carol = join(home, 'carol.csv');
     const seeded = ['--review-seed', 'team-b'];
-    results.carolSheet = await cli(
-      'export',
-      'grades',
-      '--blank',
-      '--task',
-      'meqsum',
-      '--reviewer',
-      'carol',
-      '--limit',
-      '2',
-      ...seeded,
-      '--out',
-      carol,
-    );
+    results.carolSheet = await sheet('carol', '2', ...seeded);
     writeFileSync(
       carol,
       fill(readFileSync(carol, 'utf8'), () => true),
