@@ -300,6 +300,15 @@ describe('grades as CSV', () => {
         /line 1, column "notes": is not a column of a grades file/,
       ],
       ['a row with a field too many', `${edited('note', 'x')}a,b\r\n`, /line \d+: has 2 fields, the header/],
+      [
+        'two rows of one item and reviewer, both without a time',
+        (() => {
+          const { header, rows } = good();
+          const untimed = rows[0]!.map((cell, at) => (header[at] === 'graded_at' ? '' : cell));
+          return csvText([header, untimed, [...untimed]]);
+        })(),
+        /line \d+, column "graded_at": is blank, as on line 2, which grades the same item by alice/,
+      ],
     ];
     it.each(cases)('%s', async (_, text, expected) => {
       const folder = temporaryFolder('medbench-grades-');

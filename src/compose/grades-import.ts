@@ -279,6 +279,8 @@ async function readGrades(
   const now = options.now ?? new Date().toISOString();
   const grades: Array<{ grade: Omit<HumanGrade, 'id'>; timed: boolean }> = [];
   let blank = 0;
+  // Rows without a time take the import's: two of one item and reviewer would tie for current.
+  const untimed = new Map<string, number>();
   for (const record of records) {
     if (record.fields.length !== header.fields.length) {
       problems.push({
@@ -294,7 +296,18 @@ async function readGrades(
     }
     const read = gradeOfRow(cells, context, now);
     problems.push(...read.problems.map((problem) => ({ ...problem, line: record.line })));
-    if (read.grade) grades.push({ grade: read.grade, timed: (cells.graded_at ?? '').trim() !== '' });
+    if (!read.grade) continue;
+    const timed = (cells.graded_at ?? '').trim() !== '';
+    const item = JSON.stringify([read.grade.runId, read.grade.sampleId, read.grade.reviewer]);
+    const earlier = untimed.get(item);
+    if (!timed && earlier !== undefined)
+      problems.push({
+        line: record.line,
+        column: 'graded_at',
+        message: `is blank, as on line ${earlier}, which grades the same item by ${read.grade.reviewer}: neither would be the current grade; keep one row, or give each its time`,
+      });
+    if (!timed) untimed.set(item, record.line);
+    grades.push({ grade: read.grade, timed });
   }
   if (problems.length > 0) throw problemError(file, problems);
   return { grades, blank };
