@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../uncertainty/index.js';
-import { cohenKappa, criterionAgreement, kappaOfTable, kappaWeightMatrix } from './index.js';
+import {
+  cohenKappa,
+  criterionAgreement,
+  KAPPA_UNDEFINED_LIMIT,
+  kappaOfTable,
+  kappaWeightMatrix,
+} from './index.js';
 
 /** Two raters' grades from a 2 × 2 table of counts [yes/yes, yes/no, no/yes, no/no]. */
 function fromTable([yesYes, yesNo, noYes, noNo]: [number, number, number, number]) {
@@ -73,11 +79,28 @@ describe("Cohen's kappa", () => {
   });
 
   it('complete agreement gives [1, 1]; one shared category leaves kappa undefined (NaN), never a number', () => {
-    const perfect = cohenKappa([1, 0, 1, 1, 0], [1, 0, 1, 1, 0]);
-    expect(perfect).toMatchObject({ estimate: 1, lower: 1, upper: 1 });
+    const grades = [1, 0, 1, 1, 0, 0, 1, 0, 1, 0];
+    const perfect = cohenKappa(grades, grades);
+    expect(perfect).toMatchObject({ estimate: 1, lower: 1, upper: 1, method: 'bootstrap' });
+    // Two resamples in a thousand draw one category only (2 · 0.5¹⁰): left out of the percentiles.
+    expect(perfect.undefinedResamples).toBeLessThan(KAPPA_UNDEFINED_LIMIT);
     const constant = cohenKappa(['yes', 'yes', 'yes'], ['yes', 'yes', 'yes']);
     expect(constant.estimate).toBeNaN();
     expect(constant.observedAgreement).toBe(1);
+  });
+
+  it('a category one rater never gives and the other gives once: kappa 0, and no interval (undefined in about a third of resamples)', () => {
+    // The judge never marks the criterion met; people do on 1 of 19 items: p_o = p_e = 18/19.
+    const judge = new Array<boolean>(19).fill(false);
+    const people = judge.map((_, index) => index === 7);
+    const rare = cohenKappa(judge, people, { categories: [false, true] });
+    expect(rare.estimate).toBeCloseTo(0, 12);
+    // A resample leaves that item out with probability (18/19)¹⁹ ≈ 0.358.
+    expect(rare.undefinedResamples).toBeGreaterThan(0.3);
+    expect(rare.undefinedResamples).toBeLessThan(0.42);
+    expect(rare).toMatchObject({ method: 'none' });
+    expect(rare.lower).toBeNaN();
+    expect(rare.upper).toBeNaN();
   });
 
   it('refuses grades of different items and grades outside the categories', () => {

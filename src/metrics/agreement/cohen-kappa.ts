@@ -1,8 +1,11 @@
 import {
   additiveBootstrap,
+  additiveReplicates,
   type ClusterOptions,
   groupByUnit,
   type Interval,
+  percentileBounds,
+  percentileInterval,
   totalsOf,
 } from '../uncertainty/index.js';
 
@@ -35,7 +38,16 @@ export interface KappaEstimate extends Interval {
   /** (Weighted) agreement expected by chance from the two raters' margins, 1 − Σ w·E. */
   chanceAgreement: number;
   categories: Category[];
+  /**
+   * The share of bootstrap resamples in which kappa was undefined (every drawn item in one
+   * category for both raters). Above `KAPPA_UNDEFINED_LIMIT` the interval is not given (bounds NaN,
+   * method `none`): too few items fall outside one category for kappa's spread to be estimated.
+   */
+  undefinedResamples: number;
 }
+
+/** The share of undefined resamples above which a kappa's interval is not given (`cohenKappa`). */
+export const KAPPA_UNDEFINED_LIMIT = 0.05;
 
 function orderedCategories(first: readonly Category[], second: readonly Category[], weights: KappaWeights) {
   const used = [...new Set([...first, ...second])];
@@ -95,8 +107,10 @@ function kappaParts(counts: ArrayLike<number>, weightMatrix: ArrayLike<number>) 
  * Cohen's kappa of two raters' grades of the same items (parallel arrays), weighted for ordinal
  * grades, with a percentile bootstrap interval from the shared module: items (or the `units` they
  * belong to) are resampled and kappa recomputed from the resampled k × k table. A resample in which
- * kappa is undefined (every item in one category for both raters: complete agreement) counts as 1,
- * which widens the interval rather than hiding the case.
+ * kappa is undefined (every drawn item in one category for both raters) is left out of the
+ * percentiles; when more than `KAPPA_UNDEFINED_LIMIT` of them are, no interval is given (bounds
+ * NaN, method `none`): one rater's rare category rests on a handful of items, and any interval
+ * (counting those resamples as 1, as 0, or leaving them out) would claim what the data cannot say.
  *
  * @example cohenKappa(['yes', 'no', 'yes'], ['yes', 'no', 'no']).estimate
  */
@@ -135,18 +149,29 @@ export function cohenKappa(
   );
   const weightMatrix = kappaWeightMatrix(k, weights);
   const parts = kappaParts(unitTables.length > 0 ? totalsOf(unitTables) : [], weightMatrix);
-  const interval = Number.isNaN(parts.kappa)
-    ? additiveBootstrap([], () => Number.NaN, options)
-    : additiveBootstrap(
-        unitTables,
-        (table) => {
-          const kappa = kappaOfTable(table, weightMatrix);
-          return Number.isNaN(kappa) ? 1 : kappa;
+  const statistic = (table: Float64Array) => kappaOfTable(table, weightMatrix);
+  const { interval: resampled, replicates } = Number.isNaN(parts.kappa)
+    ? { interval: additiveBootstrap([], () => Number.NaN, options), replicates: null }
+    : percentileInterval(
+        {
+          units: unitTables.length,
+          n: cells.length,
+          estimate: () => parts.kappa,
+          replicates: (settings) => additiveReplicates(unitTables, statistic, settings),
         },
-        { ...options, n: cells.length },
+        options,
       );
+  const defined = replicates?.filter((value) => !Number.isNaN(value));
+  const undefinedResamples = replicates && defined ? 1 - defined.length / replicates.length : 0;
+  const interval =
+    undefinedResamples > KAPPA_UNDEFINED_LIMIT
+      ? { ...resampled, lower: Number.NaN, upper: Number.NaN, method: 'none' as const }
+      : defined && undefinedResamples > 0
+        ? { ...resampled, ...percentileBounds(defined, resampled.level) }
+        : resampled;
   return {
     ...interval,
+    undefinedResamples,
     units: unitTables.length,
     n: cells.length,
     weights,

@@ -7,6 +7,7 @@
 export {
   type Category,
   cohenKappa,
+  KAPPA_UNDEFINED_LIMIT,
   type KappaEstimate,
   type KappaOptions,
   type KappaWeights,

@@ -15,9 +15,15 @@ import {
 } from './clue-judge-sensitivity.js';
 import { clueLevelIntervals } from './clue-level-intervals.js';
 import { CLUE_LEVELS, clueMetricKey } from './clue-scoring.js';
+import { JUDGE_METRIC } from './judge-task.js';
 import { levelScore } from './level-score.js';
-import type { ClueTaskName } from './load-tasks.js';
-import { averaged, CLUE_PROTOCOL, type ClueProtocol, type ClueProtocolName } from './protocols.js';
+import {
+  averaged,
+  averagingOf,
+  CLUE_PROTOCOL,
+  type ClueProtocol,
+  type ClueProtocolName,
+} from './protocols.js';
 
 /** Table 3's columns: dataset → metric → header. */
 const COLUMNS = {
@@ -91,6 +97,29 @@ export interface ClueReport {
   base?: { label: string; differences: ClueDifference[] };
 }
 
+/** Each dataset's metrics ×100 as the run's protocol averages them (the judge's: a plain mean). */
+function datasetScores(
+  values: Record<string, Record<string, Array<{ order: number; value: number }>>>,
+  run: RunRecord,
+): ClueRunReport['scores'] {
+  const scores: ClueRunReport['scores'] = {};
+  for (const [dataset, metrics] of Object.entries(values)) {
+    const rule = averagingOf(run.parameters, dataset);
+    scores[dataset] = Object.fromEntries(
+      Object.entries(metrics).map(([metric, list]) => [
+        metric,
+        100 *
+          averaged(
+            [...list].sort((left, right) => left.order - right.order).map((entry) => entry.value),
+            // The judge's score is medbench's, not the papers': a plain mean over the items it scored.
+            metric === JUDGE_METRIC ? 'mean' : rule,
+          ),
+      ]),
+    );
+  }
+  return scores;
+}
+
 /** CLUE's report of stored runs: each run's scores per task (Table 3's layout). */
 export function buildClueReport(
   runs: ReadonlyArray<{ run: RunRecord; results: readonly StoredResult[] }>,
@@ -118,20 +147,7 @@ export function buildClueReport(
           dataset[key]!.push({ order: Number(result.params.order ?? 0), value, unit: clueUnitOf(result) });
         }
       }
-      const scores: ClueRunReport['scores'] = {};
-      for (const [dataset, metrics] of Object.entries(values)) {
-        const rule = protocol?.tasks[dataset as ClueTaskName]?.averaging ?? 'mean';
-        scores[dataset] = Object.fromEntries(
-          Object.entries(metrics).map(([metric, list]) => [
-            metric,
-            100 *
-              averaged(
-                [...list].sort((left, right) => left.order - right.order).map((entry) => entry.value),
-                rule,
-              ),
-          ]),
-        );
-      }
+      const scores = datasetScores(values, run);
       // A level needs every one of its datasets; metrics not computed are left out of a
       // dataset's mean, which the report marks (the score is then not Table 3's).
       const level = (datasets: readonly string[]) =>

@@ -16,6 +16,10 @@ const kappaSchema = z
     n: z.number().int().meta({ description: 'pairs compared (an item graded by two people counts twice)' }),
     observedAgreement: value,
     chanceAgreement: value,
+    undefinedResamples: z.number().meta({
+      description:
+        'share of resamples where kappa was undefined (all drawn items in one category); above 0.05 no interval is given (lower/upper null)',
+    }),
   })
   .meta({
     description: "Cohen's kappa (unweighted, met / not met) with its 95% bootstrap interval over items.",

@@ -22,6 +22,13 @@ function shown(
   return formatInterval(full, options);
 }
 
+/** A kappa ×100 with its interval, or why it has none (its rare category missed by too many resamples). */
+function shownKappa(kappa: CriterionAgreement['kappa']): string {
+  if (Number.isFinite(kappa.estimate) && kappa.method === 'none' && kappa.undefinedResamples > 0)
+    return `${(100 * kappa.estimate).toFixed(1)} (no interval: κ undefined in ${(100 * kappa.undefinedResamples).toFixed(0)}% of resamples)`;
+  return shown(kappa);
+}
+
 const percent = (share: number) => (Number.isFinite(share) ? (100 * share).toFixed(0) : '—');
 
 /** Per criterion: the jury's kappa, each juror's, the met rates of jury and people, and the pairs. */
@@ -30,7 +37,7 @@ function criterionTable(validation: TaskValidation): string {
   const rows = validation.criteria.jury.map((jury) => {
     const judge = (label: string) =>
       validation.criteria.judges[label]!.find((entry) => entry.criterion === jury.criterion);
-    const kappa = (entry: CriterionAgreement | undefined) => (entry ? shown(entry.kappa) : '—');
+    const kappa = (entry: CriterionAgreement | undefined) => (entry ? shownKappa(entry.kappa) : '—');
     return [
       jury.criterion,
       kappa(jury),
@@ -62,7 +69,7 @@ function peopleLines(people: TaskValidation['people']): string[] {
     'reason' in people.icc
       ? `ICC(1,1): none (${people.icc.reason})`
       : `ICC(1,1) of their scores ${shown(people.icc.oneWay, 'icc')}`;
-  const kappas = people.criteria.map((entry) => `${entry.criterion} ${shown(entry.kappa)}`).join('; ');
+  const kappas = people.criteria.map((entry) => `${entry.criterion} ${shownKappa(entry.kappa)}`).join('; ');
   return [`People vs people on ${people.items} double-rated items: ${icc}; κ×100 per criterion: ${kappas}.`];
 }
 

@@ -189,6 +189,13 @@ export function postprocessOutput(output: string, rule: Postprocess, modelId: st
   return text;
 }
 
+/** How a run's protocol (`parameters.protocol.name`) averages a task's items; `mean` when it names none. */
+export function averagingOf(parameters: Readonly<Record<string, unknown>>, task: string): Averaging {
+  const name = (parameters.protocol as { name?: string } | undefined)?.name;
+  const protocol = CLUE_PROTOCOL[name as ClueProtocolName] as ClueProtocol | undefined;
+  return protocol?.tasks[task as ClueTaskName]?.averaging ?? 'mean';
+}
+
 /** Mean of a task's per-item scores under its averaging rule (scores in scoring order). */
 export function averaged(values: readonly number[], rule: Averaging): number {
   if (values.length === 0) return Number.NaN;

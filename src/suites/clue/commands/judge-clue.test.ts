@@ -333,3 +333,29 @@ describe('jurySpecs', () => {
     );
   });
 });
+
+describe("the judge's score under a protocol that counts the first item twice", () => {
+  it("is the plain mean of the items the jury scored, while the papers' metrics keep the protocol's averaging", () => {
+    const run = testRun({
+      id: 'twice',
+      suite: 'clue',
+      label: 'model',
+      parameters: { protocol: { name: 'paper-2024' } },
+    });
+    const judged = [0.9, 0.3, 0.6];
+    const results = judged.map((judge, order) => ({
+      ...testResultRecord({ runId: 'twice', sampleId: `meqsum/${order}`, task: 'meqsum', params: { order } }),
+      scores: { rougeL: order === 0 ? 0.5 : 0.2, judge },
+      promptHash: null,
+      createdAt: '2026-11-27T00:00:00.000Z',
+      parsed: null,
+      gold: null,
+    }));
+    const report = buildClueReport([{ run, results }], { intervals: { resamples: 200, seed: 1 } });
+    const scores = report.runs[0]!.scores.meqsum!;
+    // 100 · (0.9 + 0.3 + 0.6) / 3, not (2 · 0.9 + 0.3 + 0.6) / 4 = 67.5.
+    expect(scores.judge).toBeCloseTo(60, 10);
+    // paper-2024 averages MeQSum as the published code: the first item twice, (2 · 0.5 + 0.2 + 0.2) / 4.
+    expect(scores.rougeL).toBeCloseTo(35, 10);
+  });
+});

@@ -4,6 +4,7 @@ import { type Interval, meanInterval } from '../../../metrics/uncertainty/index.
 import type { Store } from '../../../store/store.js';
 import type { rubricsFor } from '../judge-rubrics.js';
 import { JUDGE_METRIC, JUDGED_TASKS, type JudgedTask, type JudgeParsed } from '../judge-task.js';
+import { type Averaging, averaged, averagingOf } from '../protocols.js';
 
 /** What a judging did, per task: the jury's score with its interval, and the samples it could not score. */
 export interface JudgeSummary {
@@ -52,12 +53,17 @@ function judgeCost(store: Store, judgeRuns: readonly RunRecord[]): number | null
   return total;
 }
 
-/** The mean of ROUGE-L and BERTScore F1 over a task's items, those the run has. */
-function papersMetrics(results: readonly StoredResult[]): Record<string, number> {
+/**
+ * ROUGE-L and BERTScore F1 of a task's items (those the run has), averaged as the report averages
+ * them: by the run's protocol (the published code counts its first item twice), so the figures
+ * printed beside the judge's are the report's.
+ */
+function papersMetrics(results: readonly StoredResult[], rule: Averaging): Record<string, number> {
   const means: Record<string, number> = {};
+  const ordered = [...results].sort((a, b) => Number(a.params.order ?? 0) - Number(b.params.order ?? 0));
   for (const metric of ['rougeL', 'bertscore']) {
-    const values = results.flatMap((result) => (metric in result.scores ? [result.scores[metric]!] : []));
-    if (values.length > 0) means[metric] = values.reduce((sum, value) => sum + value, 0) / values.length;
+    const values = ordered.flatMap((result) => (metric in result.scores ? [result.scores[metric]!] : []));
+    if (values.length > 0) means[metric] = averaged(values, rule);
   }
   return means;
 }
@@ -74,6 +80,7 @@ type ScoreUpdate = { sampleId: string; scores: Record<string, number> };
 /** One task's items graded by the jury: the scores to write, and the task's summary. */
 function gradeTask(
   store: Store,
+  run: RunRecord,
   results: readonly StoredResult[],
   task: JudgedTask,
   options: JuryOptions,
@@ -109,7 +116,7 @@ function gradeTask(
     entry: {
       ...entry,
       interval: values.length > 0 ? meanInterval(values) : undefined,
-      beside: papersMetrics(results),
+      beside: papersMetrics(results, averagingOf(run.parameters, task)),
     },
   };
 }
@@ -152,7 +159,7 @@ export function writeJuryScores(store: Store, run: RunRecord, options: JuryOptio
   for (const task of JUDGED_TASKS) {
     const results = store.results(run.id, { task });
     if (results.length === 0) continue;
-    const graded = gradeTask(store, results, task, options);
+    const graded = gradeTask(store, run, results, task, options);
     updates.push(...graded.updates);
     summary.tasks[task] = graded.entry;
   }
