@@ -80,7 +80,7 @@ function printSummary(output: CommandOutput, summary: RunSummary): void {
     );
   if (summary.errors > 0) {
     output.stderr(
-      `${summary.errors} ${summary.errors === 1 ? 'sample' : 'samples'} got no answer (${kinds(summary.errorKinds)}). They are stored as errors and count as wrong in reports; re-run the same command to retry only them (\`medbench view\` shows each error).\n`,
+      `${summary.errors} ${summary.errors === 1 ? 'sample' : 'samples'} got no answer (${kinds(summary.errorKinds)}). ${summary.errorMeaning ?? 'They are stored as errors and count as wrong in reports'}; re-run the same command to retry only them (\`medbench view\` shows each error).\n`,
     );
     for (const [kind, message] of Object.entries(summary.errorExamples))
       output.stderr(redactKnownSecrets(`  first ${kind}: ${message}\n`));

@@ -40,7 +40,7 @@ export function reviewTargets(store: Store, suites: readonly Suite[], filter: { 
       for (const task of Object.keys(rubrics)) {
         if (filter.task !== undefined && filter.task !== task) continue;
         for (const result of store.results(run.id, { task }))
-          if (review.itemOf(result, null) !== null) targets.push({ suite, review, run, result });
+          if (review.reviewable(result)) targets.push({ suite, review, run, result });
       }
   return targets;
 }

@@ -156,7 +156,9 @@ export interface ReviewItem {
 export interface SuiteReview {
   /** The tasks people grade, each with its rubric; `files` replace shipped rubrics (as `judge --rubric`). */
   rubrics(files?: readonly string[]): Readonly<Record<string, ReviewRubric>>;
-  /** What a reviewer reads of one stored result of such a task; null when there is nothing to grade (never answered). */
+  /** Whether a stored result can be graded, without reading its prompt: answered, of a reviewed task, its prompt stored. */
+  reviewable(result: StoredResult): boolean;
+  /** What a reviewer reads of one stored result of such a task (its prompt read); null when it is not `reviewable`. */
   itemOf(result: StoredResult, prompt: string | null): ReviewItem | null;
 }
 

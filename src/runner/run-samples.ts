@@ -30,6 +30,8 @@ export interface RunSummary extends RunProgress {
   failedFast: MedbenchError | undefined;
   /** True when --max-cost held a request back (the run stopped there). */
   costCapReached: boolean;
+  /** What a sample without an answer means for the scores, when not "counted as wrong" (a judge's: left out of its jury). */
+  errorMeaning?: string;
   /** Gemini's explicit caches the run made: billed apart from the answers, not in `cost`. */
   explicitCaches?: ExplicitCacheCosts;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../../src/store/store.js';
 import { writeClueFixtures } from '../support/clue-fixtures.js';
 import {
   type Behaviour,
@@ -95,6 +96,15 @@ describe('medbench run clue (built CLI)', () => {
       'medisumqa.bertscore': expect.stringContaining('emilyalsentzer/Bio_ClinicalBERT'),
     });
     expect(baseline.umls).toContain("MRCONSO string matcher, not the paper's scispacy linker");
+    // Each item keeps its prompt, as a model's run does: a judge and a reviewer read it (docs/judge.md).
+    const store = new Store(join(home, 'medbench.sqlite'), { readonly: true });
+    try {
+      const meqsum = store.results(baseline.runId, { task: 'meqsum' });
+      expect(meqsum).toHaveLength(2);
+      for (const result of meqsum) expect(store.getPrompt(result.promptHash!)).toMatch(/\S/);
+    } finally {
+      store.close();
+    }
   });
 
   it("adds BERTScore F1 with a local ONNX encoder at the protocol's layer (or the one asked for)", async () => {

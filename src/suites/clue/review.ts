@@ -27,15 +27,30 @@ function reviewRubrics(files: readonly string[] = []): Record<string, ReviewRubr
   );
 }
 
-/** What a reviewer reads of an answered item: the prompt as the model got it, the reference, the answer. */
+/** An answered item of a judged task whose prompt is stored. */
+function reviewable(result: StoredResult): boolean {
+  return (
+    result.status === 'ok' &&
+    result.promptHash !== null &&
+    (JUDGED_TASKS as readonly string[]).includes(result.task)
+  );
+}
+
+/**
+ * What a reviewer (or a judge) reads of an answered item: the item's own prompt (the last user
+ * message the model got: the consumer's question, the discharge letter and question — without the
+ * system message and few-shot turns), the reference, the answer. Null when there is nothing to
+ * grade: never answered, or no prompt stored (CLUE baseline runs of an earlier medbench stored
+ * none; a judge or a person cannot tell whether a summary keeps to a question they cannot read).
+ */
 function reviewItemOf(result: StoredResult, prompt: string | null): ReviewItem | null {
-  if (result.status !== 'ok' || !(JUDGED_TASKS as readonly string[]).includes(result.task)) return null;
+  if (!reviewable(result) || !prompt) return null;
   return {
-    input: prompt ?? '',
+    input: prompt,
     reference: referenceGold.parse(result.gold).reference,
     answer: typeof result.parsed === 'string' ? result.parsed : (result.rawOutput ?? ''),
   };
 }
 
 /** CLUE's human review: the judge's rubrics, and what the judge reads of each answer (docs/review.md). */
-export const clueReview: SuiteReview = { rubrics: reviewRubrics, itemOf: reviewItemOf };
+export const clueReview: SuiteReview = { rubrics: reviewRubrics, reviewable, itemOf: reviewItemOf };

@@ -42,7 +42,16 @@ async function runBaseline(options: {
           const outcome = options.baseline(sample);
           if (!outcome) skipped++;
           return outcome
-            ? [resultRecord({ runId: options.run.id, sample, prompt: null, promptTokens: null, outcome })]
+            ? // The item's prompt is kept (shared with every model's run): a judge or a reviewer reads it.
+              [
+                resultRecord({
+                  runId: options.run.id,
+                  sample,
+                  prompt: sample.prompt,
+                  promptTokens: null,
+                  outcome,
+                }),
+              ]
             : [];
         }),
     })),

@@ -181,6 +181,8 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
     expect(
       printed.map(({ total, alreadyDone, done, errors }) => ({ total, alreadyDone, done, errors })),
     ).toEqual([{ total: 10, alreadyDone: 5, done: 5, errors: 0 }]);
+    // A judge's missing answer is not "wrong" as a model's is: the summary says what it means.
+    expect(printed[0]!.errorMeaning).toMatch(/leaves that judge out of the sample's jury/);
     // judge-a's answers come from the cache of the earlier judging: only judge-b is asked.
     expect(server.requests).toHaveLength(10);
     expect(scores()['meqsum/1']!.judge).toBeCloseTo((HALF + 1) / 2, 12);
@@ -293,6 +295,31 @@ describe('medbench judge (scripted judge on 127.0.0.1)', () => {
       home,
     }).catch((caught: unknown) => caught);
     expect(MedbenchError.is(error) && error.code).toBe('DATA_RESTRICTED');
+    expect(server.requests.length).toBe(sent);
+  });
+
+  it('refuses a run whose answers have no stored prompt (a baseline of an earlier medbench), before anything is sent', async () => {
+    const store = new Store(join(home, 'medbench.sqlite'));
+    try {
+      store.ensureRun(
+        testRun({
+          id: 'promptless',
+          suite: 'clue',
+          label: 'old',
+          parameters: { protocol: { name: 'none' } },
+        }),
+      );
+      store.putResult({ ...item('meqsum', 0, 'good', 0.5), runId: 'promptless', prompt: null });
+      store.putResult({ ...item('meqsum', 1, 'half', 0.5), runId: 'promptless' });
+    } finally {
+      store.close();
+    }
+    const sent = server.requests.length;
+    const error = await judgeClue({ run: 'promptless', model: spec('judge-a'), home }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(MedbenchError.is(error) && error.code).toBe('DATA_INVALID');
+    expect((error as Error).message).toMatch(/stores no prompt for 1 of its answered/);
     expect(server.requests.length).toBe(sent);
   });
 

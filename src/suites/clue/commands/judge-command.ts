@@ -34,7 +34,7 @@ function parseAggregation(value: string): JuryAggregation {
   if ((JURY_AGGREGATIONS as readonly string[]).includes(value)) return value as JuryAggregation;
   throw new MedbenchError({
     code: 'USAGE',
-    message: `--aggregation ${value}: not an aggregation.`,
+    message: `--aggregation ${value}: not an aggregation; the rules are ${JURY_AGGREGATIONS.join(' and ')}.`,
     hint: `Give ${JURY_AGGREGATIONS.join(' or ')} (docs/judge.md).`,
   });
 }

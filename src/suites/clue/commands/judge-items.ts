@@ -16,15 +16,22 @@ export interface JudgeItem extends ReviewItem {
 
 /** The answered items of a run's judged tasks; none is an error (there is nothing to judge). */
 export function judgeItemsOf(store: Store, run: RunRecord): JudgeItem[] {
+  let withoutPrompt = 0;
   const items = JUDGED_TASKS.flatMap((task) =>
     store.results(run.id, { task }).flatMap((result) => {
-      const item = clueReview.itemOf(
-        result,
-        (result.promptHash && store.getPrompt(result.promptHash)) || null,
-      );
+      const prompt = (result.promptHash && store.getPrompt(result.promptHash)) || null;
+      if (result.status === 'ok' && !prompt) withoutPrompt++;
+      const item = clueReview.itemOf(result, prompt);
       return item ? [{ sampleId: result.sampleId, task, params: result.params, ...item }] : [];
     }),
   );
+  // A judge grades an answer against what the model read: without it, refused before anything is sent.
+  if (withoutPrompt > 0)
+    throw new MedbenchError({
+      code: 'DATA_INVALID',
+      message: `Run ${run.id} stores no prompt for ${withoutPrompt} of its answered ${JUDGED_TASKS.join(', ')} items: a judge would grade them without the question or letter the model read.`,
+      hint: 'A CLUE baseline run of an earlier medbench stored no prompts: make the run again in a new home (--home), where each item keeps its prompt, and judge that run.',
+    });
   if (items.length === 0)
     throw new MedbenchError({
       code: 'DATA_NOT_FOUND',

@@ -258,5 +258,7 @@ export function jurySummary(summaries: readonly RunSummary[]): RunSummary {
     interrupted: summaries.some((summary) => summary.interrupted),
     failedFast: summaries.find((summary) => summary.failedFast)?.failedFast,
     costCapReached: summaries.some((summary) => summary.costCapReached),
+    errorMeaning:
+      "A judge's request without an answer leaves that judge out of the sample's jury (a sample no judge scored is unscored, never 0)",
   };
 }
