@@ -134,6 +134,11 @@ describe('grades as CSV', () => {
     expect(fresh.humanGrades.current().every((stored) => stored.source === 'csv')).toBe(true);
     expect(await importGrades(fresh, suites, file, { tokenOf })).toMatchObject({ added: 0, skipped: 4 });
     expect(fresh.humanGrades.history()).toHaveLength(4);
+    // The store's own export (viewer grades, edits too) imported back: nothing added, nothing twice.
+    const history = write(folder, 'history.csv', gradesCsv(source, suites, { tokenOf, history: true }).text);
+    expect(await importGrades(source, suites, history, { tokenOf })).toMatchObject({ added: 0, skipped: 5 });
+    expect(source.humanGrades.history()).toHaveLength(5);
+    expect(source.humanGrades.history().every((stored) => stored.source === 'viewer')).toBe(true);
   });
 
   it('a blank sheet is blinded, importable once filled, and refused for restricted text without the acknowledgement', async () => {
