@@ -300,6 +300,16 @@ describe('grades as CSV', () => {
       ],
       ['an empty reviewer', edited('reviewer', ' '), /line 2, column "reviewer": is empty/],
       [
+        "a reviewer name the viewer's --reviewer refuses",
+        edited('reviewer', '<script>x</script>'),
+        /line 2, column "reviewer": "<script>x<\/script>" has characters other than letters, digits/,
+      ],
+      [
+        'a note longer than the viewer takes',
+        edited('note', 'x'.repeat(5000)),
+        /line 2, column "note": is 5000 characters long: a note is at most 2000 characters/,
+      ],
+      [
         'an unknown column',
         edited('note', 'x').replace('note,', 'notes,'),
         /line 1, column "notes": is not a column of a grades file/,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
+import { NOTE_LIMIT, reviewerNameProblem } from '../core/grade-rules.js';
 import type { ReviewRubric, Suite } from '../core/suite.js';
 import { streamCsv } from '../io/csv-stream.js';
 import { rubricScore } from '../metrics/judge/rubric.js';
@@ -44,7 +45,15 @@ const rowSchema = z.object({
   reviewer: z
     .string()
     .trim()
-    .min(1, 'is empty: give who graded the row, or --reviewer NAME for rows without one'),
+    .min(1, 'is empty: give who graded the row, or --reviewer NAME for rows without one')
+    .superRefine((name, context) => {
+      const problem = name === '' ? undefined : reviewerNameProblem(name);
+      if (problem)
+        context.addIssue({
+          code: 'custom',
+          message: `${JSON.stringify(name)} ${problem}: give the name the reviewer grades under (as view --reviewer takes it), e.g. "A. Smith"`,
+        });
+    }),
   graded_at: z
     .string()
     .trim()
@@ -57,7 +66,13 @@ const rowSchema = z.object({
     .string()
     .trim()
     .regex(SHA256, "is not a SHA-256 (64 hex digits): copy the rubric's digest from an exported sheet"),
-  note: z.string(),
+  note: z.string().superRefine((note, context) => {
+    if (note.length > NOTE_LIMIT)
+      context.addIssue({
+        code: 'custom',
+        message: `is ${note.length} characters long: a note is at most ${NOTE_LIMIT} characters (as in the viewer); shorten it`,
+      });
+  }),
 });
 
 const KNOWN = new Set<string>([...GRADE_COLUMNS, ...SHEET_COLUMNS]);

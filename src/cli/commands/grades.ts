@@ -117,7 +117,7 @@ export async function importGradesCommand(
   const store = new Store(storePathIn(resolveHome(options.home)));
   try {
     const outcome = await importGrades(store, context.suites, file, {
-      ...(options.reviewer !== undefined ? { reviewer: options.reviewer } : {}),
+      ...(options.reviewer !== undefined ? { reviewer: reviewerName(options.reviewer) } : {}),
       ...(options.rubric ? { rubric: options.rubric } : {}),
       tokenOf: tokensOf(options),
     });
