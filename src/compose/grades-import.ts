@@ -8,6 +8,7 @@ import { gradeId, type HumanGrade } from '../store/human-grades.js';
 import type { Store } from '../store/store.js';
 import { CRITERION_PREFIX, GRADE_COLUMNS, SHEET_COLUMNS, type TokenOf } from './grades-csv.js';
 import { type ReviewTarget, reviewRubrics, reviewTargets } from './review-items.js';
+import { cellText } from './spreadsheet-cell.js';
 
 export interface ImportGradesOptions {
   /** For rows whose reviewer cell is blank (or a file without the column). */
@@ -193,7 +194,8 @@ function gradeOfRow(cells: Record<string, string>, context: ImportContext, now: 
     graded_at: cells.graded_at ?? '',
     rubric_version: cells.rubric_version ?? '',
     rubric_sha256: cells.rubric_sha256 ?? '',
-    note: cells.note ?? '',
+    // As export grades guarded it against spreadsheets reading it as a formula: its quote taken off.
+    note: cellText(cells.note ?? ''),
   });
   if (!checked.success)
     for (const issue of checked.error.issues)
