@@ -393,6 +393,16 @@ describe('grades as CSV', () => {
         edited('note', 'x').replace('note,', 'notes,'),
         /line 1, column "notes": is not a column of a grades file/,
       ],
+      [
+        'a file separated by semicolons (as a European spreadsheet saves it)',
+        edited('note', 'x').replaceAll(',', ';'),
+        /line 1: the header is one column holding semicolons: the file is not comma-separated; save it as CSV UTF-8 \(comma-delimited\)/,
+      ],
+      [
+        'a file separated by tabs',
+        edited('note', 'x').replaceAll(',', '\t'),
+        /line 1: the header is one column holding tabs: the file is not comma-separated/,
+      ],
       ['a row with a field too many', `${edited('note', 'x')}a,b\r\n`, /line \d+: has 2 fields, the header/],
       [
         'two rows of one item and reviewer, both without a time',

@@ -92,6 +92,15 @@ async function readRecords(file: string): Promise<Array<{ fields: string[]; line
 
 /** The header's problems: unknown or repeated columns, and the ones every row needs. */
 function headerProblems(header: readonly string[], options: ImportGradesOptions): Problem[] {
+  // One column holding the others' names: saved with another separator (a European spreadsheet's `;`).
+  const separator = header.length === 1 ? [';', '\t'].find((mark) => header[0]!.includes(mark)) : undefined;
+  if (separator)
+    return [
+      {
+        line: 1,
+        message: `the header is one column holding ${separator === ';' ? 'semicolons' : 'tabs'}: the file is not comma-separated; save it as CSV UTF-8 (comma-delimited) — Excel: "CSV UTF-8 (Comma delimited)"; LibreOffice: "Text CSV", field delimiter "," — and import it again`,
+      },
+    ];
   const problems: Problem[] = [];
   const at = (column: string, message: string) => problems.push({ line: 1, column, message });
   header.forEach((column, index) => {
