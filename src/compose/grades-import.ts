@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MedbenchError } from '../core/errors.js';
+import { NOTE_LIMIT, reviewerNameProblem } from '../core/grade-rules.js';
 import type { ReviewRubric, Suite } from '../core/suite.js';
 import { streamCsv } from '../io/csv-stream.js';
 import { rubricScore } from '../metrics/judge/rubric.js';
@@ -7,6 +8,7 @@ import { gradeId, type HumanGrade } from '../store/human-grades.js';
 import type { Store } from '../store/store.js';
 import { CRITERION_PREFIX, GRADE_COLUMNS, SHEET_COLUMNS, type TokenOf } from './grades-csv.js';
 import { type ReviewTarget, reviewRubrics, reviewTargets } from './review-items.js';
+import { cellText } from './spreadsheet-cell.js';
 
 export interface ImportGradesOptions {
   /** For rows whose reviewer cell is blank (or a file without the column). */
@@ -44,7 +46,15 @@ const rowSchema = z.object({
   reviewer: z
     .string()
     .trim()
-    .min(1, 'is empty: give who graded the row, or --reviewer NAME for rows without one'),
+    .min(1, 'is empty: give who graded the row, or --reviewer NAME for rows without one')
+    .superRefine((name, context) => {
+      const problem = name === '' ? undefined : reviewerNameProblem(name);
+      if (problem)
+        context.addIssue({
+          code: 'custom',
+          message: `${JSON.stringify(name)} ${problem}: give the name the reviewer grades under (as view --reviewer takes it), e.g. "A. Smith"`,
+        });
+    }),
   graded_at: z
     .string()
     .trim()
@@ -57,7 +67,13 @@ const rowSchema = z.object({
     .string()
     .trim()
     .regex(SHA256, "is not a SHA-256 (64 hex digits): copy the rubric's digest from an exported sheet"),
-  note: z.string(),
+  note: z.string().superRefine((note, context) => {
+    if (note.length > NOTE_LIMIT)
+      context.addIssue({
+        code: 'custom',
+        message: `is ${note.length} characters long: a note is at most ${NOTE_LIMIT} characters (as in the viewer); shorten it`,
+      });
+  }),
 });
 
 const KNOWN = new Set<string>([...GRADE_COLUMNS, ...SHEET_COLUMNS]);
@@ -76,6 +92,15 @@ async function readRecords(file: string): Promise<Array<{ fields: string[]; line
 
 /** The header's problems: unknown or repeated columns, and the ones every row needs. */
 function headerProblems(header: readonly string[], options: ImportGradesOptions): Problem[] {
+  // One column holding the others' names: saved with another separator (a European spreadsheet's `;`).
+  const separator = header.length === 1 ? [';', '\t'].find((mark) => header[0]!.includes(mark)) : undefined;
+  if (separator)
+    return [
+      {
+        line: 1,
+        message: `the header is one column holding ${separator === ';' ? 'semicolons' : 'tabs'}: the file is not comma-separated; save it as CSV UTF-8 (comma-delimited) — Excel: "CSV UTF-8 (Comma delimited)"; LibreOffice: "Text CSV", field delimiter "," — and import it again`,
+      },
+    ];
   const problems: Problem[] = [];
   const at = (column: string, message: string) => problems.push({ line: 1, column, message });
   header.forEach((column, index) => {
@@ -178,7 +203,8 @@ function gradeOfRow(cells: Record<string, string>, context: ImportContext, now: 
     graded_at: cells.graded_at ?? '',
     rubric_version: cells.rubric_version ?? '',
     rubric_sha256: cells.rubric_sha256 ?? '',
-    note: cells.note ?? '',
+    // As export grades guarded it against spreadsheets reading it as a formula: its quote taken off.
+    note: cellText(cells.note ?? ''),
   });
   if (!checked.success)
     for (const issue of checked.error.issues)

@@ -26,6 +26,9 @@ describe('HumanGrades', () => {
     const store = new Store(':memory:');
     const first = store.humanGrades.add(grade());
     store.humanGrades.add(grade());
+    // The same grade from a CSV file is the same row: the first stored keeps its source.
+    expect(store.humanGrades.add(grade({ source: 'csv' })).id).toBe(first.id);
+    expect(store.humanGrades.history({ reviewer: 'alice' }).map((row) => row.source)).toEqual(['viewer']);
     const edit = store.humanGrades.add(
       grade({
         verdicts: { 'keeps-focus': true, 'adds-facts': true },

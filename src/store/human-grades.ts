@@ -7,7 +7,10 @@ export type GradeSource = 'viewer' | 'csv';
 
 /** A person's grade of one answer against a rubric, criterion by criterion (docs/review.md). */
 export interface HumanGrade {
-  /** SHA-256 over every other field: the same grade imported twice, or merged from two stores, is one row. */
+  /**
+   * SHA-256 over what the grade says — every other field but `source`: the same grade imported
+   * twice, merged from two stores, or exported from the viewer and imported back, is one row.
+   */
   id: string;
   runId: string;
   sampleId: string;
@@ -48,7 +51,11 @@ interface GradeRow {
   source: GradeSource;
 }
 
-/** The id of a grade: a digest of what it says, so that adding it again changes nothing. */
+/**
+ * The id of a grade: a digest of what it says, so that adding it again changes nothing. Where it
+ * came from (`source`) is left out: a viewer grade exported and imported back is the same grade,
+ * and the first stored keeps its source.
+ */
 export function gradeId(grade: Omit<HumanGrade, 'id'>): string {
   const verdicts = Object.fromEntries(Object.entries(grade.verdicts).sort(([a], [b]) => a.localeCompare(b)));
   return sha256(
@@ -63,7 +70,6 @@ export function gradeId(grade: Omit<HumanGrade, 'id'>): string {
       grade.score,
       grade.note,
       grade.gradedAt,
-      grade.source,
     ]),
   );
 }
@@ -74,7 +80,7 @@ export function gradeId(grade: Omit<HumanGrade, 'id'>): string {
  * there to read; a reviewer's current grade of an item is their latest.
  */
 export class HumanGrades extends StoreTable {
-  /** Stores a grade (again: nothing changes) and returns it with its id. */
+  /** Stores a grade (again, from any source: nothing changes) and returns it with its id. */
   add(grade: Omit<HumanGrade, 'id'>): HumanGrade {
     this.beforeWrite();
     const stored = { ...grade, id: gradeId(grade) };

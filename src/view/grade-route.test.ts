@@ -85,7 +85,14 @@ describe('POST /api/grade', () => {
       [{ ...headers, 'content-type': 'text/plain' }, good, 415, /application\/json/],
       [headers, 'x'.repeat(GRADE_BODY_LIMIT + 1), 413, /at most 65536 bytes/],
       [headers, '{"suite": ', 400, /not JSON/],
-      [headers, JSON.stringify({ ...JSON.parse(good), verdicts: {} }), 400, /Answer every criterion/],
+      [
+        headers,
+        JSON.stringify({ ...JSON.parse(good), verdicts: {} }),
+        400,
+        new RegExp(
+          `^No verdict for ${item!.rubric.criteria.length} criteria: ${item!.rubric.criteria.map((criterion) => criterion.id).join(', ')}; mark each met or not met\\.$`,
+        ),
+      ],
       [headers, JSON.stringify({ ...JSON.parse(good), token: 'ffffffffffffffff' }), 400, /No item/],
       [headers, JSON.stringify({ ...JSON.parse(good), task: 'unknown' }), 400, /No reviewable task/],
     ];

@@ -94,7 +94,10 @@ describe('ReviewData', () => {
       [{ ...body, task: 'mednli' }, /No reviewable task "mednli"/],
       [{ ...body, token: '0123456789abcdef' }, /No item "0123456789abcdef"/],
       [{ ...body, token: 'run-model-a' }, /token: an item token is 16 hexadecimal digits/],
-      [{ ...body, verdicts: missing }, new RegExp(`Answer every criterion: ${ids[0]} has no verdict`)],
+      [
+        { ...body, verdicts: missing },
+        new RegExp(`^No verdict for criterion ${ids[0]}; mark it met or not met\\.$`),
+      ],
       [{ ...body, verdicts: { ...verdicts, extra: true } }, /Not criteria of this rubric: extra/],
       [{ ...body, verdicts: { ...verdicts, [ids[0]!]: 'yes' } }, /each criterion is true \(met\) or false/],
       [{ ...body, note: 'x'.repeat(2001) }, /note: a note is at most 2000 characters/],

@@ -209,7 +209,12 @@ export class ReviewData {
     const ids = rubric.criteria.map((criterion) => criterion.id);
     const missing = ids.filter((id) => !Object.hasOwn(request.verdicts, id));
     const unknown = Object.keys(request.verdicts).filter((id) => !ids.includes(id));
-    if (missing.length > 0) throw refused(`Answer every criterion: ${missing.join(', ')} has no verdict.`);
+    if (missing.length > 0)
+      throw refused(
+        missing.length === 1
+          ? `No verdict for criterion ${missing[0]}; mark it met or not met.`
+          : `No verdict for ${missing.length} criteria: ${missing.join(', ')}; mark each met or not met.`,
+      );
     if (unknown.length > 0) throw refused(`Not criteria of this rubric: ${unknown.join(', ')}.`);
     const verdicts = Object.fromEntries(ids.map((id) => [id, request.verdicts[id]!]));
     const met = new Set(ids.filter((id) => verdicts[id]));

@@ -9,6 +9,9 @@ import { Store } from '../../store/store.js';
 import { DEFAULT_DOUBLE_SHARE, REVIEW_SEED, reviewQueue, reviewToken } from '../../view/review-queue.js';
 import { reviewerName, reviewSettings } from './view-reviewer.js';
 
+/** A count and its noun, singular for one: `1 grade`, `2 grades`. */
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /** An item's blinded token with the review queue's seed (`--review-seed`, the viewer's): what a sheet carries. */
 const tokensOf = (options: { reviewSeed?: string }) => {
   const seed = reviewSeed(options);
@@ -92,7 +95,7 @@ export function exportGradesCommand(
         sheet.text,
         options.out,
         context.output,
-        `${sheet.items} items of ${reviewer}'s queue of ${task}`,
+        `${counted(sheet.items, 'item')} of ${reviewer}'s queue of ${task}`,
       );
       return;
     }
@@ -102,7 +105,7 @@ export function exportGradesCommand(
       history: options.history === true,
       tokenOf: tokensOf(options),
     });
-    writeCsv(exported.text, options.out, context.output, `${exported.grades} grades`);
+    writeCsv(exported.text, options.out, context.output, counted(exported.grades, 'grade'));
   } finally {
     store.close();
   }
@@ -117,16 +120,16 @@ export async function importGradesCommand(
   const store = new Store(storePathIn(resolveHome(options.home)));
   try {
     const outcome = await importGrades(store, context.suites, file, {
-      ...(options.reviewer !== undefined ? { reviewer: options.reviewer } : {}),
+      ...(options.reviewer !== undefined ? { reviewer: reviewerName(options.reviewer) } : {}),
       ...(options.rubric ? { rubric: options.rubric } : {}),
       tokenOf: tokensOf(options),
     });
     const ungraded =
       outcome.ungraded > 0
-        ? `; ${outcome.ungraded} rows left ungraded (every criterion blank) were passed over`
+        ? `; ${counted(outcome.ungraded, 'row')} left ungraded (every criterion blank) ${outcome.ungraded === 1 ? 'was' : 'were'} passed over`
         : '';
     context.output.stdout(
-      `Imported ${file}: ${outcome.added} grades added, ${outcome.skipped} skipped (already stored, or repeated in the file)${ungraded}.\n`,
+      `Imported ${file}: ${counted(outcome.added, 'grade')} added, ${outcome.skipped} skipped (already stored, or repeated in the file)${ungraded}.\n`,
     );
   } finally {
     store.close();

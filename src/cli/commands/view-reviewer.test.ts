@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reviewerNameProblem } from '../../core/grade-rules.js';
 import { reviewerName } from './view-reviewer.js';
 
 describe('reviewerName', () => {
@@ -19,5 +20,16 @@ describe('reviewerName', () => {
     expect(() => reviewerName('')).toThrow(
       expect.objectContaining({ code: 'USAGE', hint: expect.stringContaining('--reviewer') }),
     );
+  });
+
+  it('is the rule import grades checks reviewer cells by (reviewerNameProblem): one rule, one message', () => {
+    for (const name of ['ann', "Dr. O'Brien", '<script>x</script>', '=cmd', '+1', '@ann', 'x'.repeat(65)]) {
+      const problem = reviewerNameProblem(name);
+      if (problem === undefined) expect(reviewerName(name)).toBe(name);
+      else expect(() => reviewerName(name), name).toThrow(`${JSON.stringify(name)} ${problem}.`);
+    }
+    // Nothing a spreadsheet reads as a formula starts a name (a CSV cell carries it as it is).
+    for (const start of ['=', '+', '-', '@', '\t', '\r', "'"])
+      expect(reviewerNameProblem(`${start}ann`), start).toMatch(/starts with one of those/);
   });
 });

@@ -1,23 +1,14 @@
 import { MedbenchError } from '../../core/errors.js';
+import { reviewerNameProblem } from '../../core/grade-rules.js';
 import type { ReviewSettings } from '../../view/review-data.js';
 
-/** The longest reviewer name `--reviewer` takes. */
-export const REVIEWER_NAME_LIMIT = 64;
-
 /**
- * `--reviewer NAME`, trimmed and checked: letters, digits, spaces and `. _ @ ' -`, at most 64
- * characters — a name each grade is stored under and CSV files carry.
+ * `--reviewer NAME`, trimmed and checked by the rule every grade's reviewer follows
+ * (`reviewerNameProblem`: `import grades` checks its reviewer cells by it too).
  */
 export function reviewerName(value: string): string {
   const name = value.trim();
-  const problem =
-    name === ''
-      ? 'is empty'
-      : name.length > REVIEWER_NAME_LIMIT
-        ? `is ${name.length} characters long (at most ${REVIEWER_NAME_LIMIT})`
-        : /^[\p{L}\p{N}][\p{L}\p{N} ._@'-]*$/u.test(name)
-          ? undefined
-          : "has characters other than letters, digits, spaces and . _ @ ' - (or starts with one of those)";
+  const problem = reviewerNameProblem(name);
   if (problem)
     throw new MedbenchError({
       code: 'USAGE',

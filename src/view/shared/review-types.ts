@@ -78,5 +78,5 @@ export const GRADE_ROUTE = '/api/grade';
 export const GRADE_TOKEN_HEADER = 'x-medbench-token';
 /** The page shell's meta tag holding that token. */
 export const GRADE_TOKEN_META = 'medbench-token';
-/** The longest note a grade takes (characters). */
-export const NOTE_LIMIT = 2000;
+/** The longest note a grade takes (characters): one rule with `import grades` (src/core/grade-rules.ts). */
+export { NOTE_LIMIT } from '../../core/grade-rules.js';
