@@ -56,7 +56,7 @@ describe('the report --json document and the shipped JSON Schemas', () => {
     expect(report.oneOf.map((document) => document.properties.suite.const)).toEqual(
       SUITES.map((suite) => suite.name),
     );
-    expect(report.oneOf.every((document) => document.properties.schemaVersion.const === 4)).toBe(true);
+    expect(report.oneOf.every((document) => document.properties.schemaVersion.const === 5)).toBe(true);
     const config = JSON.parse(files['config.schema.json']!) as {
       properties: { models: { additionalProperties: { properties: { provider: { enum: string[] } } } } };
     };
@@ -132,7 +132,7 @@ describe('schemas/*.schema.json checked directly (test/support/json-schema-check
     };
     expect(jsonSchemaErrors(schema, { ...document, runs: [run] })).toEqual([]);
     expect(jsonSchemaErrors(schema, { ...document, extra: 1 })).toContain('$.extra: not allowed');
-    expect(jsonSchemaErrors(schema, { ...document, schemaVersion: 1 })).toContain('$.schemaVersion: not 4');
+    expect(jsonSchemaErrors(schema, { ...document, schemaVersion: 1 })).toContain('$.schemaVersion: not 5');
     expect(jsonSchemaErrors(schema, { ...document, suite: 'other' })[0]).toBe('$: 0 oneOf branches fit');
     expect(jsonSchemaErrors(schema, { ...document, generatedAt: 'today' })).toContain(
       '$.generatedAt: not a date-time',

@@ -14,7 +14,7 @@ import type { SuitePlugin } from './suite-plugin.js';
  * or changes meaning, so a reader knows which `schemas/report.schema.json` describes it.
  * 2: every score's 95% interval (`interval`, `intervals`, `overviewIntervals`), optional fields.
  */
-export const REPORT_SCHEMA_VERSION = 4;
+export const REPORT_SCHEMA_VERSION = 5;
 
 /** The sections every suite's document carries besides its own report. */
 export interface ReportSections {

@@ -106,7 +106,7 @@ const chatSettings = { temperature: 0, topP: 0.9, seed: 7 };
 describe('report --json of every suite (built CLI)', () => {
   it('MedOdyssey: the schema version, each run with model id, provider, source, scoring mode, statuses and settings', async () => {
     const report = await reportJson('medodyssey');
-    expect(report.schemaVersion).toBe(4);
+    expect(report.schemaVersion).toBe(5);
     const byLabel = new Map(report.runs.map((run) => [run.label, summaryOf(run)]));
     expect(byLabel.get('Clinical, 7B')).toEqual({
       label: 'Clinical, 7B',
@@ -141,7 +141,7 @@ describe('report --json of every suite (built CLI)', () => {
 
   it('CLUE: the same fields per run (none before), the limited run, the settings section', async () => {
     const report = await reportJson('clue');
-    expect(report.schemaVersion).toBe(4);
+    expect(report.schemaVersion).toBe(5);
     const [clinical, baseline] = report.runs.map(summaryOf);
     expect(clinical).toEqual({
       label: 'Clinical, 7B',
@@ -174,7 +174,7 @@ describe('report --json of every suite (built CLI)', () => {
 
   it('MedEureka: the same fields per run, the retriever named as the model id', async () => {
     const report = await reportJson('medeureka');
-    expect(report.schemaVersion).toBe(4);
+    expect(report.schemaVersion).toBe(5);
     expect(report.runs.map(summaryOf)).toEqual(
       ['bm25', 'lsa'].map((name) => ({
         label: name,
