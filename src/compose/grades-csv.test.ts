@@ -148,6 +148,37 @@ describe('grades as CSV', () => {
     expect(source.humanGrades.history().every((stored) => stored.source === 'viewer')).toBe(true);
   });
 
+  it("a blank sheet of the team's own rubric (--rubric) carries its criteria and version, and imports under it", async () => {
+    const folder = temporaryFolder('medbench-grades-');
+    const rubric = write(
+      folder,
+      'rubric.json',
+      JSON.stringify({
+        task: 'meqsum',
+        version: 'team-2',
+        definition: 'Summarise the question.',
+        criteria: [{ id: 'on-topic', text: 'Asks about the same thing.', points: 1 }],
+      }),
+    );
+    const store = gradedStore();
+    const sheet = blankSheetCsv(store, suites, {
+      task: 'meqsum',
+      reviewer: 'erin',
+      limit: 1,
+      rubric: [rubric],
+      tokenOf,
+      queue: queue('erin'),
+    });
+    const [header, row] = parseCsv(sheet.text).map((line) => line.fields);
+    expect(header!.filter((column) => column.startsWith('criterion:'))).toEqual(['criterion:on-topic']);
+    expect(row![header!.indexOf('rubric_version')]).toBe('team-2');
+    row![header!.indexOf('criterion:on-topic')] = '1';
+    const filled = write(folder, 'filled.csv', csvText([header!, row!]));
+    expect(await importGrades(store, suites, filled, { tokenOf, rubric: [rubric] })).toMatchObject({
+      added: 1,
+    });
+  });
+
   it('a blank sheet is blinded, importable once filled, and refused for restricted text without the acknowledgement', async () => {
     const folder = temporaryFolder('medbench-grades-');
     const store = gradedStore();

@@ -116,6 +116,8 @@ export interface BlankSheetOptions {
   limit: number;
   /** The user acknowledged that the file holds restricted text (`--restricted-ok`). */
   restrictedOk?: boolean;
+  /** Rubric files replacing shipped ones (`--rubric`, as the team's viewer and import take them). */
+  rubric?: readonly string[];
   tokenOf: TokenOf;
   /** The reviewer's queue over the items, given everyone's current grades (the viewer's). */
   queue(
@@ -130,7 +132,7 @@ export interface BlankSheetOptions {
  * and an empty column per criterion. Restricted text needs `restrictedOk`.
  */
 export function blankSheetCsv(store: Store, suites: readonly Suite[], options: BlankSheetOptions) {
-  const rubric = reviewedTask(reviewRubrics(suites), options.task);
+  const rubric = reviewedTask(reviewRubrics(suites, options.rubric), options.task);
   const targets = reviewTargets(store, suites, { task: options.task });
   const byKey = new Map(targets.map((target) => [`${target.run.id}\n${target.result.sampleId}`, target]));
   const items = targets.map((target) => ({

@@ -32,6 +32,7 @@ export interface ExportGradesCommandOptions {
   reviewer?: string;
   limit?: number;
   restrictedOk?: boolean;
+  rubric?: string[];
   reviewSeed?: string;
   doubleShare?: number;
   home?: string;
@@ -74,6 +75,7 @@ export function exportGradesCommand(
         reviewer,
         limit: options.limit ?? 50,
         restrictedOk: options.restrictedOk === true,
+        ...(options.rubric ? { rubric: options.rubric } : {}),
         tokenOf: tokensOf(options),
         queue: (items, grades) =>
           reviewQueue(items, grades, {

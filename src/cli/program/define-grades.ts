@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { repeatedOption } from '../../compose/suite-plugin.js';
 import { exportGradesCommand, importGradesCommand } from '../commands/grades.js';
 import { verbCommand } from './define-suite-commands.js';
 import { action, integer, type ProgramContext } from './program-context.js';
@@ -23,7 +22,10 @@ export function defineGrades(program: Command, context: ProgramContext): void {
     )
     .option('--reviewer <name>', 'whose sheet (--blank)')
     .option('--limit <n>', 'items on the sheet (--blank; default 50)', integer('--limit', { min: 1 }));
-  reviewQueueOptions(exportGrades, { share: true })
+  reviewQueueOptions(exportGrades, {
+    share: true,
+    rubric: "a rubric file replacing the shipped one of its task (--blank: the sheet's criteria; repeatable)",
+  })
     .option(
       '--restricted-ok',
       'the sheet may hold restricted text (a MIMIC-derived task, or a run made with --restricted): you keep the file as the data-use agreement requires',
@@ -37,15 +39,12 @@ export function defineGrades(program: Command, context: ProgramContext): void {
       'add the grades of a CSV file (export grades, or a filled grading sheet): every row checked first, nothing added unless all are good; a grade already stored is skipped, so importing a file twice adds nothing',
     )
     .option('--reviewer <name>', 'the reviewer of rows whose reviewer cell is blank');
-  reviewQueueOptions(importGrades, { share: false })
-    .option(
-      '--rubric <file>',
-      'a rubric file the grades were made by, replacing the shipped one of its task (repeatable)',
-      repeatedOption,
-    )
-    .action(
-      action((file: string, options) =>
-        importGradesCommand(file, context.withHome(options), { output: context.output, suites }),
-      ),
-    );
+  reviewQueueOptions(importGrades, {
+    share: false,
+    rubric: 'a rubric file the grades were made by, replacing the shipped one of its task (repeatable)',
+  }).action(
+    action((file: string, options) =>
+      importGradesCommand(file, context.withHome(options), { output: context.output, suites }),
+    ),
+  );
 }

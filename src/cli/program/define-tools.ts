@@ -112,18 +112,15 @@ function defineView(program: Command, context: ProgramContext): void {
       'address to bind (default 127.0.0.1; anything else is reachable from your network)',
     )
     .option('--reviewer <name>', 'grade answers on the review page as NAME (docs/review.md)');
-  reviewQueueOptions(view, { share: true })
-    .option(
-      '--rubric <file>',
-      'a rubric file replacing the shipped one of its task for review; repeat for several tasks',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .action(
-      action((options) =>
-        viewCommand(
-          { ...context.withHome(options), suites: context.plugins.map((plugin) => plugin.suite) },
-          context.output,
-        ),
+  reviewQueueOptions(view, {
+    share: true,
+    rubric: 'a rubric file replacing the shipped one of its task for review; repeat for several tasks',
+  }).action(
+    action((options) =>
+      viewCommand(
+        { ...context.withHome(options), suites: context.plugins.map((plugin) => plugin.suite) },
+        context.output,
       ),
-    );
+    ),
+  );
 }

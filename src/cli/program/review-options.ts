@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
+import { repeatedOption } from '../../compose/suite-plugin.js';
 import { decimal } from './program-context.js';
 
 /**
- * The review queue's options, the same for `view`, `export grades` and `import grades`: the seed
- * names the blinded tokens, the double-rated share and each reviewer's order, so every command of
- * one team's review takes the same one (docs/review.md).
+ * The review queue's options, the same for `view`, `export grades` and `import grades`: the rubric
+ * files replacing shipped ones, and the seed that names the blinded tokens, the double-rated share
+ * and each reviewer's order, so every command of one team's review takes the same ones (docs/review.md).
  */
-export function reviewQueueOptions(command: Command, options: { share: boolean }): Command {
+export function reviewQueueOptions(command: Command, options: { share: boolean; rubric: string }): Command {
+  command.option('--rubric <file>', options.rubric, repeatedOption);
   if (options.share)
     command.option(
       '--double-share <share>',
