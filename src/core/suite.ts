@@ -156,7 +156,7 @@ export interface ReviewItem {
 export interface SuiteReview {
   /** The tasks people grade, each with its rubric; `files` replace shipped rubrics (as `judge --rubric`). */
   rubrics(files?: readonly string[]): Readonly<Record<string, ReviewRubric>>;
-  /** Whether a stored result can be graded, without reading its prompt: answered, of a reviewed task, its prompt stored. */
+  /** Whether a stored result can be graded, without reading its prompt: answered, of a reviewed task, its prompt and output stored. */
   reviewable(result: StoredResult): boolean;
   /** What a reviewer reads of one stored result of such a task (its prompt read); null when it is not `reviewable`. */
   itemOf(result: StoredResult, prompt: string | null): ReviewItem | null;

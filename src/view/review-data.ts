@@ -91,7 +91,7 @@ export class ReviewData {
       items = new Map();
       for (const run of this.store.listRuns({ suite: entry.suite.name }))
         for (const result of this.store.results(run.id, { task: entry.rubric.task }))
-          if (result.rawOutput !== null && entry.review.reviewable(result)) {
+          if (entry.review.reviewable(result)) {
             const item = { runId: run.id, sampleId: result.sampleId, task: result.task };
             items.set(reviewToken(this.seed, item), item);
           }

@@ -27,11 +27,12 @@ function reviewRubrics(files: readonly string[] = []): Record<string, ReviewRubr
   );
 }
 
-/** An answered item of a judged task whose prompt is stored. */
+/** An answered item of a judged task whose prompt and output are stored (an imported score-only row has no output). */
 function reviewable(result: StoredResult): boolean {
   return (
     result.status === 'ok' &&
     result.promptHash !== null &&
+    result.rawOutput !== null &&
     (JUDGED_TASKS as readonly string[]).includes(result.task)
   );
 }
